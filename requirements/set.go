@@ -1,0 +1,203 @@
+package requirements
+
+import (
+	"fmt"
+	"iter"
+	"maps"
+	"slices"
+	"strings"
+)
+
+// Set is a conjunction of requirements, at most one per label key, kept
+// sorted by key. The zero Set has no requirements and is satisfied by every
+// node.
+//
+// Set is immutable: Add and Intersect return new sets. It is safe for
+// concurrent use.
+type Set struct {
+	reqs []Requirement // sorted by key, unique keys
+}
+
+// NewSet returns the set of reqs; requirements on the same key are
+// intersected. NewSet does not modify reqs.
+func NewSet(reqs ...Requirement) Set { return Set{}.Add(reqs...) }
+
+// FromLabels returns the set a node with these labels satisfies exactly:
+// each key In its one value. Keys are normalised.
+func FromLabels(labels map[string]string) Set {
+	reqs := make([]Requirement, 0, len(labels))
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		reqs = append(reqs, Requirement{key: Normalize(k), values: []string{labels[k]}})
+	}
+	return NewSet(reqs...)
+}
+
+// Add returns s with each of reqs intersected into the requirement on its
+// key. The complexity is O((n+m) log) for m requirements added to n.
+func (s Set) Add(reqs ...Requirement) Set {
+	out := Set{reqs: slices.Clone(s.reqs)}
+	for _, r := range reqs {
+		i, found := out.index(r.key)
+		if found {
+			out.reqs[i] = out.reqs[i].Intersect(r)
+		} else {
+			out.reqs = slices.Insert(out.reqs, i, r)
+		}
+	}
+	return out
+}
+
+// Intersect returns the set every node satisfying both s and o satisfies.
+func (s Set) Intersect(o Set) Set { return s.Add(o.reqs...) }
+
+func (s Set) index(key string) (int, bool) {
+	return slices.BinarySearchFunc(s.reqs, key, func(r Requirement, k string) int {
+		return strings.Compare(r.key, k)
+	})
+}
+
+// Has reports whether s constrains key. It does not allocate.
+func (s Set) Has(key string) bool {
+	_, ok := s.index(key)
+	return ok
+}
+
+// Get returns the requirement on key, or Exists when s does not constrain
+// key. It does not allocate.
+func (s Set) Get(key string) Requirement {
+	if i, ok := s.index(key); ok {
+		return s.reqs[i]
+	}
+	return Requirement{key: key, complement: true}
+}
+
+// Len returns the number of keys s constrains.
+func (s Set) Len() int { return len(s.reqs) }
+
+// All yields the requirements of s in key order.
+func (s Set) All() iter.Seq[Requirement] { return slices.Values(s.reqs) }
+
+// Keys returns the constrained keys, sorted.
+func (s Set) Keys() []string {
+	keys := make([]string, len(s.reqs))
+	for i, r := range s.reqs {
+		keys[i] = r.key
+	}
+	return keys
+}
+
+// Without returns s less the requirements on keys.
+func (s Set) Without(keys ...string) Set {
+	return Set{reqs: slices.DeleteFunc(slices.Clone(s.reqs), func(r Requirement) bool {
+		return slices.Contains(keys, r.key)
+	})}
+}
+
+// Compatible reports, as Karpenter's Compatible with well-known labels
+// allowed undefined, whether a node described by s can satisfy incoming. A
+// key of incoming that s does not constrain is accepted when incoming says
+// NotIn or DoesNotExist for it or when the key is well-known ([IsWellKnown]);
+// shared keys must intersect ([Set.Intersects]). The error is an
+// [*IncompatibleError] naming the key and both sides. It does not allocate
+// when the sets are compatible.
+func (s Set) Compatible(incoming Set) error { return s.compatible(incoming, true) }
+
+// StrictlyCompatible is [Set.Compatible] with no allowance for undefined
+// well-known labels: every positive requirement of incoming must be met by a
+// key that s constrains.
+func (s Set) StrictlyCompatible(incoming Set) error { return s.compatible(incoming, false) }
+
+func (s Set) compatible(incoming Set, allowWellKnown bool) error {
+	for _, in := range incoming.reqs {
+		if s.Has(in.key) || in.negative() || (allowWellKnown && IsWellKnown(in.key)) {
+			continue
+		}
+		return &IncompatibleError{Key: in.key, Incoming: in, Undefined: true}
+	}
+	return s.Intersects(incoming)
+}
+
+// Intersects reports whether every key both sets constrain has a common
+// value; a key where both sides are NotIn or DoesNotExist always passes, as
+// both are satisfied by a node without the label. The error is an
+// [*IncompatibleError]. It does not allocate when the sets intersect.
+func (s Set) Intersects(incoming Set) error {
+	i, j := 0, 0
+	for i < len(s.reqs) && j < len(incoming.reqs) {
+		a, b := s.reqs[i], incoming.reqs[j]
+		switch c := strings.Compare(a.key, b.key); {
+		case c < 0:
+			i++
+		case c > 0:
+			j++
+		default:
+			if !a.Intersects(b) && !(a.negative() && b.negative()) {
+				return &IncompatibleError{Key: a.key, Existing: a, Incoming: b}
+			}
+			i, j = i+1, j+1
+		}
+	}
+	return nil
+}
+
+// Label is one label key and value.
+type Label struct{ Key, Value string }
+
+// Labels returns, sorted by key, a label for every requirement of s that
+// allows some value ([Requirement.Any]): the labels a node built from s
+// would carry. Such a node satisfies every requirement of s.
+func (s Set) Labels() []Label {
+	labels := make([]Label, 0, len(s.reqs))
+	for _, r := range s.reqs {
+		if v, ok := r.Any(); ok {
+			labels = append(labels, Label{r.key, v})
+		}
+	}
+	return labels
+}
+
+// Matches reports whether a node with these labels satisfies every
+// requirement of s, the way kube-scheduler matches a node selector: an
+// absent label satisfies only NotIn and DoesNotExist. The error is an
+// [*IncompatibleError] for the first requirement not met.
+func (s Set) Matches(labels map[string]string) error {
+	for _, r := range s.reqs {
+		v, ok := labels[r.key]
+		if (ok && !r.Has(v)) || (!ok && !r.negative()) {
+			return &IncompatibleError{Key: r.key, Incoming: r, Label: v, Present: ok}
+		}
+	}
+	return nil
+}
+
+// String formats s as its requirements joined by ", ".
+func (s Set) String() string {
+	parts := make([]string, len(s.reqs))
+	for i, r := range s.reqs {
+		parts[i] = r.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// IncompatibleError says why a requirement set does not admit another, or a
+// node's labels. Error formats the sentence lazily.
+type IncompatibleError struct {
+	Key       string
+	Existing  Requirement // the receiver's requirement on Key, if it has one
+	Incoming  Requirement // the requirement that is not met
+	Undefined bool        // the receiver does not define Key at all
+	Label     string      // for Matches: the node's value for Key
+	Present   bool        // for Matches: whether the node has the label
+}
+
+func (e *IncompatibleError) Error() string {
+	switch {
+	case e.Undefined:
+		return fmt.Sprintf("label %q does not have known values (required %s)", e.Key, e.Incoming)
+	case e.Existing.key == "" && e.Present:
+		return fmt.Sprintf("label %s=%q does not satisfy %s", e.Key, e.Label, e.Incoming)
+	case e.Existing.key == "":
+		return fmt.Sprintf("label %q is missing, required %s", e.Key, e.Incoming)
+	}
+	return fmt.Sprintf("key %s: %s does not intersect %s", e.Key, e.Incoming, e.Existing)
+}

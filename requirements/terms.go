@@ -1,0 +1,151 @@
+package requirements
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+)
+
+// Expression is one node-selector requirement as written in a manifest: a
+// key, an operator, values and an optional minValues. It is the input form
+// that [Parse] compiles into a [Set].
+type Expression struct {
+	Key       string
+	Operator  Operator
+	Values    []string
+	MinValues int
+}
+
+// Parse compiles expressions into a Set, intersecting those on the same
+// key. Every invalid expression is reported, joined, each naming its index
+// and key. Parse does not retain exprs.
+func Parse(exprs ...Expression) (Set, error) {
+	reqs := make([]Requirement, 0, len(exprs))
+	var errs []error
+	for i, e := range exprs {
+		r, err := e.compile()
+		if err != nil {
+			errs = append(errs, fmt.Errorf("expression %d: %w", i, err))
+			continue
+		}
+		reqs = append(reqs, r)
+	}
+	return NewSet(reqs...), errors.Join(errs...)
+}
+
+// MustParse is like [Parse] but panics on invalid input; for tests.
+func MustParse(exprs ...Expression) Set {
+	s, err := Parse(exprs...)
+	if err != nil {
+		panic(err)
+	}
+	return s
+}
+
+func (e Expression) compile() (Requirement, error) {
+	r, err := New(e.Key, e.Operator, e.Values...)
+	if err != nil || e.MinValues == 0 {
+		return r, err
+	}
+	return r.WithMinValues(e.MinValues)
+}
+
+// Preference is a weighted preferred node-affinity term.
+type Preference struct {
+	Weight int32 // 1..100
+	Terms  Set
+}
+
+// NodeAffinity is the node-side constraint of a pod: its nodeSelector ANDed
+// with any one of its required node-affinity terms, and its weighted
+// preferences. The zero NodeAffinity admits every node.
+type NodeAffinity struct {
+	// Required are the alternatives (ORed); each already includes the
+	// nodeSelector. Empty means the nodeSelector alone, in Selector.
+	Required []Set
+	// Selector is the nodeSelector as a Set.
+	Selector Set
+	// Preferred are sorted by weight, heaviest first; ties keep input order.
+	Preferred []Preference
+}
+
+// NewNodeAffinity compiles a pod's nodeSelector, required terms (ORed) and
+// preferred terms. Errors name the term and expression.
+func NewNodeAffinity(nodeSelector map[string]string, required [][]Expression, preferred []WeightedTerm) (NodeAffinity, error) {
+	sel, err := selectorSet(nodeSelector)
+	if err != nil {
+		return NodeAffinity{}, err
+	}
+	a := NodeAffinity{Selector: sel}
+	var errs []error
+	for i, term := range required {
+		s, err := Parse(term...)
+		errs = appendErr(errs, err, "required term %d", i)
+		a.Required = append(a.Required, sel.Intersect(s))
+	}
+	for i, p := range preferred {
+		s, err := Parse(p.Expressions...)
+		errs = appendErr(errs, err, "preferred term %d", i)
+		errs = appendErr(errs, checkWeight(p.Weight), "preferred term %d", i)
+		a.Preferred = append(a.Preferred, Preference{Weight: p.Weight, Terms: s})
+	}
+	slices.SortStableFunc(a.Preferred, func(x, y Preference) int { return cmp.Compare(y.Weight, x.Weight) })
+	return a, errors.Join(errs...)
+}
+
+// WeightedTerm is a preferred node-affinity term as written in a manifest.
+type WeightedTerm struct {
+	Weight      int32
+	Expressions []Expression
+}
+
+func selectorSet(nodeSelector map[string]string) (Set, error) {
+	exprs := make([]Expression, 0, len(nodeSelector))
+	for _, k := range slices.Sorted(maps.Keys(nodeSelector)) {
+		exprs = append(exprs, Expression{Key: k, Operator: In, Values: []string{nodeSelector[k]}})
+	}
+	s, err := Parse(exprs...)
+	if err != nil {
+		return s, fmt.Errorf("nodeSelector: %w", err)
+	}
+	return s, nil
+}
+
+func checkWeight(w int32) error {
+	if w < 1 || w > 100 {
+		return fmt.Errorf("%w: weight %d outside 1..100", ErrInvalid, w)
+	}
+	return nil
+}
+
+func appendErr(errs []error, err error, format string, args ...any) []error {
+	if err == nil {
+		return errs
+	}
+	return append(errs, fmt.Errorf(format+": %w", append(args, err)...))
+}
+
+// Alternatives returns the sets a node may satisfy, any one sufficing: the
+// required terms, or the nodeSelector alone when there are none.
+func (a NodeAffinity) Alternatives() []Set {
+	if len(a.Required) == 0 {
+		return []Set{a.Selector}
+	}
+	return a.Required
+}
+
+// Matches reports whether a node with these labels satisfies the required
+// part of a: the nodeSelector and at least one required term.
+func (a NodeAffinity) Matches(labels map[string]string) error {
+	var first error
+	for _, s := range a.Alternatives() {
+		err := s.Matches(labels)
+		if err == nil {
+			return nil
+		}
+		first = cmp.Or(first, err)
+	}
+	return first
+}
