@@ -7,4 +7,5 @@ require (
 	github.com/leanovate/gopter v0.2.11 // indirect
 	github.com/robfig/cron/v3 v3.0.1 // indirect
 	github.com/stretchr/testify v1.12.1 // indirect
+	go.yaml.in/yaml/v3 v3.0.5 // indirect
 )

@@ -310,7 +310,8 @@ func anyAllowed(candidates, excluded []string, b Requirement) bool {
 // Any returns a deterministic value that satisfies r, and false when r
 // allows none: the smallest listed value for In, and for a complement the
 // smallest integer at or above the lower bound (or 0) that is neither
-// excluded nor above the upper bound.
+// excluded nor above the upper bound. Only non-negative integers are tried,
+// since a negative number is not a valid label value; so Lt 0 has none.
 func (r Requirement) Any() (string, bool) {
 	if !r.complement {
 		if len(r.values) == 0 {
@@ -320,7 +321,7 @@ func (r Requirement) Any() (string, bool) {
 	}
 	start := int64(0)
 	if r.hasGte {
-		start = r.gte
+		start = max(r.gte, 0)
 	}
 	for n := start; r.withinInt(n); n++ {
 		if s := strconv.FormatInt(n, 10); !slices.Contains(r.values, s) {

@@ -145,7 +145,8 @@ type Label struct{ Key, Value string }
 
 // Labels returns, sorted by key, a label for every requirement of s that
 // allows some value ([Requirement.Any]): the labels a node built from s
-// would carry. Such a node satisfies every requirement of s.
+// would carry. Such a node satisfies every requirement of s that has a label
+// here and every NotIn or DoesNotExist one.
 func (s Set) Labels() []Label {
 	labels := make([]Label, 0, len(s.reqs))
 	for _, r := range s.reqs {

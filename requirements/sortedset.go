@@ -87,7 +87,7 @@ func parseInt(s string) (int64, bool) {
 func signed(n uint64, neg bool) (int64, bool) {
 	switch {
 	case neg && n <= 1<<63:
-		return -int64(n - 1) - 1, true
+		return -int64(n-1) - 1, true
 	case !neg && n < 1<<63:
 		return int64(n), true
 	}

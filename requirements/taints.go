@@ -99,8 +99,9 @@ func (o TolerationOperator) String() string {
 }
 
 // Toleration lets a pod onto nodes with matching taints. The zero
-// Toleration tolerates only taints with an empty key and value; an empty Key
-// with Operator TolerateExists tolerates everything.
+// Toleration tolerates every taint with an empty value, whatever its key, as
+// Kubernetes' matching does (its API rejects an empty key with Equal); an
+// empty Key with Operator TolerateExists tolerates everything.
 type Toleration struct {
 	Key      string
 	Operator TolerationOperator
@@ -110,7 +111,8 @@ type Toleration struct {
 
 // Tolerates reports whether t matches taint by Kubernetes' rules: the
 // effect, when set, must equal the taint's; the key, when set, must equal
-// the taint's; and TolerateEqual compares values while TolerateExists does not.
+// the taint's; and TolerateEqual compares values while TolerateExists does not
+// (an unknown operator tolerates nothing).
 func (t Toleration) Tolerates(taint Taint) bool {
 	switch {
 	case t.Effect != AnyEffect && t.Effect != taint.Effect:
@@ -118,7 +120,7 @@ func (t Toleration) Tolerates(taint Taint) bool {
 	case t.Key != "" && t.Key != taint.Key:
 		return false
 	}
-	return t.Operator == TolerateExists || t.Value == taint.Value
+	return t.Operator == TolerateExists || (t.Operator == TolerateEqual && t.Value == taint.Value)
 }
 
 // Tolerates returns nil when every taint is tolerated by some toleration,
