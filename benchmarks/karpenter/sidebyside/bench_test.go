@@ -1,0 +1,117 @@
+package sidebyside
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/nodeplan/nodeplan/benchmarks/workload"
+)
+
+// impl is one scheduler under comparison. prepare builds everything the
+// solve needs; solve is the only part that is timed.
+type impl struct {
+	name    string
+	prepare func(w workload.Workload) (solver, error)
+}
+
+type solver interface {
+	Solve() (Result, error)
+}
+
+// impls lists the schedulers run side by side.
+//
+// TODO(lead): add impl=nodeplan here: convert the Workload into nodeplan's
+// packing.Problem in prepare and call packing.Solve in the solver, returning
+// the same Result (pods, scheduled, claims, $/h at the cheapest compatible
+// offering, Duration of the solve only).
+var impls = []impl{
+	{name: "karpenter", prepare: func(w workload.Workload) (solver, error) {
+		return Prepare(w, KarpenterOptions{})
+	}},
+}
+
+type benchWorkload struct {
+	name string
+	make func(n int, seed int64) workload.Workload
+	pods []int
+}
+
+// benchWorkloads are the workloads of BenchmarkSideBySide. karpenter-diverse
+// is the neutral generator (PCG, seed 42); karpenter-diverse-reference
+// replays the exact pods behind the reference figures (see ReferenceDiverse).
+// Select one with -bench 'SideBySide/workload=karpenter-diverse$'.
+var benchWorkloads = []benchWorkload{
+	{name: "karpenter-diverse", make: workload.KarpenterDiverse, pods: ReferenceSizes},
+	{name: "karpenter-diverse-reference", make: referenceWorkload, pods: ReferenceSizes},
+}
+
+// referenceWorkload returns the reference workload of size n, one of
+// ReferenceSizes; the seed is ignored since the replay fixes it.
+func referenceWorkload(n int, _ int64) workload.Workload {
+	for i, w := range ReferenceDiverse(ReferenceSizes...) {
+		if ReferenceSizes[i] == n {
+			return w
+		}
+	}
+	panic("sidebyside: no reference workload of this size")
+}
+
+// BenchmarkSideBySide reports, per workload, size and scheduler: pods/s (pods
+// over the median solve time; preparation is not timed), nodes and $/h of
+// the last run, scheduled pods and allocations per pod (solve only).
+func BenchmarkSideBySide(b *testing.B) {
+	for _, bw := range benchWorkloads {
+		for _, n := range bw.pods {
+			w := bw.make(n, 42)
+			for _, im := range impls {
+				b.Run(fmt.Sprintf("workload=%s/pods=%d/impl=%s", bw.name, n, im.name), func(b *testing.B) {
+					benchmarkSolve(b, im, w)
+				})
+			}
+		}
+	}
+}
+
+func benchmarkSolve(b *testing.B, im impl, w workload.Workload) {
+	b.ReportAllocs()
+	var last Result
+	var solveTimes []time.Duration
+	var mallocs uint64
+	var before, after runtime.MemStats
+	for b.Loop() {
+		b.StopTimer()
+		s, err := im.prepare(w)
+		if err != nil {
+			b.Fatal(err)
+		}
+		runtime.ReadMemStats(&before)
+		b.StartTimer()
+		last, err = s.Solve()
+		b.StopTimer()
+		runtime.ReadMemStats(&after)
+		b.StartTimer()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if last.Scheduled != last.Pods {
+			b.Fatalf("%d of %d pods scheduled", last.Scheduled, last.Pods)
+		}
+		solveTimes = append(solveTimes, last.Duration)
+		mallocs += after.Mallocs - before.Mallocs
+	}
+	runs := float64(b.N)
+	b.ReportMetric(float64(last.Pods)/median(solveTimes).Seconds(), "pods/s")
+	b.ReportMetric(float64(last.NodeClaims), "nodes")
+	b.ReportMetric(last.PricePerHour, "$/h")
+	b.ReportMetric(float64(last.Scheduled), "scheduled")
+	b.ReportMetric(float64(mallocs)/runs/float64(max(last.Pods, 1)), "allocs/pod")
+}
+
+func median(ds []time.Duration) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

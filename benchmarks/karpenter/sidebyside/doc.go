@@ -1,0 +1,19 @@
+// Package sidebyside runs a neutral [workload.Workload] through Karpenter's
+// real provisioning scheduler (sigs.k8s.io/karpenter v1.14.1), set up the way
+// Karpenter's own scheduling benchmark sets it up: its fake cloud provider, a
+// controller-runtime fake client, state.NewCluster, scheduling.NewTopology and
+// scheduling.NewScheduler, with no API server and no envtest.
+//
+// [Prepare] converts the workload and builds the scheduler; [Run.Solve] calls
+// Karpenter's Solve once and measures only that call; [RunKarpenter] does
+// both. The result counts scheduled pods and NodeClaims and prices each
+// NodeClaim at the cheapest available offering, among its instance type
+// options, compatible with its requirements.
+//
+// Cost model: conversion is O(pods + types·offerings); the solve costs what
+// Karpenter's costs (a few hundred pods per second on two cores). Karpenter's
+// scheduler is not deterministic across runs in general (it uses goroutines
+// and map iteration), although on these workloads node counts repeat.
+// Converted pods get a fixed creation time and UIDs hashed from their names,
+// so Karpenter's pod order is the same from run to run.
+package sidebyside

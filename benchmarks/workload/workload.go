@@ -1,0 +1,112 @@
+package workload
+
+// Workload is one benchmark input: a catalog of instance types, the NodePools
+// that may launch them and the pending pods to place. The zero Workload has no
+// instance types, no NodePools and no pods.
+type Workload struct {
+	Name          string
+	InstanceTypes []InstanceType
+	NodePools     []NodePool
+	Pods          []Pod
+}
+
+// InstanceType is a machine shape. Quantities are integers: CPU in
+// millicores, memory in bytes, Pods as a count. Allocatable capacity is
+// capacity minus the overhead. Labels holds the labels beyond the well-known
+// ones (instance type, arch, os, zone, capacity type), for example `integer`,
+// `size` and `special`. The zero InstanceType has no capacity and no
+// offerings.
+type InstanceType struct {
+	Name                string
+	CPUMilli            int64
+	MemoryBytes         int64
+	Pods                int64
+	OverheadCPUMilli    int64
+	OverheadMemoryBytes int64
+	Labels              map[string]string
+	Offerings           []Offering
+	Arch                string
+	OS                  []string
+}
+
+// Offering is one way to buy an instance type: a zone and a capacity type
+// ("spot" or "on-demand") at a price in dollars per hour. The zero Offering
+// is unavailable.
+type Offering struct {
+	Zone         string
+	CapacityType string
+	PricePerHour float64
+	Available    bool
+}
+
+// NodePool is a template for new nodes: requirements on node labels, taints,
+// a weight (higher is tried first) and limits on the total CPU (millicores)
+// and memory (bytes) it may launch. A zero limit means no limit. The zero
+// NodePool has no requirements, no taints and no limits.
+type NodePool struct {
+	Name              string
+	Weight            int32
+	Requirements      []Requirement
+	Taints            []Taint
+	LimitsCPUMilli    int64
+	LimitsMemoryBytes int64
+}
+
+// Requirement is a constraint on one node label, in Kubernetes terms: Operator
+// is one of In, NotIn, Exists, DoesNotExist, Gt, Lt. The zero Requirement has
+// no key and is not valid.
+type Requirement struct {
+	Key      string
+	Operator string
+	Values   []string
+}
+
+// Taint is a node taint; Effect is NoSchedule, PreferNoSchedule or
+// NoExecute. The zero Taint is not valid.
+type Taint struct {
+	Key    string
+	Value  string
+	Effect string
+}
+
+// Pod is a pending pod: its requests (CPU in millicores, memory in bytes),
+// its node selector and its scheduling constraints. The zero Pod requests
+// nothing and has no constraints.
+type Pod struct {
+	Namespace             string
+	Name                  string
+	Labels                map[string]string
+	CPUMilli              int64
+	MemoryBytes           int64
+	NodeSelector          map[string]string
+	TopologySpread        []Spread
+	PodAffinity           []AffinityTerm
+	PodAntiAffinity       []AffinityTerm
+	PreferredNodeAffinity []PreferredTerm
+}
+
+// Spread is a topology spread constraint over the pods matching Selector
+// (match labels, same namespace). DoNotSchedule false means ScheduleAnyway.
+// The zero Spread has no key and is not valid.
+type Spread struct {
+	Key           string
+	MaxSkew       int32
+	DoNotSchedule bool
+	Selector      map[string]string
+}
+
+// AffinityTerm is a pod (anti-)affinity term towards the pods matching
+// Selector (match labels, same namespace) within TopologyKey. Weight 0 makes
+// the term required; a positive weight (1 to 100) makes it preferred.
+type AffinityTerm struct {
+	TopologyKey string
+	Selector    map[string]string
+	Weight      int32
+}
+
+// PreferredTerm is a preferred node affinity term: a conjunction of
+// requirements worth Weight (1 to 100) when a node satisfies all of them.
+type PreferredTerm struct {
+	Weight       int32
+	Requirements []Requirement
+}

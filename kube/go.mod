@@ -1,0 +1,3 @@
+module github.com/nodeplan/nodeplan/kube
+
+go 1.26

@@ -1,0 +1,38 @@
+// Package packing is nodeplan's provisioning solver: given pending pods,
+// NodePools, an instance catalog, the existing nodes and the daemonsets,
+// [Solve] decides which pods go on existing nodes, which new NodeClaims to
+// launch (with their instance-type candidates, cheapest first, and the
+// chosen offering), and which pods cannot be placed and why.
+//
+// The semantics are Karpenter's provisioning scheduler: first-fit
+// decreasing over pods ordered by CPU then memory; existing nodes first
+// (initialized ones first, then by name), then claims opened in this solve,
+// then a new claim from the first NodePool in weight order (ties by name,
+// descending, as Karpenter); a claim's requirements and instance types
+// narrow as pods join; taints and tolerations (PreferNoSchedule hard until
+// relaxed), host ports, max pods, daemonset overhead per instance type,
+// NodePool limits and minValues; topology spread, pod affinity and
+// anti-affinity including the inverse anti-affinity of running pods;
+// preferences relaxed in Karpenter's order; failed pods retried while a pass
+// makes progress.
+//
+// Where nodeplan differs on purpose:
+//   - Strategy Best (the default) also runs a cost-aware placement rule and
+//     returns whichever plan is cheaper, so it never costs more than the
+//     Karpenter-like rule on the same input.
+//   - A claim's zone (and any topology key) is fixed as soon as a pod that
+//     is counted by a topology constraint joins it, so that every count the
+//     solver relies on is the one the launched node will have; Karpenter
+//     leaves it open and records every possible zone.
+//   - NodePool limits are charged with the chosen type's capacity, not the
+//     largest candidate's; candidates that would break the limit are left
+//     out of the claim's fallbacks.
+//
+// Cost model: compilation is O(pods × counters + pools × types); placement
+// is a scan of existing nodes, then of open claims (Plain) or a btree range
+// scan by free CPU (CostAware). Instance-type compatibility is computed once
+// per distinct requirement set, as bitsets.
+//
+// Solve is pure: no clock, no randomness, no I/O; inputs are never
+// modified, and the output is byte-for-byte deterministic.
+package packing

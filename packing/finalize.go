@@ -1,0 +1,180 @@
+package packing
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// DefaultMaxInstanceTypes caps a NodeClaim's candidate types, as Karpenter.
+const DefaultMaxInstanceTypes = 600
+
+// reservation names a capacity reservation of one type in one zone.
+type reservation struct{ typ, zone, id string }
+
+// plan turns the run's state into a Plan.
+func (r *run) plan() Plan {
+	p := Plan{Order: slices.Clone(r.order)}
+	for _, i := range r.order {
+		if w := r.where[i]; w >= 0 {
+			p.Bindings = append(p.Bindings, Binding{Pod: i, Node: r.nodes[w].n.Name})
+		}
+	}
+	units := map[reservation]int{}
+	for _, c := range r.claims {
+		nc := r.nodeClaim(c, units)
+		p.Price += nc.Offering.Price
+		p.NodeClaims = append(p.NodeClaims, nc)
+	}
+	for _, i := range r.s.order {
+		if r.where[i] == -1 {
+			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
+		}
+	}
+	return p
+}
+
+// option is a candidate type of a claim with its offering.
+type option struct {
+	t   int
+	off instancetypes.Offering
+}
+
+func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
+	opts := r.options(c, units)
+	if len(opts) == 0 { // every candidate's reservations were taken: keep the committed type
+		off, _ := c.pl.types[c.cheap].Cheapest(c.reqs)
+		opts = []option{{c.cheap, off}}
+	}
+	chosen := opts[0]
+	if chosen.off.CapacityType == instancetypes.Reserved {
+		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
+	}
+	typ := c.pl.types[chosen.t]
+	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: chosen.off,
+		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[chosen.t])}
+	for _, o := range opts {
+		nc.InstanceTypes = append(nc.InstanceTypes, c.pl.types[o.t].Name)
+	}
+	nc.Requirements = c.reqs
+	nc.Labels = nodeClaimLabels(c, typ, chosen.off)
+	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)
+	return nc
+}
+
+// options lists the claim's types that hold its pods, each at its cheapest
+// usable offering, cheapest first, capped unless the cap would break
+// minValues. The claim's committed type is always among them.
+func (r *run) options(c *claim, units map[reservation]int) []option {
+	var opts []option
+	for _, o := range r.priced(c, units) {
+		if c.cand.Has(o.t) && (o.t == c.cheap || r.withinLimits(c, o.t)) {
+			opts = append(opts, o)
+		}
+	}
+	return r.truncate(c, opts)
+}
+
+// priced lists every type of c's pool at its cheapest offering under c's
+// zone and capacity-type requirements, cheapest first. Claims with the same
+// requirements on those keys share the list, unless reservations are in play.
+func (r *run) priced(c *claim, units map[reservation]int) []option {
+	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
+	key := priceKey{c.pi, zone.String(), ct.String()}
+	if opts, ok := r.prices[key]; ok && !c.pl.reserved {
+		return opts
+	}
+	var opts []option
+	for t, it := range c.pl.types {
+		if off, ok := cheapestOffering(it, zone, ct, units); ok {
+			opts = append(opts, option{t, off})
+		}
+	}
+	slices.SortFunc(opts, func(a, b option) int {
+		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(c.pl.types[a.t].Name, c.pl.types[b.t].Name))
+	})
+	r.prices[key] = opts
+	return opts
+}
+
+type priceKey struct {
+	pool     int
+	zone, ct string
+}
+
+func (r *run) truncate(c *claim, opts []option) []option {
+	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
+	if len(opts) <= limit {
+		return opts
+	}
+	short := opts[:limit]
+	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, short)) {
+		return opts
+	}
+	return slices.Clip(short)
+}
+
+func optionSet(c *claim, opts []option) bitset.Set {
+	b := c.cand.Clone()
+	b.Clear()
+	for _, o := range opts {
+		b.Add(o.t)
+	}
+	return b
+}
+
+// cheapestOffering is the cheapest usable offering of t in the zones and
+// capacity types allowed, counting the reservation units earlier claims took.
+func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requirement, units map[reservation]int) (instancetypes.Offering, bool) {
+	for _, o := range t.Offerings {
+		if !o.Usable() || !zone.Has(o.Zone) || !ct.Has(o.CapacityType.String()) {
+			continue
+		}
+		if o.CapacityType == instancetypes.Reserved {
+			key := reservationOf(t, o)
+			if _, seen := units[key]; !seen {
+				units[key] = o.ReservedUnits
+			}
+			if units[key] <= 0 {
+				continue
+			}
+		}
+		return o, true
+	}
+	return instancetypes.Offering{}, false
+}
+
+func reservationOf(t *instancetypes.InstanceType, o instancetypes.Offering) reservation {
+	return reservation{t.Name, o.Zone, o.ReservationID}
+}
+
+// nodeClaimLabels are the labels the node will carry: the pool's, the
+// single-valued requirements, and the chosen type's and offering's.
+func nodeClaimLabels(c *claim, t *instancetypes.InstanceType, off instancetypes.Offering) []requirements.Label {
+	l := map[string]string{}
+	maps.Copy(l, c.pl.np.Labels)
+	for req := range c.reqs.All() {
+		if req.Operator() == requirements.In && req.Len() == 1 && req.Key() != requirements.LabelHostname {
+			l[req.Key()], _ = req.Any()
+		}
+	}
+	for req := range t.Requirements.All() {
+		if req.Operator() == requirements.In && req.Len() == 1 {
+			l[req.Key()], _ = req.Any()
+		}
+	}
+	l[requirements.LabelInstanceType] = t.Name
+	l[requirements.LabelZone] = off.Zone
+	l[requirements.LabelCapacityType] = off.CapacityType.String()
+	l[requirements.LabelNodePool] = c.pl.np.Name
+	out := make([]requirements.Label, 0, len(l))
+	for _, k := range slices.Sorted(maps.Keys(l)) {
+		out = append(out, requirements.Label{Key: k, Value: l[k]})
+	}
+	return out
+}

@@ -1,0 +1,175 @@
+package packing
+
+import (
+	"time"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// Pod is a pod to place, or one already bound to a [Node]. Its Requests are
+// the effective requests (see [EffectiveRequests]); the solver adds the one
+// pod slot each pod takes. The zero Pod requests nothing and has no
+// constraints.
+type Pod struct {
+	Namespace, Name, UID string
+	Labels               map[string]string
+	Requests             resources.List
+	// NodeAffinity holds the nodeSelector, the required node-affinity terms
+	// (ORed) and the weighted preferred terms.
+	NodeAffinity   requirements.NodeAffinity
+	Tolerations    []requirements.Toleration
+	TopologySpread []TopologySpread
+	// Affinity and AntiAffinity are pod (anti-)affinity terms; a term with
+	// Weight 0 is required, one with Weight 1..100 preferred.
+	Affinity     []PodAffinityTerm
+	AntiAffinity []PodAffinityTerm
+	HostPorts    []HostPort
+	Priority     int32
+	CreationTime time.Time
+	Owner        string // e.g. "ReplicaSet/web-5d8f"; informational
+	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
+	// "true", or a duration such as "1h" counted from CreationTime. Used by
+	// consolidation and drift, not by Solve.
+	DoNotDisrupt string
+	// DeletionCost is controller.kubernetes.io/pod-deletion-cost; used by
+	// consolidation.
+	DeletionCost int32
+}
+
+// WhenUnsatisfiable says what a topology spread constraint does when it
+// cannot be met. The zero value is DoNotSchedule.
+type WhenUnsatisfiable uint8
+
+const (
+	// DoNotSchedule makes the constraint a filter.
+	DoNotSchedule WhenUnsatisfiable = iota
+	// ScheduleAnyway makes it a preference, relaxed when it cannot be met.
+	ScheduleAnyway
+)
+
+// String returns the Kubernetes spelling.
+func (w WhenUnsatisfiable) String() string {
+	if w == ScheduleAnyway {
+		return "ScheduleAnyway"
+	}
+	return "DoNotSchedule"
+}
+
+// InclusionPolicy is a topology spread constraint's nodeAffinityPolicy or
+// nodeTaintsPolicy. The zero value is the Kubernetes default for each field:
+// Honor for nodeAffinityPolicy, Ignore for nodeTaintsPolicy.
+type InclusionPolicy uint8
+
+const (
+	// PolicyDefault takes the Kubernetes default of the field.
+	PolicyDefault InclusionPolicy = iota
+	// Honor counts only domains the pod could be placed in.
+	Honor
+	// Ignore counts every domain.
+	Ignore
+)
+
+// String returns "Honor", "Ignore" or "" for the default.
+func (p InclusionPolicy) String() string {
+	return [...]string{"", "Honor", "Ignore"}[min(int(p), 2)]
+}
+
+// TopologySpread is a topology spread constraint. Selector chooses the pods
+// counted, in the pod's namespace; the zero Selector counts every pod there.
+type TopologySpread struct {
+	TopologyKey        string
+	MaxSkew            int32
+	WhenUnsatisfiable  WhenUnsatisfiable
+	Selector           requirements.Set
+	MinDomains         int32
+	NodeAffinityPolicy InclusionPolicy
+	NodeTaintsPolicy   InclusionPolicy
+	// MatchLabelKeys are pod label keys whose values are added to Selector.
+	MatchLabelKeys []string
+}
+
+// PodAffinityTerm is a pod affinity or anti-affinity term: the pods Selector
+// matches in Namespaces (empty: the pod's own; AllNamespaces: every one),
+// grouped by TopologyKey. Weight 0 makes it required.
+type PodAffinityTerm struct {
+	TopologyKey   string
+	Selector      requirements.Set
+	Namespaces    []string
+	AllNamespaces bool
+	Weight        int32
+}
+
+// HostPort is a host port a pod binds. The zero Protocol is TCP; an empty IP
+// means every address.
+type HostPort struct {
+	Port     int32
+	Protocol string
+	IP       string
+}
+
+// Node is an existing node, or one in flight (launched, not yet
+// registered), with the pods bound to it. Allocatable is the node's whole
+// allocatable; the pods' requests are subtracted by the solver.
+type Node struct {
+	Name         string
+	NodePool     string // "" for a node no NodePool manages
+	InstanceType string
+	Zone         string
+	CapacityType instancetypes.CapacityType
+	Labels       map[string]string
+	Taints       []requirements.Taint
+	Allocatable  resources.List
+	Pods         []Pod
+	// Initialized is false for a node in flight.
+	Initialized       bool
+	MarkedForDeletion bool
+	Price             instancetypes.Price
+	CreationTime      time.Time
+	// Annotations carry what disruption reads: karpenter.sh/do-not-disrupt,
+	// karpenter.sh/nodepool-hash and its version, and provider ones.
+	Annotations map[string]string
+}
+
+// NodePool is a template for new nodes, as Karpenter's v1 NodePool.
+type NodePool struct {
+	Name string
+	// Weight orders NodePools: higher first, ties by name.
+	Weight int32
+	// Requirements constrain the instance types and offerings; a
+	// requirement's MinValues asks for flexibility.
+	Requirements  requirements.Set
+	Labels        map[string]string
+	Taints        []requirements.Taint
+	StartupTaints []requirements.Taint
+	// Limits caps the summed capacity of the pool's nodes per resource; the
+	// name "nodes" caps their count. An absent name is unlimited.
+	Limits map[resources.Name]int64
+	// Catalog, when set, replaces the Problem's catalog for this pool (a
+	// NodeClass restricting instance types, say).
+	Catalog    *instancetypes.Catalog
+	Disruption Disruption
+}
+
+// LimitNodes is the [NodePool.Limits] name that caps the node count.
+const LimitNodes resources.Name = "nodes"
+
+// DaemonSet is the pod template of a daemonset: its pod runs on every node
+// it tolerates and whose labels satisfy its node affinity.
+type DaemonSet struct {
+	Name         string
+	Requests     resources.List
+	Tolerations  []requirements.Toleration
+	NodeAffinity requirements.NodeAffinity
+}
+
+// Problem is the input of [Solve]. The zero Problem is invalid: it needs a
+// Catalog (or every NodePool its own).
+type Problem struct {
+	Pods       []Pod // pending pods
+	NodePools  []NodePool
+	Catalog    *instancetypes.Catalog
+	Nodes      []Node // existing and in-flight nodes with their pods
+	DaemonSets []DaemonSet
+}

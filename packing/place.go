@@ -1,0 +1,357 @@
+package packing
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// place puts the pod of v on an existing node, then on a claim opened in
+// this solve, then on a new claim from the first pool that takes it.
+func (r *run) place(v view) bool {
+	for ni, nd := range r.nodes {
+		if r.fitsNode(v, nd) {
+			r.commitNode(v, ni)
+			return true
+		}
+	}
+	if r.cost {
+		return r.placeByCost(v)
+	}
+	for _, c := range r.byPods {
+		if m, ok := r.tryClaim(v, c); ok {
+			r.commit(v, c, m)
+			return true
+		}
+	}
+	return r.openClaim(v)
+}
+
+// move is a feasible placement on a claim: the claim's new cheapest type
+// and the topology pins it takes.
+type move struct {
+	cheap int
+	delta instancetypes.Price
+	pins  []pin
+}
+
+// placeByCost takes the placement that raises the plan's price least: a
+// claim whose current type has room costs nothing; otherwise the cheapest
+// upgrade of a few roomy claims is weighed against opening a new claim.
+func (r *run) placeByCost(v view) bool {
+	if c, m, ok := r.freeFit(v); ok {
+		r.commit(v, c, m)
+		return true
+	}
+	best, bm, found := r.cheapestUpgrade(v)
+	if nc, nm, ok := r.newClaim(v); ok && (!found || nm.delta < bm.delta) {
+		r.adopt(nc)
+		r.commit(v, nc, nm)
+		return true
+	}
+	if found {
+		r.commit(v, best, bm)
+		return true
+	}
+	return false
+}
+
+const (
+	scanFree    = 256 // claims examined for room without upgrade
+	scanUpgrade = 16  // claims priced for an upgrade
+)
+
+// freeFit finds the claim with the least CPU room that holds the pod on its
+// current cheapest type.
+func (r *run) freeFit(v view) (*claim, move, bool) {
+	var (
+		found *claim
+		fm    move
+		n     int
+	)
+	r.slack.ascendFrom(v.info.req.CPU, func(c *claim) bool {
+		n++
+		if m, ok := r.tryClaim(v, c); ok && m.cheap == c.cheap {
+			found, fm = c, m
+			return false
+		}
+		return n < scanFree
+	})
+	return found, fm, found != nil
+}
+
+// cheapestUpgrade prices the pod on the claims with the most room.
+func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
+	var (
+		best *claim
+		bm   move
+		n    int
+	)
+	r.slack.descend(func(c *claim) bool {
+		m, ok := r.tryClaim(v, c)
+		if ok && (best == nil || m.delta < bm.delta) {
+			best, bm = c, move{cheap: m.cheap, delta: m.delta, pins: slices.Clone(m.pins)}
+		}
+		n++
+		return n < scanUpgrade
+	})
+	return best, bm, best != nil
+}
+
+// openClaim opens a claim from the first pool that takes the pod.
+func (r *run) openClaim(v view) bool {
+	c, m, ok := r.newClaim(v)
+	if ok {
+		r.adopt(c)
+		r.commit(v, c, m)
+	}
+	return ok
+}
+
+// newClaim builds, without adopting it, a claim from the first pool in
+// order that takes the pod.
+func (r *run) newClaim(v view) (*claim, move, bool) {
+	for pi, pl := range r.s.pools {
+		if r.nodesLeft(pi) <= 0 {
+			continue
+		}
+		c := &claim{id: len(r.claims), pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc}
+		c.name = fmt.Sprintf("%s-%d", pl.np.Name, c.id+1)
+		if m, ok := r.tryClaim(v, c); ok {
+			m.pins = slices.Clone(m.pins)
+			return c, m, true
+		}
+	}
+	return nil, move{}, false
+}
+
+func (r *run) adopt(c *claim) {
+	r.claims = append(r.claims, c)
+	r.byPods = append(r.byPods, c)
+	r.count[c.pi]++
+}
+
+// nodesLeft is how many more nodes the pool's "nodes" limit allows.
+func (r *run) nodesLeft(pi int) int64 {
+	lim, ok := r.s.pools[pi].np.Limits[LimitNodes]
+	if !ok {
+		return math.MaxInt64
+	}
+	return lim - r.count[pi]
+}
+
+// fitsNode checks a pod against an existing node, cheapest checks first.
+func (r *run) fitsNode(v view, nd *nodeT) bool {
+	need := v.info.req
+	if !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
+		return false
+	}
+	if portsConflict(v.info.pod.HostPorts, nd.ports) || v.reqs.Matches(nd.labels) != nil {
+		return false
+	}
+	_, ok := r.topology(v, target{node: nd})
+	return ok
+}
+
+func (r *run) commitNode(v view, ni int) {
+	nd := r.nodes[ni]
+	nd.free = nd.free.Sub(v.info.req)
+	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
+	nd.pods = append(nd.pods, v.i)
+	r.where[v.i] = ni
+	r.record(v, target{node: nd}, nil)
+	r.order = append(r.order, v.i)
+}
+
+// tryClaim checks whether the pod can join claim c, and at what price.
+// It does not change c. The returned pins alias r.pins.
+func (r *run) tryClaim(v view, c *claim) (move, bool) {
+	need := c.used.Add(v.info.req)
+	if !need.Fits(c.maxAlloc) || requirements.Tolerates(v.tols, c.pl.taints) != nil {
+		return move{}, false
+	}
+	if portsConflict(v.info.pod.HostPorts, c.ports) || !r.reqsCompatible(v, c) {
+		return move{}, false
+	}
+	pins, ok := r.topology(v, target{claim: c})
+	if !ok {
+		return move{}, false
+	}
+	cheap := r.firstFit(v, c, need, pins)
+	if cheap < 0 || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
+		return move{}, false
+	}
+	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
+}
+
+func (c *claim) price() instancetypes.Price {
+	if c.cheap < 0 {
+		return 0
+	}
+	return c.pl.price[c.cheap]
+}
+
+func (r *run) reqsCompatible(v view, c *claim) bool {
+	return slices.Contains(c.sigs, v.sig) || c.reqs.Compatible(v.reqs) == nil
+}
+
+// firstFit returns the cheapest candidate type of c compatible with the pod
+// and the pins that holds need within the pool's limits, or -1.
+func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
+	compat := r.bits[v.sig][c.pi]
+	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) {
+			return t
+		}
+	}
+	return -1
+}
+
+func (pl *pool) pinned(pins []pin, t int) bool {
+	for _, p := range pins {
+		if b, ok := pl.pins[p]; ok && !b.Has(t) {
+			return false
+		}
+	}
+	return true
+}
+
+// withinLimits reports whether c may be of type t under its pool's limits,
+// counting every other claim at its current cheapest type.
+func (r *run) withinLimits(c *claim, t int) bool {
+	pl := c.pl
+	if len(pl.limits) == 0 {
+		return true
+	}
+	used, capT := r.usedLim[c.pi], pl.capLim[t]
+	for i, lim := range pl.limits {
+		u := used[i] + capT[i]
+		if c.cheap >= 0 {
+			u -= pl.capLim[c.cheap][i]
+		}
+		if u > lim.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// keepsMinValues reports whether the candidates left after the pod joins
+// still offer every requirement's minValues distinct values.
+func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) bool {
+	cand := r.narrowed(v, c, need, pins)
+	return satisfiesMinValues(c.pl, c.reqs.Intersect(v.reqs), cand)
+}
+
+func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
+	for req := range reqs.All() {
+		if req.MinValues() == 0 {
+			continue
+		}
+		seen := map[string]bool{}
+		for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
+			for _, val := range pl.types[t].Requirements.Get(req.Key()).Values() {
+				if req.Has(val) {
+					seen[val] = true
+				}
+			}
+		}
+		if len(seen) < req.MinValues() {
+			return false
+		}
+	}
+	return true
+}
+
+// narrowed is c's candidate set once the pod joins.
+func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) bitset.Set {
+	cand := c.cand.Clone()
+	cand.And(r.bits[v.sig][c.pi])
+	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
+		if !c.pl.pinned(pins, t) || !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) {
+			cand.Remove(t)
+		}
+	}
+	return cand
+}
+
+// commit adds the pod to c with the move tryClaim found.
+func (r *run) commit(v view, c *claim, m move) {
+	need := c.used.Add(v.info.req)
+	c.cand = r.narrowed(v, c, need, m.pins)
+	r.slack.remove(c)
+	r.chargeLimits(c, m.cheap)
+	c.used, c.cheap = need, m.cheap
+	r.narrowReqs(v, c, m.pins)
+	c.maxAlloc = resources.List{}
+	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
+		c.maxAlloc = c.maxAlloc.Max(c.pl.alloc[t])
+	}
+	c.ports = append(c.ports, v.info.pod.HostPorts...)
+	c.pods = append(c.pods, v.i)
+	r.where[v.i] = -c.id - 2
+	r.record(v, target{claim: c}, nil)
+	r.order = append(r.order, v.i)
+	r.slack.insert(c)
+	r.bubble(c)
+}
+
+func (r *run) chargeLimits(c *claim, cheap int) {
+	used := r.usedLim[c.pi]
+	for i := range used {
+		if c.cheap >= 0 {
+			used[i] -= c.pl.capLim[c.cheap][i]
+		}
+		used[i] += c.pl.capLim[cheap][i]
+	}
+}
+
+func (r *run) narrowReqs(v view, c *claim, pins []pin) {
+	if !slices.Contains(c.sigs, v.sig) {
+		c.reqs = c.reqs.Intersect(v.reqs)
+		c.sigs = append(c.sigs, v.sig)
+	}
+	for _, p := range pins {
+		c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
+	}
+}
+
+// bubble keeps byPods ordered by pod count, then age, after c gained a pod.
+func (r *run) bubble(c *claim) {
+	i := slices.Index(r.byPods, c)
+	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
+		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
+		i++
+	}
+}
+
+func fewer(a, b *claim) bool {
+	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
+}
+
+// portsConflict reports whether any of ports clashes with used: the same
+// port and protocol on the same or a wildcard address.
+func portsConflict(ports, used []HostPort) bool {
+	for _, p := range ports {
+		for _, u := range used {
+			if p.Port == u.Port && portProtocol(p) == portProtocol(u) && (p.IP == u.IP || wildcard(p.IP) || wildcard(u.IP)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func portProtocol(p HostPort) string {
+	if p.Protocol == "" {
+		return "TCP"
+	}
+	return p.Protocol
+}
+
+func wildcard(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }

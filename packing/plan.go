@@ -1,0 +1,117 @@
+package packing
+
+import (
+	"fmt"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// Plan is the result of [Solve]: where every input pod goes. Pods are
+// referred to by their index in [Problem.Pods].
+type Plan struct {
+	// Bindings are the pods placed on existing or in-flight nodes.
+	Bindings []Binding
+	// NodeClaims are the nodes to launch, in the order they were opened.
+	NodeClaims []NodeClaim
+	// Unschedulable are the pods that fit nowhere, with the reason.
+	Unschedulable []Unschedulable
+	// Order lists every placed pod in the order the solver placed it; a
+	// host that binds pods in this order sees every topology constraint
+	// hold at each step.
+	Order []int
+	// Price is the summed hourly price of the NodeClaims' offerings.
+	Price instancetypes.Price
+}
+
+// Binding places a pod on an existing node.
+type Binding struct {
+	Pod  int
+	Node string
+}
+
+// NodeClaim is a node to launch, as Karpenter's NodeClaim: the NodePool, the
+// merged requirements, the instance types that would all hold its pods
+// (cheapest first, so the host may fall back), and the offering chosen.
+type NodeClaim struct {
+	Name         string
+	NodePool     string
+	Requirements requirements.Set
+	// InstanceTypes are the candidate type names, cheapest first, at most
+	// Options.MaxInstanceTypes (600).
+	InstanceTypes []string
+	// InstanceType and Offering are the chosen, cheapest candidate.
+	InstanceType string
+	Offering     instancetypes.Offering
+	Pods         []int
+	// Requests are the pods' requests plus the daemonset overhead on the
+	// chosen type.
+	Requests resources.List
+	Labels   []requirements.Label
+	Taints   []requirements.Taint
+}
+
+// Unschedulable is a pod no node or NodePool can take.
+type Unschedulable struct {
+	Pod    int
+	Reason Reason
+}
+
+// ReasonKind classifies why a pod was not placed.
+type ReasonKind uint8
+
+const (
+	// NoNodePool: no NodePool exists.
+	NoNodePool ReasonKind = iota
+	// Untolerated: the NodePool has a taint the pod does not tolerate.
+	Untolerated
+	// Incompatible: the pod's node selector or affinity conflicts with the
+	// NodePool's requirements or labels.
+	Incompatible
+	// NoInstanceType: no instance type is compatible with the pod and the
+	// NodePool together.
+	NoInstanceType
+	// Insufficient: no compatible instance type has enough of a resource.
+	Insufficient
+	// LimitExceeded: the NodePool's limits leave no room.
+	LimitExceeded
+	// Topology: a topology spread or pod (anti-)affinity constraint cannot
+	// be met.
+	Topology
+	// HostPortConflict: the pod's host ports are taken wherever it fits.
+	HostPortConflict
+	// MinValues: the NodePool's minValues cannot be kept.
+	MinValues
+)
+
+var reasonNames = [...]string{"NoNodePool", "Untolerated", "Incompatible", "NoInstanceType",
+	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues"}
+
+// String returns the kind's name.
+func (k ReasonKind) String() string {
+	if int(k) < len(reasonNames) {
+		return reasonNames[k]
+	}
+	return fmt.Sprintf("ReasonKind(%d)", uint8(k))
+}
+
+// Reason says why a pod was not placed, for the NodePool that came
+// closest: which constraint, and for resources what the largest candidate
+// lacked. Message is a sentence a person can act on.
+type Reason struct {
+	Kind     ReasonKind
+	NodePool string
+	// Resource, Requested and Largest are set for Insufficient: the
+	// resource short, the pod's request (with daemonset overhead) and the
+	// most any compatible instance type offers.
+	Resource  resources.Name
+	Requested int64
+	Largest   int64
+	// Closest names the instance type that came closest, when there is one.
+	Closest string
+	Message string
+}
+
+// Error returns the Message, so a Reason can travel as an error.
+func (r Reason) Error() string { return r.Message }

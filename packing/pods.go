@@ -1,0 +1,256 @@
+package packing
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// podInfo is a pod compiled once per solve.
+type podInfo struct {
+	pod     *Pod
+	req     resources.List     // requests with the pod slot
+	alts    []requirements.Set // required node-affinity alternatives
+	prefs   []requirements.Preference
+	cons    []constraint
+	matches []int32        // counters this pod is counted in
+	soft    [kindCount]int // relaxable constraints per kind
+}
+
+// conKind is the kind of a topology constraint.
+type conKind uint8
+
+const (
+	spreadKind conKind = iota
+	affinityKind
+	antiKind
+	kindCount
+)
+
+// constraint is one topology constraint of a pod, over a counter.
+type constraint struct {
+	counter    int32
+	kind       conKind
+	maxSkew    int32
+	minDomains int32
+	honorAff   bool // nodeAffinityPolicy Honor
+	self       bool // the pod is counted by its own counter
+	soft       bool // preferred term or ScheduleAnyway: relaxable
+	rank       int  // relaxation order among the soft constraints of its kind
+	weight     int32
+}
+
+// counterDef counts pods matching a selector in some namespaces, per
+// domain of a topology key.
+type counterDef struct {
+	key      string
+	selector requirements.Set
+	ns       []string // sorted; empty with allNS means every namespace
+	allNS    bool
+}
+
+func (c *counterDef) counts(p *Pod) bool {
+	if !c.allNS {
+		if _, ok := slices.BinarySearch(c.ns, p.Namespace); !ok {
+			return false
+		}
+	}
+	return c.selector.Matches(p.Labels) == nil
+}
+
+func (c *counterDef) signature() string {
+	return fmt.Sprintf("%s|%v|%s|%s", c.key, c.allNS, strings.Join(c.ns, ","), c.selector)
+}
+
+// compilePods compiles every pending pod; counters are collected on the
+// way and matched afterwards in compileCounters.
+func (s *static) compilePods() {
+	index := map[string]int32{}
+	s.pods = make([]podInfo, len(s.prob.Pods))
+	for i := range s.prob.Pods {
+		s.pods[i] = s.compilePod(&s.prob.Pods[i], index)
+	}
+	for i := range s.prob.Nodes {
+		for j := range s.prob.Nodes[i].Pods {
+			p := &s.prob.Nodes[i].Pods[j]
+			for _, t := range p.AntiAffinity {
+				if t.Weight == 0 {
+					s.counter(index, antiCounter(p, t))
+				}
+			}
+		}
+	}
+}
+
+func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
+	info := podInfo{pod: p, req: podRequests(p.Requests), alts: p.NodeAffinity.Alternatives()}
+	if !s.opts.IgnorePreferences {
+		info.prefs = p.NodeAffinity.Preferred
+	}
+	for _, ts := range p.TopologySpread {
+		if ts.WhenUnsatisfiable == ScheduleAnyway && s.opts.IgnorePreferences {
+			continue
+		}
+		info.add(spreadConstraint(s.counter(index, spreadCounter(p, ts)), ts))
+	}
+	s.addTerms(&info, index, p.Affinity, affinityKind)
+	s.addTerms(&info, index, p.AntiAffinity, antiKind)
+	info.rankSoft()
+	return info
+}
+
+func (s *static) addTerms(info *podInfo, index map[string]int32, terms []PodAffinityTerm, kind conKind) {
+	for _, t := range terms {
+		if t.Weight > 0 && s.opts.IgnorePreferences {
+			continue
+		}
+		c := constraint{counter: s.counter(index, antiCounter(info.pod, t)), kind: kind, soft: t.Weight > 0, weight: t.Weight}
+		info.add(c)
+	}
+}
+
+func (info *podInfo) add(c constraint) { info.cons = append(info.cons, c) }
+
+// rankSoft numbers the soft constraints of each kind in relaxation order:
+// heaviest first for terms (stable), input order for spread.
+func (info *podInfo) rankSoft() {
+	idx := make([]int, 0, len(info.cons))
+	for i, c := range info.cons {
+		if c.soft {
+			idx = append(idx, i)
+		}
+	}
+	slices.SortStableFunc(idx, func(a, b int) int { return cmp.Compare(info.cons[b].weight, info.cons[a].weight) })
+	for _, i := range idx {
+		k := info.cons[i].kind
+		info.cons[i].rank = info.soft[k]
+		info.soft[k]++
+	}
+}
+
+func spreadConstraint(counter int32, ts TopologySpread) constraint {
+	return constraint{counter: counter, kind: spreadKind, maxSkew: max(ts.MaxSkew, 1), minDomains: ts.MinDomains,
+		honorAff: ts.NodeAffinityPolicy != Ignore, soft: ts.WhenUnsatisfiable == ScheduleAnyway}
+}
+
+func spreadCounter(p *Pod, ts TopologySpread) counterDef {
+	sel := ts.Selector
+	for _, k := range ts.MatchLabelKeys {
+		if v, ok := p.Labels[k]; ok {
+			sel = sel.Add(requirements.MustNew(k, requirements.In, v))
+		}
+	}
+	return counterDef{key: requirements.Normalize(ts.TopologyKey), selector: sel, ns: []string{p.Namespace}}
+}
+
+func antiCounter(p *Pod, t PodAffinityTerm) counterDef {
+	ns := t.Namespaces
+	if len(ns) == 0 {
+		ns = []string{p.Namespace}
+	}
+	ns = slices.Compact(slices.Sorted(slices.Values(ns)))
+	return counterDef{key: requirements.Normalize(t.TopologyKey), selector: t.Selector, ns: ns, allNS: t.AllNamespaces}
+}
+
+// counter returns the index of c, adding it when it is new.
+func (s *static) counter(index map[string]int32, c counterDef) int32 {
+	sig := c.signature()
+	if i, ok := index[sig]; ok {
+		return i
+	}
+	index[sig] = int32(len(s.counters))
+	s.counters = append(s.counters, c)
+	return index[sig]
+}
+
+// compileCounters records, for every pending pod, the counters it is
+// counted in, and for each of its constraints whether it counts itself.
+func (s *static) compileCounters() {
+	for i := range s.pods {
+		info := &s.pods[i]
+		info.matches = s.matching(info.pod)
+		for j := range info.cons {
+			info.cons[j].self = slices.Contains(info.matches, info.cons[j].counter)
+		}
+	}
+}
+
+func (s *static) matching(p *Pod) []int32 {
+	var out []int32
+	for c := range s.counters {
+		if s.counters[c].counts(p) {
+			out = append(out, int32(c))
+		}
+	}
+	return out
+}
+
+// collectDomains gathers, for every topology key in use, the domains a node
+// could be in: the values of existing nodes and of every pool's types.
+func (s *static) collectDomains() map[string][]string {
+	sets := map[string]map[string]bool{}
+	for _, c := range s.counters {
+		sets[c.key] = map[string]bool{}
+	}
+	for key, vals := range sets {
+		s.nodeDomains(key, vals)
+		for _, pl := range s.pools {
+			poolDomains(pl, key, vals)
+		}
+	}
+	out := make(map[string][]string, len(sets))
+	for key, vals := range sets {
+		out[key] = slices.Sorted(maps.Keys(vals))
+	}
+	return out
+}
+
+func (s *static) nodeDomains(key string, vals map[string]bool) {
+	for i := range s.prob.Nodes {
+		if v, ok := nodeLabel(&s.prob.Nodes[i], key); ok {
+			vals[v] = true
+		}
+	}
+}
+
+func poolDomains(pl *pool, key string, vals map[string]bool) {
+	if key == requirements.LabelHostname {
+		return
+	}
+	pr := pl.reqs.Get(key)
+	for _, t := range pl.types {
+		tr := t.Requirements.Get(key)
+		src := tr
+		if !t.Requirements.Has(key) {
+			src = pr
+		}
+		if src.Operator() != requirements.In {
+			continue
+		}
+		for _, v := range src.Values() {
+			if pr.Has(v) && tr.Has(v) {
+				vals[v] = true
+			}
+		}
+	}
+}
+
+// nodeLabel is a node's value for a topology key; the hostname falls back
+// to the node name and the zone to Node.Zone.
+func nodeLabel(n *Node, key string) (string, bool) {
+	if v, ok := n.Labels[key]; ok {
+		return v, true
+	}
+	switch key {
+	case requirements.LabelHostname:
+		return n.Name, true
+	case requirements.LabelZone:
+		return n.Zone, n.Zone != ""
+	}
+	return "", false
+}

@@ -1,0 +1,233 @@
+package packing
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// static is what every run of one Solve shares, read-only: the pools with
+// their instance types, the compiled pods and the topology counters.
+type static struct {
+	prob       *Problem
+	opts       Options
+	pools      []*pool
+	pods       []podInfo
+	order      []int // FFD order of pod indexes
+	counters   []counterDef
+	domains    map[string][]string // topology key -> known domains, sorted
+	softTaints bool                // some NodePool or node has a PreferNoSchedule taint
+}
+
+// pool is a NodePool compiled for one solve.
+type pool struct {
+	np        *NodePool
+	reqs      requirements.Set // requirements ∩ labels ∩ nodepool name
+	taints    []requirements.Taint
+	types     []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
+	price     []instancetypes.Price         // cheapest offering of each type under reqs
+	alloc     []resources.List              // allocatable less daemonset overhead
+	daemon    []resources.List              // daemonset overhead per type
+	all       bitset.Set
+	maxAlloc  resources.List
+	pins      map[pin]bitset.Set // types admitting key=value, for topology keys
+	minValues bool
+	reserved  bool               // some type has a reserved offering
+	limits    []resources.Amount // resource limits, by name; "nodes" aside
+	capLim    [][]int64          // per type: its capacity in each limited resource
+}
+
+// pin is one topology key fixed to one value.
+type pin struct{ key, value string }
+
+func prepare(p *Problem, o Options) *static {
+	s := &static{prob: p, opts: o}
+	s.pools = compilePools(p)
+	s.softTaints = hasSoftTaints(p)
+	s.compilePods()
+	s.compileCounters()
+	s.domains = s.collectDomains()
+	for _, pl := range s.pools {
+		pl.pins = pinBits(pl, s.domains)
+	}
+	s.order = ffdOrder(p.Pods, o.PriorityOrder)
+	return s
+}
+
+// compilePools orders the pools by weight, higher first, ties by name
+// descending as Karpenter orders them, and compiles each.
+func compilePools(p *Problem) []*pool {
+	pools := make([]*pool, 0, len(p.NodePools))
+	for i := range p.NodePools {
+		if pl := compilePool(p, &p.NodePools[i]); pl != nil {
+			pools = append(pools, pl)
+		}
+	}
+	slices.SortStableFunc(pools, func(a, b *pool) int {
+		return cmp.Or(cmp.Compare(b.np.Weight, a.np.Weight), strings.Compare(b.np.Name, a.np.Name))
+	})
+	return pools
+}
+
+func compilePool(p *Problem, np *NodePool) *pool {
+	cat := cmp.Or(np.Catalog, p.Catalog)
+	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
+	for t := range cat.Compatible(pl.reqs) {
+		if err := t.Requirements.Intersects(pl.reqs); err != nil {
+			continue
+		}
+		off, ok := t.Cheapest(pl.reqs)
+		if !ok {
+			continue
+		}
+		pl.types = append(pl.types, t)
+		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
+		pl.price = append(pl.price, off.Price)
+	}
+	pl.sortTypes()
+	pl.all = bitset.Full(len(pl.types))
+	pl.daemonOverhead(p.DaemonSets)
+	for _, name := range sortedNames(np.Limits) {
+		if name != LimitNodes {
+			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: np.Limits[name]})
+		}
+	}
+	pl.capLim = make([][]int64, len(pl.types))
+	for t, it := range pl.types {
+		for _, lim := range pl.limits {
+			pl.capLim[t] = append(pl.capLim[t], it.Capacity.Get(lim.Name))
+		}
+	}
+	for r := range pl.reqs.All() {
+		pl.minValues = pl.minValues || r.MinValues() > 0
+	}
+	return pl
+}
+
+// sortTypes orders types by price under the pool's requirements, then name.
+func (pl *pool) sortTypes() {
+	idx := make([]int, len(pl.types))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(pl.price[a], pl.price[b]), strings.Compare(pl.types[a].Name, pl.types[b].Name))
+	})
+	types, prices := make([]*instancetypes.InstanceType, len(idx)), make([]instancetypes.Price, len(idx))
+	for i, j := range idx {
+		types[i], prices[i] = pl.types[j], pl.price[j]
+	}
+	pl.types, pl.price = types, prices
+}
+
+func compilePoolReqs(np *NodePool) requirements.Set {
+	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
+	return reqs.Add(requirements.MustNew(requirements.LabelNodePool, requirements.In, np.Name))
+}
+
+// daemonOverhead sums, per instance type, the daemonsets that would run on
+// it: they tolerate the pool's taints (PreferNoSchedule aside) and one of
+// their node-affinity alternatives is compatible with the pool and the type.
+func (pl *pool) daemonOverhead(dss []DaemonSet) {
+	pl.daemon = make([]resources.List, len(pl.types))
+	pl.alloc = make([]resources.List, len(pl.types))
+	for i, t := range pl.types {
+		for j := range dss {
+			if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
+				pl.daemon[i] = pl.daemon[i].Add(podRequests(dss[j].Requests))
+			}
+		}
+		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
+		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
+	}
+}
+
+func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
+	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
+	if requirements.Tolerates(tol, taints) != nil {
+		return false
+	}
+	for _, alt := range ds.NodeAffinity.Alternatives() {
+		if poolReqs.Compatible(alt) == nil && typeReqs.Intersects(alt) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// podRequests is a pod's requests with the one pod slot it takes.
+func podRequests(r resources.List) resources.List {
+	if r.Pods == 0 {
+		r.Pods = 1
+	}
+	return r
+}
+
+func hasSoftTaints(p *Problem) bool {
+	soft := func(ts []requirements.Taint) bool {
+		return slices.ContainsFunc(ts, func(t requirements.Taint) bool { return t.Effect == requirements.PreferNoSchedule })
+	}
+	for i := range p.NodePools {
+		if soft(p.NodePools[i].Taints) {
+			return true
+		}
+	}
+	for i := range p.Nodes {
+		if soft(p.Nodes[i].Taints) {
+			return true
+		}
+	}
+	return false
+}
+
+// pinBits computes, for every known domain of every topology key, the types
+// of the pool that admit it.
+func pinBits(pl *pool, domains map[string][]string) map[pin]bitset.Set {
+	pins := map[pin]bitset.Set{}
+	for key, values := range domains {
+		if key == requirements.LabelHostname {
+			continue
+		}
+		for _, v := range values {
+			b := bitset.New(len(pl.types))
+			for i, t := range pl.types {
+				if t.Requirements.Get(key).Has(v) {
+					b.Add(i)
+				}
+			}
+			pins[pin{key, v}] = b
+		}
+	}
+	return pins
+}
+
+// ffdOrder sorts pod indexes first-fit-decreasing: priority (when asked),
+// cpu, memory, then the other resources, all descending; then creation time,
+// namespace, name and uid ascending, then input position. The order is total.
+func ffdOrder(pods []Pod, byPriority bool) []int {
+	idx := make([]int, len(pods))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		pa, pb := &pods[a], &pods[b]
+		c := 0
+		if byPriority {
+			c = cmp.Compare(pb.Priority, pa.Priority)
+		}
+		return cmp.Or(c,
+			cmp.Compare(pb.Requests.CPU, pa.Requests.CPU),
+			cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
+			pb.Requests.Compare(pa.Requests),
+			pa.CreationTime.Compare(pb.CreationTime),
+			strings.Compare(pa.Namespace, pb.Namespace),
+			strings.Compare(pa.Name, pb.Name),
+			strings.Compare(pa.UID, pb.UID))
+	})
+	return idx
+}

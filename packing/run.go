@@ -1,0 +1,360 @@
+package packing
+
+import (
+	"maps"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// run is one first-fit-decreasing pass over the pods with one claim-choice
+// strategy. Runs of one Solve share a static, read-only.
+type run struct {
+	s       *static
+	cost    bool // choose claims by marginal cost, not fewest pods first
+	nodes   []*nodeT
+	claims  []*claim
+	byPods  []*claim // plain strategy: claims by pod count, then age
+	slack   *slackIndex
+	counts  []map[string]int32 // per counter: domain -> pods counted
+	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
+	states  []podState
+	where   []int // per pod: node index, or -(claim index)-2; -1 unplaced
+	order   []int
+	usedLim [][]int64 // per pool: capacity committed in each limited resource
+	count   []int64   // per pool: nodes
+	sigs    map[string]int32
+	bits    [][]bitset.Set // per signature, per pool: compatible types
+	reqsOf  []requirements.Set
+	fails   []Reason
+	pins    []pin // scratch
+	prices  map[priceKey][]option
+}
+
+// podState is how far a pod's preferences have been relaxed.
+type podState struct {
+	alt, pref    int
+	drop         [kindCount]int
+	tolerateSoft bool
+}
+
+// nodeT is an existing node during a run.
+type nodeT struct {
+	n      *Node
+	labels map[string]string
+	taints []requirements.Taint
+	free   resources.List
+	ports  []HostPort
+	pods   []int
+}
+
+// claim is a NodeClaim being built.
+type claim struct {
+	id       int
+	name     string
+	pl       *pool
+	pi       int
+	reqs     requirements.Set
+	sigs     []int32
+	cand     bitset.Set
+	cheap    int
+	used     resources.List
+	maxAlloc resources.List
+	pods     []int
+	ports    []HostPort
+}
+
+func newRun(s *static, cost bool) *run {
+	r := &run{s: s, cost: cost, sigs: map[string]int32{}, prices: map[priceKey][]option{}}
+	r.states = make([]podState, len(s.pods))
+	r.where = slices.Repeat([]int{-1}, len(s.pods))
+	r.fails = make([]Reason, len(s.pods))
+	r.counts = make([]map[string]int32, len(s.counters))
+	r.anti = make([]map[string]int32, len(s.counters))
+	for i := range r.counts {
+		r.counts[i], r.anti[i] = map[string]int32{}, map[string]int32{}
+	}
+	r.usedLim = make([][]int64, len(s.pools))
+	for pi, pl := range s.pools {
+		r.usedLim[pi] = make([]int64, len(pl.limits))
+	}
+	r.count = make([]int64, len(s.pools))
+	r.slack = newSlackIndex()
+	r.addNodes()
+	return r
+}
+
+// addNodes registers the existing nodes, their pods' topology counts and
+// their pools' usage. Initialized nodes come first, then by name.
+func (r *run) addNodes() {
+	nodes := r.s.prob.Nodes
+	idx := make([]int, len(nodes))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(a, b int) int {
+		return cmpNodes(&nodes[a], &nodes[b])
+	})
+	for _, i := range idx {
+		r.addNode(&nodes[i])
+	}
+}
+
+func cmpNodes(a, b *Node) int {
+	switch {
+	case a.Initialized != b.Initialized && a.Initialized:
+		return -1
+	case a.Initialized != b.Initialized:
+		return 1
+	}
+	return compareStrings(a.Name, b.Name)
+}
+
+func (r *run) addNode(n *Node) {
+	if n.MarkedForDeletion {
+		return
+	}
+	nd := &nodeT{n: n, labels: effectiveLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
+	for j := range n.Pods {
+		p := &n.Pods[j]
+		nd.free = nd.free.Sub(podRequests(p.Requests))
+		nd.ports = append(nd.ports, p.HostPorts...)
+		r.recordExisting(p, nd)
+	}
+	r.nodes = append(r.nodes, nd)
+	for pi, pl := range r.s.pools {
+		if pl.np.Name == n.NodePool {
+			capacity := nodeCapacity(n, pl)
+			for i, lim := range pl.limits {
+				r.usedLim[pi][i] += capacity.Get(lim.Name)
+			}
+			r.count[pi]++
+		}
+	}
+}
+
+// nodeCapacity is what a node counts against its pool's limits: the
+// capacity of its instance type when the pool knows it, else its
+// allocatable.
+func nodeCapacity(n *Node, pl *pool) resources.List {
+	for _, t := range pl.types {
+		if t.Name == n.InstanceType {
+			return t.Capacity
+		}
+	}
+	return n.Allocatable
+}
+
+// effectiveLabels adds to a node's labels the well-known ones its fields imply.
+func effectiveLabels(n *Node) map[string]string {
+	l := maps.Clone(n.Labels)
+	if l == nil {
+		l = map[string]string{}
+	}
+	set := func(k, v string) {
+		if _, ok := l[k]; !ok && v != "" {
+			l[k] = v
+		}
+	}
+	set(requirements.LabelHostname, n.Name)
+	set(requirements.LabelZone, n.Zone)
+	set(requirements.LabelInstanceType, n.InstanceType)
+	set(requirements.LabelNodePool, n.NodePool)
+	if n.InstanceType != "" {
+		set(requirements.LabelCapacityType, n.CapacityType.String())
+	}
+	return l
+}
+
+// effectiveTaints leaves out, on a node not yet initialized, the startup
+// taints of its pool and the taints Kubernetes puts on every new node, as
+// Karpenter assumes pods will land once the node is ready.
+func effectiveTaints(n *Node, s *static) []requirements.Taint {
+	if n.Initialized {
+		return n.Taints
+	}
+	var startup []requirements.Taint
+	for i := range s.prob.NodePools {
+		if s.prob.NodePools[i].Name == n.NodePool {
+			startup = s.prob.NodePools[i].StartupTaints
+		}
+	}
+	return slices.DeleteFunc(slices.Clone(n.Taints), func(t requirements.Taint) bool {
+		return slices.Contains(startup, t) || ephemeralTaint(t.Key)
+	})
+}
+
+func ephemeralTaint(key string) bool {
+	switch key {
+	case "node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable",
+		"node.cloudprovider.kubernetes.io/uninitialized", "karpenter.sh/unregistered":
+		return true
+	}
+	return false
+}
+
+// recordExisting counts a pod already bound to a node.
+func (r *run) recordExisting(p *Pod, nd *nodeT) {
+	for _, c := range r.s.matching(p) {
+		if d, ok := nd.labels[r.s.counters[c].key]; ok {
+			r.counts[c][d]++
+		}
+	}
+	for _, t := range p.AntiAffinity {
+		if t.Weight != 0 {
+			continue
+		}
+		c := r.s.lookupCounter(antiCounter(p, t))
+		if d, ok := nd.labels[r.s.counters[c].key]; ok && c >= 0 {
+			r.anti[c][d]++
+		}
+	}
+}
+
+func (s *static) lookupCounter(c counterDef) int32 {
+	sig := c.signature()
+	for i := range s.counters {
+		if s.counters[i].signature() == sig {
+			return int32(i)
+		}
+	}
+	return -1
+}
+
+// solve places every pod, retrying failed pods while a pass makes progress.
+func (r *run) solve() {
+	queue := slices.Clone(r.s.order)
+	for len(queue) > 0 {
+		var next []int
+		for _, i := range queue {
+			if !r.attempt(i) {
+				next = append(next, i)
+			}
+		}
+		if len(next) == len(queue) {
+			break
+		}
+		queue = next
+	}
+}
+
+// attempt tries to place pod i, relaxing its preferences one step at a time
+// from the full set, as Karpenter does on every try.
+func (r *run) attempt(i int) bool {
+	r.states[i] = podState{}
+	for {
+		v := r.view(i)
+		if r.place(v) {
+			return true
+		}
+		if !r.relax(i) {
+			r.fails[i] = r.diagnose(v)
+			return false
+		}
+	}
+}
+
+// relax applies the next of Karpenter's relaxations: drop a required
+// node-affinity alternative (never the last), a preferred pod affinity term,
+// a preferred anti-affinity term, a preferred node-affinity term, a
+// ScheduleAnyway spread, then tolerate PreferNoSchedule taints.
+func (r *run) relax(i int) bool {
+	st, info := &r.states[i], &r.s.pods[i]
+	switch {
+	case st.alt < len(info.alts)-1:
+		st.alt++
+	case st.drop[affinityKind] < info.soft[affinityKind]:
+		st.drop[affinityKind]++
+	case st.drop[antiKind] < info.soft[antiKind]:
+		st.drop[antiKind]++
+	case st.pref < len(info.prefs):
+		st.pref++
+	case st.drop[spreadKind] < info.soft[spreadKind]:
+		st.drop[spreadKind]++
+	case r.s.softTaints && !st.tolerateSoft:
+		st.tolerateSoft = true
+	default:
+		return false
+	}
+	return true
+}
+
+// view is a pod as its current relaxation state presents it.
+type view struct {
+	i      int
+	info   *podInfo
+	reqs   requirements.Set // node requirements, preference included
+	strict requirements.Set // without the preference
+	sig    int32
+	cons   []constraint
+	tols   []requirements.Toleration
+}
+
+func (r *run) view(i int) view {
+	info, st := &r.s.pods[i], &r.states[i]
+	v := view{i: i, info: info, strict: info.alts[st.alt], tols: info.pod.Tolerations}
+	v.reqs = v.strict
+	if st.pref < len(info.prefs) {
+		v.reqs = v.reqs.Intersect(info.prefs[st.pref].Terms)
+	}
+	v.sig = r.signature(v.reqs)
+	for _, c := range info.cons {
+		if !c.soft || c.rank >= st.drop[c.kind] {
+			v.cons = append(v.cons, c)
+		}
+	}
+	if st.tolerateSoft {
+		v.tols = append(slices.Clip(v.tols), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
+	}
+	return v
+}
+
+// signature interns a requirement set and computes, once, the types of each
+// pool it is compatible with.
+func (r *run) signature(reqs requirements.Set) int32 {
+	key := reqs.String()
+	if id, ok := r.sigs[key]; ok {
+		return id
+	}
+	id := int32(len(r.bits))
+	r.sigs[key] = id
+	per := make([]bitset.Set, len(r.s.pools))
+	for pi, pl := range r.s.pools {
+		per[pi] = compatibleTypes(pl, reqs)
+	}
+	r.bits = append(r.bits, per)
+	r.reqsOf = append(r.reqsOf, reqs)
+	return id
+}
+
+func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
+	b := bitset.New(len(pl.types))
+	if pl.reqs.Compatible(reqs) != nil {
+		return b
+	}
+	merged := pl.reqs.Intersect(reqs)
+	for i, t := range pl.types {
+		if t.Requirements.Intersects(merged) == nil && hasOffering(t, merged) {
+			b.Add(i)
+		}
+	}
+	return b
+}
+
+func hasOffering(t *instancetypes.InstanceType, reqs requirements.Set) bool {
+	_, ok := t.Cheapest(reqs)
+	return ok
+}
+
+func compareStrings(a, b string) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}

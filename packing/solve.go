@@ -1,0 +1,93 @@
+package packing
+
+import (
+	"cmp"
+	"context"
+	"sync"
+)
+
+// Strategy chooses how Solve picks among the claims a pod fits. The zero
+// Strategy is Best.
+type Strategy uint8
+
+const (
+	// Best runs Plain and CostAware and returns the better plan: more pods
+	// placed, then the lower price, then Plain. It never costs more than
+	// Plain.
+	Best Strategy = iota
+	// Plain is Karpenter's rule: the open claim with the fewest pods that
+	// takes the pod, else a new claim.
+	Plain
+	// CostAware puts a pod where it raises the plan's price least: on a
+	// claim whose cheapest type still has room, else on the cheapest
+	// upgrade of a claim or a new claim, whichever costs less.
+	CostAware
+)
+
+// String returns the strategy's name.
+func (s Strategy) String() string {
+	return [...]string{"Best", "Plain", "CostAware"}[min(int(s), 2)]
+}
+
+// Options tune Solve. The zero Options are the defaults.
+type Options struct {
+	// Strategy picks the claim-choice rule; the default, Best, tries both.
+	Strategy Strategy
+	// IgnorePreferences drops preferred node affinity, preferred pod
+	// (anti-)affinity and ScheduleAnyway spread up front, as Karpenter's
+	// preference policy Ignore.
+	IgnorePreferences bool
+	// PriorityOrder places higher-priority pods first.
+	PriorityOrder bool
+	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600.
+	MaxInstanceTypes int
+}
+
+// Solve decides where the pending pods of p go: on existing nodes, on new
+// NodeClaims, or nowhere with a reason. It is pure: p is not modified and
+// the same input gives the same Plan. It returns an error, naming the
+// object and field, when p is invalid.
+//
+// Solve is safe for concurrent use; with Strategy Best it runs its two
+// strategies on two goroutines, whose results do not depend on timing.
+func Solve(p Problem, o Options) (Plan, error) {
+	return SolveContext(context.Background(), p, o)
+}
+
+// SolveContext is Solve with cancellation: it returns ctx.Err() and no plan
+// when ctx is done before the solve finishes.
+func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
+	if err := p.Validate(); err != nil {
+		return Plan{}, err
+	}
+	s := prepare(&p, o)
+	var plan Plan
+	switch o.Strategy {
+	case Plain:
+		plan = solveWith(s, false)
+	case CostAware:
+		plan = solveWith(s, true)
+	default:
+		plan = best(s)
+	}
+	return plan, ctx.Err()
+}
+
+func solveWith(s *static, cost bool) Plan {
+	r := newRun(s, cost)
+	r.solve()
+	return r.plan()
+}
+
+// best runs both strategies concurrently and keeps the better plan.
+func best(s *static) Plan {
+	var plain, costed Plan
+	var wg sync.WaitGroup
+	wg.Go(func() { costed = solveWith(s, true) })
+	plain = solveWith(s, false)
+	wg.Wait()
+	if cmp.Or(cmp.Compare(len(costed.Unschedulable), len(plain.Unschedulable)), cmp.Compare(costed.Price, plain.Price)) < 0 {
+		return costed
+	}
+	return plain
+}
