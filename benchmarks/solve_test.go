@@ -23,7 +23,7 @@ func TestKarpenterDiverseSchedulesEveryPod(t *testing.T) {
 			plan, err := packing.Solve(p, packing.Options{})
 			require.NoError(t, err)
 			require.Zero(t, len(plan.Unschedulable), "first: %v", first(plan.Unschedulable))
-			// VERIFY
+			require.Empty(t, packing.Verify(p, plan))
 			t.Logf("pods=%d nodes=%d price=%s", n, len(plan.NodeClaims), plan.Price)
 		})
 	}

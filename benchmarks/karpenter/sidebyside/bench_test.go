@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/packing"
 )
 
 // impl is one scheduler under comparison. prepare builds everything the
@@ -22,14 +23,12 @@ type solver interface {
 }
 
 // impls lists the schedulers run side by side.
-//
-// TODO(lead): add impl=nodeplan here: convert the Workload into nodeplan's
-// packing.Problem in prepare and call packing.Solve in the solver, returning
-// the same Result (pods, scheduled, claims, $/h at the cheapest compatible
-// offering, Duration of the solve only).
 var impls = []impl{
 	{name: "karpenter", prepare: func(w workload.Workload) (solver, error) {
 		return Prepare(w, KarpenterOptions{})
+	}},
+	{name: "nodeplan", prepare: func(w workload.Workload) (solver, error) {
+		return PrepareNodeplan(w, packing.Options{})
 	}},
 }
 

@@ -1,0 +1,47 @@
+package sidebyside
+
+import (
+	"time"
+
+	"github.com/nodeplan/nodeplan/benchmarks"
+	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// NodeplanRun is a prepared nodeplan solve of one workload: the conversion
+// is done, Solve times packing.Solve alone.
+type NodeplanRun struct {
+	problem packing.Problem
+	opts    packing.Options
+}
+
+// PrepareNodeplan converts w into nodeplan's input.
+func PrepareNodeplan(w workload.Workload, opts packing.Options) (*NodeplanRun, error) {
+	p, err := benchmarks.Problem(w, nil)
+	if err != nil {
+		return nil, err
+	}
+	return &NodeplanRun{problem: p, opts: opts}, nil
+}
+
+// Solve runs packing.Solve and reports the plan as a Result: its price is
+// the plan's, each NodeClaim at its chosen (cheapest) offering.
+func (r *NodeplanRun) Solve() (Result, error) {
+	start := time.Now()
+	plan, err := packing.Solve(r.problem, r.opts)
+	elapsed := time.Since(start)
+	if err != nil {
+		return Result{}, err
+	}
+	return Result{Pods: len(r.problem.Pods), Scheduled: len(r.problem.Pods) - len(plan.Unschedulable),
+		NodeClaims: len(plan.NodeClaims), PricePerHour: plan.Price.Dollars(), Duration: elapsed}, nil
+}
+
+// RunNodeplan prepares and solves w once.
+func RunNodeplan(w workload.Workload, opts packing.Options) (Result, error) {
+	r, err := PrepareNodeplan(w, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.Solve()
+}

@@ -1,0 +1,337 @@
+package instancetypes
+
+import (
+	"cmp"
+	"errors"
+	"iter"
+	"slices"
+	"strings"
+
+	"github.com/google/btree"
+
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// Catalog is an immutable, indexed set of instance types. It is safe for
+// concurrent use by any number of readers.
+//
+// Types are kept sorted by name; a label-value index ([Catalog.Compatible])
+// selects the types a requirement set admits without scanning them all, and
+// a google/btree keeps the types with a usable offering ordered by their
+// cheapest usable price. [Catalog.WithAvailability] derives a new catalog
+// that shares the unchanged types and the index.
+type Catalog struct {
+	types  []*InstanceType // sorted by name; index = position
+	byName map[string]int
+	index  *labelIndex                // shared by derived catalogs
+	order  *btree.BTreeG[priceEntry] // types with a usable offering, by (min price, index)
+	avail  bitset                     // types with a usable offering
+}
+
+// priceEntry orders a type by the lower bound of every price it can offer.
+type priceEntry struct {
+	price Price
+	idx   int
+}
+
+func lessEntry(a, b priceEntry) bool {
+	return a.price < b.price || (a.price == b.price && a.idx < b.idx)
+}
+
+// btreeDegree is the B-tree degree; 8 keeps nodes within a few cache lines.
+const btreeDegree = 8
+
+// New validates types and builds a catalog from copies of them; it does not
+// modify types. Each copy gets its offerings sorted, the instance-type
+// requirement set to its name, the zone and capacity-type requirements set
+// from its usable offerings, and Allocatable = Capacity − Overhead.
+//
+// Every problem is reported, joined with errors.Join; each is a
+// [*FieldError] naming the type and the field and wrapping [ErrInvalid] and
+// one of ErrDuplicateName, ErrInvalidName, ErrInvalidCapacity,
+// ErrInvalidOverhead, ErrInvalidPrice, ErrNoOfferings,
+// ErrInvalidCapacityType or ErrInvalidOffering. The complexity is
+// O(n log n + total labels).
+func New(types []InstanceType) (*Catalog, error) {
+	var errs []error
+	built := make([]*InstanceType, 0, len(types))
+	for i := range types {
+		t, err := build(types[i])
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		built = append(built, t)
+	}
+	slices.SortStableFunc(built, func(a, b *InstanceType) int { return strings.Compare(a.Name, b.Name) })
+	for i := 1; i < len(built); i++ {
+		if built[i].Name == built[i-1].Name {
+			errs = append(errs, fieldErr(built[i].Name, "name", ErrDuplicateName, "defined more than once"))
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	return newCatalog(built), nil
+}
+
+// newCatalog indexes valid, name-sorted, unique types.
+func newCatalog(types []*InstanceType) *Catalog {
+	c := &Catalog{types: types, byName: make(map[string]int, len(types)), index: newLabelIndex(types),
+		order: btree.NewG(btreeDegree, lessEntry), avail: newBitset(len(types))}
+	for i, t := range types {
+		c.byName[t.Name] = i
+		c.insert(i, t)
+	}
+	return c
+}
+
+// insert records t, at index i, in the price order if it can be launched.
+func (c *Catalog) insert(i int, t *InstanceType) {
+	if p := t.minPrice(); p != MaxPrice {
+		c.order.ReplaceOrInsert(priceEntry{p, i})
+		c.avail.set(i)
+	}
+}
+
+// Len returns the number of instance types.
+func (c *Catalog) Len() int { return len(c.types) }
+
+// Types returns the instance types sorted by name. The slice and the types
+// are shared: the caller must not modify them.
+func (c *Catalog) Types() []*InstanceType { return c.types }
+
+// Get returns the instance type named name. The complexity is O(1).
+func (c *Catalog) Get(name string) (*InstanceType, bool) {
+	i, ok := c.byName[name]
+	if !ok {
+		return nil, false
+	}
+	return c.types[i], true
+}
+
+// Compatible yields, cheapest first, the types whose requirements admit
+// reqs (Karpenter's Compatible with undefined well-known labels allowed) and
+// that have a usable offering compatible with reqs. A type's price is that
+// of [InstanceType.Cheapest](reqs); ties go by name. The label index prunes
+// the candidates first; the yield is lazy, so a consumer that stops early
+// pays only for the types it saw. The sequence may be iterated more than
+// once.
+func (c *Catalog) Compatible(reqs requirements.Set) iter.Seq[*InstanceType] {
+	return func(yield func(*InstanceType) bool) {
+		q := c.index.filter(reqs, c.avail, nil)
+		n := q.cand.count()
+		if n == 0 {
+			return
+		}
+		if n*8 <= len(c.types) {
+			c.yieldSorted(&q, reqs, n, yield)
+			return
+		}
+		c.yieldMerged(&q, reqs, yield)
+	}
+}
+
+// AppendCompatible appends to dst the types [Catalog.Compatible] yields, in
+// its order, and returns the extended slice.
+func (c *Catalog) AppendCompatible(dst []*InstanceType, reqs requirements.Set) []*InstanceType {
+	for t := range c.Compatible(reqs) {
+		dst = append(dst, t)
+	}
+	return dst
+}
+
+// price returns the price of type i under reqs, checking the labels the
+// index could not decide.
+func (c *Catalog) price(q *query, i int, reqs requirements.Set) (Offering, bool) {
+	t := c.types[i]
+	if q.check.has(i) && !compatible(t.Requirements, reqs) {
+		return Offering{}, false
+	}
+	return t.Cheapest(reqs)
+}
+
+// yieldSorted prices the few candidates and yields them sorted.
+func (c *Catalog) yieldSorted(q *query, reqs requirements.Set, n int, yield func(*InstanceType) bool) {
+	found := make([]priceEntry, 0, n)
+	for i := q.cand.next(0); i >= 0; i = q.cand.next(i + 1) {
+		if o, ok := c.price(q, i, reqs); ok {
+			found = append(found, priceEntry{o.Price, i})
+		}
+	}
+	slices.SortFunc(found, compareEntry)
+	for _, e := range found {
+		if !yield(c.types[e.idx]) {
+			return
+		}
+	}
+}
+
+func compareEntry(a, b priceEntry) int { return cmp.Or(cmp.Compare(a.price, b.price), cmp.Compare(a.idx, b.idx)) }
+
+// yieldMerged walks the types by their lowest price, a lower bound of
+// their price under reqs, and yields a priced candidate as soon as no type
+// still to come can be cheaper.
+func (c *Catalog) yieldMerged(q *query, reqs requirements.Set, yield func(*InstanceType) bool) {
+	var h entryHeap
+	stopped := false
+	c.order.Ascend(func(e priceEntry) bool {
+		for len(h) > 0 && lessEntry(h[0], e) {
+			if !yield(c.types[h.pop().idx]) {
+				stopped = true
+				return false
+			}
+		}
+		if q.cand.has(e.idx) {
+			if o, ok := c.price(q, e.idx, reqs); ok {
+				h.push(priceEntry{o.Price, e.idx})
+			}
+		}
+		return true
+	})
+	for !stopped && len(h) > 0 {
+		stopped = !yield(c.types[h.pop().idx])
+	}
+}
+
+// Cheapest returns the type with the cheapest usable offering compatible
+// with reqs, and that offering: the first of [Catalog.Compatible]. For
+// catalogs of up to 2,048 types it does not allocate, except for one copy of
+// the values of an In requirement on a key with many more values than it
+// names (such as instance-type In [a b]).
+func (c *Catalog) Cheapest(reqs requirements.Set) (*InstanceType, Offering, bool) {
+	var buf [3 * stackWords]uint64
+	q := c.index.filter(reqs, c.avail, buf[:])
+	best, bestOff, found := priceEntry{MaxPrice, -1}, Offering{}, false
+	if n := q.cand.count(); n*8 <= len(c.types) {
+		for i := q.cand.next(0); i >= 0; i = q.cand.next(i + 1) {
+			if o, ok := c.price(&q, i, reqs); ok && lessEntry(priceEntry{o.Price, i}, best) {
+				best, bestOff, found = priceEntry{o.Price, i}, o, true
+			}
+		}
+	} else {
+		best, bestOff, found = c.cheapestMerged(&q, reqs)
+	}
+	if !found {
+		return nil, Offering{}, false
+	}
+	return c.types[best.idx], bestOff, true
+}
+
+// cheapestMerged walks the price order until no type still to come can
+// beat the best found.
+func (c *Catalog) cheapestMerged(q *query, reqs requirements.Set) (priceEntry, Offering, bool) {
+	best, bestOff, found := priceEntry{MaxPrice, -1}, Offering{}, false
+	c.order.Ascend(func(e priceEntry) bool {
+		if found && !lessEntry(e, best) {
+			return false
+		}
+		if q.cand.has(e.idx) {
+			if o, ok := c.price(q, e.idx, reqs); ok && lessEntry(priceEntry{o.Price, e.idx}, best) {
+				best, bestOff, found = priceEntry{o.Price, e.idx}, o, true
+			}
+		}
+		return true
+	})
+	return best, bestOff, found
+}
+
+// WithAvailability returns a catalog in which every offering matching one
+// of unavailable is no longer available (all reservations of a reserved
+// key). Keys naming unknown types or offerings are ignored; when nothing
+// changes the receiver itself is returned. The receiver is unchanged; the new catalog shares the untouched types, the label index and
+// (copy-on-write) the price order. The complexity is O(n/64 + k log n) for k
+// changed types.
+func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
+	out := &Catalog{types: c.types, byName: c.byName, index: c.index, order: c.order, avail: c.avail}
+	copied := false
+	for _, name := range changedTypes(unavailable) {
+		i, ok := c.byName[name]
+		if !ok {
+			continue
+		}
+		t, changed := withoutOfferings(out.types[i], unavailable)
+		if !changed {
+			continue
+		}
+		if !copied {
+			out.types, out.order, out.avail, copied = slices.Clone(c.types), c.order.Clone(), c.avail.clone(), true
+		}
+		out.order.Delete(priceEntry{out.types[i].minPrice(), i})
+		out.avail.clear(i)
+		out.types[i] = t
+		out.insert(i, t)
+	}
+	if !copied {
+		return c
+	}
+	return out
+}
+
+// changedTypes returns the distinct type names of keys, sorted.
+func changedTypes(keys []OfferingKey) []string {
+	names := make([]string, len(keys))
+	for i, k := range keys {
+		names[i] = k.InstanceType
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
+}
+
+// withoutOfferings returns a copy of t with the offerings keys name made
+// unavailable, and whether anything changed.
+func withoutOfferings(t *InstanceType, keys []OfferingKey) (*InstanceType, bool) {
+	offs, changed := slices.Clone(t.Offerings), false
+	for i, o := range offs {
+		k := OfferingKey{t.Name, o.Zone, o.CapacityType}
+		if o.Available && slices.Contains(keys, k) {
+			offs[i].Available, changed = false, true
+		}
+	}
+	if !changed {
+		return t, false
+	}
+	cp := *t
+	cp.Offerings = offs
+	cp.Requirements = offeringRequirements(cp.Requirements, offs)
+	return &cp, true
+}
+
+// entryHeap is a binary min-heap of price entries.
+type entryHeap []priceEntry
+
+func (h *entryHeap) push(e priceEntry) {
+	*h = append(*h, e)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !lessEntry(s[i], s[p]) {
+			break
+		}
+		s[i], s[p] = s[p], s[i]
+		i = p
+	}
+}
+
+func (h *entryHeap) pop() priceEntry {
+	s := *h
+	top := s[0]
+	s[0] = s[len(s)-1]
+	s = s[:len(s)-1]
+	for i := 0; ; {
+		l, small := 2*i+1, i
+		if l < len(s) && lessEntry(s[l], s[small]) {
+			small = l
+		}
+		if r := l + 1; r < len(s) && lessEntry(s[r], s[small]) {
+			small = r
+		}
+		if small == i {
+			break
+		}
+		s[i], s[small] = s[small], s[i]
+		i = small
+	}
+	*h = s
+	return top
+}

@@ -1,0 +1,121 @@
+package instancetypes
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strconv"
+)
+
+// Price is an hourly price in nano-dollars (1e-9 USD per hour), an exact
+// fixed-point value so that sums and comparisons never round. The zero Price
+// is free. A Price fits about 9.2 billion dollars per hour.
+type Price int64
+
+// nanosPerDollar is the number of Price units in one dollar.
+const nanosPerDollar = 1_000_000_000
+
+// MaxPrice is the largest Price; it stands for "no price" in orderings.
+const MaxPrice = Price(math.MaxInt64)
+
+// PriceFromDollars returns the Price nearest to dollars per hour. It rejects
+// NaN, infinities, negative values and values that do not fit, with an error
+// wrapping [ErrInvalidPrice].
+func PriceFromDollars(dollars float64) (Price, error) {
+	switch {
+	case math.IsNaN(dollars) || math.IsInf(dollars, 0):
+		return 0, fmt.Errorf("%w: %v dollars per hour is not a number", ErrInvalidPrice, dollars)
+	case dollars < 0:
+		return 0, fmt.Errorf("%w: %v dollars per hour is negative", ErrInvalidPrice, dollars)
+	case dollars >= math.MaxInt64/nanosPerDollar:
+		return 0, fmt.Errorf("%w: %v dollars per hour is too large", ErrInvalidPrice, dollars)
+	}
+	return Price(math.Round(dollars * nanosPerDollar)), nil
+}
+
+// MustPriceFromDollars is like [PriceFromDollars] but panics on error. It is
+// meant for tests and hard-coded prices.
+func MustPriceFromDollars(dollars float64) Price {
+	p, err := PriceFromDollars(dollars)
+	if err != nil {
+		panic(err)
+	}
+	return p
+}
+
+// Dollars returns p in dollars per hour, rounded to the nearest float64.
+func (p Price) Dollars() float64 { return float64(p) / nanosPerDollar }
+
+// String formats p as "$0.096000/h": six decimals when p is a whole number
+// of micro-dollars, nine otherwise, so the text is exact.
+func (p Price) String() string {
+	sign, u := "", uint64(p)
+	if p < 0 {
+		sign, u = "-", uint64(-p) // -MinInt64 wraps to itself, and as uint64 it is right
+	}
+	whole, frac := u/nanosPerDollar, u%nanosPerDollar
+	if frac%1000 == 0 {
+		return fmt.Sprintf("%s$%d.%06d/h", sign, whole, frac/1000)
+	}
+	return fmt.Sprintf("%s$%d.%09d/h", sign, whole, frac)
+}
+
+// scale returns p·(1−off), with off in parts per million, rounded half up.
+// It is exact for every Price (the product is computed in 128 bits).
+func (p Price) scale(offPPM int64) Price {
+	hi, lo := bits.Mul64(uint64(p), uint64(1_000_000-offPPM))
+	lo, carry := bits.Add64(lo, 500_000, 0)
+	q, _ := bits.Div64(hi+carry, lo, 1_000_000)
+	return Price(q)
+}
+
+// CapacityType is how an offering is bought. The zero CapacityType is
+// OnDemand.
+type CapacityType uint8
+
+const (
+	// OnDemand capacity is bought by the hour at the list price.
+	OnDemand CapacityType = iota
+	// Spot capacity is spare capacity at a discount that the provider may
+	// reclaim at short notice.
+	Spot
+	// Reserved capacity was paid for in advance (a capacity reservation);
+	// Karpenter prices it near zero so that it is used first.
+	Reserved
+)
+
+var capacityTypeNames = [...]string{"on-demand", "spot", "reserved"}
+
+// String returns the karpenter.sh/capacity-type label value of c, such as
+// "on-demand".
+func (c CapacityType) String() string {
+	if c.valid() {
+		return capacityTypeNames[c]
+	}
+	return "CapacityType(" + strconv.Itoa(int(c)) + ")"
+}
+
+func (c CapacityType) valid() bool { return int(c) < len(capacityTypeNames) }
+
+// launchRank orders capacity types the way Karpenter prefers to launch them:
+// reserved, then spot, then on-demand.
+func (c CapacityType) launchRank() int {
+	switch c {
+	case Reserved:
+		return 0
+	case Spot:
+		return 1
+	}
+	return 2
+}
+
+// ParseCapacityType returns the CapacityType whose label value is s. An
+// unknown value gives an error wrapping [ErrInvalidCapacityType].
+func ParseCapacityType(s string) (CapacityType, error) {
+	for i, name := range capacityTypeNames {
+		if name == s {
+			return CapacityType(i), nil
+		}
+	}
+	return 0, fmt.Errorf("%w: %q (want on-demand, spot or reserved)", ErrInvalidCapacityType, s)
+}

@@ -1,0 +1,70 @@
+package instancetypes
+
+import (
+	"errors"
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestPriceFromDollars(t *testing.T) {
+	tests := []struct {
+		name    string
+		dollars float64
+		want    Price
+		wantErr bool
+	}{
+		{"m5.large", 0.096, 96_000_000, false},
+		{"zero", 0, 0, false},
+		{"nano rounding", 0.3147483648, 314_748_365, false},
+		{"p4d", 21.957642, 21_957_642_000, false},
+		{"NaN", math.NaN(), 0, true},
+		{"+Inf", math.Inf(1), 0, true},
+		{"-Inf", math.Inf(-1), 0, true},
+		{"negative", -0.01, 0, true},
+		{"too large", 1e10, 0, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := PriceFromDollars(tc.dollars)
+			if tc.wantErr {
+				require.Error(t, err)
+				assert.True(t, errors.Is(err, ErrInvalidPrice), "%v", err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestPriceString(t *testing.T) {
+	assert.Equal(t, "$0.096000/h", Price(96_000_000).String())
+	assert.Equal(t, "$0.314748365/h", Price(314_748_365).String())
+	assert.Equal(t, "$21.957642/h", Price(21_957_642_000).String())
+	assert.Equal(t, "-$0.000001/h", Price(-1000).String())
+	assert.Equal(t, "$0.000000/h", Price(0).String())
+	assert.InDelta(t, 0.096, Price(96_000_000).Dollars(), 1e-15)
+}
+
+func TestPriceScale(t *testing.T) {
+	assert.Equal(t, Price(38_400_000), Price(96_000_000).scale(600_000), "60% off $0.096")
+	assert.Equal(t, Price(96_000_000), Price(96_000_000).scale(0))
+	assert.Equal(t, Price(2), Price(5).scale(600_000), "rounds half up")
+	assert.Equal(t, Price(0), Price(1).scale(600_000))
+	assert.Equal(t, MaxPrice/2+1, MaxPrice.scale(500_000), "no overflow")
+}
+
+func TestCapacityType(t *testing.T) {
+	for _, c := range []CapacityType{OnDemand, Spot, Reserved} {
+		got, err := ParseCapacityType(c.String())
+		require.NoError(t, err)
+		assert.Equal(t, c, got)
+	}
+	assert.Equal(t, "on-demand", CapacityType(0).String(), "zero value")
+	assert.Equal(t, "CapacityType(7)", CapacityType(7).String())
+	_, err := ParseCapacityType("capacity-block")
+	assert.ErrorIs(t, err, ErrInvalidCapacityType)
+}

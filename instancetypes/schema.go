@@ -1,0 +1,275 @@
+package instancetypes
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// document is a catalog file (see the package doc for the schema).
+type document struct {
+	Source        []string `json:"source"`
+	Generated     string   `json:"generated"`
+	RegionPrices  []string `json:"region_prices"`
+	InstanceTypes []spec   `json:"instanceTypes"`
+}
+
+// spec is one instance type of a catalog file. Pointer fields are optional:
+// nil means unknown, never zero.
+type spec struct {
+	Name                    string             `json:"name"`
+	Family                  string             `json:"family"`
+	Size                    string             `json:"size"`
+	Generation              *int64             `json:"generation"`
+	Category                *string            `json:"category"`
+	VCPU                    *int64             `json:"vcpu"`
+	MemoryMiB               *int64             `json:"memoryMiB"`
+	GPUs                    int64              `json:"gpus"`
+	GPUManufacturer         string             `json:"gpuManufacturer"`
+	GPUName                 string             `json:"gpuName"`
+	GPUMemoryMiB            *int64             `json:"gpuMemoryMiB"`
+	Accelerators            int64              `json:"accelerators"`
+	AcceleratorManufacturer string             `json:"acceleratorManufacturer"`
+	AcceleratorName         string             `json:"acceleratorName"`
+	Arch                    string             `json:"arch"`
+	CPUManufacturer         *string            `json:"cpuManufacturer"`
+	BareMetal               bool               `json:"bareMetal"`
+	Hypervisor              *string            `json:"hypervisor"`
+	LocalNVMeGB             *int64             `json:"localNVMeGB"`
+	NetworkBandwidthMbps    *int64             `json:"networkBandwidthMbps"`
+	MaxPods                 *int64             `json:"maxPods"`
+	Price                   map[string]float64 `json:"price"`
+
+	// Optional overrides, nodeplan's own (see the package doc).
+	OS        []string           `json:"os"`
+	Labels    map[string]string  `json:"labels"`
+	Capacity  map[string]string  `json:"capacity"`
+	Overhead  map[string]string  `json:"overhead"`
+	SpotPrice map[string]float64 `json:"spotPrice"`
+}
+
+// decode parses a catalog document strictly: unknown fields are errors, so
+// that a misspelt override is not silently ignored.
+func decode(data []byte) (document, error) {
+	var doc document
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&doc); err != nil {
+		return document{}, fieldErr("", "document", ErrInvalidSpec, "%v", err)
+	}
+	if dec.More() {
+		return document{}, fieldErr("", "document", ErrInvalidSpec, "trailing data after the JSON object")
+	}
+	return doc, nil
+}
+
+// validate checks the required fields of s.
+func (s *spec) validate() []error {
+	var errs []error
+	if s.VCPU == nil || *s.VCPU <= 0 || *s.VCPU > 1<<20 {
+		errs = append(errs, fieldErr(s.Name, "vcpu", ErrInvalidSpec, "missing or not in 1..2^20"))
+	}
+	if s.MemoryMiB == nil || *s.MemoryMiB <= gravitonReservedMiB || *s.MemoryMiB > 1<<34 {
+		errs = append(errs, fieldErr(s.Name, "memoryMiB", ErrInvalidSpec, "missing or not in 65..2^34"))
+	}
+	if s.Arch == "" {
+		errs = append(errs, fieldErr(s.Name, "arch", ErrInvalidSpec, "missing"))
+	}
+	if s.GPUs < 0 || s.Accelerators < 0 {
+		errs = append(errs, fieldErr(s.Name, "gpus", ErrInvalidSpec, "gpus and accelerators must not be negative"))
+	}
+	if s.MaxPods != nil && (*s.MaxPods <= 0 || *s.MaxPods > 1<<20) {
+		errs = append(errs, fieldErr(s.Name, "maxPods", ErrInvalidSpec, "%d not in 1..2^20", *s.MaxPods))
+	}
+	return errs
+}
+
+// labels returns the requirement set of s, without zone, capacity type and
+// instance type, which New derives.
+func (s *spec) labels(region string) (requirements.Set, error) {
+	var b labelBuilder
+	b.in(requirements.LabelArch, s.Arch)
+	b.in(requirements.LabelOS, cmpOr(s.OS, []string{"linux"})...)
+	b.in(requirements.LabelRegion, region)
+	b.absent(requirements.LabelWindowsBuild)
+	b.in(requirements.LabelInstanceCPU, strconv.FormatInt(*s.VCPU, 10))
+	b.in(requirements.LabelInstanceMemory, strconv.FormatInt(*s.MemoryMiB, 10))
+	b.optional(requirements.LabelInstanceFamily, nonEmpty(s.Family))
+	b.optional(requirements.LabelInstanceSize, nonEmpty(s.Size))
+	b.optional(requirements.LabelInstanceCategory, s.Category)
+	b.optional(requirements.LabelInstanceGeneration, formatInt(s.Generation))
+	b.optional(requirements.LabelInstanceCPUManufacturer, s.CPUManufacturer)
+	b.optional(requirements.LabelInstanceHypervisor, s.Hypervisor)
+	b.optional(requirements.LabelInstanceLocalNVMe, formatInt(s.LocalNVMeGB))
+	b.optional(requirements.LabelInstanceNetworkBandwidth, formatInt(s.NetworkBandwidthMbps))
+	b.absent(requirements.LabelInstanceEBSBandwidth)
+	b.in(requirements.LabelInstanceBareMetal, strconv.FormatBool(s.BareMetal))
+	s.deviceLabels(&b)
+	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
+		b.override(k, s.Labels[k])
+	}
+	return requirements.NewSet(b.reqs...), b.err(s.Name)
+}
+
+// deviceLabels adds the GPU and accelerator labels, DoesNotExist when the
+// type has none, as Karpenter labels its types.
+func (s *spec) deviceLabels(b *labelBuilder) {
+	gpu := s.GPUs > 0
+	b.optional(requirements.LabelInstanceGPUCount, when(gpu, strconv.FormatInt(s.GPUs, 10)))
+	b.optional(requirements.LabelInstanceGPUName, when(gpu && s.GPUName != "", s.GPUName))
+	b.optional(requirements.LabelInstanceGPUManufacturer, when(gpu && s.GPUManufacturer != "", s.GPUManufacturer))
+	b.optional(requirements.LabelInstanceGPUMemory, when(gpu && s.GPUMemoryMiB != nil, fmtPtr(s.GPUMemoryMiB)))
+	acc := s.Accelerators > 0
+	b.optional(requirements.LabelInstanceAcceleratorCount, when(acc, strconv.FormatInt(s.Accelerators, 10)))
+	b.optional(requirements.LabelInstanceAcceleratorName, when(acc && s.AcceleratorName != "", s.AcceleratorName))
+	b.optional(requirements.LabelInstanceAcceleratorMfr, when(acc && s.AcceleratorManufacturer != "", s.AcceleratorManufacturer))
+}
+
+// labelBuilder collects requirements and the first errors building them.
+type labelBuilder struct {
+	reqs []requirements.Requirement
+	errs []error
+}
+
+func (b *labelBuilder) add(key string, op requirements.Operator, values ...string) {
+	r, err := requirements.New(key, op, values...)
+	if err != nil {
+		b.errs = append(b.errs, fmt.Errorf("labels.%s: %w", key, err))
+		return
+	}
+	b.reqs = append(b.reqs, r)
+}
+
+// in adds key In values, with each value made a valid label value
+// ([labelValue]) since catalog data may hold names such as
+// "Standard NCASv3_T4 Family".
+func (b *labelBuilder) in(key string, values ...string) {
+	vs := make([]string, len(values))
+	for i, v := range values {
+		vs[i] = labelValue(v)
+	}
+	b.add(key, requirements.In, vs...)
+}
+func (b *labelBuilder) absent(key string)               { b.add(key, requirements.DoesNotExist) }
+
+// optional adds key In [*v], or key DoesNotExist when v is nil.
+func (b *labelBuilder) optional(key string, v *string) {
+	if v == nil {
+		b.absent(key)
+		return
+	}
+	b.in(key, *v)
+}
+
+// override replaces any requirement on key with key In [value].
+func (b *labelBuilder) override(key, value string) {
+	b.reqs = slices.DeleteFunc(b.reqs, func(r requirements.Requirement) bool { return r.Key() == requirements.Normalize(key) })
+	b.add(key, requirements.In, value)
+}
+
+// labelValue returns v if it is a valid label value, else v lowercased
+// with every run of other characters turned into one '-' and cut to 63
+// characters, as Karpenter's lowerKabobCase spells names with spaces.
+func labelValue(v string) string {
+	if requirements.ValidateValue(v) == nil {
+		return v
+	}
+	var out []byte
+	for _, c := range []byte(strings.ToLower(v)) {
+		switch {
+		case c >= 'a' && c <= 'z', c >= '0' && c <= '9', c == '_', c == '.':
+			out = append(out, c)
+		case len(out) > 0 && out[len(out)-1] != '-':
+			out = append(out, '-')
+		}
+	}
+	return strings.Trim(string(out[:min(len(out), 63)]), "-_.")
+}
+
+func (b *labelBuilder) err(typ string) error {
+	if len(b.errs) == 0 {
+		return nil
+	}
+	return fieldErr(typ, "labels", ErrInvalidSpec, "%v", errors.Join(b.errs...))
+}
+
+func nonEmpty(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+func formatInt(p *int64) *string {
+	if p == nil {
+		return nil
+	}
+	s := strconv.FormatInt(*p, 10)
+	return &s
+}
+
+func fmtPtr(p *int64) string {
+	if p == nil {
+		return ""
+	}
+	return strconv.FormatInt(*p, 10)
+}
+
+func when(ok bool, v string) *string {
+	if !ok {
+		return nil
+	}
+	return &v
+}
+
+func cmpOr[S ~[]E, E any](a, b S) S {
+	if len(a) > 0 {
+		return a
+	}
+	return b
+}
+
+// devices returns the GPU and accelerator extended resources of s.
+func (s *spec) devices() []resources.Amount {
+	var out []resources.Amount
+	if s.GPUs > 0 {
+		out = append(out, resources.Amount{Name: gpuResource(s.GPUManufacturer), Value: s.GPUs})
+	}
+	if n, ok := acceleratorResource(s.AcceleratorManufacturer); ok && s.Accelerators > 0 {
+		out = append(out, resources.Amount{Name: n, Value: s.Accelerators})
+	}
+	return out
+}
+
+// gpuResource names the device-plugin resource of a GPU maker; an unknown or
+// empty maker is taken to be NVIDIA, by far the most common.
+func gpuResource(manufacturer string) resources.Name {
+	switch manufacturer {
+	case "amd":
+		return resources.AMDGPU
+	case "habana":
+		return resources.HabanaGaudi
+	}
+	return resources.GPU
+}
+
+// acceleratorResource names the device-plugin resource of an accelerator
+// maker: AWS Inferentia and Trainium are aws.amazon.com/neuron, Qualcomm
+// AI100 is qualcomm.com/qaic; others have none.
+func acceleratorResource(manufacturer string) (resources.Name, bool) {
+	switch manufacturer {
+	case "aws":
+		return resources.Neuron, true
+	case "qualcomm":
+		return "qualcomm.com/qaic", true
+	}
+	return "", false
+}

@@ -1,0 +1,220 @@
+package packing
+
+import (
+	"strconv"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// verifier is the state of one Verify call. Invariant: hosts holds one
+// entry per Problem.Nodes element (same index), then one per NodeClaim;
+// where[i] is the host of the first placement of pending pod i, or -1.
+type verifier struct {
+	p         Problem
+	plan      Plan
+	pools     map[string]*NodePool
+	poolReqs  map[string]requirements.Set
+	nodeIndex map[string]int
+	hosts     []*vHost
+	where     []int
+	out       []Violation
+}
+
+// vHost is a node or a claim as Verify sees it. Exactly one of node and
+// claim is set. pool and itype are nil when unknown.
+type vHost struct {
+	name   string
+	node   *Node
+	claim  *NodeClaim
+	pool   *NodePool
+	itype  *instancetypes.InstanceType
+	labels map[string]string
+	pods   []int // pending pods placed here, in plan order
+}
+
+// kind is "node" or "claim", for messages.
+func (h *vHost) kind() string {
+	if h.claim != nil {
+		return "claim"
+	}
+	return "node"
+}
+
+func newVerifier(p Problem, plan Plan) *verifier {
+	v := &verifier{p: p, plan: plan, pools: map[string]*NodePool{},
+		poolReqs: map[string]requirements.Set{}, nodeIndex: map[string]int{}}
+	v.indexPools()
+	v.addNodeHosts()
+	v.addClaimHosts()
+	v.placeBindings()
+	return v
+}
+
+// indexPools keeps the first pool of each name and its full requirements.
+func (v *verifier) indexPools() {
+	for i := range v.p.NodePools {
+		np := &v.p.NodePools[i]
+		if _, dup := v.pools[np.Name]; !dup {
+			v.pools[np.Name] = np
+			v.poolReqs[np.Name] = poolRequirements(np)
+		}
+	}
+}
+
+// poolRequirements is NodePool.Requirements ∩ its labels ∩ nodepool=name.
+func poolRequirements(np *NodePool) requirements.Set {
+	own := requirements.FromLabels(map[string]string{requirements.LabelNodePool: np.Name})
+	return np.Requirements.Intersect(requirements.FromLabels(np.Labels)).Intersect(own)
+}
+
+// catalogOf returns the catalog a pool draws from: its own, else the
+// Problem's. pool may be nil.
+func (v *verifier) catalogOf(pool *NodePool) *instancetypes.Catalog {
+	if pool != nil && pool.Catalog != nil {
+		return pool.Catalog
+	}
+	return v.p.Catalog
+}
+
+// lookupType finds name in c; a nil catalog has no types.
+func lookupType(c *instancetypes.Catalog, name string) (*instancetypes.InstanceType, bool) {
+	if c == nil {
+		return nil, false
+	}
+	return c.Get(name)
+}
+
+// catalogTypes lists the types of c; a nil catalog has none.
+func catalogTypes(c *instancetypes.Catalog) []*instancetypes.InstanceType {
+	if c == nil {
+		return nil
+	}
+	return c.Types()
+}
+
+func (v *verifier) addNodeHosts() {
+	for i := range v.p.Nodes {
+		n := &v.p.Nodes[i]
+		if _, dup := v.nodeIndex[n.Name]; !dup {
+			v.nodeIndex[n.Name] = i
+		}
+		v.hosts = append(v.hosts, &vHost{name: n.Name, node: n, pool: v.pools[n.NodePool], labels: nodeLabels(n)})
+	}
+}
+
+// nodeLabels is node.Labels plus the well-known labels its fields imply,
+// where the labels lack them.
+func nodeLabels(n *Node) map[string]string {
+	l := make(map[string]string, len(n.Labels)+5)
+	for k, val := range n.Labels {
+		l[requirements.Normalize(k)] = val
+	}
+	setAbsent(l, requirements.LabelHostname, n.Name)
+	setAbsent(l, requirements.LabelZone, n.Zone)
+	setAbsent(l, requirements.LabelInstanceType, n.InstanceType)
+	setAbsent(l, requirements.LabelNodePool, n.NodePool)
+	if n.InstanceType != "" {
+		setAbsent(l, requirements.LabelCapacityType, n.CapacityType.String())
+	}
+	return l
+}
+
+// setAbsent sets l[k] = val when val is not empty and l has no k.
+func setAbsent(l map[string]string, k, val string) {
+	if _, ok := l[k]; !ok && val != "" {
+		l[k] = val
+	}
+}
+
+func (v *verifier) addClaimHosts() {
+	for i := range v.plan.NodeClaims {
+		c := &v.plan.NodeClaims[i]
+		h := &vHost{name: c.Name, claim: c, pool: v.pools[c.NodePool]}
+		h.itype, _ = lookupType(v.catalogOf(h.pool), c.InstanceType)
+		h.labels = claimLabels(c, h.itype)
+		v.hosts = append(v.hosts, h)
+	}
+}
+
+// claimLabels is the claim's Labels, plus the single-valued In
+// requirements of its chosen type and its hostname where absent.
+func claimLabels(c *NodeClaim, t *instancetypes.InstanceType) map[string]string {
+	l := make(map[string]string, len(c.Labels)+8)
+	for _, lb := range c.Labels {
+		l[requirements.Normalize(lb.Key)] = lb.Value
+	}
+	if t != nil {
+		for r := range t.Requirements.All() {
+			if vals := r.Values(); !r.Complement() && len(vals) == 1 {
+				setAbsent(l, r.Key(), vals[0])
+			}
+		}
+	}
+	setAbsent(l, requirements.LabelHostname, c.Name)
+	return l
+}
+
+// placeBindings assigns pods to hosts; bindings to unknown or deleted nodes
+// are violations and place nothing.
+func (v *verifier) placeBindings() {
+	v.where = make([]int, len(v.p.Pods))
+	for i := range v.where {
+		v.where[i] = -1
+	}
+	for _, b := range v.plan.Bindings {
+		if h, ok := v.bindingHost(b); ok {
+			v.place(b.Pod, h)
+		}
+	}
+	for i := range v.plan.NodeClaims {
+		for _, pod := range v.plan.NodeClaims[i].Pods {
+			v.place(pod, len(v.p.Nodes)+i)
+		}
+	}
+}
+
+// bindingHost returns the host index of b's node, reporting an unknown or
+// deleted node.
+func (v *verifier) bindingHost(b Binding) (int, bool) {
+	i, ok := v.nodeIndex[b.Node]
+	switch {
+	case !ok:
+		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which does not exist", v.podName(b.Pod), b.Node)
+	case v.p.Nodes[i].MarkedForDeletion:
+		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which is marked for deletion", v.podName(b.Pod), b.Node)
+	}
+	return i, ok && !v.p.Nodes[i].MarkedForDeletion
+}
+
+// place records pending pod i on host h; out-of-range pods are skipped
+// (checkAccounting reports them).
+func (v *verifier) place(i, h int) {
+	if !v.validPod(i) {
+		return
+	}
+	v.hosts[h].pods = append(v.hosts[h].pods, i)
+	if v.where[i] < 0 {
+		v.where[i] = h
+	}
+}
+
+func (v *verifier) validPod(i int) bool { return i >= 0 && i < len(v.p.Pods) }
+
+// podRef is i when it is a valid pod index, else -1.
+func (v *verifier) podRef(i int) int {
+	if v.validPod(i) {
+		return i
+	}
+	return -1
+}
+
+// podName names pending pod i for messages.
+func (v *verifier) podName(i int) string {
+	if !v.validPod(i) {
+		return "pod index " + strconv.Itoa(i)
+	}
+	return "pod " + qualifiedName(&v.p.Pods[i])
+}
+
+func qualifiedName(p *Pod) string { return p.Namespace + "/" + p.Name }

@@ -1,0 +1,148 @@
+package packing
+
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// checkPodsOn checks node affinity and taints of h's pending pods (rules 4
+// and 5).
+func (v *verifier) checkPodsOn(h *vHost) {
+	taints := v.enforcedTaints(h)
+	for _, i := range h.pods {
+		pod := &v.p.Pods[i]
+		if err := matchNodeAffinity(pod.NodeAffinity, h.labels); err != nil {
+			v.add(RuleNodeAffinity, i, h.name, "%s on %s %s: node selector or affinity not met: %v", v.podName(i), h.kind(), h.name, err)
+		}
+		if err := requirements.Tolerates(pod.Tolerations, taints); err != nil {
+			v.add(RuleTaint, i, h.name, "%s on %s %s: %v", v.podName(i), h.kind(), h.name, err)
+		}
+	}
+}
+
+// matchNodeAffinity checks the node selector and one required alternative.
+func matchNodeAffinity(a requirements.NodeAffinity, labels map[string]string) error {
+	if err := a.Selector.Matches(labels); err != nil {
+		return err
+	}
+	return a.Matches(labels)
+}
+
+// enforcedTaints are the taints a pod placed on h must tolerate.
+func (v *verifier) enforcedTaints(h *vHost) []requirements.Taint {
+	if h.claim != nil {
+		return claimTaints(h)
+	}
+	return nodeTaints(h.node, h.pool)
+}
+
+// claimTaints are the claim's pool's taints (the claim's own when the pool
+// is unknown) less the relaxable PreferNoSchedule ones.
+func claimTaints(h *vHost) []requirements.Taint {
+	taints := h.claim.Taints
+	if h.pool != nil {
+		taints = h.pool.Taints
+	}
+	return slices.DeleteFunc(slices.Clone(taints), func(t requirements.Taint) bool {
+		return t.Effect == requirements.PreferNoSchedule
+	})
+}
+
+// ephemeralTaints are the taint keys a node in flight carries until it is
+// initialized.
+var ephemeralTaints = []string{"node.kubernetes.io/not-ready", "node.kubernetes.io/unreachable",
+	"node.cloudprovider.kubernetes.io/uninitialized", "karpenter.sh/unregistered"}
+
+// nodeTaints are n's NoSchedule and NoExecute taints, less, for a node not
+// yet initialized, its pool's startup taints and the ephemeral ones.
+func nodeTaints(n *Node, pool *NodePool) []requirements.Taint {
+	var out []requirements.Taint
+	for _, t := range n.Taints {
+		if t.Effect != requirements.NoSchedule && t.Effect != requirements.NoExecute {
+			continue
+		}
+		if !n.Initialized && (slices.Contains(ephemeralTaints, t.Key) || isStartupTaint(pool, t)) {
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+func isStartupTaint(pool *NodePool, t requirements.Taint) bool {
+	return pool != nil && slices.Contains(pool.StartupTaints, t)
+}
+
+// vPort is a host port in use on a host; pod is the pending pod binding
+// it, or -1 for a pod already bound.
+type vPort struct {
+	owner string
+	pod   int
+	port  HostPort
+}
+
+// checkHostPorts reports each pending pod whose host port clashes with one
+// an earlier pod on h binds (rule 8).
+func (v *verifier) checkHostPorts(h *vHost) {
+	if len(h.pods) == 0 {
+		return
+	}
+	var used []vPort
+	if h.node != nil {
+		for j := range h.node.Pods {
+			used = appendPorts(used, &h.node.Pods[j], -1)
+		}
+	}
+	for _, i := range h.pods {
+		pod := &v.p.Pods[i]
+		if u, hp, ok := findClash(used, pod.HostPorts, i); ok {
+			v.add(RuleHostPort, i, h.name, "%s on %s %s: host port %d/%s on %s is already bound by %s",
+				v.podName(i), h.kind(), h.name, hp.Port, protocol(hp), portIP(hp), u.owner)
+		}
+		used = appendPorts(used, pod, i)
+	}
+}
+
+func appendPorts(used []vPort, p *Pod, i int) []vPort {
+	for _, hp := range p.HostPorts {
+		used = append(used, vPort{owner: "pod " + qualifiedName(p), pod: i, port: hp})
+	}
+	return used
+}
+
+// findClash returns the first used port one of ports clashes with,
+// ignoring ports of pod i itself.
+func findClash(used []vPort, ports []HostPort, i int) (vPort, HostPort, bool) {
+	for _, hp := range ports {
+		for _, u := range used {
+			if (u.pod < 0 || u.pod != i) && portsClash(u.port, hp) {
+				return u, hp, true
+			}
+		}
+	}
+	return vPort{}, HostPort{}, false
+}
+
+// portsClash reports whether a and b bind the same port, protocol and an
+// overlapping address. Port 0 binds nothing.
+func portsClash(a, b HostPort) bool {
+	return a.Port != 0 && a.Port == b.Port && protocol(a) == protocol(b) &&
+		(wildcardIP(a.IP) || wildcardIP(b.IP) || a.IP == b.IP)
+}
+
+func protocol(hp HostPort) string {
+	if hp.Protocol == "" {
+		return "TCP"
+	}
+	return hp.Protocol
+}
+
+func wildcardIP(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
+
+func portIP(hp HostPort) string {
+	if wildcardIP(hp.IP) {
+		return "every address"
+	}
+	return hp.IP
+}

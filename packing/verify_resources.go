@@ -1,0 +1,122 @@
+package packing
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// podRequest is a pod's requests with the one pod slot it takes when it
+// asks for none.
+func podRequest(p *Pod) resources.List {
+	r := p.Requests
+	if r.Pods == 0 {
+		r.Pods = 1
+	}
+	return r
+}
+
+// dsRequest is a daemonset pod's requests with its one pod slot.
+func dsRequest(ds *DaemonSet) resources.List {
+	r := ds.Requests
+	if r.Pods == 0 {
+		r.Pods = 1
+	}
+	return r
+}
+
+// podsRequest sums the requests of the pending pods on h.
+func (v *verifier) podsRequest(h *vHost) resources.List {
+	var sum resources.List
+	for _, i := range h.pods {
+		sum = sum.Add(podRequest(&v.p.Pods[i]))
+	}
+	return sum
+}
+
+// checkFit adds h's pending pods to base in order and reports the first pod
+// (or -1 for base alone) at which the total stops fitting alloc. of names
+// what alloc belongs to.
+func (v *verifier) checkFit(h *vHost, base, alloc resources.List, of string) {
+	if !base.Fits(alloc) {
+		v.overCapacity(h, -1, base, alloc, of)
+		return
+	}
+	total := base
+	for _, i := range h.pods {
+		total = total.Add(podRequest(&v.p.Pods[i]))
+		if !total.Fits(alloc) {
+			v.overCapacity(h, i, total, alloc, of)
+			return
+		}
+	}
+}
+
+func (v *verifier) overCapacity(h *vHost, pod int, total, alloc resources.List, of string) {
+	name, _ := total.Shortfall(alloc)
+	want := resources.New(resources.Amount{Name: name, Value: total.Get(name)})
+	have := resources.New(resources.Amount{Name: name, Value: alloc.Get(name)})
+	who := "the daemonsets"
+	if pod >= 0 {
+		who = v.podName(pod)
+	}
+	v.add(RuleOverCapacity, pod, h.name, "%s on %s %s: requests %s=%s exceed allocatable %s=%s of %s",
+		who, h.kind(), h.name, name, quantity(want, name), name, quantity(have, name), of)
+}
+
+// quantity formats the value of name in l, "0" when it is zero.
+func quantity(l resources.List, name resources.Name) string {
+	if s := l.String(); s != "" {
+		return strings.TrimPrefix(s, string(name)+"=")
+	}
+	return "0"
+}
+
+// checkNodeFit checks the pods bound to an existing node (rule 3).
+func (v *verifier) checkNodeFit(h *vHost) {
+	if len(h.pods) == 0 {
+		return
+	}
+	var base resources.List
+	for i := range h.node.Pods {
+		base = base.Add(podRequest(&h.node.Pods[i]))
+	}
+	v.checkFit(h, base, h.node.Allocatable, "the node")
+}
+
+// overhead sums the requests of the daemonsets that run on type t of pool;
+// none run when the pool is unknown.
+func (v *verifier) overhead(pool *NodePool, t *instancetypes.InstanceType) resources.List {
+	var sum resources.List
+	if pool == nil {
+		return sum
+	}
+	for i := range v.p.DaemonSets {
+		if ds := &v.p.DaemonSets[i]; v.dsRuns(ds, pool, t) {
+			sum = sum.Add(dsRequest(ds))
+		}
+	}
+	return sum
+}
+
+// preferNoScheduleToleration is the toleration daemonsets get implicitly.
+var preferNoScheduleToleration = requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule}
+
+// dsRuns reports whether ds tolerates pool's taints and one of its node
+// affinity alternatives fits both the pool and type t.
+func (v *verifier) dsRuns(ds *DaemonSet, pool *NodePool, t *instancetypes.InstanceType) bool {
+	tol := append(slices.Clip(ds.Tolerations), preferNoScheduleToleration)
+	if requirements.Tolerates(tol, pool.Taints) != nil {
+		return false
+	}
+	reqs := v.poolReqs[pool.Name]
+	for _, alt := range ds.NodeAffinity.Alternatives() {
+		if reqs.Compatible(alt) == nil && t.Requirements.Intersects(alt) == nil {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,611 @@
+package packing
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// The fixtures below are built by hand (not by Solve) so that Verify is
+// tested independently of the solver.
+
+var (
+	vPrice      = instancetypes.MustPriceFromDollars(0.10)
+	vLargePrice = instancetypes.MustPriceFromDollars(0.40)
+)
+
+func vCPU(s string) resources.List { return resources.MustParse(map[resources.Name]string{"cpu": s}) }
+
+func vList(cpu, mem, pods string) resources.List {
+	return resources.MustParse(map[resources.Name]string{"cpu": cpu, "memory": mem, "pods": pods})
+}
+
+func vOffering(zone string, ct instancetypes.CapacityType, price instancetypes.Price) instancetypes.Offering {
+	return instancetypes.Offering{Zone: zone, CapacityType: ct, Price: price, Available: true}
+}
+
+// vCatalog has "small" (4 cpu) and "large" (8 cpu), amd64, in zones a and
+// b. small also has an unavailable spot offering in b and a reservation of
+// one unit in a.
+func vCatalog(t testing.TB) *instancetypes.Catalog {
+	arch := requirements.NewSet(requirements.MustNew(requirements.LabelArch, requirements.In, "amd64"))
+	unavailable := vOffering("b", instancetypes.Spot, instancetypes.MustPriceFromDollars(0.04))
+	unavailable.Available = false
+	reserved := vOffering("a", instancetypes.Reserved, instancetypes.MustPriceFromDollars(0.001))
+	reserved.ReservationID, reserved.ReservedUnits = "r-1", 1
+	c, err := instancetypes.New([]instancetypes.InstanceType{
+		{Name: "small", Requirements: arch, Capacity: vList("4", "8Gi", "10"), Offerings: []instancetypes.Offering{
+			vOffering("a", instancetypes.OnDemand, vPrice), vOffering("b", instancetypes.OnDemand, vPrice), unavailable, reserved}},
+		{Name: "large", Requirements: arch, Capacity: vList("8", "16Gi", "30"), Offerings: []instancetypes.Offering{
+			vOffering("a", instancetypes.OnDemand, vLargePrice), vOffering("b", instancetypes.OnDemand, vLargePrice)}},
+	})
+	require.NoError(t, err)
+	return c
+}
+
+// catalogOffering returns the catalog's own copy of an offering.
+func catalogOffering(t testing.TB, c *instancetypes.Catalog, typ, zone string, ct instancetypes.CapacityType) instancetypes.Offering {
+	it, ok := c.Get(typ)
+	require.True(t, ok, typ)
+	for _, o := range it.Offerings {
+		if o.Zone == zone && o.CapacityType == ct {
+			return o
+		}
+	}
+	t.Fatalf("no offering %s/%s/%s", typ, zone, ct)
+	return instancetypes.Offering{}
+}
+
+func vPod(name, app, cpu string) Pod {
+	return Pod{Namespace: "default", Name: name, Labels: map[string]string{"app": app}, Requests: vCPU(cpu)}
+}
+
+func vLabels(m map[string]string) []requirements.Label {
+	return requirements.FromLabels(m).Labels()
+}
+
+// claimLabelMap is the label map of a claim of pool default.
+func claimLabelMap(zone, ct, typ string) map[string]string {
+	return map[string]string{requirements.LabelArch: "amd64", requirements.LabelNodePool: "default",
+		requirements.LabelZone: zone, requirements.LabelCapacityType: ct, requirements.LabelInstanceType: typ}
+}
+
+func vClaim(t testing.TB, c *instancetypes.Catalog, name, zone string, pods []int, requests resources.List) NodeClaim {
+	return NodeClaim{
+		Name: name, NodePool: "default",
+		Requirements: requirements.NewSet(
+			requirements.MustNew(requirements.LabelNodePool, requirements.In, "default"),
+			requirements.MustNew(requirements.LabelZone, requirements.In, zone),
+			requirements.MustNew(requirements.LabelCapacityType, requirements.In, "on-demand")),
+		InstanceTypes: []string{"small", "large"},
+		InstanceType:  "small",
+		Offering:      catalogOffering(t, c, "small", zone, instancetypes.OnDemand),
+		Pods:          pods,
+		Requests:      requests,
+		Labels:        vLabels(claimLabelMap(zone, "on-demand", "small")),
+	}
+}
+
+// basic: node-1 (small, zone a, 1 cpu used) gets web-0; claim default-0
+// (small, zone a) gets web-1 and web-2 plus the 100m daemonset; huge does
+// not fit anywhere.
+func basic(t testing.TB) (Problem, Plan) {
+	c := vCatalog(t)
+	minTypes, err := requirements.MustNew(requirements.LabelInstanceType, requirements.Exists).WithMinValues(2)
+	require.NoError(t, err)
+	p := Problem{
+		Catalog: c,
+		Pods:    []Pod{vPod("web-0", "web", "500m"), vPod("web-1", "web", "1"), vPod("web-2", "web", "1"), vPod("huge", "batch", "10")},
+		NodePools: []NodePool{{Name: "default",
+			Requirements: requirements.NewSet(requirements.MustNew(requirements.LabelArch, requirements.In, "amd64"), minTypes),
+			Limits:       map[resources.Name]int64{resources.CPU: 8000, LimitNodes: 2}}},
+		Nodes: []Node{{Name: "node-1", NodePool: "default", InstanceType: "small", Zone: "a", Initialized: true,
+			Labels: map[string]string{requirements.LabelArch: "amd64"}, Allocatable: vList("4", "8Gi", "10"),
+			Pods: []Pod{vPod("sys-0", "sys", "1")}}},
+		DaemonSets: []DaemonSet{{Name: "logs", Requests: vCPU("100m")}},
+	}
+	plan := Plan{
+		Bindings:      []Binding{{Pod: 0, Node: "node-1"}},
+		NodeClaims:    []NodeClaim{vClaim(t, c, "default-0", "a", []int{1, 2}, vCPU("2100m").With(resources.Pods, 3))},
+		Unschedulable: []Unschedulable{{Pod: 3, Reason: Reason{Kind: Insufficient, Message: "no instance type has 10 cpu"}}},
+		Order:         []int{0, 1, 2},
+		Price:         vPrice,
+	}
+	return p, plan
+}
+
+// Topology fixture pod indexes.
+const (
+	tWeb0 = iota
+	tWeb1
+	tWeb2
+	tWeb3
+	tAPI
+	tSolo0
+	tSolo1
+)
+
+func zoneSpread() TopologySpread {
+	return TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1,
+		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "web"))}
+}
+
+func appTerm(key, app string) PodAffinityTerm {
+	return PodAffinityTerm{TopologyKey: key, Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, app))}
+}
+
+// topo: web-0..3 spread over zones a and b (maxSkew 1); api-0 needs a db
+// pod in its zone (db-0 runs on node-1 in zone a); solo-0 and solo-1 repel
+// each other per host.
+func topo(t testing.TB) (Problem, Plan) {
+	c := vCatalog(t)
+	pods := []Pod{vPod("web-0", "web", "500m"), vPod("web-1", "web", "500m"), vPod("web-2", "web", "500m"),
+		vPod("web-3", "web", "500m"), vPod("api-0", "api", "500m"), vPod("solo-0", "solo", "500m"), vPod("solo-1", "solo", "500m")}
+	for i := tWeb0; i <= tWeb3; i++ {
+		pods[i].TopologySpread = []TopologySpread{zoneSpread()}
+	}
+	pods[tAPI].Affinity = []PodAffinityTerm{appTerm(requirements.LabelZone, "db")}
+	pods[tSolo0].AntiAffinity = []PodAffinityTerm{appTerm(requirements.LabelHostname, "solo")}
+	pods[tSolo1].AntiAffinity = []PodAffinityTerm{appTerm(requirements.LabelHostname, "solo")}
+	p := Problem{
+		Catalog: c,
+		Pods:    pods,
+		NodePools: []NodePool{{Name: "default", Requirements: requirements.NewSet(
+			requirements.MustNew(requirements.LabelArch, requirements.In, "amd64"),
+			requirements.MustNew(requirements.LabelZone, requirements.In, "a", "b"))}},
+		Nodes: []Node{{Name: "node-1", InstanceType: "small", Zone: "a", Initialized: true,
+			Allocatable: vList("4", "8Gi", "10"), Pods: []Pod{vPod("db-0", "db", "3")}}},
+	}
+	plan := Plan{
+		NodeClaims: []NodeClaim{
+			vClaim(t, c, "zone-a", "a", []int{tWeb0, tWeb1, tAPI, tSolo0}, vCPU("2").With(resources.Pods, 4)),
+			vClaim(t, c, "zone-b", "b", []int{tWeb2, tWeb3, tSolo1}, vCPU("1500m").With(resources.Pods, 3)),
+		},
+		Order: []int{tWeb0, tWeb2, tWeb1, tWeb3, tAPI, tSolo0, tSolo1},
+		Price: 2 * vPrice,
+	}
+	return p, plan
+}
+
+// movePod moves pod from claim index from to claim index to, keeping the
+// claims' Requests as they were.
+func movePod(plan *Plan, pod, from, to int) {
+	plan.NodeClaims[from].Pods = slices.DeleteFunc(slices.Clone(plan.NodeClaims[from].Pods), func(i int) bool { return i == pod })
+	plan.NodeClaims[to].Pods = append(slices.Clone(plan.NodeClaims[to].Pods), pod)
+}
+
+// useReserved switches claim i to the reserved offering of small in a.
+func useReserved(t testing.TB, p *Problem, plan *Plan, i int) {
+	c := &plan.NodeClaims[i]
+	old := c.Offering.Price
+	c.Offering = catalogOffering(t, p.Catalog, "small", "a", instancetypes.Reserved)
+	c.Requirements = c.Requirements.Without(requirements.LabelCapacityType)
+	c.Labels = vLabels(claimLabelMap("a", "reserved", "small"))
+	plan.Price += c.Offering.Price - old
+}
+
+func rulesOf(vs []Violation) []Rule {
+	var out []Rule
+	for _, v := range vs {
+		out = append(out, v.Rule)
+	}
+	return out
+}
+
+type fixtureFunc func(testing.TB) (Problem, Plan)
+
+func TestVerifyValid(t *testing.T) {
+	tests := []struct {
+		name    string
+		fixture fixtureFunc
+		mutate  func(t testing.TB, p *Problem, plan *Plan)
+	}{
+		{"basic", basic, nil},
+		{"topology", topo, nil},
+		{"empty problem and plan", func(testing.TB) (Problem, Plan) { return Problem{}, Plan{} }, nil},
+		{"PreferNoSchedule pool taint is relaxable", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.NodePools[0].Taints = []requirements.Taint{{Key: "soft", Effect: requirements.PreferNoSchedule}}
+		}},
+		{"uninitialized node ignores startup and not-ready taints", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			startup := requirements.Taint{Key: "cni", Value: "pending", Effect: requirements.NoSchedule}
+			p.NodePools[0].StartupTaints = []requirements.Taint{startup}
+			p.Nodes[0].Initialized = false
+			p.Nodes[0].Taints = []requirements.Taint{startup, {Key: "node.kubernetes.io/not-ready", Effect: requirements.NoExecute},
+				{Key: "soft", Effect: requirements.PreferNoSchedule}}
+		}},
+		{"tolerated node taint", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Taints = []requirements.Taint{{Key: "team", Value: "x", Effect: requirements.NoSchedule}}
+			p.Pods[0].Tolerations = []requirements.Toleration{{Key: "team", Value: "x"}}
+		}},
+		{"host ports on different protocols or addresses", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Pods[0].HostPorts = []HostPort{{Port: 80}, {Port: 53, Protocol: "UDP", IP: "10.0.0.1"}}
+			p.Pods[0].HostPorts = []HostPort{{Port: 80, Protocol: "UDP"}, {Port: 53, Protocol: "UDP", IP: "10.0.0.2"}}
+		}},
+		{"reserved offering within its units", basic, func(t testing.TB, p *Problem, plan *Plan) {
+			useReserved(t, p, plan, 0)
+		}},
+		{"daemonset that does not tolerate the pool is no overhead", basic, func(_ testing.TB, p *Problem, plan *Plan) {
+			p.NodePools[0].Taints = []requirements.Taint{{Key: "dedicated", Effect: requirements.NoSchedule}}
+			for i := range p.Pods {
+				p.Pods[i].Tolerations = []requirements.Toleration{{Key: "dedicated", Operator: requirements.TolerateExists}}
+			}
+			plan.NodeClaims[0].Requests = vCPU("2").With(resources.Pods, 2)
+		}},
+		{"Honor policy restricts spread domains to the pod's affinity", topo, func(_ testing.TB, p *Problem, plan *Plan) {
+			zoneA := requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.In, "a"))
+			for i := tWeb0; i <= tWeb3; i++ {
+				p.Pods[i].NodeAffinity = requirements.NodeAffinity{Selector: zoneA}
+			}
+			movePod(plan, tWeb2, 1, 0)
+			movePod(plan, tWeb3, 1, 0)
+			plan.NodeClaims[0].Requests = vCPU("3").With(resources.Pods, 6)
+			plan.NodeClaims[1].Requests = vCPU("500m").With(resources.Pods, 1)
+		}},
+		{"first pod of a self-affine group", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[tWeb0].Affinity = []PodAffinityTerm{appTerm(requirements.LabelZone, "web")}
+		}},
+		{"preferred terms are not required", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[tAPI].Affinity[0].Weight = 10
+			p.Pods[tAPI].Affinity[0].Selector = requirements.NewSet(requirements.MustNew("app", requirements.In, "nothing"))
+			p.Pods[tWeb1].TopologySpread[0].WhenUnsatisfiable = ScheduleAnyway
+			p.Pods[tWeb1].TopologySpread[0].MaxSkew = 0
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, plan := tc.fixture(t)
+			if tc.mutate != nil {
+				tc.mutate(t, &p, &plan)
+			}
+			assert.Empty(t, Verify(p, plan))
+		})
+	}
+}
+
+func TestVerifyMutations(t *testing.T) {
+	tests := []struct {
+		name    string
+		fixture fixtureFunc
+		mutate  func(t testing.TB, p *Problem, plan *Plan)
+		want    Rule
+		only    bool // no other rule may be reported
+	}{
+		{"pod dropped", basic, func(_ testing.TB, _ *Problem, plan *Plan) { plan.Unschedulable = nil }, RulePodLost, true},
+		{"pod duplicated", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Unschedulable = append(plan.Unschedulable, Unschedulable{Pod: 1, Reason: Reason{Message: "x"}})
+		}, RulePodDuplicated, true},
+		{"order misses a pod", basic, func(_ testing.TB, _ *Problem, plan *Plan) { plan.Order = []int{0, 1} }, RuleOrderMismatch, true},
+		{"order lists an unschedulable pod", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Order = append(plan.Order, 3)
+		}, RuleOrderMismatch, true},
+		{"order lists a pod twice", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Order = append(plan.Order, 0)
+		}, RuleOrderMismatch, true},
+		{"binding to a missing node", basic, func(_ testing.TB, _ *Problem, plan *Plan) { plan.Bindings[0].Node = "ghost" }, RuleUnknownNode, true},
+		{"binding to a node marked for deletion", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].MarkedForDeletion = true
+		}, RuleUnknownNode, false},
+		{"pod index out of range", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Bindings = append(plan.Bindings, Binding{Pod: 99, Node: "node-1"})
+		}, RuleUnknownPod, true},
+		{"existing node over capacity", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[0].Requests = vCPU("3500m")
+		}, RuleOverCapacity, true},
+		{"existing node out of pod slots", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Allocatable = p.Nodes[0].Allocatable.With(resources.Pods, 1)
+		}, RuleOverCapacity, true},
+		{"claim over capacity of a candidate", basic, func(_ testing.TB, p *Problem, plan *Plan) {
+			p.Pods[1].Requests = vCPU("3")
+			plan.NodeClaims[0].Requests = vCPU("4100m").With(resources.Pods, 3)
+		}, RuleOverCapacity, true},
+		{"claim requests wrong", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].Requests = vCPU("2").With(resources.Pods, 2)
+		}, RuleRequestsMismatch, true},
+		{"node selector not met on claim", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[1].NodeAffinity.Selector = requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.In, "b"))
+		}, RuleNodeAffinity, true},
+		{"required node affinity not met on node", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[0].NodeAffinity.Required = []requirements.Set{
+				requirements.NewSet(requirements.MustNew(requirements.LabelArch, requirements.In, "arm64")),
+				requirements.NewSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, "large"))}
+		}, RuleNodeAffinity, true},
+		{"untolerated pool taint", basic, func(_ testing.TB, p *Problem, plan *Plan) {
+			p.NodePools[0].Taints = []requirements.Taint{{Key: "dedicated", Effect: requirements.NoSchedule}}
+			plan.NodeClaims[0].Requests = vCPU("2").With(resources.Pods, 2)
+		}, RuleTaint, true},
+		{"untolerated node taint", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Taints = []requirements.Taint{{Key: "team", Value: "x", Effect: requirements.NoExecute}}
+		}, RuleTaint, true},
+		{"initialized node keeps its startup taint", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			startup := requirements.Taint{Key: "cni", Value: "pending", Effect: requirements.NoSchedule}
+			p.NodePools[0].StartupTaints = []requirements.Taint{startup}
+			p.Nodes[0].Taints = []requirements.Taint{startup}
+		}, RuleTaint, true},
+		{"unknown NodePool", basic, func(_ testing.TB, _ *Problem, plan *Plan) { plan.NodeClaims[0].NodePool = "ghost" }, RuleNodePoolRequirement, true},
+		{"claim label breaks the pool", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			l := claimLabelMap("a", "on-demand", "small")
+			l[requirements.LabelArch] = "arm64"
+			plan.NodeClaims[0].Labels = vLabels(l)
+		}, RuleNodePoolRequirement, true},
+		{"candidate type outside the pool", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.NodePools[0].Requirements = p.NodePools[0].Requirements.Add(
+				requirements.MustNew(requirements.LabelInstanceType, requirements.NotIn, "large"))
+		}, RuleNodePoolRequirement, false},
+		{"minValues not kept", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].InstanceTypes = []string{"small"}
+		}, RuleMinValues, true},
+		{"cpu limit exceeded", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.NodePools[0].Limits[resources.CPU] = 7999
+		}, RuleLimit, true},
+		{"node count limit exceeded", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.NodePools[0].Limits[LimitNodes] = 1
+		}, RuleLimit, true},
+		{"offering not in the catalog", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].Offering.Price++
+			plan.Price++
+		}, RuleOffering, true},
+		{"unavailable offering", basic, func(t testing.TB, p *Problem, plan *Plan) {
+			c := &plan.NodeClaims[0]
+			c.Offering = catalogOffering(t, p.Catalog, "small", "b", instancetypes.Spot)
+			c.Requirements = c.Requirements.Without(requirements.LabelZone, requirements.LabelCapacityType)
+			c.Labels = vLabels(claimLabelMap("b", "spot", "small"))
+			plan.Price = c.Offering.Price
+		}, RuleOffering, true},
+		{"offering incompatible with the claim", basic, func(t testing.TB, p *Problem, plan *Plan) {
+			c := &plan.NodeClaims[0]
+			c.Offering = catalogOffering(t, p.Catalog, "small", "b", instancetypes.OnDemand)
+			c.Labels = vLabels(claimLabelMap("b", "on-demand", "small"))
+		}, RuleOffering, true},
+		{"zone label disagrees with the offering", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].Labels = vLabels(claimLabelMap("b", "on-demand", "small"))
+		}, RuleOffering, true},
+		{"reservation over-used", basic, func(t testing.TB, p *Problem, plan *Plan) {
+			second := vClaim(t, p.Catalog, "default-1", "a", []int{2}, vCPU("1100m").With(resources.Pods, 2))
+			plan.NodeClaims[0].Pods = []int{1}
+			plan.NodeClaims[0].Requests = vCPU("1100m").With(resources.Pods, 2)
+			plan.NodeClaims = append(plan.NodeClaims, second)
+			plan.Price += second.Offering.Price
+			p.NodePools[0].Limits = nil
+			useReserved(t, p, plan, 0)
+			useReserved(t, p, plan, 1)
+		}, RuleReservation, true},
+		{"wrong price", basic, func(_ testing.TB, _ *Problem, plan *Plan) { plan.Price++ }, RulePriceMismatch, true},
+		{"host port clash with a bound pod", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Pods[0].HostPorts = []HostPort{{Port: 8080, IP: "0.0.0.0"}}
+			p.Pods[0].HostPorts = []HostPort{{Port: 8080, Protocol: "TCP", IP: "10.0.0.1"}}
+		}, RuleHostPort, true},
+		{"host port clash on a claim", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[1].HostPorts = []HostPort{{Port: 53, Protocol: "UDP"}}
+			p.Pods[2].HostPorts = []HostPort{{Port: 53, Protocol: "UDP", IP: "::"}}
+		}, RuleHostPort, true},
+		{"unknown candidate type", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].InstanceTypes = []string{"small", "large", "ghost"}
+		}, RuleUnknownInstanceType, true},
+		{"chosen type not a candidate", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.NodeClaims[0].InstanceTypes = []string{"large"}
+			plan.NodeClaims[0].Requests = vCPU("2100m").With(resources.Pods, 3)
+		}, RuleUnknownInstanceType, false},
+		{"nil catalog", basic, func(_ testing.TB, p *Problem, _ *Plan) { p.Catalog = nil }, RuleUnknownInstanceType, false},
+		{"missing reason", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Unschedulable[0].Reason.Message = ""
+		}, RuleMissingReason, true},
+
+		{"spread broken by the order", topo, func(_ testing.TB, _ *Problem, plan *Plan) {
+			plan.Order = []int{tWeb0, tWeb1, tWeb2, tWeb3, tAPI, tSolo0, tSolo1}
+		}, RuleTopologySpread, true},
+		{"spread broken by placement", topo, func(_ testing.TB, _ *Problem, plan *Plan) {
+			movePod(plan, tWeb3, 1, 0)
+			plan.NodeClaims[0].Requests = vCPU("2500m").With(resources.Pods, 5)
+			plan.NodeClaims[1].Requests = vCPU("1").With(resources.Pods, 2)
+		}, RuleTopologySpread, true},
+		{"spread counts only domains the Ignore policy admits", topo, func(_ testing.TB, p *Problem, plan *Plan) {
+			zoneA := requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.In, "a"))
+			for i := tWeb0; i <= tWeb3; i++ {
+				p.Pods[i].NodeAffinity = requirements.NodeAffinity{Selector: zoneA}
+				p.Pods[i].TopologySpread[0].NodeAffinityPolicy = Ignore
+			}
+			movePod(plan, tWeb2, 1, 0)
+			movePod(plan, tWeb3, 1, 0)
+			plan.NodeClaims[0].Requests = vCPU("3").With(resources.Pods, 6)
+			plan.NodeClaims[1].Requests = vCPU("500m").With(resources.Pods, 1)
+		}, RuleTopologySpread, true},
+		{"spread under minDomains", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			for i := tWeb0; i <= tWeb3; i++ {
+				p.Pods[i].TopologySpread[0].MinDomains = 3
+			}
+		}, RuleTopologySpread, true},
+		{"hostname spread", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			for i := tWeb0; i <= tWeb3; i++ {
+				s := zoneSpread()
+				s.TopologyKey = requirements.LabelHostname
+				p.Pods[i].TopologySpread = append(p.Pods[i].TopologySpread, s)
+			}
+		}, RuleTopologySpread, true},
+		{"spread key missing on the node", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			s := zoneSpread()
+			s.TopologyKey = "rack"
+			p.Pods[tWeb0].TopologySpread = []TopologySpread{s}
+		}, RuleTopologySpread, true},
+		{"affinity target in another zone", topo, func(_ testing.TB, _ *Problem, plan *Plan) {
+			movePod(plan, tAPI, 0, 1)
+			plan.NodeClaims[0].Requests = vCPU("1500m").With(resources.Pods, 3)
+			plan.NodeClaims[1].Requests = vCPU("2").With(resources.Pods, 4)
+		}, RulePodAffinity, true},
+		{"affinity target placed nowhere", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Pods = nil
+		}, RulePodAffinity, true},
+		{"anti-affinity broken", topo, func(_ testing.TB, _ *Problem, plan *Plan) {
+			movePod(plan, tSolo1, 1, 0)
+			plan.NodeClaims[0].Requests = vCPU("2500m").With(resources.Pods, 5)
+			plan.NodeClaims[1].Requests = vCPU("1").With(resources.Pods, 2)
+		}, RulePodAntiAffinity, true},
+		{"inverse anti-affinity of a bound pod", topo, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Nodes[0].Pods[0].AntiAffinity = []PodAffinityTerm{appTerm(requirements.LabelZone, "web")}
+		}, RulePodAntiAffinity, true},
+		{"inverse anti-affinity of a pod placed earlier", topo, repelWebs, RulePodAntiAffinity, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p, plan := tc.fixture(t)
+			require.Empty(t, Verify(p, plan), "fixture must be valid")
+			tc.mutate(t, &p, &plan)
+			got := Verify(p, plan)
+			require.Contains(t, rulesOf(got), tc.want, "%v", got)
+			if tc.only {
+				for _, v := range got {
+					assert.Equal(t, tc.want, v.Rule, "%v", v)
+				}
+			}
+		})
+	}
+}
+
+// repelWebs gives solo-0, placed first, a required anti-affinity against
+// the web pods in its zone.
+func repelWebs(_ testing.TB, p *Problem, plan *Plan) {
+	p.Pods[tSolo1].AntiAffinity = nil
+	p.Pods[tSolo0].AntiAffinity = []PodAffinityTerm{appTerm(requirements.LabelZone, "web")}
+	p.Pods[tSolo0].AntiAffinity[0].Namespaces = []string{"default"}
+	plan.Order = []int{tSolo0, tWeb0, tWeb2, tWeb1, tWeb3, tAPI, tSolo1}
+}
+
+func TestVerifyInverseAntiAffinityNamesTheLaterPod(t *testing.T) {
+	p, plan := topo(t)
+	repelWebs(t, &p, &plan)
+	got := Verify(p, plan)
+	require.NotEmpty(t, got)
+	var pods []int
+	for _, v := range got {
+		pods = append(pods, v.Pod)
+	}
+	assert.Equal(t, []int{tWeb0, tWeb1}, pods, "%v", got)
+}
+
+func TestRuleString(t *testing.T) {
+	tests := []struct {
+		rule Rule
+		want string
+	}{
+		{RulePodLost, "PodLost"},
+		{RuleMinValues, "MinValues"},
+		{RuleMissingReason, "MissingReason"},
+		{RuleUnknownPod, "UnknownPod"},
+		{Rule(200), "Rule(200)"},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, tc.rule.String())
+	}
+	for r := RulePodLost; r <= RuleUnknownPod; r++ {
+		assert.NotContains(t, r.String(), "Rule(", "rule %d has no name", r)
+	}
+}
+
+func TestViolationString(t *testing.T) {
+	v := Violation{Rule: RuleTaint, Pod: 2, Node: "n", Message: "pod a/b on node n: taint x:NoSchedule is not tolerated"}
+	assert.Equal(t, "Taint: pod a/b on node n: taint x:NoSchedule is not tolerated", v.String())
+}
+
+// corrupt is the mutation [FuzzVerify] applies for one input byte pair.
+func corrupt(p *Problem, plan *Plan, op, arg byte) {
+	n := int(int8(arg))
+	claim := func() *NodeClaim {
+		if len(plan.NodeClaims) == 0 {
+			plan.NodeClaims = append(plan.NodeClaims, NodeClaim{})
+		}
+		return &plan.NodeClaims[int(arg)%len(plan.NodeClaims)]
+	}
+	switch op % 12 {
+	case 0:
+		plan.Order = append(plan.Order, n)
+	case 1:
+		plan.Bindings = append(plan.Bindings, Binding{Pod: n, Node: "node-1"})
+	case 2:
+		claim().Pods = append(claim().Pods, n)
+	case 3:
+		plan.Unschedulable = append(plan.Unschedulable, Unschedulable{Pod: n})
+	case 4:
+		p.Catalog = nil
+	case 5:
+		claim().NodePool = ""
+	case 6:
+		claim().InstanceType = "ghost"
+	case 7:
+		p.NodePools = nil
+	case 8:
+		p.Nodes = nil
+	case 9:
+		claim().InstanceTypes = nil
+	case 10:
+		plan.NodeClaims = append(plan.NodeClaims, NodeClaim{Name: "node-1", Pods: []int{n}})
+	case 11:
+		p.Pods = p.Pods[:int(arg)%(len(p.Pods)+1)]
+	}
+}
+
+// FuzzVerify corrupts valid plans and problems arbitrarily: Verify must
+// not panic, must sort its output, and must be deterministic.
+func FuzzVerify(f *testing.F) {
+	f.Add(false, []byte{})
+	f.Add(false, []byte{0, 200, 1, 99, 2, 255, 3, 7})
+	f.Add(true, []byte{4, 0, 5, 0, 6, 1, 9, 0})
+	f.Add(true, []byte{7, 0, 8, 0, 10, 3, 11, 2})
+	f.Add(false, []byte{11, 0, 0, 0, 2, 1})
+	f.Fuzz(func(t *testing.T, topology bool, ops []byte) {
+		fixture := fixtureFunc(basic)
+		if topology {
+			fixture = topo
+		}
+		p, plan := fixture(t)
+		for i := 0; i+1 < len(ops); i += 2 {
+			corrupt(&p, &plan, ops[i], ops[i+1])
+		}
+		got := Verify(p, plan)
+		assert.True(t, slices.IsSortedFunc(got, compareViolations), "%v", got)
+		assert.Equal(t, got, Verify(p, plan))
+		for _, v := range got {
+			assert.True(t, v.Pod >= -1 && v.Pod < len(p.Pods), "%v", v)
+			assert.NotEmpty(t, v.Message)
+		}
+	})
+}
+
+func TestVerifyDoesNotModifyInputs(t *testing.T) {
+	p, plan := topo(t)
+	p2, plan2 := topo(t)
+	p2.Catalog = p.Catalog
+	for i := range plan.NodeClaims {
+		plan2.NodeClaims[i].Offering = plan.NodeClaims[i].Offering
+	}
+	plan.Order = []int{tWeb3, tWeb2, tWeb1, tWeb0, 42, -1}
+	plan2.Order = []int{tWeb3, tWeb2, tWeb1, tWeb0, 42, -1}
+	require.NotEmpty(t, Verify(p, plan))
+	assert.Equal(t, p2, p)
+	assert.Equal(t, plan2, plan)
+}
+
+func TestVerifyReportsEachViolationOnceInOrder(t *testing.T) {
+	p, plan := basic(t)
+	plan.Unschedulable = nil
+	plan.Price++
+	plan.Bindings[0].Node = "ghost"
+	got := Verify(p, plan)
+	assert.Equal(t, []Violation{
+		{Rule: RulePodLost, Pod: 3, Message: "pod default/huge is neither bound, on a claim, nor unschedulable"},
+		{Rule: RuleUnknownNode, Pod: 0, Node: "ghost", Message: `pod default/web-0 is bound to node "ghost", which does not exist`},
+		{Rule: RulePriceMismatch, Pod: -1, Message: "plan price is $0.100000001/h but its claims' offerings sum to $0.100000/h"},
+	}, got)
+}
+
+func BenchmarkVerify(b *testing.B) {
+	p, plan := topo(b)
+	b.ReportAllocs()
+	for b.Loop() {
+		Verify(p, plan)
+	}
+}

@@ -1,0 +1,347 @@
+package packing
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// vPlaced is a pod topology counts, already bound or replayed so far, and
+// its host.
+type vPlaced struct {
+	pod  *Pod
+	host *vHost
+}
+
+// vDomain is a value of a topology key that a node or a pool's instance
+// types offer, with the taints of the node or pool.
+type vDomain struct {
+	value  string
+	taints []requirements.Taint
+}
+
+// vTopology is the replay state: the pods placed so far, those of them
+// with required anti-affinity, and the domains of each key (memoized).
+type vTopology struct {
+	placed  []vPlaced
+	anti    []int
+	domains map[string][]vDomain
+}
+
+func (t *vTopology) record(p *Pod, h *vHost) {
+	if slices.ContainsFunc(p.AntiAffinity, isRequired) {
+		t.anti = append(t.anti, len(t.placed))
+	}
+	t.placed = append(t.placed, vPlaced{pod: p, host: h})
+}
+
+func isRequired(term PodAffinityTerm) bool { return term.Weight == 0 }
+
+// countByDomain counts, per value of key, the placed pods match accepts.
+func (t *vTopology) countByDomain(key string, match func(*Pod) bool) map[string]int {
+	counts := map[string]int{}
+	for _, q := range t.placed {
+		if val, ok := q.host.labels[key]; ok && match(q.pod) {
+			counts[val]++
+		}
+	}
+	return counts
+}
+
+// checkTopology replays the placements in Plan.Order (then any placed pod
+// Order misses, by index) and checks each pod's required topology
+// constraints just before it is placed (rule 10).
+func (v *verifier) checkTopology() {
+	t := &vTopology{domains: map[string][]vDomain{}}
+	for _, h := range v.hosts[:len(v.p.Nodes)] {
+		for j := range h.node.Pods {
+			t.record(&h.node.Pods[j], h)
+		}
+	}
+	for _, i := range v.replayOrder() {
+		h := v.hosts[v.where[i]]
+		v.checkSpreads(t, i, h)
+		v.checkAffinities(t, i, h)
+		v.checkAntiAffinities(t, i, h)
+		t.record(&v.p.Pods[i], h)
+	}
+}
+
+// replayOrder is Plan.Order's placed pods, first occurrences only, then the
+// placed pods it lacks.
+func (v *verifier) replayOrder() []int {
+	done := make([]bool, len(v.p.Pods))
+	var order []int
+	take := func(i int) {
+		if v.validPod(i) && !done[i] && v.where[i] >= 0 {
+			done[i] = true
+			order = append(order, i)
+		}
+	}
+	for _, i := range v.plan.Order {
+		take(i)
+	}
+	for i := range v.p.Pods {
+		take(i)
+	}
+	return order
+}
+
+func (v *verifier) checkSpreads(t *vTopology, i int, h *vHost) {
+	p := &v.p.Pods[i]
+	for _, c := range p.TopologySpread {
+		if c.WhenUnsatisfiable != DoNotSchedule {
+			continue
+		}
+		if msg := v.spreadProblem(t, p, h, c); msg != "" {
+			v.add(RuleTopologySpread, i, h.name, "%s on %s %s: topology spread on %s: %s", v.podName(i), h.kind(), h.name, c.TopologyKey, msg)
+		}
+	}
+}
+
+// spreadProblem explains why placing p on h breaks c, or returns "".
+func (v *verifier) spreadProblem(t *vTopology, p *Pod, h *vHost, c TopologySpread) string {
+	key := requirements.Normalize(c.TopologyKey)
+	d, ok := h.labels[key]
+	if !ok {
+		return fmt.Sprintf("the %s has no %s label", h.kind(), key)
+	}
+	sel := spreadSelector(p, c)
+	counted := func(q *Pod) bool { return q.Namespace == p.Namespace && sel.Matches(q.Labels) == nil }
+	counts := t.countByDomain(key, counted)
+	after := counts[d] + boolInt(counted(p))
+	if key == requirements.LabelHostname {
+		return skewProblem(d, after, 0, c.MaxSkew)
+	}
+	msg := ""
+	for _, alt := range v.spreadAlternatives(p, h, c) {
+		least := minCount(counts, v.eligibleDomains(t, p, c, alt, d), c.MinDomains)
+		if msg = skewProblem(d, after, least, c.MaxSkew); msg == "" {
+			return ""
+		}
+	}
+	return msg
+}
+
+func skewProblem(d string, after, least int, maxSkew int32) string {
+	if after-least <= int(maxSkew) {
+		return ""
+	}
+	return fmt.Sprintf("domain %s would hold %d matching pods against %d in the least loaded eligible domain, a skew above maxSkew %d",
+		d, after, least, maxSkew)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// spreadSelector is c's selector plus, for each MatchLabelKeys key p has,
+// that key In [p's value].
+func spreadSelector(p *Pod, c TopologySpread) requirements.Set {
+	sel := c.Selector
+	for _, k := range c.MatchLabelKeys {
+		if val, ok := p.Labels[k]; ok {
+			if r, err := requirements.New(k, requirements.In, val); err == nil {
+				sel = sel.Add(r)
+			}
+		}
+	}
+	return sel
+}
+
+// spreadAlternatives are the node-affinity alternatives of p that h meets,
+// which filter the domains under the Honor policy; the zero Set (no filter)
+// when the policy is Ignore or h meets none.
+func (v *verifier) spreadAlternatives(p *Pod, h *vHost, c TopologySpread) []requirements.Set {
+	if c.NodeAffinityPolicy == Ignore {
+		return []requirements.Set{{}}
+	}
+	var alts []requirements.Set
+	for _, alt := range p.NodeAffinity.Alternatives() {
+		if alt.Matches(h.labels) == nil {
+			alts = append(alts, alt)
+		}
+	}
+	if len(alts) == 0 {
+		return []requirements.Set{{}}
+	}
+	return alts
+}
+
+// eligibleDomains are the domains of c's key that alt allows and, under
+// the Honor taints policy, whose taints p tolerates; d is always one.
+func (v *verifier) eligibleDomains(t *vTopology, p *Pod, c TopologySpread, alt requirements.Set, d string) map[string]bool {
+	key := requirements.Normalize(c.TopologyKey)
+	allowed := alt.Get(key)
+	out := map[string]bool{d: true}
+	for _, s := range v.domainSources(t, key) {
+		if c.NodeAffinityPolicy != Ignore && alt.Has(key) && !allowed.Has(s.value) {
+			continue
+		}
+		if c.NodeTaintsPolicy == Honor && requirements.Tolerates(p.Tolerations, hardTaints(s.taints)) != nil {
+			continue
+		}
+		out[s.value] = true
+	}
+	return out
+}
+
+// minCount is the least count over domains, or 0 when there are fewer
+// domains than minDomains.
+func minCount(counts map[string]int, domains map[string]bool, minDomains int32) int {
+	if len(domains) < int(minDomains) {
+		return 0
+	}
+	least := -1
+	for d := range domains {
+		if n := counts[d]; least < 0 || n < least {
+			least = n
+		}
+	}
+	return max(least, 0)
+}
+
+// hardTaints are the NoSchedule and NoExecute taints of taints.
+func hardTaints(taints []requirements.Taint) []requirements.Taint {
+	return slices.DeleteFunc(slices.Clone(taints), func(t requirements.Taint) bool {
+		return t.Effect != requirements.NoSchedule && t.Effect != requirements.NoExecute
+	})
+}
+
+// domainSources lists the values of key the existing nodes carry and the
+// pools' eligible instance types offer, memoized per key.
+func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
+	if ds, ok := t.domains[key]; ok {
+		return ds
+	}
+	var ds []vDomain
+	for _, h := range v.hosts[:len(v.p.Nodes)] {
+		if val, ok := h.labels[key]; ok {
+			ds = append(ds, vDomain{val, h.node.Taints})
+		}
+	}
+	for i := range v.p.NodePools {
+		if np := &v.p.NodePools[i]; v.pools[np.Name] == np {
+			ds = v.appendPoolDomains(ds, np, key)
+		}
+	}
+	t.domains[key] = ds
+	return ds
+}
+
+// appendPoolDomains adds the values of key that np's instance types state
+// with In and np allows, for types that meet np and have an available
+// offering.
+func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
+	reqs := v.poolReqs[np.Name]
+	allowed := reqs.Get(key)
+	for _, it := range catalogTypes(v.catalogOf(np)) {
+		r := it.Requirements.Get(key)
+		if !it.Requirements.Has(key) || r.Complement() || !hasAvailable(it) || it.Requirements.Intersects(reqs) != nil {
+			continue
+		}
+		for _, val := range r.Values() {
+			if allowed.Has(val) {
+				ds = append(ds, vDomain{val, np.Taints})
+			}
+		}
+	}
+	return ds
+}
+
+func hasAvailable(it *instancetypes.InstanceType) bool {
+	return slices.ContainsFunc(it.Offerings, func(o instancetypes.Offering) bool { return o.Available })
+}
+
+// termCounts reports whether term, stated by a pod in namespace ns, counts
+// pod q.
+func termCounts(term PodAffinityTerm, ns string, q *Pod) bool {
+	inNS := term.AllNamespaces || (len(term.Namespaces) == 0 && q.Namespace == ns) || slices.Contains(term.Namespaces, q.Namespace)
+	return inNS && term.Selector.Matches(q.Labels) == nil
+}
+
+func (v *verifier) checkAffinities(t *vTopology, i int, h *vHost) {
+	p := &v.p.Pods[i]
+	for _, term := range p.Affinity {
+		if !isRequired(term) {
+			continue
+		}
+		if msg := affinityProblem(t, p, h, term); msg != "" {
+			v.add(RulePodAffinity, i, h.name, "%s on %s %s: required pod affinity on %s: %s", v.podName(i), h.kind(), h.name, term.TopologyKey, msg)
+		}
+	}
+}
+
+// affinityProblem explains why placing p on h breaks term, or returns "".
+func affinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) string {
+	key := requirements.Normalize(term.TopologyKey)
+	counts := t.countByDomain(key, func(q *Pod) bool { return termCounts(term, p.Namespace, q) })
+	d, ok := h.labels[key]
+	switch {
+	case !ok:
+		return fmt.Sprintf("the %s has no %s label", h.kind(), key)
+	case len(counts) == 0 && termCounts(term, p.Namespace, p):
+		return "" // the first pod of a group that selects itself
+	case len(counts) == 0:
+		return "no pod the term selects is placed anywhere"
+	case counts[d] == 0:
+		return fmt.Sprintf("no pod the term selects is in domain %s", d)
+	}
+	return ""
+}
+
+func (v *verifier) checkAntiAffinities(t *vTopology, i int, h *vHost) {
+	p := &v.p.Pods[i]
+	for _, term := range p.AntiAffinity {
+		if !isRequired(term) {
+			continue
+		}
+		if msg := antiAffinityProblem(t, p, h, term); msg != "" {
+			v.add(RulePodAntiAffinity, i, h.name, "%s on %s %s: required pod anti-affinity on %s: %s", v.podName(i), h.kind(), h.name, term.TopologyKey, msg)
+		}
+	}
+	if q, term, ok := t.repelledBy(p, h); ok {
+		v.add(RulePodAntiAffinity, i, h.name, "%s on %s %s: pod %s in the same %s domain has a required anti-affinity term that selects it",
+			v.podName(i), h.kind(), h.name, qualifiedName(q.pod), term.TopologyKey)
+	}
+}
+
+// antiAffinityProblem explains why placing p on h breaks term, or returns
+// "". A host without the key passes.
+func antiAffinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) string {
+	key := requirements.Normalize(term.TopologyKey)
+	d, ok := h.labels[key]
+	if !ok {
+		return ""
+	}
+	if n := t.countByDomain(key, func(q *Pod) bool { return termCounts(term, p.Namespace, q) })[d]; n > 0 {
+		return fmt.Sprintf("domain %s already holds %d pods the term selects", d, n)
+	}
+	return ""
+}
+
+// repelledBy returns the first placed pod whose required anti-affinity
+// term selects p and shares p's domain on h.
+func (t *vTopology) repelledBy(p *Pod, h *vHost) (vPlaced, PodAffinityTerm, bool) {
+	for _, j := range t.anti {
+		q := t.placed[j]
+		for _, term := range q.pod.AntiAffinity {
+			if isRequired(term) && sameDomain(q.host, h, term.TopologyKey) && termCounts(term, q.pod.Namespace, p) {
+				return q, term, true
+			}
+		}
+	}
+	return vPlaced{}, PodAffinityTerm{}, false
+}
+
+func sameDomain(a, b *vHost, key string) bool {
+	key = requirements.Normalize(key)
+	da, ok := a.labels[key]
+	db, ok2 := b.labels[key]
+	return ok && ok2 && da == db
+}
