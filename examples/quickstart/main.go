@@ -1,0 +1,129 @@
+// Command quickstart packs a realistic mixed workload onto the embedded AWS
+// catalog and prints the plan: one line per node, the pods that cannot be
+// placed with the reason, and the total price.
+//
+//	go run ./examples/quickstart
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "quickstart:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	catalog, err := instancetypes.AWS(instancetypes.Options{})
+	if err != nil {
+		return err
+	}
+	p := problem(catalog)
+	plan, err := packing.Solve(p, packing.Options{})
+	if err != nil {
+		return err
+	}
+	printPlan(w, p, plan)
+	return nil
+}
+
+var gpuTaint = requirements.Taint{Key: string(resources.GPU), Value: "true", Effect: requirements.NoSchedule}
+
+// problem is the workload: web replicas spread over zones, workers, an
+// arm64-only service, GPU inference, and one pod no instance type can hold.
+func problem(catalog *instancetypes.Catalog) packing.Problem {
+	p := packing.Problem{Catalog: catalog, NodePools: nodePools()}
+	spread := packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1,
+		Selector: requirements.FromLabels(map[string]string{"app": "web"})}
+	p.Pods = append(p.Pods, pods("web", 12, "500m", "1Gi", func(pod *packing.Pod) {
+		pod.Labels = map[string]string{"app": "web"}
+		pod.TopologySpread = []packing.TopologySpread{spread}
+	})...)
+	p.Pods = append(p.Pods, pods("worker", 20, "1", "2Gi", nil)...)
+	p.Pods = append(p.Pods, pods("arm-api", 6, "250m", "512Mi", func(pod *packing.Pod) {
+		pod.NodeAffinity = affinity(map[string]string{requirements.LabelArch: "arm64"})
+	})...)
+	p.Pods = append(p.Pods, pods("inference", 4, "4", "16Gi", gpu(1))...)
+	p.Pods = append(p.Pods, pods("train-giant", 1, "8", "64Gi", gpu(64))...)
+	return p
+}
+
+func nodePools() []packing.NodePool {
+	general := requirements.MustParse(
+		requirements.Expression{Key: requirements.LabelInstanceCategory, Operator: requirements.In, Values: []string{"c", "m", "r"}},
+		requirements.Expression{Key: requirements.LabelInstanceGeneration, Operator: requirements.Gt, Values: []string{"4"}},
+		requirements.Expression{Key: requirements.LabelCapacityType, Operator: requirements.In, Values: []string{"spot", "on-demand"}},
+	)
+	gpus := requirements.MustParse(
+		requirements.Expression{Key: requirements.LabelInstanceGPUCount, Operator: requirements.Gt, Values: []string{"0"}},
+		requirements.Expression{Key: requirements.LabelCapacityType, Operator: requirements.In, Values: []string{"on-demand"}},
+	)
+	return []packing.NodePool{
+		{Name: "general", Requirements: general},
+		{Name: "gpu", Requirements: gpus, Taints: []requirements.Taint{gpuTaint}},
+	}
+}
+
+func pods(name string, n int, cpu, memory string, edit func(*packing.Pod)) []packing.Pod {
+	out := make([]packing.Pod, n)
+	for i := range out {
+		out[i] = packing.Pod{Namespace: "default", Name: fmt.Sprintf("%s-%d", name, i),
+			Requests: resources.MustParse(map[resources.Name]string{resources.CPU: cpu, resources.Memory: memory})}
+		if edit != nil {
+			edit(&out[i])
+		}
+	}
+	return out
+}
+
+func gpu(count int64) func(*packing.Pod) {
+	return func(pod *packing.Pod) {
+		pod.Requests = pod.Requests.With(resources.GPU, count)
+		pod.Tolerations = []requirements.Toleration{{Key: gpuTaint.Key, Operator: requirements.TolerateExists}}
+	}
+}
+
+func affinity(selector map[string]string) requirements.NodeAffinity {
+	a, err := requirements.NewNodeAffinity(selector, nil, nil)
+	if err != nil {
+		panic(err) // hard-coded selector
+	}
+	return a
+}
+
+func printPlan(w io.Writer, p packing.Problem, plan packing.Plan) {
+	fmt.Fprintf(w, "%-12s %-16s %-11s %-9s %10s  %-24s %-24s %s\n", "NODE", "INSTANCE TYPE", "ZONE", "CAPACITY", "$/HOUR", "CPU", "MEMORY", "PODS")
+	for _, nc := range plan.NodeClaims {
+		t, _ := p.Catalog.Get(nc.InstanceType)
+		fmt.Fprintf(w, "%-12s %-16s %-11s %-9s %10.4f  %s %s %d\n", nc.Name, nc.InstanceType, nc.Offering.Zone,
+			nc.Offering.CapacityType, nc.Offering.Price.Dollars(),
+			bar(nc.Requests.CPU, t.Allocatable.CPU), bar(nc.Requests.Memory, t.Allocatable.Memory), len(nc.Pods))
+	}
+	for _, u := range plan.Unschedulable {
+		pod := p.Pods[u.Pod]
+		fmt.Fprintf(w, "unschedulable %s/%s: %s\n", pod.Namespace, pod.Name, u.Reason.Message)
+	}
+	fmt.Fprintf(w, "total: %d nodes, %d pods placed, %d unschedulable, $%.4f/hour\n",
+		len(plan.NodeClaims), len(plan.Order), len(plan.Unschedulable), plan.Price.Dollars())
+}
+
+// bar draws used/allocatable as a 10-cell bar with the percentage.
+func bar(used, alloc int64) string {
+	pct := 0
+	if alloc > 0 {
+		pct = int(100 * used / alloc)
+	}
+	cells := min(pct/10, 10)
+	return fmt.Sprintf("[%s%s] %3d%%", strings.Repeat("#", cells), strings.Repeat(".", 10-cells), pct)
+}
