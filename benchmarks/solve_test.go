@@ -58,3 +58,14 @@ func first(u []packing.Unschedulable) any {
 	}
 	return u[0]
 }
+
+func BenchmarkStrategy(b *testing.B) {
+	for _, n := range []int{1000, 5000, 20000} {
+		p := diverse(b, n)
+		for _, s := range []packing.Strategy{packing.Plain, packing.CostAware} {
+			b.Run(fmt.Sprintf("workload=karpenter-diverse/pods=%d/strategy=%s", n, s), func(b *testing.B) {
+				benchSolve(b, p, packing.Options{Strategy: s})
+			})
+		}
+	}
+}

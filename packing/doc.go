@@ -33,6 +33,13 @@
 // scan by free CPU (CostAware). Instance-type compatibility is computed once
 // per distinct requirement set, as bitsets.
 //
+// [Verify] is an independent checker of a Plan against its Problem, written
+// without the solver's placement code: every pod exactly once, capacity of
+// every candidate type, affinity, taints, NodePool requirements, minValues
+// and limits, offerings and price, host ports, and topology replayed in
+// [Plan.Order]. A host may run it before acting on a plan; the property
+// tests run it on every generated problem.
+//
 // Solve is pure: no clock, no randomness, no I/O; inputs are never
-// modified, and the output is byte-for-byte deterministic.
+// modified, and the output is byte-for-byte deterministic. See ExampleSolve.
 package packing

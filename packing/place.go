@@ -62,8 +62,8 @@ func (r *run) placeByCost(v view) bool {
 }
 
 const (
-	scanFree    = 256 // claims examined for room without upgrade
-	scanUpgrade = 16  // claims priced for an upgrade
+	scanFree    = 1024 // claims examined for room without upgrade
+	scanUpgrade = 16   // claims priced for an upgrade
 )
 
 // freeFit finds the claim with the least CPU room that holds the pod on its
@@ -120,7 +120,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		if r.nodesLeft(pi) <= 0 {
 			continue
 		}
-		c := &claim{id: len(r.claims), pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc}
+		c := &claim{id: len(r.claims), pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc, hostCounts: map[int32]int32{}}
 		c.name = fmt.Sprintf("%s-%d", pl.np.Name, c.id+1)
 		if m, ok := r.tryClaim(v, c); ok {
 			m.pins = slices.Clone(m.pins)
@@ -171,6 +171,9 @@ func (r *run) commitNode(v view, ni int) {
 // tryClaim checks whether the pod can join claim c, and at what price.
 // It does not change c. The returned pins alias r.pins.
 func (r *run) tryClaim(v view, c *claim) (move, bool) {
+	if !r.hostOK(v, c) {
+		return move{}, false
+	}
 	need := c.used.Add(v.info.req)
 	if !need.Fits(c.maxAlloc) || requirements.Tolerates(v.tols, c.pl.taints) != nil {
 		return move{}, false
@@ -187,6 +190,25 @@ func (r *run) tryClaim(v view, c *claim) (move, bool) {
 		return move{}, false
 	}
 	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
+}
+
+// hostOK is the early, cheap check of the pod's required hostname
+// anti-affinity and hostname spread against c; topology repeats it.
+func (r *run) hostOK(v view, c *claim) bool {
+	for _, k := range v.hostCons {
+		n := c.hostCounts[k.counter]
+		if (k.kind == antiKind && n > 0) || (k.kind == spreadKind && n+selfCount(k.self) > k.maxSkew) {
+			return false
+		}
+	}
+	return true
+}
+
+func selfCount(b bool) int32 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func (c *claim) price() instancetypes.Price {

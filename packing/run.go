@@ -65,6 +65,8 @@ type claim struct {
 	maxAlloc resources.List
 	pods     []int
 	ports    []HostPort
+	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
+	hostCounts map[int32]int32
 }
 
 func newRun(s *static, cost bool) *run {
@@ -291,6 +293,9 @@ type view struct {
 	sig    int32
 	cons   []constraint
 	tols   []requirements.Toleration
+	// hostCons are the active anti-affinity and spread constraints on the
+	// hostname, checked first.
+	hostCons []constraint
 }
 
 func (r *run) view(i int) view {
@@ -304,6 +309,9 @@ func (r *run) view(i int) view {
 	for _, c := range info.cons {
 		if !c.soft || c.rank >= st.drop[c.kind] {
 			v.cons = append(v.cons, c)
+			if c.kind != affinityKind && r.s.counters[c.counter].key == requirements.LabelHostname {
+				v.hostCons = append(v.hostCons, c)
+			}
 		}
 	}
 	if st.tolerateSoft {

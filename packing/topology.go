@@ -188,8 +188,12 @@ func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) 
 // record counts the placed pod in the domains of t.
 func (r *run) record(v view, t target, pins []pin) {
 	for _, m := range v.info.matches {
-		if d, ok := r.domain(t, r.s.counters[m].key, pins); ok {
+		key := r.s.counters[m].key
+		if d, ok := r.domain(t, key, pins); ok {
 			r.counts[m][d]++
+		}
+		if key == requirements.LabelHostname && t.claim != nil {
+			t.claim.hostCounts[m]++
 		}
 	}
 	for _, c := range v.cons {
