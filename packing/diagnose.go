@@ -38,7 +38,7 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 	if err := requirements.Tolerates(v.tols, pl.taints); err != nil {
 		return reason(Untolerated, "NodePool %s: pod %s %v", name, podName(v.info.pod), err)
 	}
-	if err := pl.reqs.Compatible(v.reqs); err != nil {
+	if err := pl.compatible(pl.reqs, v.reqs); err != nil {
 		return reason(Incompatible, "NodePool %s: pod %s: %v", name, podName(v.info.pod), err)
 	}
 	compat := r.bits[v.sig][pi]

@@ -46,38 +46,63 @@ type option struct {
 }
 
 func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
-	opts := r.options(c, units)
-	if len(opts) == 0 { // every candidate's reservations were taken: keep the committed type
-		off, _ := c.pl.types[c.cheap].Cheapest(c.reqs)
-		opts = []option{{c.cheap, off}}
+	priced, idx := r.options(c, units)
+	chosen := option{t: c.cheap}
+	if len(idx) > 0 {
+		chosen = priced[idx[0]]
+	} else { // every candidate's reservations were taken: keep the committed type
+		chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
 	}
-	chosen := opts[0]
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}
 	typ := c.pl.types[chosen.t]
 	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: chosen.off,
-		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[chosen.t])}
-	for _, o := range opts {
-		nc.InstanceTypes = append(nc.InstanceTypes, c.pl.types[o.t].Name)
+		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[chosen.t]), Requirements: c.reqs,
+		InstanceTypes: []string{typ.Name}}
+	if len(idx) > 0 {
+		nc.InstanceTypes = make([]string, len(idx))
+		for i, j := range idx {
+			nc.InstanceTypes[i] = c.pl.types[priced[j].t].Name
+		}
 	}
-	nc.Requirements = c.reqs
 	nc.Labels = nodeClaimLabels(c, typ, chosen.off)
 	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)
 	return nc
 }
 
-// options lists the claim's types that hold its pods, each at its cheapest
-// usable offering, cheapest first, capped unless the cap would break
-// minValues. The claim's committed type is always among them.
-func (r *run) options(c *claim, units map[reservation]int) []option {
-	var opts []option
-	for _, o := range r.priced(c, units) {
+// options lists, as positions in the priced list, the claim's types that
+// hold its pods, each at its cheapest usable offering, cheapest first,
+// capped unless the cap would break minValues.
+func (r *run) options(c *claim, units map[reservation]int) ([]option, []int32) {
+	priced := r.priced(c, units)
+	var idx []int32
+	for i, o := range priced {
 		if c.cand.Has(o.t) && (o.t == c.cheap || r.withinLimits(c, o.t)) {
-			opts = append(opts, o)
+			idx = append(idx, int32(i))
 		}
 	}
-	return r.truncate(c, opts)
+	return priced, r.truncate(c, priced, idx)
+}
+
+func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
+	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
+	if len(idx) <= limit {
+		return idx
+	}
+	short := idx[:limit]
+	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, short)) {
+		return idx
+	}
+	return short
+}
+
+func optionSet(c *claim, priced []option, idx []int32) bitset.Set {
+	b := bitset.New(len(c.pl.types))
+	for _, i := range idx {
+		b.Add(priced[i].t)
+	}
+	return b
 }
 
 // priced lists every type of c's pool at its cheapest offering under c's
@@ -105,27 +130,6 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 type priceKey struct {
 	pool     int
 	zone, ct string
-}
-
-func (r *run) truncate(c *claim, opts []option) []option {
-	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
-	if len(opts) <= limit {
-		return opts
-	}
-	short := opts[:limit]
-	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, short)) {
-		return opts
-	}
-	return slices.Clip(short)
-}
-
-func optionSet(c *claim, opts []option) bitset.Set {
-	b := c.cand.Clone()
-	b.Clear()
-	for _, o := range opts {
-		b.Add(o.t)
-	}
-	return b
 }
 
 // cheapestOffering is the cheapest usable offering of t in the zones and

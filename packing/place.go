@@ -219,7 +219,7 @@ func (c *claim) price() instancetypes.Price {
 }
 
 func (r *run) reqsCompatible(v view, c *claim) bool {
-	return slices.Contains(c.sigs, v.sig) || c.reqs.Compatible(v.reqs) == nil
+	return slices.Contains(c.sigs, v.sig) || c.pl.compatible(c.reqs, v.reqs) == nil
 }
 
 // firstFit returns the cheapest candidate type of c compatible with the pod
@@ -310,10 +310,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.chargeLimits(c, m.cheap)
 	c.used, c.cheap = need, m.cheap
 	r.narrowReqs(v, c, m.pins)
-	c.maxAlloc = resources.List{}
-	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		c.maxAlloc = c.maxAlloc.Max(c.pl.alloc[t])
-	}
+	r.refreshMaxAlloc(c)
 	c.ports = append(c.ports, v.info.pod.HostPorts...)
 	c.pods = append(c.pods, v.i)
 	r.where[v.i] = -c.id - 2
@@ -321,6 +318,20 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)
 	r.bubble(c)
+}
+
+// refreshMaxAlloc recomputes the claim's bound on its types' allocatable
+// once its candidates have halved since the last time; in between the old,
+// larger bound stays a valid (if looser) quick reject.
+func (r *run) refreshMaxAlloc(c *claim) {
+	n := c.cand.Len()
+	if c.maxCount != 0 && n > c.maxCount/2 {
+		return
+	}
+	c.maxAlloc, c.maxCount = resources.List{}, n
+	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
+		c.maxAlloc = c.maxAlloc.Max(c.pl.alloc[t])
+	}
 }
 
 func (r *run) chargeLimits(c *claim, cheap int) {

@@ -37,6 +37,7 @@ type pool struct {
 	maxAlloc  resources.List
 	pins      map[pin]bitset.Set // types admitting key=value, for topology keys
 	minValues bool
+	typeKeys  map[string]bool    // label keys some type of the pool defines
 	reserved  bool               // some type has a reserved offering
 	limits    []resources.Amount // resource limits, by name; "nodes" aside
 	capLim    [][]int64          // per type: its capacity in each limited resource
@@ -77,7 +78,9 @@ func compilePools(p *Problem) []*pool {
 func compilePool(p *Problem, np *NodePool) *pool {
 	cat := cmp.Or(np.Catalog, p.Catalog)
 	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
-	for t := range cat.Compatible(pl.reqs) {
+	// Karpenter keeps a type when its requirements intersect the pool's:
+	// labels only one side defines (the pool's custom labels) do not count.
+	for _, t := range cat.Types() {
 		if err := t.Requirements.Intersects(pl.reqs); err != nil {
 			continue
 		}
@@ -90,6 +93,12 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.price = append(pl.price, off.Price)
 	}
 	pl.sortTypes()
+	pl.typeKeys = map[string]bool{}
+	for _, t := range pl.types {
+		for _, k := range t.Requirements.Keys() {
+			pl.typeKeys[k] = true
+		}
+	}
 	pl.all = bitset.Full(len(pl.types))
 	pl.daemonOverhead(p.DaemonSets)
 	for _, name := range sortedNames(np.Limits) {
@@ -107,6 +116,20 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.minValues = pl.minValues || r.MinValues() > 0
 	}
 	return pl
+}
+
+// allowUndefined reports whether a pod may require a key the pool does not
+// define: a well-known label, or one its instance types define, which the
+// type choice settles (as a provider registers its type labels with
+// Karpenter).
+func (pl *pool) allowUndefined(key string) bool {
+	return requirements.IsWellKnown(key) || pl.typeKeys[key]
+}
+
+// compatible is the pool's Compatible: r (a pool or claim requirement set)
+// admits incoming, the keys the pool's types define allowed undefined.
+func (pl *pool) compatible(r, incoming requirements.Set) error {
+	return r.CompatibleWith(incoming, pl.allowUndefined)
 }
 
 // sortTypes orders types by price under the pool's requirements, then name.
@@ -153,7 +176,7 @@ func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs r
 		return false
 	}
 	for _, alt := range ds.NodeAffinity.Alternatives() {
-		if poolReqs.Compatible(alt) == nil && typeReqs.Intersects(alt) == nil {
+		if poolReqs.CompatibleWith(alt, func(k string) bool { return requirements.IsWellKnown(k) || typeReqs.Has(k) }) == nil && typeReqs.Intersects(alt) == nil {
 			return true
 		}
 	}

@@ -30,7 +30,8 @@ type run struct {
 	bits    [][]bitset.Set // per signature, per pool: compatible types
 	reqsOf  []requirements.Set
 	fails   []Reason
-	pins    []pin // scratch
+	pins    []pin    // scratch
+	cands   []string // scratch
 	prices  map[priceKey][]option
 }
 
@@ -63,6 +64,7 @@ type claim struct {
 	cheap    int
 	used     resources.List
 	maxAlloc resources.List
+	maxCount int // candidates when maxAlloc was computed
 	pods     []int
 	ports    []HostPort
 	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
@@ -340,7 +342,7 @@ func (r *run) signature(reqs requirements.Set) int32 {
 
 func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 	b := bitset.New(len(pl.types))
-	if pl.reqs.Compatible(reqs) != nil {
+	if pl.compatible(pl.reqs, reqs) != nil {
 		return b
 	}
 	merged := pl.reqs.Intersect(reqs)

@@ -1,10 +1,6 @@
 package packing
 
-import (
-	"slices"
-
-	"github.com/nodeplan/nodeplan/requirements"
-)
+import "github.com/nodeplan/nodeplan/requirements"
 
 // target is where a pod may go: an existing node or a claim.
 type target struct {
@@ -135,22 +131,26 @@ func (r *run) anyCounted(v view, c constraint) bool {
 }
 
 // candidates lists, in order, the domains of key that claim c, the pod and
-// some remaining type admit.
+// some remaining type admit. The result aliases a scratch buffer of r.
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []string {
-	var out []string
+	out := r.cands[:0]
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	compat := r.bits[v.sig][c.pi]
 	for _, d := range r.s.domains[key] {
-		if creq.Has(d) && preq.Has(d) && r.typeAdmits(c, compat, append(slices.Clip(pins), pin{key, d})) {
+		if creq.Has(d) && preq.Has(d) && r.typeAdmits(c, compat, pins, pin{key, d}) {
 			out = append(out, d)
 		}
 	}
+	r.cands = out
 	return out
 }
 
-func (r *run) typeAdmits(c *claim, compat interface{ Has(int) bool }, pins []pin) bool {
+// typeAdmits reports whether some candidate type of c is compatible with the
+// pod and admits the pins and extra.
+func (r *run) typeAdmits(c *claim, compat interface{ Has(int) bool }, pins []pin, extra pin) bool {
+	b, ok := c.pl.pins[extra]
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) {
 			return true
 		}
 	}

@@ -114,7 +114,9 @@ func (v *verifier) dsRuns(ds *DaemonSet, pool *NodePool, t *instancetypes.Instan
 	}
 	reqs := v.poolReqs[pool.Name]
 	for _, alt := range ds.NodeAffinity.Alternatives() {
-		if reqs.Compatible(alt) == nil && t.Requirements.Intersects(alt) == nil {
+		// Keys the type defines count as known, as a provider's type labels.
+		known := func(k string) bool { return requirements.IsWellKnown(k) || t.Requirements.Has(k) }
+		if reqs.CompatibleWith(alt, known) == nil && t.Requirements.Intersects(alt) == nil {
 			return true
 		}
 	}

@@ -100,16 +100,23 @@ func (s Set) Without(keys ...string) Set {
 // shared keys must intersect ([Set.Intersects]). The error is an
 // [*IncompatibleError] naming the key and both sides. It does not allocate
 // when the sets are compatible.
-func (s Set) Compatible(incoming Set) error { return s.compatible(incoming, true) }
+func (s Set) Compatible(incoming Set) error { return s.CompatibleWith(incoming, IsWellKnown) }
+
+// CompatibleWith is [Set.Compatible] with the keys allowed undefined given
+// by allowUndefined instead of [IsWellKnown]: a provider's instance-type
+// labels, say. It does not allocate when the sets are compatible.
+func (s Set) CompatibleWith(incoming Set, allowUndefined func(key string) bool) error {
+	return s.compatible(incoming, allowUndefined)
+}
 
 // StrictlyCompatible is [Set.Compatible] with no allowance for undefined
 // well-known labels: every positive requirement of incoming must be met by a
 // key that s constrains.
-func (s Set) StrictlyCompatible(incoming Set) error { return s.compatible(incoming, false) }
+func (s Set) StrictlyCompatible(incoming Set) error { return s.compatible(incoming, nil) }
 
-func (s Set) compatible(incoming Set, allowWellKnown bool) error {
+func (s Set) compatible(incoming Set, allow func(string) bool) error {
 	for _, in := range incoming.reqs {
-		if s.Has(in.key) || in.negative() || (allowWellKnown && IsWellKnown(in.key)) {
+		if s.Has(in.key) || in.negative() || (allow != nil && allow(in.key)) {
 			continue
 		}
 		return &IncompatibleError{Key: in.key, Incoming: in, Undefined: true}

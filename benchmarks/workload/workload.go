@@ -1,10 +1,13 @@
 package workload
 
 // Workload is one benchmark input: a catalog of instance types, the NodePools
-// that may launch them and the pending pods to place. The zero Workload has no
+// that may launch them and the pending pods to place. Catalog, when not
+// empty, names an embedded catalog (only [CatalogAWS] so far) that runners
+// use instead of InstanceTypes, which is then empty. The zero Workload has no
 // instance types, no NodePools and no pods.
 type Workload struct {
 	Name          string
+	Catalog       string
 	InstanceTypes []InstanceType
 	NodePools     []NodePool
 	Pods          []Pod
@@ -69,15 +72,16 @@ type Taint struct {
 	Effect string
 }
 
-// Pod is a pending pod: its requests (CPU in millicores, memory in bytes),
-// its node selector and its scheduling constraints. The zero Pod requests
-// nothing and has no constraints.
+// Pod is a pending pod: its requests (CPU in millicores, memory in bytes,
+// GPU in whole nvidia.com/gpu devices), its node selector and its scheduling
+// constraints. The zero Pod requests nothing and has no constraints.
 type Pod struct {
 	Namespace             string
 	Name                  string
 	Labels                map[string]string
 	CPUMilli              int64
 	MemoryBytes           int64
+	GPU                   int64
 	NodeSelector          map[string]string
 	TopologySpread        []Spread
 	PodAffinity           []AffinityTerm

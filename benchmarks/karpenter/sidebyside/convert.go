@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/karpenter/pkg/test"
 
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 // creationTime is the creation timestamp of every converted pod, so that
@@ -163,13 +164,23 @@ func pod(p workload.Pod) *corev1.Pod {
 			Containers: []corev1.Container{{
 				Name:  "main",
 				Image: test.DefaultImage,
-				Resources: corev1.ResourceRequirements{Requests: corev1.ResourceList{
-					corev1.ResourceCPU:    *resource.NewMilliQuantity(p.CPUMilli, resource.DecimalSI),
-					corev1.ResourceMemory: *resource.NewQuantity(p.MemoryBytes, resource.BinarySI),
-				}},
+				Resources: corev1.ResourceRequirements{Requests: podRequests(p)},
 			}},
 		},
 	}
+}
+
+// podRequests are the pod's cpu and memory requests, plus nvidia.com/gpu
+// when it asks for GPUs.
+func podRequests(p workload.Pod) corev1.ResourceList {
+	out := corev1.ResourceList{
+		corev1.ResourceCPU:    *resource.NewMilliQuantity(p.CPUMilli, resource.DecimalSI),
+		corev1.ResourceMemory: *resource.NewQuantity(p.MemoryBytes, resource.BinarySI),
+	}
+	if p.GPU > 0 {
+		out[corev1.ResourceName(resources.GPU)] = *resource.NewQuantity(p.GPU, resource.DecimalSI)
+	}
+	return out
 }
 
 // uid hashes the pod's key, so UIDs are stable across runs but not in name

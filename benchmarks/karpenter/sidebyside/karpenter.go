@@ -85,7 +85,10 @@ func Prepare(w workload.Workload, opts KarpenterOptions) (*Run, error) {
 	quietLogs.Do(func() { log.SetLogger(logging.NopLogger) })
 	ctx := options.ToContext(injection.WithControllerName(context.Background(), "provisioner"), test.Options())
 	ctx = log.IntoContext(ctx, logging.NopLogger)
-	its := instanceTypes(w.InstanceTypes)
+	its, err := karpenterTypes(w)
+	if err != nil {
+		return nil, err
+	}
 	pools, byPool := nodePools(w.NodePools, its)
 	ps := pods(w.Pods)
 	sopts := schedulerOptions(opts)

@@ -3,7 +3,6 @@ package sidebyside
 import (
 	"time"
 
-	"github.com/nodeplan/nodeplan/benchmarks"
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -15,9 +14,10 @@ type NodeplanRun struct {
 	opts    packing.Options
 }
 
-// PrepareNodeplan converts w into nodeplan's input.
+// PrepareNodeplan converts w into nodeplan's input, on the embedded catalog
+// w.Catalog names when it names one.
 func PrepareNodeplan(w workload.Workload, opts packing.Options) (*NodeplanRun, error) {
-	p, err := benchmarks.Problem(w, nil)
+	p, err := nodeplanProblem(w)
 	if err != nil {
 		return nil, err
 	}

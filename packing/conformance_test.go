@@ -1,0 +1,506 @@
+package packing_test
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// The conformance tests restate behaviours of Karpenter v1.14.1's
+// provisioning scheduler (its scheduling, topology, instance-selection and
+// provisioning suites) as table rows over the same fake catalog. A row
+// whose name says "invariant" asserts what Karpenter's test protects where
+// nodeplan decides differently on purpose (see doc.go).
+
+// row is one scenario and the outcome Karpenter expects.
+type row struct {
+	name    string
+	types   []typeSpec         // nil: defaultTypes()
+	pools   []packing.NodePool // nil: one pool "default" (unless noPools)
+	noPools bool
+	nodes   []packing.Node
+	daemons []packing.DaemonSet
+	pods    []packing.Pod
+	opts    packing.Options
+	unsched []string // names of the pods left out; nil: none
+	claims  int      // number of new NodeClaims
+	check   func(t *testing.T, o outcome)
+}
+
+func runRows(t *testing.T, rows []row) {
+	t.Helper()
+	for _, r := range rows {
+		t.Run(r.name, func(t *testing.T) {
+			o := solveRow(t, r)
+			assert.Equal(t, append([]string{}, r.unsched...), o.unscheduled(), "unschedulable pods")
+			assert.Len(t, o.plan.NodeClaims, r.claims, "new NodeClaims: %v", o.types())
+			assertAccounted(t, o)
+			if r.check != nil {
+				r.check(t, o)
+			}
+		})
+	}
+}
+
+func solveRow(t *testing.T, r row) outcome {
+	t.Helper()
+	specs := r.types
+	if specs == nil {
+		specs = defaultTypes()
+	}
+	pools := r.pools
+	if pools == nil && !r.noPools {
+		pools = []packing.NodePool{pool("default")}
+	}
+	p := packing.Problem{Pods: r.pods, NodePools: pools, Catalog: buildCatalog(t, specs), Nodes: r.nodes, DaemonSets: r.daemons}
+	plan, err := packing.Solve(p, r.opts)
+	require.NoError(t, err)
+	return newOutcome(p, plan)
+}
+
+// assertAccounted checks that every pod is placed exactly once or reported.
+func assertAccounted(t *testing.T, o outcome) {
+	t.Helper()
+	seen := make([]int, len(o.prob.Pods))
+	for _, b := range o.plan.Bindings {
+		seen[b.Pod]++
+	}
+	for _, c := range o.plan.NodeClaims {
+		for _, i := range c.Pods {
+			seen[i]++
+		}
+	}
+	for _, u := range o.plan.Unschedulable {
+		seen[u.Pod]++
+	}
+	for i, n := range seen {
+		assert.Equal(t, 1, n, "pod %s accounted %d times", o.byIx[i], n)
+	}
+}
+
+// wantLabel asserts the label of wherever pod went.
+func wantLabel(pod, key, value string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		got, ok := o.labelOf(pod, key)
+		assert.True(t, ok, "pod %s has no %s", pod, key)
+		assert.Equal(t, value, got, "pod %s %s", pod, key)
+	}
+}
+
+// wantType asserts the instance type chosen for pod's claim.
+func wantType(pod, typ string) func(*testing.T, outcome) {
+	return wantLabel(pod, requirements.LabelInstanceType, typ)
+}
+
+// wantSkew asserts the sorted per-domain counts of pods with labels kv.
+func wantSkew(key string, counts []int, kv ...string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		assert.Equal(t, counts, o.skew(key, kv...), "pods per %s", key)
+	}
+}
+
+// all combines checks.
+func all(checks ...func(*testing.T, outcome)) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		for _, c := range checks {
+			c(t, o)
+		}
+	}
+}
+
+var (
+	plain = packing.Options{Strategy: packing.Plain}
+	app   = []string{"app", "spread"}
+)
+
+func cpuPod(name, cpu string, opts ...podOpt) packing.Pod {
+	return mkPod(name, append([]podOpt{req("cpu", cpu)}, opts...)...)
+}
+
+// --- requirements and labels -------------------------------------------------
+
+func TestConformanceRequirements(t *testing.T) {
+	team := pool("default", poolLabels("team", "a"))
+	teamAB := pool("default", poolReq(in("team", "a", "b")))
+	runRows(t, []row{
+		{name: "unconstrained pod schedules and the node carries the NodePool label", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p")}, claims: 1, check: wantLabel("p", "team", "a")},
+		{name: "conflicting node selector on a NodePool label", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p", nodeSelector("team", "b"))}, unsched: []string{"p"}},
+		{name: "node selector on a key the NodePool does not define", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p", nodeSelector("other", "x"))}, unsched: []string{"p"}},
+		{name: "matching In requirement on a NodePool label", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p", term(in("team", "a")))}, claims: 1},
+		{name: "NotIn the NodePool label value conflicts", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p", term(notIn("team", "a")))}, unsched: []string{"p"}},
+		{name: "NodePool zone constraint is used", pools: []packing.NodePool{pool("default", poolReq(in(requirements.LabelZone, zone2)))},
+			pods: []packing.Pod{mkPod("p")}, claims: 1, check: wantLabel("p", requirements.LabelZone, zone2)},
+		{name: "node selector narrows NodePool zones", pools: []packing.NodePool{pool("default", poolReq(in(requirements.LabelZone, zone1, zone2)))},
+			pods: []packing.Pod{mkPod("p", nodeSelector(requirements.LabelZone, zone2))}, claims: 1, check: wantLabel("p", requirements.LabelZone, zone2)},
+		{name: "unknown zone in node selector", pods: []packing.Pod{mkPod("p", nodeSelector(requirements.LabelZone, "unknown"))},
+			unsched: []string{"p"}},
+		{name: "node selector outside NodePool zones", pools: []packing.NodePool{pool("default", poolReq(in(requirements.LabelZone, zone1)))},
+			pods: []packing.Pod{mkPod("p", nodeSelector(requirements.LabelZone, zone2))}, unsched: []string{"p"}},
+		{name: "Gt and Lt on a numeric instance label", pods: []packing.Pod{mkPod("p",
+			term(bound(labelInteger, requirements.Gt, "3"), bound(labelInteger, requirements.Lt, "5")))}, claims: 1,
+			check: all(wantType("p", "default-instance-type"), wantLabel("p", labelInteger, "4"))},
+		{name: "Gte and Lte on a numeric instance label", pods: []packing.Pod{mkPod("p",
+			term(bound(labelInteger, requirements.Gte, "16"), bound(labelInteger, requirements.Lte, "16")))}, claims: 1,
+			check: wantType("p", "arm-instance-type")},
+		{name: "incompatible preference with a required In on an unknown zone does not schedule", pods: []packing.Pod{mkPod("p",
+			term(in(requirements.LabelZone, "unknown")), prefer(1, in(requirements.LabelZone, zone1)))}, unsched: []string{"p"}},
+		{name: "preference conflicting with the required zones is relaxed", pods: []packing.Pod{mkPod("p",
+			term(in(requirements.LabelZone, zone1, zone2)), prefer(1, in(requirements.LabelZone, zone3)))}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				z, _ := o.labelOf("p", requirements.LabelZone)
+				assert.Contains(t, []string{zone1, zone2}, z)
+			}},
+		{name: "node selector, requirements and preference all intersect", pods: []packing.Pod{mkPod("p",
+			nodeSelector(requirements.LabelArch, "amd64"),
+			term(in(requirements.LabelZone, zone1, zone2), notIn(requirements.LabelCapacityType, "spot")),
+			prefer(10, in(requirements.LabelZone, zone2)))}, claims: 1,
+			check: all(wantLabel("p", requirements.LabelZone, zone2), wantLabel("p", requirements.LabelCapacityType, "on-demand"),
+				wantLabel("p", requirements.LabelArch, "amd64"))},
+		{name: "In on an undefined key", pods: []packing.Pod{mkPod("p", term(in("undefined", "x")))}, unsched: []string{"p"}},
+		{name: "NotIn on an undefined key", pods: []packing.Pod{mkPod("p", term(notIn("undefined", "x")))}, claims: 1},
+		{name: "Exists on an undefined key", pods: []packing.Pod{mkPod("p", term(exists("undefined")))}, unsched: []string{"p"}},
+		{name: "DoesNotExist on an undefined key", pods: []packing.Pod{mkPod("p", term(dne("undefined")))}, claims: 1},
+		{name: "DoesNotExist on a defined NodePool label", pools: []packing.NodePool{team},
+			pods: []packing.Pod{mkPod("p", term(dne("team")))}, unsched: []string{"p"}},
+		{name: "compatible pods share one node", pools: []packing.NodePool{teamAB}, opts: plain,
+			pods:   []packing.Pod{mkPod("p1", nodeSelector("team", "a")), mkPod("p2", term(in("team", "a")))},
+			claims: 1, check: all(wantLabel("p1", "team", "a"), wantLabel("p2", "team", "a"))},
+		{name: "incompatible pods go to different nodes with different label values", pools: []packing.NodePool{teamAB},
+			pods:   []packing.Pod{mkPod("p1", nodeSelector("team", "a")), mkPod("p2", nodeSelector("team", "b"))},
+			claims: 2, check: all(wantLabel("p1", "team", "a"), wantLabel("p2", "team", "b"))},
+		{name: "Exists does not overwrite an In on the same key", pods: []packing.Pod{mkPod("p",
+			term(in(requirements.LabelZone, "non-existent"), exists(requirements.LabelZone)))}, unsched: []string{"p"}},
+		{name: "restricted hostname and karpenter.sh selectors do not schedule", pods: []packing.Pod{
+			mkPod("host", nodeSelector(requirements.LabelHostname, "some-node")),
+			mkPod("domain", nodeSelector("karpenter.sh/custom", "x"))}, unsched: []string{"domain", "host"}},
+		{name: "well-known label selectors schedule", pods: []packing.Pod{mkPod("p", nodeSelector(
+			requirements.LabelArch, "amd64", requirements.LabelOS, "linux", requirements.LabelCapacityType, "on-demand",
+			requirements.LabelZone, zone3, requirements.LabelInstanceType, "default-instance-type"))}, claims: 1,
+			check: all(wantType("p", "default-instance-type"), wantLabel("p", requirements.LabelZone, zone3))},
+	})
+}
+
+// --- preferences and relaxation ----------------------------------------------
+
+func TestConformancePreferences(t *testing.T) {
+	zone := requirements.LabelZone
+	soft := taint("soft", requirements.PreferNoSchedule)
+	runRows(t, []row{
+		{name: "the final required term is not relaxed", pods: []packing.Pod{mkPod("p", term(in(zone, "invalid")))},
+			unsched: []string{"p"}},
+		{name: "required terms are tried in order", pods: []packing.Pod{mkPod("p",
+			term(in(zone, "invalid-1")), term(in(zone, "invalid-2")), term(in(zone, zone1)), term(in(zone, zone2)))},
+			claims: 1, check: wantLabel("p", zone, zone1)},
+		{name: "all impossible preferences are relaxed", pods: []packing.Pod{mkPod("p",
+			prefer(1, in(zone, "invalid")), prefer(2, in(labelInteger, "999")))}, claims: 1},
+		{name: "relaxation falls to lighter weights", pods: []packing.Pod{mkPod("p",
+			prefer(100, in(zone, "invalid")), prefer(50, in(zone, zone2)), prefer(1, in(zone, zone1)))},
+			claims: 1, check: wantLabel("p", zone, zone2)},
+		{name: "the requirement wins over a conflicting preference", pods: []packing.Pod{mkPod("p",
+			term(in(zone, zone3)), prefer(1, in(zone, zone1)))}, claims: 1, check: wantLabel("p", zone, zone3)},
+		{name: "a self-conflicting preference is relaxed", pods: []packing.Pod{mkPod("p",
+			prefer(1, in(zone, "invalid"), notIn(zone, "invalid")))}, claims: 1},
+		{name: "PreferNoSchedule taint is tolerated after relaxation when it is the only NodePool",
+			pools: []packing.NodePool{pool("default", poolTaint(soft))},
+			pods:  []packing.Pod{mkPod("p", prefer(1, in(zone, "invalid")))}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p")
+				assert.Contains(t, c.Taints, soft)
+			}},
+		{name: "an untainted NodePool is chosen over one with PreferNoSchedule",
+			pools:  []packing.NodePool{pool("z-soft", poolTaint(soft)), pool("a-plain")},
+			pods:   []packing.Pod{mkPod("p")},
+			claims: 1, check: wantLabel("p", requirements.LabelNodePool, "a-plain")},
+		{name: "preferred node affinity is followed by default",
+			pods: []packing.Pod{mkPod("p", prefer(100, in(requirements.LabelArch, "arm64")))}, claims: 1,
+			check: wantType("p", "arm-instance-type")},
+		{name: "preferred node affinity is ignored with IgnorePreferences", opts: packing.Options{IgnorePreferences: true},
+			pods: []packing.Pod{mkPod("p", prefer(100, in(requirements.LabelArch, "arm64")))}, claims: 1,
+			check: wantType("p", "small-instance-type")},
+	})
+}
+
+// --- instance types and binpacking -------------------------------------------
+
+func TestConformanceInstanceTypes(t *testing.T) {
+	arch := requirements.LabelArch
+	runRows(t, []row{
+		{name: "requests larger than every instance type", pods: []packing.Pod{cpuPod("p", "100")}, unsched: []string{"p"},
+			check: func(t *testing.T, o outcome) {
+				why, _ := o.reason("p")
+				assert.Equal(t, packing.Insufficient, why.Kind)
+				assert.Equal(t, resources.CPU, why.Resource)
+			}},
+		{name: "different archs on different instances",
+			pods:   []packing.Pod{mkPod("amd", nodeSelector(arch, "amd64")), mkPod("arm", nodeSelector(arch, "arm64"))},
+			claims: 2, check: all(wantType("amd", "small-instance-type"), wantType("arm", "arm-instance-type"))},
+		{name: "different zone selectors on different instances", pods: []packing.Pod{
+			mkPod("z1", nodeSelector(requirements.LabelZone, zone1)), mkPod("z2", nodeSelector(requirements.LabelZone, zone2))},
+			claims: 2, check: all(wantLabel("z1", requirements.LabelZone, zone1), wantLabel("z2", requirements.LabelZone, zone2))},
+		{name: "resources that no single type has together go to different instances", pods: []packing.Pod{
+			mkPod("a", req(string(gpuA), "1")), mkPod("b", req(string(gpuB), "1"))}, claims: 2,
+			check: all(wantType("a", "gpu-vendor-instance-type"), wantType("b", "gpu-vendor-b-instance-type"))},
+		{name: "one pod requesting resources no single type has", pods: []packing.Pod{
+			mkPod("ab", req(string(gpuA), "1", string(gpuB), "1"))}, unsched: []string{"ab"}},
+		{name: "Exists on an optional label picks the large type", pods: []packing.Pod{mkPod("p", term(exists(labelSpecial)))},
+			claims: 1, check: all(wantType("p", "arm-instance-type"), wantLabel("p", labelSpecial, "optional"))},
+		{name: "DoesNotExist on an optional label avoids it", pods: []packing.Pod{mkPod("p", term(dne(labelSpecial)))},
+			claims: 1, check: func(t *testing.T, o outcome) {
+				wantType("p", "small-instance-type")(t, o)
+				_, has := o.labelOf("p", labelSpecial)
+				assert.False(t, has)
+			}},
+		{name: "small pod on the smallest instance", pods: []packing.Pod{mkPod("p", req("memory", "100M"))}, claims: 1,
+			check: wantType("p", "small-instance-type")},
+		{name: "several small pods on one smallest instance", pods: mkPods("p", 5, req("memory", "10M")), claims: 1,
+			check: wantType("p-00", "small-instance-type")},
+		{name: "new nodes when a node is at capacity", opts: plain,
+			pods: mkPods("p", 40, req("memory", "1.8G"), nodeSelector(arch, "amd64")), claims: 20,
+			check: func(t *testing.T, o outcome) {
+				assert.Equal(t, slices.Repeat([]string{"default-instance-type"}, 20), o.types())
+			}},
+		{name: "small and large pods pack together", opts: plain,
+			pods: append(mkPods("big", 40, req("memory", "1.8G"), nodeSelector(arch, "amd64")),
+				mkPods("small", 20, req("memory", "400M"), nodeSelector(arch, "amd64"))...), claims: 20},
+		{name: "nodes are packed tightly", types: fakeIts(5), opts: plain,
+			pods: []packing.Pod{cpuPod("big", "4.5"), cpuPod("small", "1")}, claims: 2,
+			check: all(wantType("big", "fake-it-4"), wantType("small", "fake-it-1"))},
+		{name: "zero-quantity request of an unknown resource", pods: []packing.Pod{mkPod("p", req("fake.com/unknown", "0"))}, claims: 1},
+		{name: "max pods per node opens new nodes", opts: plain, pods: mkPods("p", 25), claims: 5,
+			check: func(t *testing.T, o outcome) {
+				assert.Equal(t, slices.Repeat([]string{"small-instance-type"}, 5), o.types())
+			}},
+		{name: "the cheapest compatible offering is chosen", pods: []packing.Pod{
+			mkPod("p", nodeSelector(requirements.LabelZone, zone3))}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p")
+				assert.Equal(t, "small-instance-type", c.InstanceType)
+				assert.Equal(t, "on-demand", c.Offering.CapacityType.String())
+				assert.Equal(t, fakeType(defaultTypes()[1]).Offerings[0].Price, c.Offering.Price)
+			}},
+		{name: "identical pods share a node and every offered type has room for them", opts: plain,
+			pods: mkPods("p", 3, req("cpu", "1")), claims: 1,
+			check: func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p-00")
+				assert.NotEmpty(t, c.InstanceTypes)
+				assert.NotContains(t, c.InstanceTypes, "small-instance-type")
+				assert.NotContains(t, c.InstanceTypes, "single-pod-instance-type")
+			}},
+		{name: "no type matches arch and zone together", types: []typeSpec{
+			{name: "arm-z1", cpu: 4, memGi: 4, pods: 5, arch: "arm64", offerings: []instancetypes.Offering{odOffering(zone1, 0.5)}},
+			{name: "amd-z2", cpu: 4, memGi: 4, pods: 5, offerings: []instancetypes.Offering{odOffering(zone2, 0.5)}}},
+			pods: []packing.Pod{mkPod("p", nodeSelector(arch, "arm64", requirements.LabelZone, zone2))}, unsched: []string{"p"}},
+	})
+}
+
+// --- minValues ---------------------------------------------------------------
+
+func TestConformanceMinValues(t *testing.T) {
+	two := []typeSpec{
+		{name: "instance-type-1", cpu: 1, memGi: 1, pods: 5, arch: "arm64", offerings: []instancetypes.Offering{spotOffering("test-zone-1-spot", 0.52)}},
+		{name: "instance-type-2", cpu: 4, memGi: 4, pods: 5, arch: "arm64", offerings: []instancetypes.Offering{spotOffering("test-zone-1-spot", 1.0)}},
+	}
+	it := requirements.LabelInstanceType
+	runRows(t, []row{
+		{name: "minValues on instance types keeps two types per claim", types: two,
+			pools: []packing.NodePool{pool("default", poolReq(withMin(in(it, "instance-type-1", "instance-type-2"), 2)))},
+			pods:  []packing.Pod{cpuPod("p1", "0.9"), cpuPod("p2", "0.9")}, claims: 2,
+			check: func(t *testing.T, o outcome) {
+				for _, c := range o.plan.NodeClaims {
+					assert.Len(t, c.InstanceTypes, 2, c.Name)
+				}
+			}},
+		{name: "without minValues the two pods share the larger type", types: two,
+			pods: []packing.Pod{cpuPod("p1", "0.9"), cpuPod("p2", "0.9")}, claims: 1, opts: plain,
+			check: wantType("p1", "instance-type-2")},
+		{name: "minValues above the number of types does not schedule", types: fakeIts(10),
+			pools: []packing.NodePool{pool("default", poolReq(withMin(exists(it), 11)))},
+			pods:  []packing.Pod{mkPod("p")}, unsched: []string{"p"}},
+		{name: "the max of minValues applies when a key is repeated", types: fakeIts(10),
+			pools: []packing.NodePool{pool("default", poolReq(withMin(exists(it), 2), withMin(notIn(it, "fake-it-0"), 10)))},
+			pods:  []packing.Pod{mkPod("p")}, unsched: []string{"p"}},
+		{name: "minValues within reach schedules", types: fakeIts(10),
+			pools: []packing.NodePool{pool("default", poolReq(withMin(exists(it), 2), withMin(notIn(it, "fake-it-0"), 9)))},
+			pods:  []packing.Pod{mkPod("p")}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p")
+				assert.GreaterOrEqual(t, len(c.InstanceTypes), 9)
+				assert.NotContains(t, c.InstanceTypes, "fake-it-0")
+			}},
+	})
+}
+
+// --- existing and in-flight nodes --------------------------------------------
+
+func TestConformanceExistingNodes(t *testing.T) {
+	zone := requirements.LabelZone
+	startup := taint("example.com/startup", requirements.NoSchedule)
+	inflight := func(pods ...packing.Pod) packing.Node {
+		n := mkNode("inflight-1", "default", "default-instance-type", zone1, pods...)
+		n.Initialized = false
+		return n
+	}
+	tainted := func(n packing.Node, ts ...requirements.Taint) packing.Node {
+		n.Taints = ts
+		return n
+	}
+	boundTo := func(pod, node string) func(*testing.T, outcome) {
+		return func(t *testing.T, o outcome) {
+			got, ok := o.nodeOf(pod)
+			assert.True(t, ok, "pod %s is not bound", pod)
+			assert.Equal(t, node, got)
+		}
+	}
+	noZone := mkNode("no-zone", "", "default-instance-type", "")
+	runRows(t, []row{
+		{name: "an in-flight node that holds the pod is reused", nodes: []packing.Node{inflight()},
+			pods: []packing.Pod{cpuPod("p", "1")}, check: boundTo("p", "inflight-1")},
+		{name: "a pod that does not fit the in-flight node opens a second", nodes: []packing.Node{inflight(cpuPod("old", "3"))},
+			pods: []packing.Pod{cpuPod("p", "2")}, claims: 1},
+		{name: "a pod whose node selector the in-flight node fails opens a second", nodes: []packing.Node{inflight()},
+			pods: []packing.Pod{mkPod("p", nodeSelector(zone, zone2))}, claims: 1, check: wantLabel("p", zone, zone2)},
+		{name: "an untolerated taint on an initialized node is avoided",
+			nodes: []packing.Node{tainted(mkNode("n", "default", "default-instance-type", zone1), taint("dedicated", requirements.NoSchedule))},
+			pods:  []packing.Pod{mkPod("p")}, claims: 1},
+		{name: "a startup taint on an uninitialized node is assumed to go away",
+			pools: []packing.NodePool{pool("default", poolStartupTaint(startup))},
+			nodes: []packing.Node{tainted(inflight(), startup)}, pods: []packing.Pod{mkPod("p")}, check: boundTo("p", "inflight-1")},
+		{name: "the same startup taint on an initialized node is honoured",
+			pools: []packing.NodePool{pool("default", poolStartupTaint(startup))},
+			nodes: []packing.Node{tainted(mkNode("n", "default", "default-instance-type", zone1), startup)},
+			pods:  []packing.Pod{mkPod("p")}, claims: 1},
+		{name: "a node no NodePool owns is used", nodes: []packing.Node{mkNode("unowned", "", "default-instance-type", zone1)},
+			pods: []packing.Pod{cpuPod("p", "1")}, check: boundTo("p", "unowned")},
+		{name: "initialized nodes are tried before uninitialized ones", nodes: []packing.Node{
+			func() packing.Node { n := mkNode("a-uninit", "default", "default-instance-type", zone1); n.Initialized = false; return n }(),
+			mkNode("b-init", "default", "default-instance-type", zone1)},
+			pods: []packing.Pod{cpuPod("p", "1")}, check: boundTo("p", "b-init")},
+		{name: "a zone requirement the node lacks the label for, with no NodePool", noPools: true, nodes: []packing.Node{noZone},
+			pods: []packing.Pod{mkPod("p", term(in(zone, zone1)))}, unsched: []string{"p"},
+			check: func(t *testing.T, o outcome) {
+				why, _ := o.reason("p")
+				assert.Equal(t, packing.NoNodePool, why.Kind)
+			}},
+		{name: "a zone requirement the node lacks the label for goes to a new NodeClaim", nodes: []packing.Node{noZone},
+			pods: []packing.Pod{mkPod("p", term(in(zone, zone1)))}, claims: 1, check: wantLabel("p", zone, zone1)},
+		{name: "pods with the same host port go to different nodes", opts: plain,
+			pods: []packing.Pod{mkPod("a", hostPort(80, "")), mkPod("b", hostPort(80, ""))}, claims: 2},
+		{name: "one port on two different host IPs shares a node", opts: plain,
+			pods: []packing.Pod{mkPod("a", hostPort(80, "10.0.0.1")), mkPod("b", hostPort(80, "10.0.0.2"))}, claims: 1},
+		{name: "a host port taken on an existing node", nodes: []packing.Node{mkNode("n", "default", "default-instance-type", zone1,
+			mkPod("old", hostPort(80, "")))}, pods: []packing.Pod{mkPod("p", hostPort(80, "0.0.0.0"))}, claims: 1},
+	})
+}
+
+// --- daemonsets --------------------------------------------------------------
+
+func daemon(name string, opts ...podOpt) packing.DaemonSet {
+	p := mkPod(name, opts...)
+	return packing.DaemonSet{Name: name, Requests: p.Requests, Tolerations: p.Tolerations, NodeAffinity: p.NodeAffinity}
+}
+
+func TestConformanceDaemonSets(t *testing.T) {
+	oneCPU := req("cpu", "1", "memory", "1Gi")
+	p := func() []packing.Pod { return []packing.Pod{mkPod("p", oneCPU)} }
+	dedicated := taint("dedicated", requirements.NoSchedule)
+	soft := taint("soft", requirements.PreferNoSchedule)
+	runRows(t, []row{
+		{name: "without a daemonset the pod fits the small type", pods: p(), claims: 1, check: wantType("p", "small-instance-type")},
+		{name: "daemonset overhead is counted", daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: p(), claims: 1,
+			check: func(t *testing.T, o outcome) {
+				wantType("p", "default-instance-type")(t, o)
+				c, _ := o.claimOf("p")
+				assert.Equal(t, int64(2000), c.Requests.CPU)
+				assert.Equal(t, 2*gib, c.Requests.Memory)
+			}},
+		{name: "daemonset overhead counts despite a startup taint it does not tolerate",
+			pools:   []packing.NodePool{pool("default", poolStartupTaint(dedicated))},
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: p(), claims: 1, check: wantType("p", "default-instance-type")},
+		{name: "daemonset overhead too large for every type", daemons: []packing.DaemonSet{daemon("ds", req("cpu", "100"))},
+			pods: p(), unsched: []string{"p"}},
+		{name: "a daemonset that does not tolerate the NodePool taint is ignored",
+			pools:   []packing.NodePool{pool("default", poolTaint(dedicated))},
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("dedicated")))},
+			claims: 1, check: wantType("p", "small-instance-type")},
+		{name: "a daemonset selecting the NodePool's custom label counts", pools: []packing.NodePool{pool("default", poolLabels("team", "a"))},
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU, nodeSelector("team", "a"))}, pods: p(), claims: 1,
+			check: wantType("p", "default-instance-type")},
+		{name: "a daemonset selecting another value of that label does not count", pools: []packing.NodePool{pool("default", poolLabels("team", "a"))},
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU, nodeSelector("team", "b"))}, pods: p(), claims: 1,
+			check: wantType("p", "small-instance-type")},
+		{name: "a daemonset for other instance types only is left out",
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU, term(in(requirements.LabelArch, "arm64")))},
+			pods:    []packing.Pod{cpuPod("p", "1.5")}, claims: 1, check: wantType("p", "small-instance-type")},
+		{name: "a daemonset with NotIn on an unknown key counts",
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU, term(notIn("unknown", "x")))}, pods: p(), claims: 1,
+			check: wantType("p", "default-instance-type")},
+		{name: "a daemonset whose second affinity term matches counts",
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU, term(in(requirements.LabelZone, "invalid")), term(in(requirements.LabelArch, "amd64")))},
+			pods:    p(), claims: 1, check: wantType("p", "default-instance-type")},
+		{name: "a daemonset counts on a NodePool with a PreferNoSchedule taint", pools: []packing.NodePool{pool("default", poolTaint(soft))},
+			daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("soft")))},
+			claims: 1, check: wantType("p", "default-instance-type")},
+		{name: "daemonset overhead is counted once per NodeClaim", opts: plain,
+			daemons: []packing.DaemonSet{daemon("ds", req("cpu", "1"))}, pods: mkPods("p", 2, req("cpu", "0.5")), claims: 1,
+			check: func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p-00")
+				assert.Equal(t, int64(2000), c.Requests.CPU)
+				assert.Equal(t, int64(3), c.Requests.Pods)
+			}},
+	})
+}
+
+// --- limits and weights ------------------------------------------------------
+
+func TestConformanceLimits(t *testing.T) {
+	full := func(name, typ string) packing.Node {
+		n := mkNode(name, "default", typ, zone1)
+		n.Taints = []requirements.Taint{taint("full", requirements.NoSchedule)}
+		return n
+	}
+	limited := func(kv ...string) []packing.NodePool { return []packing.NodePool{pool("default", poolLimits(kv...))} }
+	prev := mkNode("prev", "default", "small-instance-type", zone1, cpuPod("old", "1.75"))
+	prev.Initialized = false
+	anti := []podOpt{podLabels("app", "x"), antiAffinity(podTerm(requirements.LabelHostname, 0, "app", "x"))}
+	runRows(t, []row{
+		{name: "existing usage above the limit", pools: limited("cpu", "20"),
+			nodes: []packing.Node{full("arm-1", "arm-instance-type"), full("arm-2", "arm-instance-type")},
+			pods:  []packing.Pod{mkPod("p")}, unsched: []string{"p"},
+			check: func(t *testing.T, o outcome) {
+				why, _ := o.reason("p")
+				assert.Equal(t, packing.LimitExceeded, why.Kind)
+			}},
+		{name: "a type within the limit schedules", pools: limited("cpu", "2"), pods: []packing.Pod{cpuPod("p", "1.75")},
+			claims: 1, check: wantType("p", "small-instance-type")},
+		{name: "partial scheduling when the limit would be exceeded (invariant: charged at the chosen type)", pools: limited("cpu", "3"),
+			pods: []packing.Pod{cpuPod("a", "1.5", anti...), cpuPod("b", "1.5", anti...)}, claims: 1, unsched: []string{"b"}},
+		{name: "no type within the limit", pools: limited("cpu", "2"), pods: []packing.Pod{cpuPod("p", "2.1")}, unsched: []string{"p"}},
+		{name: "a pods limit below the GPU type's capacity", pools: limited("pods", "1"),
+			pods: []packing.Pod{mkPod("p", req(string(gpuA), "1"))}, unsched: []string{"p"}},
+		{name: "a node launched in an earlier round counts against the limit", pools: limited("cpu", "2"),
+			nodes: []packing.Node{prev}, pods: []packing.Pod{cpuPod("p", "1.75")}, unsched: []string{"p"}},
+		{name: "the nodes limit counts existing nodes", pools: limited("nodes", "2"),
+			nodes: []packing.Node{full("n1", "small-instance-type"), full("n2", "small-instance-type")},
+			pods:  []packing.Pod{mkPod("p")}, unsched: []string{"p"}},
+		{name: "the nodes limit leaves room for one more", pools: limited("nodes", "3"),
+			nodes: []packing.Node{full("n1", "small-instance-type"), full("n2", "small-instance-type")},
+			pods:  []packing.Pod{mkPod("p")}, claims: 1},
+		{name: "the NodePool with the highest weight is used", pools: []packing.NodePool{pool("low"), pool("high", poolWeight(100))},
+			pods: []packing.Pod{mkPod("p")}, claims: 1, check: wantLabel("p", requirements.LabelNodePool, "high")},
+		{name: "an explicitly selected NodePool wins over weight", pools: []packing.NodePool{pool("low"), pool("high", poolWeight(100))},
+			pods: []packing.Pod{mkPod("p", nodeSelector(requirements.LabelNodePool, "low"))}, claims: 1,
+			check: wantLabel("p", requirements.LabelNodePool, "low")},
+	})
+}
