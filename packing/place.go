@@ -75,6 +75,9 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 		n     int
 	)
 	r.slack.ascendFrom(v.info.req.CPU, func(c *claim) bool {
+		if !r.hostOK(v, c) || !c.used.Add(v.info.req).Fits(c.pl.alloc[c.cheap]) {
+			return true // cheap to skip: not counted against the scan
+		}
 		n++
 		if m, ok := r.tryClaim(v, c); ok && m.cheap == c.cheap {
 			found, fm = c, m
@@ -93,6 +96,9 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		n    int
 	)
 	r.slack.descend(func(c *claim) bool {
+		if !r.hostOK(v, c) {
+			return true
+		}
 		m, ok := r.tryClaim(v, c)
 		if ok && (best == nil || m.delta < bm.delta) {
 			best, bm = c, move{cheap: m.cheap, delta: m.delta, pins: slices.Clone(m.pins)}
