@@ -212,7 +212,7 @@ func (s *static) collectDomains() map[string][]string {
 
 func (s *static) nodeDomains(key string, vals map[string]bool) {
 	for i := range s.prob.Nodes {
-		if v, ok := nodeLabel(&s.prob.Nodes[i], key); ok {
+		if v, ok := effectiveLabels(&s.prob.Nodes[i])[key]; ok {
 			vals[v] = true
 		}
 	}
@@ -238,19 +238,4 @@ func poolDomains(pl *pool, key string, vals map[string]bool) {
 			}
 		}
 	}
-}
-
-// nodeLabel is a node's value for a topology key; the hostname falls back
-// to the node name and the zone to Node.Zone.
-func nodeLabel(n *Node, key string) (string, bool) {
-	if v, ok := n.Labels[key]; ok {
-		return v, true
-	}
-	switch key {
-	case requirements.LabelHostname:
-		return n.Name, true
-	case requirements.LabelZone:
-		return n.Zone, n.Zone != ""
-	}
-	return "", false
 }

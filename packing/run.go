@@ -3,6 +3,7 @@ package packing
 import (
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -114,7 +115,7 @@ func cmpNodes(a, b *Node) int {
 	case a.Initialized != b.Initialized:
 		return 1
 	}
-	return compareStrings(a.Name, b.Name)
+	return strings.Compare(a.Name, b.Name)
 }
 
 func (r *run) addNode(n *Node) {
@@ -357,14 +358,4 @@ func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 func hasOffering(t *instancetypes.InstanceType, reqs requirements.Set) bool {
 	_, ok := t.Cheapest(reqs)
 	return ok
-}
-
-func compareStrings(a, b string) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
