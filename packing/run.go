@@ -118,10 +118,10 @@ func cmpNodes(a, b *Node) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
+// addNode registers a node. One marked for deletion takes no new pods, but
+// until it is gone its pods still count for topology and its capacity for
+// its pool's limits.
 func (r *run) addNode(n *Node) {
-	if n.MarkedForDeletion {
-		return
-	}
 	nd := &nodeT{n: n, labels: effectiveLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
@@ -129,7 +129,9 @@ func (r *run) addNode(n *Node) {
 		nd.ports = append(nd.ports, p.HostPorts...)
 		r.recordExisting(p, nd)
 	}
-	r.nodes = append(r.nodes, nd)
+	if !n.MarkedForDeletion {
+		r.nodes = append(r.nodes, nd)
+	}
 	for pi, pl := range r.s.pools {
 		if pl.np.Name == n.NodePool {
 			capacity := nodeCapacity(n, pl)
