@@ -273,6 +273,16 @@ func TestConformanceInstanceTypes(t *testing.T) {
 			check: func(t *testing.T, o outcome) {
 				assert.Equal(t, slices.Repeat([]string{"default-instance-type"}, 20), o.types())
 			}},
+		{name: "new nodes when a node is at capacity (invariant: Best costs no more than Plain, every pod on amd64)",
+			pods: mkPods("p", 40, req("memory", "1.8G"), nodeSelector(arch, "amd64")), claims: anyClaims,
+			check: func(t *testing.T, o outcome) {
+				ref, err := packing.Solve(o.prob, plain)
+				require.NoError(t, err)
+				assert.LessOrEqual(t, o.plan.Price, ref.Price)
+				for _, c := range o.plan.NodeClaims {
+					assert.NotEqual(t, "arm-instance-type", c.InstanceType, c.Name)
+				}
+			}},
 		{name: "small and large pods pack together", opts: plain,
 			pods: append(mkPods("big", 40, req("memory", "1.8G"), nodeSelector(arch, "amd64")),
 				mkPods("small", 20, req("memory", "400M"), nodeSelector(arch, "amd64"))...), claims: 20},
@@ -386,7 +396,11 @@ func TestConformanceExistingNodes(t *testing.T) {
 		{name: "a node no NodePool owns is used", nodes: []packing.Node{mkNode("unowned", "", "default-instance-type", zone1)},
 			pods: []packing.Pod{cpuPod("p", "1")}, check: boundTo("p", "unowned")},
 		{name: "initialized nodes are tried before uninitialized ones", nodes: []packing.Node{
-			func() packing.Node { n := mkNode("a-uninit", "default", "default-instance-type", zone1); n.Initialized = false; return n }(),
+			func() packing.Node {
+				n := mkNode("a-uninit", "default", "default-instance-type", zone1)
+				n.Initialized = false
+				return n
+			}(),
 			mkNode("b-init", "default", "default-instance-type", zone1)},
 			pods: []packing.Pod{cpuPod("p", "1")}, check: boundTo("p", "b-init")},
 		{name: "a zone requirement the node lacks the label for, with no NodePool", noPools: true, nodes: []packing.Node{noZone},
@@ -575,7 +589,7 @@ func TestConformanceTopologySpread(t *testing.T) {
 			nodes: []packing.Node{blocked("z1", zone1, appPods("old", 1)...)},
 			pools: []packing.NodePool{pool("default", poolReq(in(zone, zone2, zone3)))},
 			pods:  mkPods("p", 10, lab, zonal), claims: anyClaims,
-			unsched: []string{"p-05", "p-06", "p-07", "p-08", "p-09"}, check: wantSkew(zone, []int{1, 2, 2}, app...)},
+			unsched: []string{"p-04", "p-05", "p-06", "p-07", "p-08", "p-09"}, check: wantSkew(zone, []int{1, 2, 2}, app...)},
 		{name: "minDomains above the reachable zones", pools: zones12, pods: mkPods("p", 3, lab, withSpread(minDomains)),
 			claims: anyClaims, unsched: []string{"p-02"}, check: wantSkew(zone, []int{1, 1}, app...)},
 		{name: "minDomains met", pods: mkPods("p", 11, lab, withSpread(minDomains)), claims: anyClaims,
@@ -596,11 +610,6 @@ func TestConformanceTopologySpread(t *testing.T) {
 			nodes: []packing.Node{blocked("z1", zone1, mkPods("old", 2, podLabels("app", "spread", "hash", "a"))...)},
 			pods:  mkPods("p", 3, podLabels("app", "spread", "hash", "b"), zonal), claims: anyClaims,
 			check: wantSkew(zone, []int{1, 2}, "app", "spread", "hash", "b")},
-		{name: "nodeTaintsPolicy Honor leaves out domains of untolerated nodes",
-			pools: []packing.NodePool{pool("default", poolLabels(fake, "baz"))},
-			nodes: []packing.Node{taintedFake("foo", "foo"), taintedFake("bar", "bar")},
-			pods:  mkPods("p", 5, lab, req("cpu", "1"), withSpread(taintsPolicy(packing.Honor))), claims: anyClaims,
-			check: wantSkew(fake, []int{5}, app...)},
 		{name: "nodeTaintsPolicy Ignore counts domains of untolerated nodes",
 			pools: []packing.NodePool{pool("default", poolLabels(fake, "baz"))},
 			nodes: []packing.Node{taintedFake("foo", "foo"), taintedFake("bar", "bar")},
@@ -616,10 +625,33 @@ func TestConformanceTopologySpread(t *testing.T) {
 			claims: anyClaims, check: wantSkew(zone, []int{3, 3}, app...)},
 		{name: "preferred node affinity does not limit the spread", pods: mkPods("p", 6, lab, zonal, prefer(1, in(zone, zone1))),
 			claims: anyClaims, check: wantSkew(zone, []int{2, 2, 2}, app...)},
+		{name: "ScheduleAnyway spread is followed when it can be met",
+			pods: mkPods("p", 3, lab, withSpread(anyway(spreadBy(zone, 1, app...)))), claims: anyClaims,
+			check: wantSkew(zone, []int{1, 1, 1}, app...)},
+		{name: "ScheduleAnyway spread is relaxed when it cannot be met",
+			pods:   mkPods("p", 5, lab, nodeSelector(ct, "spot"), withSpread(anyway(ignoreAffinity(spreadBy(ct, 1, app...))))),
+			claims: anyClaims, check: wantSkew(ct, []int{5}, app...)},
+		{name: "the same spread with DoNotSchedule leaves pods out",
+			pods:   mkPods("p", 5, lab, nodeSelector(ct, "spot"), withSpread(ignoreAffinity(spreadBy(ct, 1, app...)))),
+			claims: 1, unsched: []string{"p-01", "p-02", "p-03", "p-04"}, check: wantSkew(ct, []int{1}, app...)},
+		{name: "ScheduleAnyway spread is dropped up front with IgnorePreferences",
+			opts: packing.Options{Strategy: packing.Plain, IgnorePreferences: true},
+			pods: mkPods("p", 4, lab, withSpread(anyway(spreadBy(zone, 1, app...)))), claims: 1,
+			check: wantSkew(zone, []int{4}, app...)},
 		{name: "a selector that does not match its own pods does not spread them",
 			pods: mkPods("p", 5, podLabels("app", "other"), zonal), claims: 1, opts: plain},
 	}
 	runRows(t, rows)
+}
+
+func anyway(ts packing.TopologySpread) packing.TopologySpread {
+	ts.WhenUnsatisfiable = packing.ScheduleAnyway
+	return ts
+}
+
+func ignoreAffinity(ts packing.TopologySpread) packing.TopologySpread {
+	ts.NodeAffinityPolicy = packing.Ignore
+	return ts
 }
 
 // --- pod affinity and anti-affinity ------------------------------------------
@@ -690,6 +722,20 @@ func TestConformancePodAffinity(t *testing.T) {
 			pods: []packing.Pod{mkPod("x", x)}, unsched: []string{"x"}},
 		{name: "preferred anti-affinity may be violated", nodes: xInEveryZone,
 			pods: []packing.Pod{mkPod("p", antiAffinity(podTerm(zone, 10, "app", "x")))}, claims: 1},
+		{name: "preferred pod affinity is followed when it can be met", nodes: []packing.Node{blocked("n2", zone2, mkPod("t", podLabels("app", "t")))},
+			pods: []packing.Pod{mkPod("p", affinity(podTerm(zone, 10, "app", "t")))}, claims: 1, check: wantLabel("p", zone, zone2)},
+		{name: "preferred anti-affinity is followed when it can be met",
+			nodes: []packing.Node{blocked("n1", zone1, mkPod("x1", x)), blocked("n2", zone2, mkPod("x2", x))},
+			pods:  []packing.Pod{mkPod("p", antiAffinity(podTerm(zone, 10, "app", "x")))}, claims: 1, check: wantLabel("p", zone, zone3)},
+		{name: "required hostname anti-affinity of a running pod keeps a matching pod off its node",
+			nodes: []packing.Node{mkNode("n", "default", "default-instance-type", zone1, mkPod("a", antiAffinity(podTerm(host, 0, "app", "x"))))},
+			pods:  []packing.Pod{mkPod("x", x), mkPod("other")}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				_, bound := o.nodeOf("x")
+				assert.False(t, bound, "x must not join the node of a pod that repels it")
+				n, _ := o.nodeOf("other")
+				assert.Equal(t, "n", n)
+			}},
 		{name: "preferred affinity may be violated", pods: []packing.Pod{mkPod("p", affinity(podTerm(zone, 10, "app", "none")))}, claims: 1},
 	}
 	runRows(t, rows)

@@ -46,6 +46,12 @@ type option struct {
 }
 
 func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
+	if c.hasResv { // the claim's own hold is free for it to use
+		if _, seen := units[c.resv]; !seen {
+			units[c.resv] = c.resvUnits - r.held[c.resv]
+		}
+		units[c.resv]++
+	}
 	priced, idx := r.options(c, units)
 	chosen := option{t: c.cheap}
 	if len(idx) > 0 {
@@ -76,11 +82,20 @@ func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
 // capped unless the cap would break minValues.
 func (r *run) options(c *claim, units map[reservation]int) ([]option, []int32) {
 	priced := r.priced(c, units)
-	var idx []int32
+	var idx, all []int32
 	for i, o := range priced {
-		if c.cand.Has(o.t) && (o.t == c.cheap || r.withinLimits(c, o.t)) {
+		if !c.cand.Has(o.t) {
+			continue
+		}
+		all = append(all, int32(i))
+		if o.t == c.cheap || r.withinLimits(c, o.t) {
 			idx = append(idx, int32(i))
 		}
+	}
+	// Fallbacks that later claims pushed over the limits are dropped, unless
+	// that would break minValues.
+	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, idx)) {
+		idx = all
 	}
 	return priced, r.truncate(c, priced, idx)
 }
@@ -116,7 +131,7 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 	}
 	var opts []option
 	for t, it := range c.pl.types {
-		if off, ok := cheapestOffering(it, zone, ct, units); ok {
+		if off, ok := cheapestOffering(it, zone, ct, units, r.held); ok {
 			opts = append(opts, option{t, off})
 		}
 	}
@@ -134,7 +149,7 @@ type priceKey struct {
 
 // cheapestOffering is the cheapest usable offering of t in the zones and
 // capacity types allowed, counting the reservation units earlier claims took.
-func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requirement, units map[reservation]int) (instancetypes.Offering, bool) {
+func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requirement, units, held map[reservation]int) (instancetypes.Offering, bool) {
 	for _, o := range t.Offerings {
 		if !o.Usable() || !zone.Has(o.Zone) || !ct.Has(o.CapacityType.String()) {
 			continue
@@ -142,7 +157,7 @@ func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requi
 		if o.CapacityType == instancetypes.Reserved {
 			key := reservationOf(t, o)
 			if _, seen := units[key]; !seen {
-				units[key] = o.ReservedUnits
+				units[key] = o.ReservedUnits - held[key]
 			}
 			if units[key] <= 0 {
 				continue

@@ -17,17 +17,17 @@ import (
 )
 
 // The fixture mirrors the fake cloud provider of Karpenter's scheduling
-// suite. Karpenter's fake registers its own labels ("integer", "size",
-// "special") as well-known; nodeplan's well-known list is fixed, so the
-// fixture publishes the same values under well-known AWS keys instead.
+// suite, including its instance labels "integer", "size" and "special",
+// which a pod may name before any NodePool defines them because they are
+// instance-type labels.
 const (
 	zone1 = "test-zone-1"
 	zone2 = "test-zone-2"
 	zone3 = "test-zone-3"
 
-	labelInteger = requirements.LabelInstanceCPU      // Karpenter fake "integer": the core count
-	labelSize    = requirements.LabelInstanceSize     // Karpenter fake "size": small or large
-	labelSpecial = requirements.LabelInstanceCategory // Karpenter fake "special": optional, large types only
+	labelInteger = instancetypes.LabelFakeInteger // the core count
+	labelSize    = instancetypes.LabelFakeSize    // small or large
+	labelSpecial = instancetypes.LabelFakeSpecial // "optional" on large types only
 
 	gpuA resources.Name = "fake.com/vendor-a"
 	gpuB resources.Name = "fake.com/vendor-b"

@@ -232,8 +232,9 @@ func (r *run) reqsCompatible(v view, c *claim) bool {
 // and the pins that holds need within the pool's limits, or -1.
 func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 	compat := r.bits[v.sig][c.pi]
+	offers := r.newOfferFilter(v, c, pins)
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(c.pl.types[t]) {
 			return t
 		}
 	}
@@ -300,8 +301,9 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) bitset.Set {
 	cand := c.cand.Clone()
 	cand.And(r.bits[v.sig][c.pi])
+	offers := r.newOfferFilter(v, c, pins)
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if !c.pl.pinned(pins, t) || !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) {
+		if !c.pl.pinned(pins, t) || !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) || !offers.admits(c.pl.types[t]) {
 			cand.Remove(t)
 		}
 	}
@@ -316,6 +318,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.chargeLimits(c, m.cheap)
 	c.used, c.cheap = need, m.cheap
 	r.narrowReqs(v, c, m.pins)
+	r.reserve(c)
 	r.refreshMaxAlloc(c)
 	c.ports = append(c.ports, v.info.pod.HostPorts...)
 	c.pods = append(c.pods, v.i)

@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -34,6 +35,7 @@ type run struct {
 	pins    []pin    // scratch
 	cands   []string // scratch
 	prices  map[priceKey][]option
+	held    map[reservation]int // claims holding each reservation
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -70,10 +72,14 @@ type claim struct {
 	ports    []HostPort
 	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
 	hostCounts map[int32]int32
+	// resv is the capacity reservation c's committed type launches on.
+	resv      reservation
+	hasResv   bool
+	resvUnits int
 }
 
 func newRun(s *static, cost bool) *run {
-	r := &run{s: s, cost: cost, sigs: map[string]int32{}, prices: map[priceKey][]option{}}
+	r := &run{s: s, cost: cost, sigs: map[string]int32{}, prices: map[priceKey][]option{}, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
 	r.where = slices.Repeat([]int{-1}, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
@@ -252,6 +258,11 @@ func (r *run) solve() {
 // from the full set, as Karpenter does on every try.
 func (r *run) attempt(i int) bool {
 	r.states[i] = podState{}
+	if len(r.s.pods[i].alts) == 0 {
+		r.fails[i] = Reason{Kind: Incompatible, Message: fmt.Sprintf(
+			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", podName(r.s.pods[i].pod))}
+		return false
+	}
 	for {
 		v := r.view(i)
 		if r.place(v) {
@@ -308,7 +319,7 @@ func (r *run) view(i int) view {
 	v := view{i: i, info: info, strict: info.alts[st.alt], tols: info.pod.Tolerations}
 	v.reqs = v.strict
 	if st.pref < len(info.prefs) {
-		v.reqs = v.reqs.Intersect(info.prefs[st.pref].Terms)
+		v.reqs = withPreference(v.strict, info.prefs[st.pref].Terms)
 	}
 	v.sig = r.signature(v.reqs)
 	for _, c := range info.cons {
@@ -323,6 +334,17 @@ func (r *run) view(i int) view {
 		v.tols = append(slices.Clip(v.tols), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
 	}
 	return v
+}
+
+// withPreference is the pod's requirements with a preferred term treated as
+// required, as Karpenter does until it relaxes the term. A term that
+// contradicts a requirement is left out: the intersection would turn "In
+// [b]" into "DoesNotExist", which a node without the label satisfies.
+func withPreference(strict, pref requirements.Set) requirements.Set {
+	if merged := strict.Intersect(pref); !requirements.Contradicts(merged, strict) {
+		return merged
+	}
+	return strict
 }
 
 // signature interns a requirement set and computes, once, the types of each
@@ -349,8 +371,10 @@ func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 		return b
 	}
 	merged := pl.reqs.Intersect(reqs)
+	definedByPool := func(k string) bool { return pl.reqs.Has(k) }
 	for i, t := range pl.types {
-		if t.Requirements.Intersects(merged) == nil && hasOffering(t, merged) {
+		// The type must define, or the pool fix, every label the pod asks a value of.
+		if t.Requirements.Intersects(merged) == nil && t.Requirements.CompatibleWith(reqs, definedByPool) == nil && hasOffering(t, merged) {
 			b.Add(i)
 		}
 	}

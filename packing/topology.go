@@ -137,7 +137,7 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []string {
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	compat := r.bits[v.sig][c.pi]
 	for _, d := range r.s.domains[key] {
-		if creq.Has(d) && preq.Has(d) && r.typeAdmits(c, compat, pins, pin{key, d}) {
+		if creq.Has(d) && preq.Has(d) && r.typeAdmits(v, c, compat, pins, pin{key, d}) {
 			out = append(out, d)
 		}
 	}
@@ -147,10 +147,11 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []string {
 
 // typeAdmits reports whether some candidate type of c is compatible with the
 // pod and admits the pins and extra.
-func (r *run) typeAdmits(c *claim, compat interface{ Has(int) bool }, pins []pin, extra pin) bool {
+func (r *run) typeAdmits(v view, c *claim, compat interface{ Has(int) bool }, pins []pin, extra pin) bool {
 	b, ok := c.pl.pins[extra]
+	offers := r.newOfferFilter(v, c, pins, extra)
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) && offers.admits(c.pl.types[t]) {
 			return true
 		}
 	}

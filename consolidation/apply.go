@@ -1,0 +1,87 @@
+package consolidation
+
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// apply changes the state as executing cmd would: its candidates are
+// marked for deletion and lose their pods, displaced pods join the nodes
+// they land on, and each replacement becomes an in-flight node.
+func (s *state) apply(cmd Command) {
+	gone := map[string]bool{}
+	for _, n := range cmd.Candidates {
+		gone[n] = true
+	}
+	moved := s.evict(gone)
+	byClaim := map[string][]packing.Pod{}
+	for _, pl := range cmd.Placements {
+		p := moved[pl.Pod]
+		if pl.NodeClaim != "" {
+			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
+			continue
+		}
+		s.bind(pl.Node, p)
+	}
+	for _, nc := range cmd.Replacements {
+		s.c.Nodes = append(s.c.Nodes, s.inFlight(nc, byClaim[nc.Name]))
+	}
+}
+
+// evict marks the gone nodes for deletion and takes the reschedulable pods
+// off them and off nodes already deleting, keyed by namespace/name.
+func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
+	moved := map[string]packing.Pod{}
+	for i := range s.c.Nodes {
+		n := &s.c.Nodes[i]
+		if !gone[n.Name] && !n.MarkedForDeletion {
+			continue
+		}
+		for _, p := range n.Pods {
+			moved[podKey(p)] = p
+		}
+		n.MarkedForDeletion = true
+		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(p packing.Pod) bool { return !isDaemon(p) })
+	}
+	return moved
+}
+
+func (s *state) bind(node string, p packing.Pod) {
+	for i := range s.c.Nodes {
+		if n := &s.c.Nodes[i]; n.Name == node {
+			n.Pods = append(slices.Clip(n.Pods), p)
+			s.changed[node] = true
+		}
+	}
+}
+
+func (s *state) inFlight(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
+	n := packing.Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType,
+		Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType, Labels: labelMap(nc.Labels),
+		Taints: nc.Taints, Pods: pods, Price: nc.Offering.Price, CreationTime: s.c.Now}
+	if t, ok := s.catalog(nc.NodePool).Get(nc.InstanceType); ok {
+		n.Allocatable = t.Allocatable
+	}
+	return n
+}
+
+func labelMap(labels []requirements.Label) map[string]string {
+	m := make(map[string]string, len(labels))
+	for _, l := range labels {
+		m[l.Key] = l.Value
+	}
+	return m
+}
+
+// initialized is the set of nodes displaced pods may land on.
+func (s *state) initialized() map[string]bool {
+	out := make(map[string]bool, len(s.c.Nodes))
+	for _, n := range s.c.Nodes {
+		if n.Initialized {
+			out[n.Name] = true
+		}
+	}
+	return out
+}

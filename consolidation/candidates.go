@@ -1,0 +1,136 @@
+package consolidation
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// candidate is a node consolidation may act on, with what the methods
+// need: its reschedulable pods and Karpenter's savings ratio.
+type candidate struct {
+	name  string
+	pool  *packing.NodePool
+	node  *packing.Node
+	price instancetypes.Price
+	pods  []packing.Pod // reschedulable: all but daemonset pods
+	cost  float64       // 1 + Σ max(0, pod eviction cost), Karpenter's RescheduleDisruptionCost
+}
+
+func (c candidate) empty() bool { return len(c.pods) == 0 }
+
+// ratio is Karpenter's SavingsRatio: price per unit of disruption.
+func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
+
+func isDaemon(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
+
+func reschedulable(pods []packing.Pod) []packing.Pod {
+	var out []packing.Pod
+	for _, p := range pods {
+		if !isDaemon(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func rescheduleCost(pods []packing.Pod) float64 {
+	c := 1.0
+	for _, p := range pods {
+		c += max(0, disruption.PodCost(p))
+	}
+	return c
+}
+
+// candidates returns the nodes that may be consolidated, ordered by savings
+// ratio descending then name, and records why each other node is kept.
+func (s *state) candidates() []candidate {
+	var out []candidate
+	for i := range s.c.Nodes {
+		n := &s.c.Nodes[i]
+		if c, why := s.candidate(n); why != nil {
+			s.keep(*why)
+		} else {
+			out = append(out, c)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(b.ratio(), a.ratio()), cmp.Compare(a.name, b.name))
+	})
+	return out
+}
+
+func (s *state) candidate(n *packing.Node) (candidate, *Explanation) {
+	pool, why := s.eligible(n)
+	if why != nil {
+		return candidate{}, why
+	}
+	pods := reschedulable(n.Pods)
+	if why := blockedByPods(n, pods, s.c); why != nil {
+		return candidate{}, why
+	}
+	if why := s.timing(n, pool); why != nil {
+		return candidate{}, why
+	}
+	if s.changed[n.Name] {
+		return candidate{}, explain(n.Name, Changed, "node %s receives pods from an earlier command", n.Name)
+	}
+	return candidate{name: n.Name, pool: pool, node: n, price: n.Price, pods: pods, cost: rescheduleCost(pods)}, nil
+}
+
+// eligible applies the node-level rules and finds the node's pool.
+func (s *state) eligible(n *packing.Node) (*packing.NodePool, *Explanation) {
+	pool := s.pools[n.NodePool]
+	switch {
+	case pool == nil:
+		return nil, explain(n.Name, NotManaged, "node %s is not managed by any NodePool of the cluster", n.Name)
+	case n.MarkedForDeletion:
+		return nil, explain(n.Name, Deleting, "node %s is already being deleted", n.Name)
+	case !n.Initialized:
+		return nil, explain(n.Name, NotInitialized, "node %s is not initialized", n.Name)
+	case s.c.NominatedUntil[n.Name].After(s.c.Now):
+		return nil, explain(n.Name, Nominated, "node %s is nominated for pending pods", n.Name)
+	case pool.Disruption.ConsolidateNever:
+		return nil, explain(n.Name, Disabled, "NodePool %s has consolidation disabled", pool.Name)
+	}
+	if blocked, why := disruption.NodeBlocks(*n); blocked {
+		return nil, explain(n.Name, NodeDoNotDisrupt, "%s", why)
+	}
+	return pool, nil
+}
+
+func blockedByPods(n *packing.Node, pods []packing.Pod, c Cluster) *Explanation {
+	for _, p := range pods {
+		if blocked, why := disruption.PodBlocks(p, c.Now); blocked {
+			return explain(n.Name, PodDoNotDisrupt, "%s", why)
+		}
+	}
+	if blocked, why := disruption.PDBBlocks(pods, c.PDBs); blocked {
+		return explain(n.Name, PDBBlocked, "%s", why)
+	}
+	return nil
+}
+
+// timing applies consolidateAfter to the last pod event (or the node's
+// creation when there was none).
+func (s *state) timing(n *packing.Node, pool *packing.NodePool) *Explanation {
+	after := pool.Disruption.ConsolidateAfter
+	last, ok := s.c.LastPodEvent[n.Name]
+	if !ok {
+		last = n.CreationTime
+	}
+	if after > 0 && s.c.Now.Sub(last) < after {
+		return explain(n.Name, ConsolidateAfter, "node %s had a pod event at %s, within consolidateAfter %s",
+			n.Name, last.UTC().Format("15:04:05"), after)
+	}
+	return nil
+}
+
+func explain(node string, why Why, format string, args ...any) *Explanation {
+	return &Explanation{Node: node, Why: why, Message: fmt.Sprintf(format, args...)}
+}

@@ -1,0 +1,43 @@
+// Package consolidation decides which nodes of a cluster can be deleted,
+// or replaced by cheaper ones, with every displaced pod still having a
+// home: the consolidation half of Karpenter's disruption controller, as a
+// pure function. [Plan] takes a [Cluster] snapshot and returns
+// [Command]s — each with its reason, its candidate nodes, its replacement
+// NodeClaims, the savings per hour and where every displaced pod lands —
+// and, for every node left alone, an [Explanation].
+//
+// The semantics are Karpenter v1.14's:
+//
+//   - Candidates are managed, initialized nodes that are not being deleted
+//     or nominated, carry no do-not-disrupt annotation, run no pod with an
+//     active do-not-disrupt, no pod that a PodDisruptionBudget blocks, and
+//     whose NodePool has consolidation enabled and whose consolidateAfter
+//     has passed since the last pod event.
+//   - Methods run in Karpenter's order: emptiness (every empty candidate
+//     within the Empty budget, in one command); multi-node consolidation
+//     (binary search over prefixes of up to 100 candidates ordered by
+//     savings ratio — price ÷ disruption — for the largest that can be
+//     deleted or replaced by one cheaper NodeClaim); single-node
+//     consolidation (delete, or replace with one NodeClaim whose worst
+//     launch price is strictly lower; spot-to-spot only when enabled and
+//     with at least 15 cheaper types, truncated to 15).
+//   - Every move is simulated with [packing.Solve] on the cluster without
+//     the candidates: the other nodes keep their pods, the candidates' pods
+//     and those of deleting nodes join the pending pods, and all of them
+//     must be placed, none on a node that is not initialized.
+//   - Disruption budgets come from [disruption.AllowedDisruptions], the
+//     same code drift uses.
+//
+// Where Karpenter returns one command per reconcile, Plan returns the
+// sequence of commands Karpenter would issue on successive passes if the
+// cluster did as told: each command is computed on the cluster with the
+// earlier ones applied (candidates marked for deletion, pods moved,
+// replacements in flight), so budgets and placements stay consistent.
+// With Options.Repack a further m→n search (see [Options]) follows.
+//
+// Cost model: one packing.Solve per simulated move. Emptiness is O(nodes);
+// multi-node makes O(log 100) solves; single-node at most one per
+// candidate, stopping at Options.MaxSingle; the repack at most
+// Options.MaxIterations. Plan is pure and deterministic and does not modify
+// its input; it is safe for concurrent use.
+package consolidation

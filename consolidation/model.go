@@ -1,0 +1,186 @@
+package consolidation
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// Cluster is the snapshot Plan reads. The zero Cluster has no nodes and
+// gives no commands; a cluster with nodes needs a Catalog (or a catalog on
+// every NodePool).
+type Cluster struct {
+	// Nodes are the existing and in-flight nodes with their pods. A pod
+	// whose Owner starts with "DaemonSet/" is a daemonset pod: it does not
+	// make its node non-empty and is never moved.
+	Nodes      []packing.Node
+	NodePools  []packing.NodePool
+	Catalog    *instancetypes.Catalog
+	Pending    []packing.Pod
+	DaemonSets []packing.DaemonSet
+	PDBs       []disruption.PDB
+	// LastPodEvent is, per node name, when a pod last bound to or left it;
+	// a node without an entry uses its CreationTime.
+	LastPodEvent map[string]time.Time
+	// NominatedUntil is, per node name, until when the provisioner has
+	// nominated it for pending pods; such nodes are not candidates.
+	NominatedUntil map[string]time.Time
+	Now            time.Time
+}
+
+// Options tune Plan. The zero Options are Karpenter's behaviour.
+type Options struct {
+	// MinPriceImprovement is the fraction (0..1) of the candidates' price
+	// a replacement must save; 0 asks only for strictly cheaper.
+	MinPriceImprovement float64
+	// MinScore, when positive, asks every command's savings share ÷
+	// disruption share (the Balanced score) to reach it, whatever the
+	// pool's policy.
+	MinScore float64
+	// SpotToSpot enables replacing spot nodes by spot nodes, Karpenter's
+	// SpotToSpotConsolidation feature gate.
+	SpotToSpot bool
+	// MaxCandidates caps the multi-node prefix; 0 means 100.
+	MaxCandidates int
+	// MaxSingle caps the single-node commands; 0 means unlimited.
+	MaxSingle int
+	// Repack runs the m→n search after Karpenter's methods: it grows a set
+	// of candidates, cheapest disruption first, and keeps it when deleting
+	// it and launching any number of replacements saves more, within the
+	// budgets. MaxIterations caps its simulations; 0 means 200.
+	Repack        bool
+	MaxIterations int
+	// Solver is passed to packing.Solve for every simulation.
+	Solver packing.Options
+}
+
+func (o Options) maxCandidates() int { return cmpOr(o.MaxCandidates, 100) }
+func (o Options) maxIterations() int { return cmpOr(o.MaxIterations, 200) }
+
+func cmpOr(v, d int) int {
+	if v > 0 {
+		return v
+	}
+	return d
+}
+
+// Method is the consolidation method that produced a command.
+type Method uint8
+
+const (
+	// Emptiness deletes empty nodes.
+	Emptiness Method = iota
+	// MultiNode deletes or replaces several nodes at once.
+	MultiNode
+	// SingleNode deletes or replaces one node.
+	SingleNode
+	// Repack is nodeplan's m→n search.
+	Repack
+)
+
+// String returns the method's name.
+func (m Method) String() string {
+	return [...]string{"Emptiness", "MultiNode", "SingleNode", "Repack"}[min(int(m), 3)]
+}
+
+// Result is what Plan decides. Commands are to be executed in order; Kept
+// explains, for every node no command touches, why, in node-name order.
+type Result struct {
+	Commands []Command
+	Kept     []Explanation
+}
+
+// Command deletes its Candidates and launches its Replacements. Savings is
+// the candidates' hourly price minus the replacements'. Placements say
+// where each displaced pod lands, on an existing node or a replacement.
+type Command struct {
+	Reason       disruption.Reason
+	Method       Method
+	Candidates   []string
+	Replacements []packing.NodeClaim
+	Savings      instancetypes.Price
+	Placements   []Placement
+}
+
+// Placement is where a displaced pod lands: Pod is "namespace/name", and
+// exactly one of Node and NodeClaim is set.
+type Placement struct {
+	Pod       string
+	Node      string
+	NodeClaim string
+}
+
+// Decision is "delete" when a command launches nothing, else "replace".
+func (c Command) Decision() string {
+	if len(c.Replacements) == 0 {
+		return "delete"
+	}
+	return "replace"
+}
+
+// String summarises the command in one line.
+func (c Command) String() string {
+	return fmt.Sprintf("%s %s %v (+%d) saves %s", c.Reason, c.Decision(), c.Candidates, len(c.Replacements), c.Savings)
+}
+
+// Why classifies why a node is kept.
+type Why uint8
+
+const (
+	// NotManaged: no NodePool of the cluster owns the node.
+	NotManaged Why = iota
+	// NotInitialized: the node is still in flight.
+	NotInitialized
+	// Deleting: the node is already marked for deletion.
+	Deleting
+	// Nominated: pending pods were nominated to the node.
+	Nominated
+	// NodeDoNotDisrupt: the node has karpenter.sh/do-not-disrupt.
+	NodeDoNotDisrupt
+	// PodDoNotDisrupt: a pod on the node has an active do-not-disrupt.
+	PodDoNotDisrupt
+	// PDBBlocked: a PodDisruptionBudget blocks a pod's eviction.
+	PDBBlocked
+	// Disabled: the NodePool has consolidation disabled.
+	Disabled
+	// ConsolidateAfter: a pod event is more recent than consolidateAfter.
+	ConsolidateAfter
+	// PolicyWhenEmpty: the pool consolidates only empty nodes.
+	PolicyWhenEmpty
+	// Budget: the pool's disruption budget is spent.
+	Budget
+	// PodsDoNotFit: a pod would find no home; Message names it.
+	PodsDoNotFit
+	// NoCheaperReplacement: replacing needs more than one node, or no
+	// cheaper one exists.
+	NoCheaperReplacement
+	// SpotToSpot: the move would replace spot by spot, which is disabled or
+	// has too few cheaper types.
+	SpotToSpot
+	// ScoreTooLow: the savings are not worth the disruption.
+	ScoreTooLow
+	// Changed: an earlier command moved pods onto the node.
+	Changed
+)
+
+var whyNames = [...]string{"NotManaged", "NotInitialized", "Deleting", "Nominated", "NodeDoNotDisrupt",
+	"PodDoNotDisrupt", "PDBBlocked", "Disabled", "ConsolidateAfter", "PolicyWhenEmpty", "Budget",
+	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed"}
+
+// String returns the name of w.
+func (w Why) String() string {
+	if int(w) < len(whyNames) {
+		return whyNames[w]
+	}
+	return fmt.Sprintf("Why(%d)", uint8(w))
+}
+
+// Explanation says why a node is kept: the class and a sentence.
+type Explanation struct {
+	Node    string
+	Why     Why
+	Message string
+}

@@ -1,0 +1,241 @@
+package consolidation
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// ErrInvalidCluster is wrapped by Plan's and Validate's errors for a bad
+// snapshot.
+var ErrInvalidCluster = errors.New("invalid cluster")
+
+// state is the cluster as the commands so far leave it, and what Plan has
+// learnt about the nodes.
+type state struct {
+	c       Cluster
+	o       Options
+	pools   map[string]*packing.NodePool
+	changed map[string]bool
+	kept    map[string]Explanation
+	seq     int
+}
+
+func newState(c Cluster, o Options) (*state, error) {
+	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, changed: map[string]bool{}, kept: map[string]Explanation{}}
+	s.c.Nodes = slices.Clone(c.Nodes)
+	for i := range c.NodePools {
+		p := &c.NodePools[i]
+		if s.pools[p.Name] != nil {
+			return nil, fmt.Errorf("%w: nodepool %q: name: duplicate", ErrInvalidCluster, p.Name)
+		}
+		s.pools[p.Name] = p
+	}
+	if len(c.Nodes) > 0 && c.Catalog == nil {
+		return nil, fmt.Errorf("%w: cluster: catalog: no instance catalog is given", ErrInvalidCluster)
+	}
+	return s, s.checkBudgets()
+}
+
+func (s *state) checkBudgets() error {
+	var errs []error
+	for _, p := range s.c.NodePools {
+		if _, err := disruption.AllowedDisruptions(p, nil, disruption.Underutilized, s.c.Now); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// Plan returns the consolidation commands for c, in execution order, and an
+// explanation for every node they leave alone. It is pure: c is not
+// modified and the same input gives the same Result. Errors name the
+// object and field of an invalid snapshot or wrap the packing error of a
+// failed simulation setup.
+func Plan(c Cluster, o Options) (Result, error) {
+	s, err := newState(c, o)
+	if err != nil {
+		return Result{}, err
+	}
+	var cmds []Command
+	for _, step := range []func() ([]Command, error){s.emptiness, s.multiNode, s.singleNode, s.repack} {
+		got, err := step()
+		if err != nil {
+			return Result{}, err
+		}
+		cmds = append(cmds, got...)
+	}
+	return Result{Commands: cmds, Kept: s.explanations(c.Nodes, cmds)}, nil
+}
+
+// keep records why a node is kept; a later, more specific reason wins.
+func (s *state) keep(e Explanation) { s.kept[e.Node] = e }
+
+// explanations lists, for the input nodes no command touches, why.
+func (s *state) explanations(nodes []packing.Node, cmds []Command) []Explanation {
+	touched := map[string]bool{}
+	for _, c := range cmds {
+		for _, n := range c.Candidates {
+			touched[n] = true
+		}
+	}
+	input := map[string]bool{}
+	for _, n := range nodes {
+		input[n.Name] = true
+	}
+	var out []Explanation
+	for _, name := range slices.Sorted(maps.Keys(s.kept)) {
+		if input[name] && !touched[name] {
+			out = append(out, s.kept[name])
+		}
+	}
+	return out
+}
+
+// budgets returns, per pool, how many nodes reason may still disrupt.
+func (s *state) budgets(reason disruption.Reason) (map[string]int, error) {
+	out := map[string]int{}
+	for _, p := range s.c.NodePools {
+		n, err := disruption.AllowedDisruptions(p, s.c.Nodes, reason, s.c.Now)
+		if err != nil {
+			return nil, err
+		}
+		out[p.Name] = n
+	}
+	return out, nil
+}
+
+// withinBudget keeps the candidates the budgets allow, in order, charging
+// each; the others are explained.
+func (s *state) withinBudget(cands []candidate, budget map[string]int, reason disruption.Reason) []candidate {
+	var out []candidate
+	for _, c := range cands {
+		if budget[c.pool.Name] <= 0 {
+			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, reason))
+			continue
+		}
+		budget[c.pool.Name]--
+		out = append(out, c)
+	}
+	return out
+}
+
+// emptiness deletes every empty candidate the Empty budgets allow, in one
+// command.
+func (s *state) emptiness() ([]Command, error) {
+	budget, err := s.budgets(disruption.Empty)
+	if err != nil {
+		return nil, err
+	}
+	empty := slices.DeleteFunc(s.candidates(), func(c candidate) bool { return !c.empty() })
+	empty = s.withinBudget(empty, budget, disruption.Empty)
+	if len(empty) == 0 {
+		return nil, nil
+	}
+	cmd := Command{Reason: disruption.Empty, Method: Emptiness, Savings: sumPrice(empty)}
+	for _, c := range empty {
+		cmd.Candidates = append(cmd.Candidates, c.name)
+	}
+	s.apply(cmd)
+	return []Command{cmd}, nil
+}
+
+// underutilized returns the candidates that are not empty and whose pool
+// allows consolidating them, explaining the WhenEmpty ones.
+func (s *state) underutilized() []candidate {
+	var out []candidate
+	for _, c := range s.candidates() {
+		switch {
+		case c.empty():
+			s.keep(*explain(c.name, Budget, "node %s is empty but the Empty budget of NodePool %s is spent", c.name, c.pool.Name))
+		case c.pool.Disruption.Policy == packing.WhenEmpty:
+			s.keep(*explain(c.name, PolicyWhenEmpty, "NodePool %s consolidates only empty nodes", c.pool.Name))
+		default:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+// multiNode binary-searches the prefixes of the candidates (within budget,
+// at most MaxCandidates) for the longest that can be deleted or replaced
+// by one cheaper node, as Karpenter's firstNConsolidationOption.
+func (s *state) multiNode() ([]Command, error) {
+	budget, err := s.budgets(disruption.Underutilized)
+	if err != nil {
+		return nil, err
+	}
+	cands := s.withinBudget(s.underutilized(), budget, disruption.Underutilized)
+	if len(cands) < 2 {
+		return nil, nil
+	}
+	lo, hi := 1, min(len(cands)-1, s.o.maxCandidates()-1)
+	var best *Command
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		seq := s.seq
+		cmd, why := s.compute(cands[:mid+1], MultiNode, false)
+		if why == nil {
+			best, lo = &cmd, mid+1
+		} else {
+			s.seq, hi = seq, mid-1
+		}
+	}
+	if best == nil {
+		return nil, nil
+	}
+	s.apply(*best)
+	return []Command{*best}, nil
+}
+
+// singleNode tries every candidate alone, in order, and keeps each command
+// it finds, as Karpenter's single-node consolidation on successive passes.
+func (s *state) singleNode() ([]Command, error) {
+	var cmds []Command
+	for {
+		if s.o.MaxSingle > 0 && len(cmds) >= s.o.MaxSingle {
+			return cmds, nil
+		}
+		cmd, ok, err := s.nextSingle()
+		if err != nil || !ok {
+			return cmds, err
+		}
+		s.apply(cmd)
+		cmds = append(cmds, cmd)
+	}
+}
+
+func (s *state) nextSingle() (Command, bool, error) {
+	budget, err := s.budgets(disruption.Underutilized)
+	if err != nil {
+		return Command{}, false, err
+	}
+	for _, c := range s.underutilized() {
+		if budget[c.pool.Name] <= 0 {
+			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized))
+			continue
+		}
+		if s.tried(c) {
+			continue
+		}
+		cmd, why := s.compute([]candidate{c}, SingleNode, false)
+		if why != nil {
+			s.keep(*why)
+			continue
+		}
+		return cmd, true, nil
+	}
+	return Command{}, false, nil
+}
+
+// tried reports whether c already failed a single-node simulation; nothing
+// a later single-node command does can give its pods more room, as those
+// commands only remove capacity or add in-flight nodes.
+func (s *state) tried(c candidate) bool {
+	e, ok := s.kept[c.name]
+	return ok && (e.Why == PodsDoNotFit || e.Why == NoCheaperReplacement || e.Why == SpotToSpot || e.Why == ScoreTooLow)
+}

@@ -1,0 +1,93 @@
+package consolidation
+
+import (
+	"fmt"
+
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// sim is a simulated move: the problem's pods (pending first, then the
+// displaced ones from index first) and the plan packing.Solve made.
+type sim struct {
+	pods  []packing.Pod
+	first int
+	plan  packing.Plan
+}
+
+// simulate solves the cluster without cands: the other nodes keep their
+// pods; the pods of cands and of deleting nodes join the pending ones.
+func (s *state) simulate(cands []candidate) (sim, error) {
+	gone := make(map[string]bool, len(cands))
+	for _, c := range cands {
+		gone[c.name] = true
+	}
+	pods := append([]packing.Pod(nil), s.c.Pending...)
+	first := len(pods)
+	nodes := make([]packing.Node, 0, len(s.c.Nodes))
+	for _, n := range s.c.Nodes {
+		if n.MarkedForDeletion {
+			pods = append(pods, reschedulable(n.Pods)...)
+		}
+		if !gone[n.Name] {
+			nodes = append(nodes, n)
+		}
+	}
+	for _, c := range cands {
+		pods = append(pods, c.pods...)
+	}
+	p := packing.Problem{Pods: pods, NodePools: s.c.NodePools, Catalog: s.c.Catalog, Nodes: nodes, DaemonSets: s.c.DaemonSets}
+	plan, err := packing.Solve(p, s.o.Solver)
+	return sim{pods: pods, first: first, plan: plan}, err
+}
+
+// homeless returns a sentence about the first displaced pod without a home
+// (unschedulable, or bound to a node that is not initialized), or "".
+func (m sim) homeless(initialized map[string]bool) string {
+	for _, u := range m.plan.Unschedulable {
+		if u.Pod >= m.first {
+			return fmt.Sprintf("pod %s fits nowhere else: %s", podKey(m.pods[u.Pod]), u.Reason.Message)
+		}
+	}
+	for _, b := range m.plan.Bindings {
+		if b.Pod >= m.first && !initialized[b.Node] {
+			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", podKey(m.pods[b.Pod]), b.Node)
+		}
+	}
+	return ""
+}
+
+// claims returns the NodeClaims holding at least one displaced pod; claims
+// only for pending pods are the provisioner's business.
+func (m sim) claims() []packing.NodeClaim {
+	var out []packing.NodeClaim
+	for _, nc := range m.plan.NodeClaims {
+		for _, i := range nc.Pods {
+			if i >= m.first {
+				out = append(out, nc)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// placements lists where every displaced pod lands; claims are looked up
+// by their names in the plan, renamed by rename.
+func (m sim) placements(rename map[string]string) []Placement {
+	var out []Placement
+	for _, b := range m.plan.Bindings {
+		if b.Pod >= m.first {
+			out = append(out, Placement{Pod: podKey(m.pods[b.Pod]), Node: b.Node})
+		}
+	}
+	for _, nc := range m.plan.NodeClaims {
+		for _, i := range nc.Pods {
+			if i >= m.first {
+				out = append(out, Placement{Pod: podKey(m.pods[i]), NodeClaim: rename[nc.Name]})
+			}
+		}
+	}
+	return out
+}
+
+func podKey(p packing.Pod) string { return p.Namespace + "/" + p.Name }

@@ -1,0 +1,20 @@
+// Package disruption holds the rules that every voluntary disruption of a
+// node obeys, shared by the consolidation and drift packages so that they
+// live in exactly one place: disruption budgets per NodePool and reason
+// ([AllowedDisruptions]), the karpenter.sh/do-not-disrupt annotation on
+// pods and nodes ([PodBlocks], [NodeBlocks]), PodDisruptionBudgets
+// ([PDBBlocks]) and the order in which candidates are tried
+// ([EvictionCost], [Order]).
+//
+// The semantics are Karpenter v1's: budgets count nodes or a percentage of
+// the pool's nodes rounded up, are active always or within Duration after
+// their cron Schedule fires (parsed by github.com/robfig/cron/v3 in UTC, as
+// Karpenter does), may be limited to some reasons, and the most restrictive
+// active budget wins; nodes already disrupting or not ready consume the
+// allowance. Every function is pure: time is a parameter, inputs are never
+// modified, and nothing here allocates more than its result.
+//
+// Cost model: AllowedDisruptions is O(nodes + budgets × cron parse);
+// PDBBlocks is O(pods × PDBs × selector size); Order is O(n log n) over the
+// nodes after one O(pods) pass.
+package disruption

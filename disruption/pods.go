@@ -1,0 +1,46 @@
+package disruption
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// AnnotationDoNotDisrupt is the annotation that protects a node (or, as
+// [packing.Pod.DoNotDisrupt], a pod) from voluntary disruption.
+const AnnotationDoNotDisrupt = "karpenter.sh/do-not-disrupt"
+
+// PodBlocks reports whether pod p blocks the voluntary disruption of its
+// node at now, and a sentence why: p.DoNotDisrupt is "true", or a positive
+// duration (time.ParseDuration) that has not elapsed since p.CreationTime.
+// As in Karpenter, any other value (a typo, "0s", "-5m") is ignored, and a
+// duration on a pod without a CreationTime blocks (fail safe). PodBlocks
+// allocates only for its sentence and is safe for concurrent use.
+func PodBlocks(p packing.Pod, now time.Time) (bool, string) {
+	switch v := p.DoNotDisrupt; {
+	case v == "":
+		return false, ""
+	case v == "true":
+		return true, fmt.Sprintf("pod %s/%s has %s=true", p.Namespace, p.Name, AnnotationDoNotDisrupt)
+	}
+	d, err := time.ParseDuration(p.DoNotDisrupt)
+	if err != nil || d <= 0 {
+		return false, ""
+	}
+	if !p.CreationTime.IsZero() && now.Sub(p.CreationTime) >= d {
+		return false, ""
+	}
+	return true, fmt.Sprintf("pod %s/%s has %s=%s, active until %s", p.Namespace, p.Name,
+		AnnotationDoNotDisrupt, p.DoNotDisrupt, p.CreationTime.Add(d).UTC().Format(time.RFC3339))
+}
+
+// NodeBlocks reports whether node n opts out of voluntary disruption: its
+// karpenter.sh/do-not-disrupt annotation is "true". Other values do not
+// block, as in Karpenter.
+func NodeBlocks(n packing.Node) (bool, string) {
+	if n.Annotations[AnnotationDoNotDisrupt] != "true" {
+		return false, ""
+	}
+	return true, fmt.Sprintf("node %s has %s=true", n.Name, AnnotationDoNotDisrupt)
+}

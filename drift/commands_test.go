@@ -1,0 +1,235 @@
+package drift_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+func drifted(name string, since time.Duration, pods ...packing.Pod) drift.NodeClaimState {
+	s := state(name, pods...)
+	s.Image = "ami-ancient"
+	s.DriftedSince = t0.Add(since)
+	return s
+}
+
+func cluster(nodes ...drift.NodeClaimState) drift.Cluster {
+	return drift.Cluster{Input: input(nodes...)}
+}
+
+func run(cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
+	return drift.Commands(drift.Evaluate(cl.Input, now), cl, now)
+}
+
+func names(cmds []drift.Command) []string {
+	out := []string{}
+	for _, c := range cmds {
+		out = append(out, c.Node)
+	}
+	return out
+}
+
+var now = t0.Add(2 * time.Hour)
+
+// TestCommands restates behaviours of Karpenter's disruption drift suite.
+func TestCommands(t *testing.T) {
+	t.Run("empty drifted nodes go before non-empty ones", func(t *testing.T) {
+		cl := cluster(drifted("busy", 0, pod("p", "100m")), drifted("empty", time.Hour), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cmds, _ := run(cl, now)
+		assert.Equal(t, []string{"empty", "busy"}, names(cmds))
+	})
+	t.Run("the earliest drift goes first", func(t *testing.T) {
+		cl := cluster(drifted("late", time.Hour, pod("a", "100m")), drifted("early", time.Minute, pod("b", "100m")), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cmds, _ := run(cl, now)
+		assert.Equal(t, []string{"early", "late"}, names(cmds))
+	})
+	t.Run("budgets cap the commands and the rest are explained", func(t *testing.T) {
+		var nodes []drift.NodeClaimState
+		for _, n := range []string{"a", "b", "c", "d", "e"} {
+			nodes = append(nodes, drifted(n, 0))
+		}
+		cl := cluster(nodes...)
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+		cmds, blocked := run(cl, now)
+		assert.Equal(t, []string{"a", "b"}, names(cmds))
+		require.Len(t, blocked, 3)
+		assert.Contains(t, blocked[0].Why, "disruption budget")
+	})
+	t.Run("the default budget is 10% rounded up", func(t *testing.T) {
+		var nodes []drift.NodeClaimState
+		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"} {
+			nodes = append(nodes, drifted(n, 0))
+		}
+		cmds, _ := run(cluster(nodes...), now)
+		assert.Len(t, cmds, 2)
+	})
+	t.Run("a budget for another reason does not apply", func(t *testing.T) {
+		cl := cluster(drifted("a", 0), drifted("b", 0))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0", Reasons: []string{"Underutilized"}}, {Nodes: "100%"}}
+		cmds, _ := run(cl, now)
+		assert.Len(t, cmds, 2)
+	})
+	t.Run("budgets of different NodePools are separate", func(t *testing.T) {
+		cl := cluster(drifted("a", 0), drifted("b", 0))
+		other := template("other")
+		other.NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0"}}
+		cl.NodePools = append(cl.NodePools, other)
+		cl.Nodes[1].Node.NodePool = "other"
+		cl.Nodes[1].NodePoolHash = other.Hash()
+		cmds, blocked := run(cl, now)
+		assert.Equal(t, []string{"a"}, names(cmds))
+		require.Len(t, blocked, 1)
+		assert.Equal(t, "other", blocked[0].NodePool)
+	})
+	t.Run("a do-not-disrupt node is not drifted away", func(t *testing.T) {
+		s := drifted("a", 0)
+		s.Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
+		cmds, blocked := run(cluster(s), now)
+		assert.Empty(t, cmds)
+		require.Len(t, blocked, 1)
+		assert.Equal(t, drift.ImageDrifted, blocked[0].Reason)
+	})
+	t.Run("do-not-disrupt false does not protect a node", func(t *testing.T) {
+		s := drifted("a", 0)
+		s.Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "false"}
+		cmds, _ := run(cluster(s), now)
+		assert.Len(t, cmds, 1)
+	})
+	t.Run("a do-not-disrupt pod blocks even with a terminationGracePeriod", func(t *testing.T) {
+		p := pod("p", "100m")
+		p.DoNotDisrupt = "true"
+		cl := cluster(drifted("a", 0, p), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = time.Hour
+		cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
+		cmds, blocked := run(cl, now)
+		assert.Empty(t, cmds)
+		require.Len(t, blocked, 1)
+	})
+	t.Run("a pod whose do-not-disrupt duration is still running blocks", func(t *testing.T) {
+		p := pod("p", "100m")
+		p.DoNotDisrupt = "3h"
+		cmds, _ := run(cluster(drifted("a", 0, p), state("spare")), now)
+		assert.Empty(t, cmds)
+		p.DoNotDisrupt = "1h"
+		cmds, _ = run(cluster(drifted("a", 0, p), state("spare")), now)
+		assert.Len(t, cmds, 1, "an elapsed duration no longer blocks")
+	})
+	t.Run("a blocking PodDisruptionBudget blocks", func(t *testing.T) {
+		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
+		cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all", DisruptionsAllowed: 0}}
+		cmds, blocked := run(cl, now)
+		assert.Empty(t, cmds)
+		require.Len(t, blocked, 1)
+		assert.Contains(t, blocked[0].Why, "all")
+	})
+	t.Run("a node whose pods fit nowhere is skipped for the next one", func(t *testing.T) {
+		big := pod("huge", "64")
+		cl := cluster(drifted("first", 0, big), drifted("second", time.Minute, pod("p", "100m")), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cmds, blocked := run(cl, now)
+		assert.Equal(t, []string{"second"}, names(cmds))
+		require.Len(t, blocked, 1)
+		assert.Contains(t, blocked[0].Why, "default/huge")
+	})
+	t.Run("pods move to existing capacity without a replacement", func(t *testing.T) {
+		cmds, _ := run(cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
+		require.Len(t, cmds, 1)
+		assert.Empty(t, cmds[0].Replacements)
+		assert.Equal(t, []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
+		assert.Equal(t, disruption.Drifted, cmds[0].Reason)
+	})
+	t.Run("a replacement is launched when nothing else has room", func(t *testing.T) {
+		cmds, _ := run(cluster(drifted("a", 0, pod("p", "1500m"))), now)
+		require.Len(t, cmds, 1)
+		require.Len(t, cmds[0].Replacements, 1)
+		assert.Equal(t, "a-replacement-1", cmds[0].Replacements[0].Name)
+		assert.Equal(t, "a-replacement-1", cmds[0].Homes[0].NodeClaim)
+	})
+	t.Run("a later command sees the earlier command's replacement", func(t *testing.T) {
+		cl := cluster(drifted("a", 0, pod("p", "1")), drifted("b", time.Minute, pod("q", "1")))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cmds, _ := run(cl, now)
+		require.Len(t, cmds, 2)
+		for _, c := range cmds {
+			for _, h := range c.Homes {
+				assert.NotEqual(t, "a", h.Node)
+				assert.NotEqual(t, "b", h.Node)
+			}
+		}
+	})
+	t.Run("forceful expiration ignores budgets and do-not-disrupt", func(t *testing.T) {
+		p := pod("p", "100m")
+		p.DoNotDisrupt = "true"
+		cl := cluster(state("old", p), state("spare"))
+		cl.Nodes[1].Node.CreationTime = t0.Add(700 * time.Hour)
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0"}}
+		cmds, blocked := run(cl, t0.Add(721*time.Hour))
+		assert.Empty(t, blocked)
+		require.Len(t, cmds, 1)
+		assert.True(t, cmds[0].Forceful)
+		assert.Equal(t, disruption.Expired, cmds[0].Reason)
+	})
+	t.Run("graceful expiration is budgeted", func(t *testing.T) {
+		cl := cluster(state("old"))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0", Reasons: []string{"Expired"}}}
+		cl.Expiration.GracePeriod = time.Hour
+		cmds, blocked := run(cl, t0.Add(720*time.Hour+time.Minute))
+		assert.Empty(t, cmds)
+		require.Len(t, blocked, 1)
+		assert.Equal(t, drift.Expired, blocked[0].Reason)
+		cmds, _ = run(cl, t0.Add(722*time.Hour))
+		assert.Len(t, cmds, 1, "after the grace period it is forceful")
+	})
+	t.Run("terminationGracePeriod gives every pod a deletion deadline", func(t *testing.T) {
+		cl := cluster(drifted("a", 0, pod("p", "100m"), pod("q", "100m")), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 10 * time.Minute
+		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
+		cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
+		cmds, _ := run(cl, now)
+		require.Len(t, cmds, 1)
+		assert.Equal(t, now.Add(10*time.Minute), cmds[0].Deadline)
+		assert.Equal(t, []drift.PodDeadline{
+			{Pod: drift.PodRef{Namespace: "default", Name: "p"}, DeleteAt: now.Add(10*time.Minute - 30*time.Second)},
+			{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: now},
+		}, cmds[0].PodDeadlines)
+	})
+	t.Run("daemonset pods do not make a node non-empty", func(t *testing.T) {
+		ds := pod("ds", "100m")
+		ds.Owner = "DaemonSet/logs"
+		cl := cluster(drifted("busy", 0, pod("p", "100m")), drifted("ds-only", time.Hour, ds), state("spare"))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cmds, _ := run(cl, now)
+		assert.Equal(t, []string{"ds-only", "busy"}, names(cmds))
+		assert.Empty(t, cmds[0].Homes)
+	})
+	t.Run("a finding for an unknown node is explained", func(t *testing.T) {
+		_, blocked := drift.Commands([]drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}}, cluster(), now)
+		require.Len(t, blocked, 1)
+		assert.Contains(t, blocked[0].Why, "not in the cluster")
+	})
+	t.Run("commands do not modify the cluster", func(t *testing.T) {
+		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
+		run(cl, now)
+		assert.Len(t, cl.Nodes[1].Node.Pods, 0)
+		assert.False(t, cl.Nodes[0].Node.MarkedForDeletion)
+		assert.Len(t, cl.Nodes[0].Node.Pods, 1)
+	})
+}
+
+func TestRequirementDriftCommand(t *testing.T) {
+	cl := cluster(state("a", pod("p", "100m")))
+	cl.NodePools[0].NodePool.Requirements = requirements.NewSet(expr(requirements.LabelCapacityType, requirements.In, "spot"))
+	cmds, _ := run(cl, now)
+	require.Len(t, cmds, 1)
+	require.Len(t, cmds[0].Replacements, 1)
+	assert.Equal(t, "spot", cmds[0].Replacements[0].Offering.CapacityType.String())
+}

@@ -1,0 +1,36 @@
+// Package drift decides which nodes no longer match what their NodePool and
+// NodeClass ask for, which have outlived expireAfter, and which are about to
+// be reclaimed by their cloud, and what replaces them.
+//
+// [Evaluate] turns a snapshot of nodes, NodePools ([Template]), NodeClasses
+// and the instance catalog into [Finding]s, one per rule that holds for a
+// node, in Karpenter's rule order: NodePool hash drift ([Hash],
+// [HashVersion]), requirement drift, instance type gone (after a one-hour
+// grace from creation), NodeClass drift (image, subnet, security groups,
+// NodeClass hash) and expiration. [Commands] turns findings into replacement
+// commands in Karpenter's order (empty nodes first, oldest drift first) under
+// the NodePools' disruption budgets, with every displaced pod's simulated home
+// from packing.Solve, and explains every node it leaves alone.
+// [Interruption] turns spot interruption, rebalance, scheduled change and
+// state change notices into the offerings to mark unavailable for
+// [UnavailableTTL], the catalog without them, the replacement plan and
+// whether it is ready inside the two-minute spot warning.
+//
+// The semantics are Karpenter v1.14's (pkg/controllers/nodeclaim/disruption,
+// nodeclaim/expiration, disruption/drift.go) and its AWS provider's
+// (EC2NodeClass drift, the interruption controller and its 3-minute
+// unavailable-offerings cache). Where nodeplan differs on purpose:
+//   - expiration may be graceful: with [Expiration.GracePeriod] set, an
+//     expired node is replaced under the budgets like a drifted one until the
+//     grace period ends, and only then forcefully;
+//   - [Commands] returns every command the budgets allow in one pass, each
+//     simulated on the cluster left by the ones before it, where Karpenter's
+//     drift method returns one command per pass.
+//
+// Cost model: Evaluate is O(nodes × (labels + requirements + security
+// groups)) after O(pools + classes) set-up, with one hash per NodePool and
+// NodeClass, not per node; a clean node costs no allocation. Commands and
+// Interruption cost one packing.Solve per candidate (respectively one in
+// all). Everything is pure: time is a parameter, inputs are never modified
+// and outputs are deterministic. See the package examples.
+package drift

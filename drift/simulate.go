@@ -1,0 +1,152 @@
+package drift
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// PodRef names a pod.
+type PodRef struct{ Namespace, Name string }
+
+// String returns "namespace/name".
+func (p PodRef) String() string { return p.Namespace + "/" + p.Name }
+
+func refOf(p *packing.Pod) PodRef { return PodRef{Namespace: p.Namespace, Name: p.Name} }
+
+// Home is where a displaced pod goes in the simulation: an existing node,
+// a replacement NodeClaim, or nowhere with the reason. Exactly one of Node,
+// NodeClaim and Unschedulable is set.
+type Home struct {
+	Pod           PodRef
+	Node          string
+	NodeClaim     string
+	Unschedulable string
+}
+
+// sim is the cluster as the commands so far leave it: nodes being replaced
+// are marked for deletion and their replacements are in flight. It owns its
+// node slice; node pod slices are cloned before they are changed.
+type sim struct {
+	nodes   []packing.Node
+	pools   []packing.NodePool
+	catalog *instancetypes.Catalog
+	ds      []packing.DaemonSet
+}
+
+func newSim(states []NodeClaimState, templates []Template, catalog *instancetypes.Catalog, ds []packing.DaemonSet) *sim {
+	s := &sim{nodes: make([]packing.Node, len(states)), pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
+	for i := range states {
+		s.nodes[i] = states[i].Node
+	}
+	for i := range templates {
+		s.pools[i] = templates[i].NodePool
+	}
+	return s
+}
+
+func (s *sim) index(name string) int {
+	return slices.IndexFunc(s.nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
+// reschedulable returns the pods of the named nodes that must move: all but
+// daemonset pods, which go with their node.
+func (s *sim) reschedulable(names []string) []packing.Pod {
+	var pods []packing.Pod
+	for _, name := range names {
+		if i := s.index(name); i >= 0 {
+			for _, p := range s.nodes[i].Pods {
+				if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+					pods = append(pods, p)
+				}
+			}
+		}
+	}
+	return pods
+}
+
+// place solves for pods with the named nodes gone, without changing s.
+func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
+	nodes := slices.Clone(s.nodes)
+	for _, name := range names {
+		if i := slices.IndexFunc(nodes, func(n packing.Node) bool { return n.Name == name }); i >= 0 {
+			nodes[i].MarkedForDeletion, nodes[i].Pods = true, nil
+		}
+	}
+	return packing.Solve(packing.Problem{Pods: pods, NodePools: s.pools, Catalog: s.catalog, Nodes: nodes, DaemonSets: s.ds},
+		packing.Options{})
+}
+
+// rename gives the plan's claims names unique to the replaced node.
+func rename(plan *packing.Plan, prefix string) {
+	plan.NodeClaims = slices.Clone(plan.NodeClaims)
+	for i := range plan.NodeClaims {
+		plan.NodeClaims[i].Name = fmt.Sprintf("%s-replacement-%d", prefix, i+1)
+	}
+}
+
+// homes lists where each pod of the plan goes, in pod order.
+func homes(plan packing.Plan, pods []packing.Pod) []Home {
+	out := make([]Home, len(pods))
+	for i := range pods {
+		out[i].Pod = refOf(&pods[i])
+	}
+	for _, b := range plan.Bindings {
+		out[b.Pod].Node = b.Node
+	}
+	for _, c := range plan.NodeClaims {
+		for _, p := range c.Pods {
+			out[p].NodeClaim = c.Name
+		}
+	}
+	for _, u := range plan.Unschedulable {
+		out[u.Pod].Unschedulable = u.Reason.Message
+	}
+	return out
+}
+
+// apply commits a plan: the named nodes are marked for deletion, the bound
+// pods join their nodes and the claims become in-flight nodes.
+func (s *sim) apply(names []string, plan packing.Plan, pods []packing.Pod) {
+	for _, name := range names {
+		if i := s.index(name); i >= 0 {
+			s.nodes[i].MarkedForDeletion, s.nodes[i].Pods = true, nil
+		}
+	}
+	for _, b := range plan.Bindings {
+		if i := s.index(b.Node); i >= 0 {
+			s.nodes[i].Pods = append(slices.Clip(s.nodes[i].Pods), pods[b.Pod])
+		}
+	}
+	for _, c := range plan.NodeClaims {
+		s.nodes = append(s.nodes, s.inFlight(c, pods))
+	}
+}
+
+// inFlight is the node a claim becomes while it launches.
+func (s *sim) inFlight(c packing.NodeClaim, pods []packing.Pod) packing.Node {
+	n := packing.Node{Name: c.Name, NodePool: c.NodePool, InstanceType: c.InstanceType, Zone: c.Offering.Zone,
+		CapacityType: c.Offering.CapacityType, Taints: c.Taints, Price: c.Offering.Price, Labels: claimLabels(c)}
+	if it, ok := s.catalog.Get(c.InstanceType); ok {
+		n.Allocatable = it.Allocatable
+	}
+	for _, p := range c.Pods {
+		n.Pods = append(n.Pods, pods[p])
+	}
+	return n
+}
+
+func claimLabels(c packing.NodeClaim) map[string]string {
+	m := make(map[string]string, len(c.Labels)+3)
+	for _, l := range c.Labels {
+		m[l.Key] = l.Value
+	}
+	maps.Insert(m, maps.All(map[string]string{requirements.LabelInstanceType: c.InstanceType,
+		requirements.LabelZone: c.Offering.Zone, requirements.LabelCapacityType: c.Offering.CapacityType.String()}))
+	return m
+}

@@ -1,0 +1,86 @@
+package packing_test
+
+import (
+	"errors"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/nodeplan/nodeplan/internal/problemgen"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// fuzzSolve is the property FuzzSolve checks on a decoded problem: Solve
+// does not panic; an error wraps ErrInvalidProblem and agrees with
+// Validate; a plan passes Verify.
+func fuzzSolve(p packing.Problem) error {
+	plan, err := packing.Solve(p, packing.Options{})
+	if err != nil {
+		if !errors.Is(err, packing.ErrInvalidProblem) {
+			return errors.New("Solve returned an error that does not wrap ErrInvalidProblem: " + err.Error())
+		}
+		return nil
+	}
+	if verr := p.Validate(); verr != nil {
+		return errors.New("Solve accepted a problem Validate rejects: " + verr.Error())
+	}
+	unknown, known := unknownViolations(p, plan)
+	switch {
+	case len(unknown) > 0:
+		return violationsError(unknown)
+	case len(known) > 0:
+		return &errKnownBug{bugs: known}
+	}
+	return nil
+}
+
+type violationsError []packing.Violation
+
+func (e violationsError) Error() string {
+	s := "Verify found violations:"
+	for _, v := range e {
+		s += "\n  " + v.String()
+	}
+	return s
+}
+
+// fuzzSeeds are the seed corpus of FuzzSolve: no bytes, short patterns,
+// and random byte strings of several lengths from a fixed PCG.
+func fuzzSeeds() [][]byte {
+	seeds := [][]byte{nil, {0}, {255}, {1, 2, 3, 4, 5, 6, 7, 8}, make([]byte, 256)}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for i := range 48 {
+		b := make([]byte, 16<<(i%6))
+		for j := range b {
+			b[j] = byte(rng.UintN(256))
+		}
+		seeds = append(seeds, b)
+	}
+	return seeds
+}
+
+// FuzzSolve decodes arbitrary bytes into a problem (problemgen.Decode,
+// possibly invalid) and checks that Solve never panics, rejects invalid
+// problems with ErrInvalidProblem, and returns plans Verify accepts (known
+// solver bugs aside, see knownBug). Its
+// seed corpus runs in the normal go test; fuzz it with
+//
+//	go test -run xxx -fuzz FuzzSolve -fuzztime 10m ./packing/
+func FuzzSolve(f *testing.F) {
+	for _, s := range fuzzSeeds() {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p := problemgen.Decode(data)
+		err := safely(fuzzSolve, p)
+		if !isFailure(err) {
+			if err != nil {
+				t.Logf("skipped: %v", err) // see knownBug
+			}
+			return
+		}
+		{
+			m := problemgen.Minimize(p, func(q packing.Problem) bool { return isFailure(safely(fuzzSolve, q)) })
+			t.Fatalf("%v\nminimised problem, failing with: %v\n%s", err, safely(fuzzSolve, m), problemgen.Dump(m))
+		}
+	})
+}
