@@ -39,6 +39,7 @@ type constraint struct {
 	maxSkew    int32
 	minDomains int32
 	honorAff   bool // nodeAffinityPolicy Honor
+	honorTaint bool // nodeTaintsPolicy Honor
 	self       bool // the pod is counted by its own counter
 	soft       bool // preferred term or ScheduleAnyway: relaxable
 	rank       int  // relaxation order among the soft constraints of its kind
@@ -135,7 +136,8 @@ func (info *podInfo) rankSoft() {
 
 func spreadConstraint(counter int32, ts TopologySpread) constraint {
 	return constraint{counter: counter, kind: spreadKind, maxSkew: max(ts.MaxSkew, 1), minDomains: ts.MinDomains,
-		honorAff: ts.NodeAffinityPolicy != Ignore, soft: ts.WhenUnsatisfiable == ScheduleAnyway}
+		honorAff: ts.NodeAffinityPolicy != Ignore, honorTaint: ts.NodeTaintsPolicy == Honor,
+		soft: ts.WhenUnsatisfiable == ScheduleAnyway}
 }
 
 func spreadCounter(p *Pod, ts TopologySpread) counterDef {
@@ -197,10 +199,16 @@ func (s *static) collectDomains() map[string][]string {
 	for _, c := range s.counters {
 		sets[c.key] = map[string]bool{}
 	}
+	s.domainTaints = map[pin][][]requirements.Taint{}
 	for key, vals := range sets {
 		s.nodeDomains(key, vals)
 		for _, pl := range s.pools {
-			poolDomains(pl, key, vals)
+			own := map[string]bool{}
+			poolDomains(pl, key, own)
+			for v := range own {
+				vals[v] = true
+				s.addDomainTaints(pin{key, v}, pl.taints)
+			}
 		}
 	}
 	out := make(map[string][]string, len(sets))
@@ -214,8 +222,27 @@ func (s *static) nodeDomains(key string, vals map[string]bool) {
 	for i := range s.prob.Nodes {
 		if v, ok := effectiveLabels(&s.prob.Nodes[i])[key]; ok {
 			vals[v] = true
+			s.addDomainTaints(pin{key, v}, effectiveTaints(&s.prob.Nodes[i], s))
 		}
 	}
+}
+
+// addDomainTaints records that a node with these taints may be in domain d;
+// only the taints that repel (NoSchedule, NoExecute) are kept.
+func (s *static) addDomainTaints(d pin, taints []requirements.Taint) {
+	hard := slices.DeleteFunc(slices.Clone(taints), func(t requirements.Taint) bool { return t.Effect == requirements.PreferNoSchedule })
+	s.domainTaints[d] = append(s.domainTaints[d], hard)
+}
+
+// tolerable reports whether a pod with tols could be on some node of domain
+// d, as nodeTaintsPolicy Honor counts domains.
+func (s *static) tolerable(tols []requirements.Toleration, d pin) bool {
+	for _, taints := range s.domainTaints[d] {
+		if requirements.Tolerates(tols, taints) == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func poolDomains(pl *pool, key string, vals map[string]bool) {

@@ -22,6 +22,9 @@ type static struct {
 	counters   []counterDef
 	domains    map[string][]string // topology key -> known domains, sorted
 	softTaints bool                // some NodePool or node has a PreferNoSchedule taint
+	// domainTaints lists, per domain, the taint sets of the nodes and pools
+	// that may be in it.
+	domainTaints map[pin][][]requirements.Taint
 }
 
 // pool is a NodePool compiled for one solve.

@@ -135,6 +135,7 @@ func (r *run) addNode(n *Node) {
 		nd.ports = append(nd.ports, p.HostPorts...)
 		r.recordExisting(p, nd)
 	}
+	nd.free = nd.free.Sub(r.s.pendingDaemons(n, nd))
 	if !n.MarkedForDeletion {
 		r.nodes = append(r.nodes, nd)
 	}
@@ -147,6 +148,30 @@ func (r *run) addNode(n *Node) {
 			r.count[pi]++
 		}
 	}
+}
+
+// pendingDaemons is the room a node keeps for the daemonsets that will run
+// there but have no pod on it yet (a pod whose Owner is "DaemonSet/<name>"),
+// as Karpenter reserves it: the daemonset tolerates the node's taints and its
+// node affinity matches the node's labels.
+func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
+	var sum resources.List
+	for i := range s.prob.DaemonSets {
+		ds := &s.prob.DaemonSets[i]
+		if !daemonBound(n, ds.Name) && daemonRunsOn(ds, nd) {
+			sum = sum.Add(podRequests(ds.Requests))
+		}
+	}
+	return sum
+}
+
+func daemonBound(n *Node, name string) bool {
+	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == "DaemonSet/"+name })
+}
+
+func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
+	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
+	return requirements.Tolerates(tol, nd.taints) == nil && ds.NodeAffinity.Matches(nd.labels) == nil
 }
 
 // nodeCapacity is what a node counts against its pool's limits: the

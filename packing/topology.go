@@ -107,7 +107,7 @@ func (r *run) minCount(v view, c constraint, key, d string) (int32, bool) {
 	counts := r.counts[c.counter]
 	lo, n, member := int32(1<<31-1), int32(0), false
 	for _, e := range r.s.domains[key] {
-		if c.honorAff && !v.strict.Get(key).Has(e) {
+		if (c.honorAff && !v.strict.Get(key).Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
 			continue
 		}
 		lo, n, member = min(lo, counts[e]), n+1, member || e == d
