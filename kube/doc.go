@@ -1,2 +1,78 @@
-// Package kube converts Kubernetes and Karpenter API objects to and from nodeplan types.
+// Package kube is nodeplan's Kubernetes adapter: it converts k8s.io/api
+// objects and Karpenter's karpenter.sh/v1 NodePools into the packing
+// model, loads whole manifest sets ([Load]), and writes plans back as
+// Karpenter NodeClaims ([NodeClaims]) or as a report ([NewReport]). The
+// nodeplan command line (kube/cmd/nodeplan) is built on it.
+//
+// # Conversion
+//
+// [FromPod] reads a Pod's effective requests the way kube-scheduler
+// computes them ([EffectiveRequests]: containers summed, restartable init
+// containers added, at least the largest init container with the sidecars
+// started before it, pod-level requests, pod overhead), its nodeSelector
+// and node affinity, tolerations, topology spread constraints, pod
+// (anti-)affinity, host ports, priority and the karpenter.sh/do-not-disrupt
+// annotation. [FromNode] reads a Node's allocatable, labels and taints and
+// from its Karpenter labels its NodePool, instance type, zone and capacity
+// type. [FromDaemonSet] reads a DaemonSet's pod template and
+// [FromPodDisruptionBudget] a policy/v1 PodDisruptionBudget into the
+// plain [PodDisruptionBudget].
+//
+// # Why Karpenter's types are not imported
+//
+// [NodePool] and [NodeClaim] are this package's own structs that read and
+// write the same karpenter.sh/v1 YAML. sigs.k8s.io/karpenter's
+// pkg/apis/v1 alone depends on 621 non-standard-library packages
+// (controller-runtime, client-go, Prometheus, awslabs/operatorpkg, every
+// k8s.io/api group...), measured with go list -deps; this package, with
+// k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml, depends on 91. A
+// dozen plain fields are not worth a sevenfold build graph for every
+// program that imports kube. Fields of the YAML that nodeplan does not use are ignored on input.
+// The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
+// uses, so the workspace with benchmarks/karpenter agrees.
+//
+// # Manifests
+//
+// [Load] takes multi-document YAML or JSON (also kind List, as kubectl get
+// -o yaml prints it), expands Deployments, ReplicaSets, StatefulSets and
+// Jobs into pending pods named name-0, name-1, … (less the pods of theirs
+// already present), binds pods with spec.nodeName to their node, and
+// warns about every object it does not use. A malformed document is a
+// [*DocumentError] naming the file and the one-based document index.
+//
+// # The JSON report (nodeplan provision -o json)
+//
+// The schema is stable: fields may be added, none removed or renamed
+// while apiVersion is nodeplan.io/v1.
+//
+//	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
+//	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
+//	  name, existing (bool), nodePool, instanceType, zone, capacityType,
+//	  pricePerHour (USD, 6 decimals), instanceTypes[] (candidates, cheapest
+//	  first; new nodes only), requests{} and allocatable{} (resource name →
+//	  Kubernetes quantity; requests include pod slots and, on new nodes,
+//	  daemonset overhead), pods[] ("namespace/name")
+//	unschedulable[]:  pod ("namespace/name"), reason (packing.ReasonKind:
+//	  NoNodePool, Untolerated, Incompatible, NoInstanceType, Insufficient,
+//	  LimitExceeded, Topology, HostPortConflict, MinValues), nodePool, message
+//	summary:          newNodes, existingNodes, scheduledPods, unschedulablePods,
+//	  pricePerHour and pricePerMonth (new nodes; 730 h), existingPricePerHour
+//	warnings[]:       objects skipped, each naming file, document and object
+//
+// # Try it on your cluster
+//
+//	kubectl get nodepools -o yaml > pools.yaml
+//	kubectl get nodes,pods,daemonsets,pdb -A -o yaml > cluster.yaml
+//	nodeplan provision -f pools.yaml -f cluster.yaml
+//
+// Add a Deployment manifest with -f to ask what scaling it would launch.
+//
+// # Cost model
+//
+// Conversion is linear in the size of each object and allocates its
+// result; Load is linear in the input and keeps one decoded object at a
+// time besides the results. Nothing here is on the solver's hot path.
+// Functions are safe for concurrent use and never modify their arguments.
+//
+// See ExampleEffectiveRequests and ExampleLoad.
 package kube

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/packing"
+	"sigs.k8s.io/yaml"
+)
+
+// Exit codes.
+const (
+	exitOK            = 0
+	exitUnschedulable = 1
+	exitBadInput      = 2
+)
+
+const usage = `usage: nodeplan provision -f FILE... [--catalog aws|azure|PATH] [--region R]
+       [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+`
+
+// run is the command line: it returns the exit code.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return exitBadInput
+	}
+	switch args[0] {
+	case "provision":
+		return provision(args[1:], stdin, stdout, stderr)
+	case "consolidate", "drift":
+		fmt.Fprintf(stderr, "nodeplan: %s is not available yet: nodeplan has no %s package\n", args[0], pkgOf(args[0]))
+		return exitBadInput
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	fmt.Fprintf(stderr, "nodeplan: unknown command %q\n%s", args[0], usage)
+	return exitBadInput
+}
+
+func pkgOf(cmd string) string {
+	if cmd == "consolidate" {
+		return "consolidation"
+	}
+	return cmd
+}
+
+// files is a repeatable -f flag.
+type files []string
+
+func (f *files) String() string     { return strings.Join(*f, ",") }
+func (f *files) Set(v string) error { *f = append(*f, v); return nil }
+
+type config struct {
+	files        files
+	catalog      string
+	region       string
+	zones        string
+	spotDiscount float64
+	output       string
+}
+
+func parseFlags(args []string, stderr io.Writer) (config, error) {
+	var c config
+	fs := flag.NewFlagSet("nodeplan provision", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Var(&c.files, "f", "manifest file (YAML or JSON; - for stdin); repeatable")
+	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
+	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
+	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's first three)")
+	fs.Float64Var(&c.spotDiscount, "spot-discount", 0, "fraction of the on-demand price spot saves, in [0,1) (default 0.6)")
+	fs.StringVar(&c.output, "o", "table", "output: table, json or yaml")
+	if err := fs.Parse(args); err != nil {
+		return c, err
+	}
+	c.files = append(c.files, fs.Args()...)
+	switch {
+	case len(c.files) == 0:
+		return c, errors.New("no manifest given (-f FILE)")
+	case c.output != "table" && c.output != "json" && c.output != "yaml":
+		return c, fmt.Errorf("-o %q: want table, json or yaml", c.output)
+	case c.spotDiscount < 0 || c.spotDiscount >= 1:
+		return c, fmt.Errorf("--spot-discount %v: want a fraction in [0, 1)", c.spotDiscount)
+	}
+	return c, nil
+}
+
+func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, err := parseFlags(args, stderr)
+	if err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
+		}
+		return exitBadInput
+	}
+	report, claims, err := plan(c, stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
+		return exitBadInput
+	}
+	if err := write(c.output, &report, claims, stdout, stderr); err != nil {
+		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
+		return exitBadInput
+	}
+	if len(report.Unschedulable) > 0 {
+		return exitUnschedulable
+	}
+	return exitOK
+}
+
+// plan loads the manifests and the catalog and solves.
+func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
+	sources, err := read(c.files, stdin)
+	if err != nil {
+		return kube.Report{}, nil, err
+	}
+	cluster, err := kube.Load(sources...)
+	if err != nil {
+		return kube.Report{}, nil, err
+	}
+	cat, err := catalog(c)
+	if err != nil {
+		return kube.Report{}, nil, err
+	}
+	prob, err := cluster.Problem(cat)
+	if err != nil {
+		return kube.Report{}, nil, err
+	}
+	p, err := packing.Solve(prob, packing.Options{})
+	if err != nil {
+		return kube.Report{}, nil, err
+	}
+	return kube.NewReport(&prob, &p, cluster.Warnings), kube.NodeClaims(p, cluster.NodePools), nil
+}
+
+func read(names []string, stdin io.Reader) ([]kube.Source, error) {
+	var out []kube.Source
+	for _, name := range names {
+		var data []byte
+		var err error
+		if name == "-" {
+			data, err = io.ReadAll(stdin)
+		} else {
+			data, err = os.ReadFile(name)
+		}
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, kube.Source{Name: name, Data: data})
+	}
+	return out, nil
+}
+
+func catalog(c config) (*instancetypes.Catalog, error) {
+	opts := instancetypes.Options{Region: c.region, SpotDiscount: c.spotDiscount}
+	if c.zones != "" {
+		opts.Zones = strings.Split(c.zones, ",")
+	}
+	switch c.catalog {
+	case "aws":
+		return instancetypes.AWS(opts)
+	case "azure":
+		return instancetypes.Azure(opts)
+	}
+	data, err := os.ReadFile(c.catalog)
+	if err != nil {
+		return nil, fmt.Errorf("--catalog: %w", err)
+	}
+	cat, err := instancetypes.Parse(data, opts)
+	if err != nil {
+		return nil, fmt.Errorf("--catalog %s: %w", c.catalog, err)
+	}
+	return cat, nil
+}
+
+func write(format string, r *kube.Report, claims []kube.NodeClaim, stdout, stderr io.Writer) error {
+	switch format {
+	case "json":
+		data, err := json.MarshalIndent(r, "", "  ")
+		if err != nil {
+			return err
+		}
+		_, err = fmt.Fprintf(stdout, "%s\n", data)
+		return err
+	case "yaml":
+		for _, w := range r.Warnings {
+			fmt.Fprintf(stderr, "warning: %s\n", w)
+		}
+		for _, u := range r.Unschedulable {
+			fmt.Fprintf(stderr, "unschedulable: %s: %s: %s\n", u.Pod, u.Reason, u.Message)
+		}
+		return writeYAML(claims, stdout)
+	}
+	return r.WriteTable(stdout)
+}
+
+func writeYAML(claims []kube.NodeClaim, w io.Writer) error {
+	for i := range claims {
+		data, err := yaml.Marshal(&claims[i])
+		if err != nil {
+			return err
+		}
+		if _, err := fmt.Fprintf(w, "---\n%s", data); err != nil {
+			return err
+		}
+	}
+	return nil
+}

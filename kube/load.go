@@ -1,0 +1,231 @@
+package kube
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/nodeplan/nodeplan/packing"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+)
+
+// Source is one manifest file: a name for messages and its bytes, YAML
+// (one or more documents separated by ---) or JSON (one or more values,
+// or an array of objects).
+type Source struct {
+	Name string
+	Data []byte
+}
+
+// Cluster is what a set of manifests describes, ready for
+// [Cluster.Problem]: pending pods (workloads expanded), existing nodes with
+// their bound pods, daemonsets, NodePools and PodDisruptionBudgets. Every
+// object that was read but not used is named in Warnings.
+type Cluster struct {
+	Pods                 []packing.Pod
+	Nodes                []packing.Node
+	DaemonSets           []packing.DaemonSet
+	NodePools            []NodePool
+	PodDisruptionBudgets []PodDisruptionBudget
+	Warnings             []string
+}
+
+// object is one decoded manifest object and where it came from.
+type object struct {
+	file        string
+	index, item int
+	head        head
+	raw         []byte // JSON
+}
+
+// head is the part of every object read before its kind is known.
+type head struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name      string `json:"name"`
+		Namespace string `json:"namespace"`
+	} `json:"metadata"`
+}
+
+func (o *object) where() string {
+	if o.item >= 0 {
+		return fmt.Sprintf("%s: document %d: items[%d]", o.file, o.index, o.item)
+	}
+	return fmt.Sprintf("%s: document %d", o.file, o.index)
+}
+
+func (o *object) fail(err error) error {
+	return &DocumentError{File: o.file, Index: o.index, Item: o.item, Err: err}
+}
+
+// Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
+// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses and Karpenter
+// NodePools, also inside kind List (as kubectl get -o yaml prints them).
+// Workloads become replicas × template pending pods named name-0, name-1,
+// …, less the pods of theirs already in the manifests; pods with
+// spec.nodeName join that node's pods. Pods that take no room (Succeeded or
+// Failed, or pending daemonset pods, which the DaemonSet accounts for),
+// pods bound to a node not in the manifests, and objects of other kinds
+// are skipped with a warning naming them.
+//
+// The first malformed document or invalid object stops Load with a
+// *DocumentError naming the file and document. Load does not modify
+// sources. The complexity is linear in the input.
+func Load(sources ...Source) (Cluster, error) {
+	var objs []object
+	for _, src := range sources {
+		var err error
+		if objs, err = split(objs, src); err != nil {
+			return Cluster{}, err
+		}
+	}
+	var b builder
+	for i := range objs {
+		if err := b.add(&objs[i]); err != nil {
+			return Cluster{}, objs[i].fail(err)
+		}
+	}
+	return b.build()
+}
+
+// split appends the objects of a source, in order, to objs.
+func split(objs []object, src Source) ([]object, error) {
+	docs, err := documents(src)
+	if err != nil {
+		return objs, err
+	}
+	for i, doc := range docs {
+		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}); err != nil {
+			return objs, err
+		}
+	}
+	return objs, nil
+}
+
+// documents returns the JSON of each document of src; a document that is
+// empty (comments only, say) is kept as JSON null so indices stay right.
+func documents(src Source) ([][]byte, error) {
+	trimmed := bytes.TrimSpace(src.Data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		return jsonDocuments(src.Name, trimmed)
+	}
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(src.Data)))
+	var docs [][]byte
+	for {
+		doc, err := r.Read()
+		if err == io.EOF {
+			return docs, nil
+		}
+		if err == nil {
+			doc, err = yaml.YAMLToJSON(doc)
+		}
+		if err != nil {
+			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+		}
+		if bytes.HasPrefix(doc, []byte("[")) {
+			doc = listOf(doc)
+		}
+		docs = append(docs, doc)
+	}
+}
+
+func jsonDocuments(name string, data []byte) ([][]byte, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var docs [][]byte
+	for {
+		var raw json.RawMessage
+		err := dec.Decode(&raw)
+		if err == io.EOF {
+			return docs, nil
+		}
+		if err != nil {
+			return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+		}
+		if bytes.HasPrefix(raw, []byte("[")) {
+			raw = listOf(raw)
+		}
+		docs = append(docs, raw)
+	}
+}
+
+// listOf wraps a JSON array as a kind List.
+func listOf(items json.RawMessage) []byte {
+	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), items...), '}')
+}
+
+// appendObject decodes the head of o and appends it, or its items when it
+// is a List (a List inside a List reports its inner item index); empty
+// documents are dropped.
+func appendObject(objs []object, o object) ([]object, error) {
+	if bytes.Equal(bytes.TrimSpace(o.raw), []byte("null")) {
+		return objs, nil
+	}
+	if err := json.Unmarshal(o.raw, &o.head); err != nil {
+		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
+	}
+	if o.head.Kind == "" {
+		return objs, o.fail(fmt.Errorf("%w: no kind", ErrMalformed))
+	}
+	if !isList(o.head.Kind) {
+		return append(objs, o), nil
+	}
+	var list struct {
+		Items []json.RawMessage `json:"items"`
+	}
+	if err := json.Unmarshal(o.raw, &list); err != nil {
+		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
+	}
+	for i, raw := range list.Items {
+		var err error
+		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}); err != nil {
+			return objs, err
+		}
+	}
+	return objs, nil
+}
+
+func isList(kind string) bool {
+	return kind == "List" || len(kind) > 4 && kind[len(kind)-4:] == "List"
+}
+
+// decode unmarshals the object into v; a type error names its field.
+func (o *object) decode(v any) error {
+	err := json.Unmarshal(o.raw, v)
+	if err == nil {
+		return nil
+	}
+	oe := &ObjectError{Kind: o.head.Kind, Namespace: o.head.Metadata.Namespace, Name: o.head.Metadata.Name, Err: err}
+	var te *json.UnmarshalTypeError
+	if errors.As(err, &te) {
+		oe.Field, oe.Err = te.Field, fmt.Errorf("cannot read %s as %s", te.Value, te.Type)
+	}
+	return oe
+}
+
+// kinds maps "apiVersion kind" to the builder method that takes it.
+var kinds = map[string]func(*builder, *object) error{
+	"v1 Pod":                                 (*builder).pod,
+	"v1 Node":                                (*builder).node,
+	"apps/v1 DaemonSet":                      (*builder).daemonSet,
+	"apps/v1 Deployment":                     (*builder).deployment,
+	"apps/v1 ReplicaSet":                     (*builder).replicaSet,
+	"apps/v1 StatefulSet":                    (*builder).statefulSet,
+	"batch/v1 Job":                           (*builder).job,
+	"policy/v1 PodDisruptionBudget":          (*builder).pdb,
+	"scheduling.k8s.io/v1 PriorityClass":     (*builder).priorityClass,
+	KarpenterAPIVersion + " " + KindNodePool: (*builder).nodePool,
+}
+
+func (b *builder) add(o *object) error {
+	if f, ok := kinds[o.head.APIVersion+" "+o.head.Kind]; ok {
+		return f(b, o)
+	}
+	b.warn("%s: skipped %s %s %s: kind not used by nodeplan", o.where(), o.head.APIVersion, o.head.Kind,
+		objectName(o.head.Metadata.Namespace, o.head.Metadata.Name))
+	return nil
+}

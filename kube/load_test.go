@@ -1,0 +1,194 @@
+package kube
+
+import (
+	"os"
+	"testing"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/resources"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func names(pods []packing.Pod) []string {
+	var out []string
+	for _, p := range pods {
+		out = append(out, p.Namespace+"/"+p.Name)
+	}
+	return out
+}
+
+func TestLoadSample(t *testing.T) {
+	data, err := os.ReadFile("testdata/cluster.yaml")
+	require.NoError(t, err)
+	c, err := Load(Source{Name: "cluster.yaml", Data: data})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"shop/web-0", "shop/web-1", "shop/web-2", "shop/web-3", "shop/web-4",
+		"shop/api-0", "shop/api-1", "shop/api-2", "shop/api-3",
+		"shop/postgres-0", "shop/postgres-1", "shop/postgres-2", "ml/train-0", "ml/train-1", "batch/giant-0"}, names(c.Pods),
+		"web has 6 replicas, one already running")
+	require.Len(t, c.Nodes, 1)
+	assert.Equal(t, []string{"shop/web-7d4b9c-x2k8q"}, names(c.Nodes[0].Pods))
+	assert.Len(t, c.DaemonSets, 2)
+	assert.Len(t, c.NodePools, 2)
+	require.Len(t, c.PodDisruptionBudgets, 1)
+	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
+	assert.Equal(t, []string{"cluster.yaml: document 14: skipped v1 Service shop/web: kind not used by nodeplan"}, c.Warnings)
+	// api: the 2-cpu init container runs before the 250m sidecar starts, so
+	// max(2, 1 + 0.25) = 2 cpu; memory max(1Gi, 2Gi + 256Mi).
+	assert.Equal(t, int64(2000), c.Pods[5].Requests.CPU)
+	assert.Equal(t, int64(2304<<20), c.Pods[5].Requests.Memory)
+}
+
+func TestLoadFormats(t *testing.T) {
+	pod := func(name string) string {
+		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`
+	}
+	tests := []struct {
+		name string
+		data string
+		want []string
+	}{
+		{"multi-document yaml with empty documents", "---\n# comment only\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n",
+			[]string{"default/a", "default/b"}},
+		{"json stream", pod("a") + "\n" + pod("b"), []string{"default/a", "default/b"}},
+		{"json array", "[" + pod("a") + "," + pod("b") + "]", []string{"default/a", "default/b"}},
+		{"kind List", `{"apiVersion":"v1","kind":"List","items":[` + pod("a") + `,{"apiVersion":"v1","kind":"PodList","items":[` + pod("b") + `]}]}`,
+			[]string{"default/a", "default/b"}},
+		{"yaml List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a, namespace: x}\n", []string{"x/a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(Source{Name: "f", Data: []byte(tc.data)})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, names(c.Pods))
+		})
+	}
+}
+
+func TestLoadWorkloads(t *testing.T) {
+	const docs = `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web}
+spec: {replicas: 2, template: {metadata: {labels: {app: web}}, spec: {containers: [{name: c}]}}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata:
+  name: web-abc
+  ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: u, controller: true}]
+spec: {replicas: 2, template: {spec: {containers: [{name: c}]}}}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: lone}
+spec: {template: {spec: {containers: [{name: c}]}}}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec: {replicas: 3, template: {spec: {containers: [{name: c}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: db-1, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: db, uid: u, controller: true}]}
+spec: {containers: [{name: c}]}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: once}
+spec: {parallelism: 5, completions: 2, template: {spec: {containers: [{name: c}]}}}
+---
+apiVersion: batch/v1
+kind: Job
+metadata: {name: paused}
+spec: {suspend: true, template: {spec: {containers: [{name: c}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: done}
+status: {phase: Succeeded}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: ds-pod, ownerReferences: [{apiVersion: apps/v1, kind: DaemonSet, name: agent, uid: u}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: lost}
+spec: {nodeName: ghost}
+`
+	c, err := Load(Source{Name: "w.yaml", Data: []byte(docs)})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"default/db-1", "default/web-0", "default/web-1", "default/lone-0", "default/db-0", "default/db-2",
+		"default/once-0", "default/once-1"}, names(c.Pods))
+	assert.Equal(t, "Deployment/web", c.Pods[1].Owner)
+	assert.Equal(t, "web", c.Pods[1].Labels["app"])
+	assert.Equal(t, "db-2", c.Pods[5].Labels["statefulset.kubernetes.io/pod-name"])
+	assert.Equal(t, []string{
+		"w.yaml: document 8: skipped Pod default/done: phase Succeeded takes no room",
+		"w.yaml: document 9: skipped Pod default/ds-pod: a pending daemonset pod is counted by its DaemonSet",
+		"w.yaml: document 10: skipped Pod default/lost: bound to node ghost, which is not in the manifests",
+		"w.yaml: document 2: skipped ReplicaSet default/web-abc: its Deployment web is expanded instead",
+	}, c.Warnings)
+}
+
+func TestLoadBoundPods(t *testing.T) {
+	const docs = `
+apiVersion: v1
+kind: Pod
+metadata: {name: p1, namespace: a}
+spec: {nodeName: node-1, containers: [{name: c, resources: {requests: {cpu: 300m}}}]}
+---
+apiVersion: v1
+kind: Node
+metadata: {name: node-1}
+status: {allocatable: {cpu: "2", pods: "10"}}
+`
+	c, err := Load(Source{Name: "b.yaml", Data: []byte(docs)})
+	require.NoError(t, err)
+	assert.Empty(t, c.Pods)
+	require.Len(t, c.Nodes, 1)
+	require.Len(t, c.Nodes[0].Pods, 1)
+	assert.True(t, resources.List{CPU: 300}.Equal(c.Nodes[0].Pods[0].Requests))
+}
+
+func TestLoadErrors(t *testing.T) {
+	tests := []struct{ name, data, msg string }{
+		{"malformed yaml", "apiVersion: v1\nkind: Pod\n---\nkind: [Pod\n", "bad.yaml: document 2: malformed document: "},
+		{"malformed json", `{"kind": "Pod",}`, "bad.yaml: document 1: malformed document: "},
+		{"no kind", "apiVersion: v1\nmetadata: {name: a}\n", "bad.yaml: document 1: malformed document: no kind"},
+		{"not an object", "- 1\n- 2\n", "bad.yaml: document 1: items[0]: malformed document: "},
+		{"wrong field type", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: 3}\n",
+			"bad.yaml: document 1: Pod a: spec.containers: cannot read number as []v1.Container"},
+		{"bad quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, resources: {requests: {cpu: lots}}}]}\n",
+			"bad.yaml: document 1: Pod a: quantities must match the regular expression"},
+		{"bad pod in list", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"tolerations":[{"operator":"Like"}]}}]}`,
+			`bad.yaml: document 1: items[0]: Pod default/a: spec.tolerations[0].operator: "Like" is not Equal or Exists`},
+		{"bad workload template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      tolerations: [{operator: Like}]\n",
+			`bad.yaml: document 1: Deployment default/web: spec.template.spec.tolerations[0].operator: "Like" is not Equal or Exists`},
+		{"negative replicas", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: -1}\n",
+			"bad.yaml: document 1: StatefulSet default/db: spec.replicas: -1 is outside 0..100000"},
+		{"too many replicas", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {parallelism: 1000000}\n",
+			"bad.yaml: document 1: Job default/j: spec.parallelism: 1000000 is outside 0..100000"},
+		{"bad daemonset", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, namespace: kube-system}\nspec: {template: {spec: {containers: [{name: c, resources: {requests: {cpu: '-1'}}}]}}}\n",
+			"bad.yaml: document 1: DaemonSet kube-system/ds: spec.template.spec.containers[0].resources.requests: "},
+		{"bad pdb selector", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb}\nspec: {selector: {matchExpressions: [{key: a, operator: Lt, values: ['1']}]}}\n",
+			`bad.yaml: document 1: PodDisruptionBudget default/pdb: spec.selector.matchExpressions[0].operator: "Lt" is not a label selector operator`},
+		{"bad node", "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\nspec: {taints: [{key: a, effect: Later}]}\n",
+			"bad.yaml: document 1: Node node-a: spec.taints[0].effect: "},
+		{"bad nodepool", "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np}\nspec: {weight: 101, template: {spec: {requirements: []}}}\n",
+			"bad.yaml: document 1: NodePool np: spec.weight: 101 is outside 1..100"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(Source{Name: "bad.yaml", Data: []byte(tc.data)})
+			require.Error(t, err)
+			var de *DocumentError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "bad.yaml", de.File)
+			assert.Contains(t, err.Error(), tc.msg)
+		})
+	}
+}

@@ -1,0 +1,102 @@
+package kube
+
+import (
+	"maps"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// FromNode converts a Node without its pods: status.allocatable (capacity
+// when allocatable is empty), labels, taints (spec.unschedulable adds
+// node.kubernetes.io/unschedulable:NoSchedule, as the node controller
+// does), annotations, and from the labels its NodePool, instance type, zone
+// and capacity type. A node of a NodePool is initialized once it carries
+// karpenter.sh/initialized=true; any other node counts as initialized.
+// A deletionTimestamp marks it for deletion. Price is left 0; see
+// [Cluster.Problem].
+//
+// FromNode does not modify n. Errors are *ObjectError values.
+func FromNode(n *corev1.Node) (packing.Node, error) {
+	out, err := fromNode(n)
+	return out, wrap("Node", "", n.Name, err)
+}
+
+func fromNode(n *corev1.Node) (packing.Node, error) {
+	labels := n.Labels
+	out := packing.Node{Name: n.Name, Labels: maps.Clone(labels), Annotations: maps.Clone(n.Annotations),
+		NodePool: labels[requirements.LabelNodePool], InstanceType: label(labels, requirements.LabelInstanceType),
+		Zone: label(labels, requirements.LabelZone), CreationTime: n.CreationTimestamp.Time,
+		MarkedForDeletion: n.DeletionTimestamp != nil}
+	out.Initialized = out.NodePool == "" || labels[requirements.LabelKarpenterInitialized] == "true"
+	if ct, ok := labels[requirements.LabelCapacityType]; ok {
+		c, err := instancetypes.ParseCapacityType(ct)
+		if err != nil {
+			return out, atField("metadata.labels["+requirements.LabelCapacityType+"]", err)
+		}
+		out.CapacityType = c
+	}
+	alloc, field := n.Status.Allocatable, "status.allocatable"
+	if len(alloc) == 0 {
+		alloc, field = n.Status.Capacity, "status.capacity"
+	}
+	var err error
+	if out.Allocatable, err = list(alloc); err != nil {
+		return out, atField(field, err)
+	}
+	if out.Taints, err = taints(n.Spec.Taints); err != nil {
+		return out, atField("spec.taints", err)
+	}
+	if n.Spec.Unschedulable && !hasTaint(out.Taints, corev1.TaintNodeUnschedulable) {
+		out.Taints = append(out.Taints, requirements.Taint{Key: corev1.TaintNodeUnschedulable, Effect: requirements.NoSchedule})
+	}
+	return out, nil
+}
+
+// label reads a well-known label under its stable or its deprecated key.
+func label(labels map[string]string, key string) string {
+	if v, ok := labels[key]; ok {
+		return v
+	}
+	for _, k := range sortedKeys(labels) {
+		if k != key && requirements.Normalize(k) == key {
+			return labels[k]
+		}
+	}
+	return ""
+}
+
+func hasTaint(ts []requirements.Taint, key string) bool {
+	for _, t := range ts {
+		if t.Key == key {
+			return true
+		}
+	}
+	return false
+}
+
+// FromDaemonSet converts a DaemonSet's pod template: its effective
+// requests, tolerations and node affinity, under the name
+// "namespace/name". It does not modify ds. Errors are *ObjectError values.
+func FromDaemonSet(ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
+	ns := namespace(ds.Namespace)
+	out, err := fromDaemonSet(ns, ds)
+	return out, wrap("DaemonSet", ns, ds.Name, err)
+}
+
+func fromDaemonSet(ns string, ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
+	out := packing.DaemonSet{Name: objectName(ns, ds.Name)}
+	spec := &ds.Spec.Template.Spec
+	var err error
+	if out.Requests, err = EffectiveRequests(spec); err != nil {
+		return out, atField("spec.template", err)
+	}
+	if out.Tolerations, err = tolerations(spec.Tolerations); err != nil {
+		return out, atField("spec.template.spec.tolerations", err)
+	}
+	out.NodeAffinity, err = nodeAffinity(spec)
+	return out, atField("spec.template", err)
+}

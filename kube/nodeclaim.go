@@ -1,0 +1,168 @@
+package kube
+
+import (
+	"cmp"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Annotations nodeplan puts on the NodeClaims it writes: the offering the
+// plan chose and priced. Karpenter ignores them and launches from
+// spec.requirements, which keep every candidate instance type.
+const (
+	AnnotationInstanceType = "nodeplan.io/instance-type"
+	AnnotationZone         = "nodeplan.io/zone"
+	AnnotationCapacityType = "nodeplan.io/capacity-type"
+	AnnotationPrice        = "nodeplan.io/price-per-hour"
+)
+
+// NodeClaim is a karpenter.sh/v1 NodeClaim as nodeplan writes it.
+type NodeClaim struct {
+	APIVersion string        `json:"apiVersion"`
+	Kind       string        `json:"kind"`
+	Metadata   ObjectMeta    `json:"metadata"`
+	Spec       NodeClaimSpec `json:"spec"`
+}
+
+// NodeClaims renders the NodeClaims of a plan as Karpenter objects, in the
+// plan's order. The NodePool each claim came from, looked up by name in
+// pools, gives the node class reference, expiry, termination grace period,
+// template labels and annotations, and the split between taints and
+// startup taints; a claim whose pool is not in pools gets its merged taints
+// as taints. Requirements keep the claim's constraints with
+// node.kubernetes.io/instance-type In the candidate types, cheapest first.
+//
+// NodeClaims does not modify its arguments. O(claims × (requirements +
+// candidates)).
+func NodeClaims(plan packing.Plan, pools []NodePool) []NodeClaim {
+	out := make([]NodeClaim, 0, len(plan.NodeClaims))
+	for i := range plan.NodeClaims {
+		c := &plan.NodeClaims[i]
+		var pool *NodePool
+		if j := slices.IndexFunc(pools, func(p NodePool) bool { return p.Metadata.Name == c.NodePool }); j >= 0 {
+			pool = &pools[j]
+		}
+		out = append(out, nodeClaim(c, pool))
+	}
+	return out
+}
+
+func nodeClaim(c *packing.NodeClaim, pool *NodePool) NodeClaim {
+	nc := NodeClaim{APIVersion: KarpenterAPIVersion, Kind: KindNodeClaim,
+		Metadata: ObjectMeta{Name: c.Name, Labels: claimLabels(c, pool), Annotations: claimAnnotations(c, pool)},
+		Spec: NodeClaimSpec{Requirements: claimRequirements(c),
+			Resources: &NodeClaimResources{Requests: Quantities(c.Requests)}}}
+	if pool == nil {
+		nc.Spec.Taints = coreTaints(c.Taints)
+		return nc
+	}
+	t := &pool.Spec.Template.Spec
+	nc.Spec.Taints, nc.Spec.StartupTaints = slices.Clone(t.Taints), slices.Clone(t.StartupTaints)
+	nc.Spec.ExpireAfter, nc.Spec.TerminationGracePeriod = t.ExpireAfter, t.TerminationGracePeriod
+	if t.NodeClassRef != nil {
+		ref := *t.NodeClassRef
+		nc.Spec.NodeClassRef = &ref
+	}
+	return nc
+}
+
+// claimLabels are the pool's template labels, the nodepool label and every
+// single-valued In requirement but the hostname.
+func claimLabels(c *packing.NodeClaim, pool *NodePool) map[string]string {
+	l := map[string]string{}
+	if pool != nil {
+		maps.Copy(l, pool.Spec.Template.Metadata.Labels)
+	}
+	for r := range c.Requirements.All() {
+		if r.Operator() == requirements.In && r.Len() == 1 && r.Key() != requirements.LabelHostname &&
+			r.Key() != requirements.LabelInstanceType {
+			l[r.Key()] = r.Values()[0]
+		}
+	}
+	l[requirements.LabelNodePool] = c.NodePool
+	return l
+}
+
+func claimAnnotations(c *packing.NodeClaim, pool *NodePool) map[string]string {
+	a := map[string]string{}
+	if pool != nil {
+		maps.Copy(a, pool.Spec.Template.Metadata.Annotations)
+	}
+	a[AnnotationInstanceType] = c.InstanceType
+	a[AnnotationZone] = c.Offering.Zone
+	a[AnnotationCapacityType] = c.Offering.CapacityType.String()
+	a[AnnotationPrice] = dollars(c.Offering.Price.Dollars())
+	return a
+}
+
+func dollars(d float64) string { return strconv.FormatFloat(d, 'f', 6, 64) }
+
+// claimRequirements writes the claim's requirements, sorted by key, with
+// the instance types replaced by the candidates.
+func claimRequirements(c *packing.NodeClaim) []Requirement {
+	out := []Requirement{{Key: requirements.LabelInstanceType, Operator: string(corev1.NodeSelectorOpIn),
+		Values: slices.Clone(c.InstanceTypes)}}
+	for r := range c.Requirements.All() {
+		if r.Key() != requirements.LabelInstanceType {
+			out = append(out, Requirements(r)...)
+		} else if r.MinValues() > 0 {
+			out[0].MinValues = new(r.MinValues())
+		}
+	}
+	slices.SortStableFunc(out, func(a, b Requirement) int { return cmp.Compare(a.Key, b.Key) })
+	return out
+}
+
+// Requirements writes r as node selector requirements: one for its values
+// or existence, and Gt / Lt for its integer bounds (Gte n is written
+// Gt n-1). MinValues goes on the first. It allocates the result.
+func Requirements(r requirements.Requirement) []Requirement {
+	var out []Requirement
+	key, vals := r.Key(), r.Values()
+	gte, hasGte, lte, hasLte := r.Bounds()
+	switch op := r.Operator(); {
+	case op == requirements.In, op == requirements.NotIn && len(vals) > 0:
+		out = append(out, Requirement{Key: key, Operator: op.String(), Values: vals})
+	case op == requirements.DoesNotExist:
+		out = append(out, Requirement{Key: key, Operator: op.String()})
+	case !hasGte && !hasLte:
+		out = append(out, Requirement{Key: key, Operator: requirements.Exists.String()})
+	}
+	if hasGte {
+		out = append(out, Requirement{Key: key, Operator: requirements.Gt.String(), Values: []string{strconv.FormatInt(gte-1, 10)}})
+	}
+	if hasLte {
+		out = append(out, Requirement{Key: key, Operator: requirements.Lt.String(), Values: []string{strconv.FormatInt(lte+1, 10)}})
+	}
+	if n := r.MinValues(); n > 0 && len(out) > 0 {
+		out[0].MinValues = new(n)
+	}
+	return out
+}
+
+// Quantities writes a resource list as Kubernetes quantity strings by
+// resource name, omitting zero dimensions: cpu in millicores ("1500m"),
+// memory and storage in binary units when exact ("3Gi").
+func Quantities(l resources.List) map[string]string {
+	out := map[string]string{}
+	for _, field := range strings.Fields(l.String()) {
+		name, q, _ := strings.Cut(field, "=")
+		out[name] = q
+	}
+	return out
+}
+
+func coreTaints(ts []requirements.Taint) []corev1.Taint {
+	out := make([]corev1.Taint, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, corev1.Taint{Key: t.Key, Value: t.Value, Effect: corev1.TaintEffect(t.Effect.String())})
+	}
+	return out
+}

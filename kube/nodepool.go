@@ -1,0 +1,272 @@
+package kube
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+	corev1 "k8s.io/api/core/v1"
+)
+
+// Karpenter's API group, version and kinds.
+const (
+	KarpenterAPIVersion = "karpenter.sh/v1"
+	KindNodePool        = "NodePool"
+	KindNodeClaim       = "NodeClaim"
+)
+
+// Never is Karpenter's spelling of a disabled duration.
+const Never = "Never"
+
+// NodePool reads the YAML (or JSON) of a Karpenter karpenter.sh/v1
+// NodePool: the fields nodeplan uses, under the same names. Fields it does
+// not know are ignored. See the package doc for why this is not
+// sigs.k8s.io/karpenter's type. The zero NodePool is unnamed and invalid.
+type NodePool struct {
+	APIVersion string       `json:"apiVersion"`
+	Kind       string       `json:"kind"`
+	Metadata   ObjectMeta   `json:"metadata"`
+	Spec       NodePoolSpec `json:"spec"`
+}
+
+// ObjectMeta is the part of Kubernetes object metadata nodeplan reads and
+// writes.
+type ObjectMeta struct {
+	Name        string            `json:"name,omitempty"`
+	Namespace   string            `json:"namespace,omitempty"`
+	Labels      map[string]string `json:"labels,omitempty"`
+	Annotations map[string]string `json:"annotations,omitempty"`
+}
+
+// NodePoolSpec is a NodePool's spec.
+type NodePoolSpec struct {
+	Template   NodeClaimTemplate `json:"template"`
+	Disruption Disruption        `json:"disruption"`
+	// Limits cap the pool's summed capacity; "nodes" caps the node count.
+	Limits corev1.ResourceList `json:"limits,omitempty"`
+	// Weight (1..100) orders the pools, higher first; nil is 0.
+	Weight *int32 `json:"weight,omitempty"`
+}
+
+// NodeClaimTemplate is spec.template of a NodePool.
+type NodeClaimTemplate struct {
+	Metadata ObjectMeta    `json:"metadata,omitempty"`
+	Spec     NodeClaimSpec `json:"spec"`
+}
+
+// NodeClaimSpec is the spec of a NodeClaim, and of a NodePool's template
+// (which has no Resources).
+type NodeClaimSpec struct {
+	Taints        []corev1.Taint `json:"taints,omitempty"`
+	StartupTaints []corev1.Taint `json:"startupTaints,omitempty"`
+	Requirements  []Requirement  `json:"requirements"`
+	// Resources are the requests the NodeClaim was opened for.
+	Resources    *NodeClaimResources `json:"resources,omitempty"`
+	NodeClassRef *NodeClassReference `json:"nodeClassRef,omitempty"`
+	// TerminationGracePeriod is a Go duration such as "48h".
+	TerminationGracePeriod string `json:"terminationGracePeriod,omitempty"`
+	// ExpireAfter is a Go duration or "Never"; empty is Karpenter's 720h.
+	ExpireAfter string `json:"expireAfter,omitempty"`
+}
+
+// Requirement is a node selector requirement with Karpenter's minValues.
+type Requirement struct {
+	Key       string   `json:"key"`
+	Operator  string   `json:"operator"`
+	Values    []string `json:"values,omitempty"`
+	MinValues *int     `json:"minValues,omitempty"`
+}
+
+// NodeClaimResources are a NodeClaim's spec.resources.
+type NodeClaimResources struct {
+	Requests map[string]string `json:"requests,omitempty"`
+}
+
+// NodeClassReference names the provider's node class (an EC2NodeClass,
+// say).
+type NodeClassReference struct {
+	Group string `json:"group"`
+	Kind  string `json:"kind"`
+	Name  string `json:"name"`
+}
+
+// Disruption is spec.disruption of a NodePool.
+type Disruption struct {
+	// ConsolidateAfter is a Go duration or "Never"; empty is 0s.
+	ConsolidateAfter string `json:"consolidateAfter,omitempty"`
+	// ConsolidationPolicy is WhenEmptyOrUnderutilized (the default),
+	// WhenEmpty or Balanced.
+	ConsolidationPolicy string   `json:"consolidationPolicy,omitempty"`
+	Budgets             []Budget `json:"budgets,omitempty"`
+}
+
+// Budget is a disruption budget.
+type Budget struct {
+	Nodes    string   `json:"nodes"`
+	Schedule *string  `json:"schedule,omitempty"`
+	Duration string   `json:"duration,omitempty"`
+	Reasons  []string `json:"reasons,omitempty"`
+}
+
+// FromNodePool converts a NodePool: requirements with minValues, template
+// labels, taints and startup taints, limits, weight and disruption. It does
+// not modify np. Errors are *ObjectError values naming the field.
+func FromNodePool(np *NodePool) (packing.NodePool, error) {
+	out, err := fromNodePool(np)
+	return out, wrap(KindNodePool, "", np.Metadata.Name, err)
+}
+
+func fromNodePool(np *NodePool) (packing.NodePool, error) {
+	out := packing.NodePool{Name: np.Metadata.Name, Labels: maps.Clone(np.Spec.Template.Metadata.Labels)}
+	spec := &np.Spec.Template.Spec
+	var err error
+	if out.Weight, err = weight(np.Spec.Weight); err != nil {
+		return out, atField("spec.weight", err)
+	}
+	if out.Requirements, err = poolRequirements(spec.Requirements); err != nil {
+		return out, atField("spec.template.spec.requirements", err)
+	}
+	if out.Taints, err = taints(spec.Taints); err != nil {
+		return out, atField("spec.template.spec.taints", err)
+	}
+	if out.StartupTaints, err = taints(spec.StartupTaints); err != nil {
+		return out, atField("spec.template.spec.startupTaints", err)
+	}
+	if out.Limits, err = limits(np.Spec.Limits); err != nil {
+		return out, atField("spec.limits", err)
+	}
+	out.Disruption, err = disruption(&np.Spec)
+	return out, err
+}
+
+func weight(w *int32) (int32, error) {
+	if w == nil {
+		return 0, nil
+	}
+	if *w < 1 || *w > 100 {
+		return 0, fmt.Errorf("%d is outside 1..100", *w)
+	}
+	return *w, nil
+}
+
+func poolRequirements(rs []Requirement) (requirements.Set, error) {
+	exprs := make([]requirements.Expression, 0, len(rs))
+	for i, r := range rs {
+		x, err := expression(r.Key, r.Operator, r.Values)
+		if err != nil {
+			return requirements.Set{}, atField(fmt.Sprintf("[%d]", i), err)
+		}
+		if r.MinValues != nil {
+			x.MinValues = *r.MinValues
+		}
+		exprs = append(exprs, x)
+	}
+	return requirements.Parse(exprs...)
+}
+
+func limits(rl corev1.ResourceList) (map[resources.Name]int64, error) {
+	if len(rl) == 0 {
+		return nil, nil
+	}
+	l, err := list(rl)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[resources.Name]int64, len(rl))
+	for name := range rl {
+		out[resources.Name(name)] = l.Get(resources.Name(name))
+	}
+	return out, nil
+}
+
+func disruption(spec *NodePoolSpec) (packing.Disruption, error) {
+	d, t := spec.Disruption, &spec.Template.Spec
+	var out packing.Disruption
+	var err error
+	if out.Policy, err = consolidationPolicy(d.ConsolidationPolicy); err != nil {
+		return out, atField("spec.disruption.consolidationPolicy", err)
+	}
+	if out.ConsolidateAfter, out.ConsolidateNever, err = nillableDuration(d.ConsolidateAfter); err != nil {
+		return out, atField("spec.disruption.consolidateAfter", err)
+	}
+	if out.ExpireAfter, out.ExpireNever, err = nillableDuration(t.ExpireAfter); err != nil {
+		return out, atField("spec.template.spec.expireAfter", err)
+	}
+	if out.TerminationGracePeriod, err = duration(t.TerminationGracePeriod); err != nil {
+		return out, atField("spec.template.spec.terminationGracePeriod", err)
+	}
+	out.Budgets, err = budgets(d.Budgets)
+	return out, atField("spec.disruption.budgets", err)
+}
+
+func consolidationPolicy(s string) (packing.ConsolidationPolicy, error) {
+	for _, p := range []packing.ConsolidationPolicy{packing.WhenEmptyOrUnderutilized, packing.WhenEmpty, packing.Balanced} {
+		if s == p.String() {
+			return p, nil
+		}
+	}
+	if s == "" {
+		return packing.WhenEmptyOrUnderutilized, nil
+	}
+	return 0, fmt.Errorf("%q is not WhenEmptyOrUnderutilized, WhenEmpty or Balanced", s)
+}
+
+// nillableDuration reads a Go duration or "Never"; "" is zero.
+func nillableDuration(s string) (time.Duration, bool, error) {
+	if s == Never {
+		return 0, true, nil
+	}
+	d, err := duration(s)
+	return d, false, err
+}
+
+func duration(s string) (time.Duration, error) {
+	if s == "" {
+		return 0, nil
+	}
+	d, err := time.ParseDuration(s)
+	if err != nil || d < 0 {
+		return 0, fmt.Errorf("%q is not a non-negative duration", s)
+	}
+	return d, nil
+}
+
+func budgets(bs []Budget) ([]packing.Budget, error) {
+	var out []packing.Budget
+	for i, b := range bs {
+		if err := budgetNodes(b.Nodes); err != nil {
+			return nil, atField(fmt.Sprintf("[%d].nodes", i), err)
+		}
+		d, err := duration(b.Duration)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("[%d].duration", i), err)
+		}
+		if (b.Schedule == nil) != (b.Duration == "") {
+			return nil, atField(fmt.Sprintf("[%d]", i), fmt.Errorf("schedule and duration must be set together"))
+		}
+		out = append(out, packing.Budget{Nodes: b.Nodes, Schedule: deref(b.Schedule), Duration: d, Reasons: slices.Clone(b.Reasons)})
+	}
+	return out, nil
+}
+
+func budgetNodes(s string) error {
+	n, err := strconv.Atoi(strings.TrimSuffix(s, "%"))
+	if err != nil || n < 0 || (strings.HasSuffix(s, "%") && n > 100) {
+		return fmt.Errorf("%q is not a count or a percentage", s)
+	}
+	return nil
+}
+
+func deref[T any](p *T) T {
+	var zero T
+	if p == nil {
+		return zero
+	}
+	return *p
+}

@@ -1,0 +1,134 @@
+package kube
+
+import (
+	"fmt"
+	"maps"
+	"strconv"
+
+	"github.com/nodeplan/nodeplan/packing"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// Annotations read from pods and nodes.
+const (
+	// AnnotationDoNotDisrupt is Karpenter's karpenter.sh/do-not-disrupt.
+	AnnotationDoNotDisrupt = "karpenter.sh/do-not-disrupt"
+	// AnnotationDeletionCost is controller.kubernetes.io/pod-deletion-cost.
+	AnnotationDeletionCost = "controller.kubernetes.io/pod-deletion-cost"
+)
+
+// FromPod converts a Pod: its effective requests ([EffectiveRequests]),
+// nodeSelector and node affinity, tolerations, topology spread, pod
+// (anti-)affinity, host ports, priority (spec.priority; 0 when unset),
+// do-not-disrupt and deletion-cost annotations, creation time and
+// controlling owner. An empty namespace becomes "default".
+//
+// FromPod does not modify p; the result shares no memory with it. Errors
+// are *ObjectError values naming the pod and field. The complexity is
+// linear in the size of the spec.
+func FromPod(p *corev1.Pod) (packing.Pod, error) {
+	ns := namespace(p.Namespace)
+	out, err := fromPod(p, ns)
+	return out, wrap("Pod", ns, p.Name, err)
+}
+
+func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
+	out := packing.Pod{Namespace: ns, Name: p.Name, UID: string(p.UID), Labels: maps.Clone(p.Labels),
+		CreationTime: p.CreationTimestamp.Time, Owner: owner(p.OwnerReferences),
+		DoNotDisrupt: p.Annotations[AnnotationDoNotDisrupt], HostPorts: hostPorts(&p.Spec)}
+	if p.Spec.Priority != nil {
+		out.Priority = *p.Spec.Priority
+	}
+	var err error
+	if out.DeletionCost, err = deletionCost(p.Annotations); err != nil {
+		return out, err
+	}
+	if out.Requests, err = EffectiveRequests(&p.Spec); err != nil {
+		return out, err
+	}
+	if out.NodeAffinity, err = nodeAffinity(&p.Spec); err != nil {
+		return out, err
+	}
+	if out.Tolerations, err = tolerations(p.Spec.Tolerations); err != nil {
+		return out, atField("spec.tolerations", err)
+	}
+	if out.TopologySpread, err = spreads(p.Spec.TopologySpreadConstraints); err != nil {
+		return out, err
+	}
+	return out, podAffinities(p, &out)
+}
+
+func podAffinities(p *corev1.Pod, out *packing.Pod) error {
+	a := p.Spec.Affinity
+	if a == nil {
+		return nil
+	}
+	var err error
+	if pa := a.PodAffinity; pa != nil {
+		out.Affinity, err = podAffinity(p, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		if err != nil {
+			return atField("spec.affinity.podAffinity", err)
+		}
+	}
+	if pa := a.PodAntiAffinity; pa != nil {
+		out.AntiAffinity, err = podAffinity(p, pa.RequiredDuringSchedulingIgnoredDuringExecution, pa.PreferredDuringSchedulingIgnoredDuringExecution)
+		if err != nil {
+			return atField("spec.affinity.podAntiAffinity", err)
+		}
+	}
+	return nil
+}
+
+func deletionCost(annotations map[string]string) (int32, error) {
+	v, ok := annotations[AnnotationDeletionCost]
+	if !ok {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 32)
+	if err != nil {
+		return 0, atField("metadata.annotations["+AnnotationDeletionCost+"]", fmt.Errorf("%q is not a 32-bit integer", v))
+	}
+	return int32(n), nil
+}
+
+// hostPorts lists the host ports of the containers and sidecars.
+func hostPorts(spec *corev1.PodSpec) []packing.HostPort {
+	var out []packing.HostPort
+	add := func(c *corev1.Container) {
+		for _, p := range c.Ports {
+			if p.HostPort != 0 {
+				out = append(out, packing.HostPort{Port: p.HostPort, Protocol: string(p.Protocol), IP: p.HostIP})
+			}
+		}
+	}
+	for i := range spec.InitContainers {
+		if isSidecar(&spec.InitContainers[i]) {
+			add(&spec.InitContainers[i])
+		}
+	}
+	for i := range spec.Containers {
+		add(&spec.Containers[i])
+	}
+	return out
+}
+
+// owner returns "Kind/name" of the controlling owner, else of the first.
+func owner(refs []metav1.OwnerReference) string {
+	for _, r := range refs {
+		if r.Controller != nil && *r.Controller {
+			return r.Kind + "/" + r.Name
+		}
+	}
+	if len(refs) > 0 {
+		return refs[0].Kind + "/" + refs[0].Name
+	}
+	return ""
+}
+
+func namespace(ns string) string {
+	if ns == "" {
+		return metav1.NamespaceDefault
+	}
+	return ns
+}

@@ -1,0 +1,267 @@
+package kube
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// LabelMatchNothing is the label key of the requirement that stands for a
+// nil label selector, which in a topology spread constraint, pod affinity
+// term or PodDisruptionBudget matches no pod: "LabelMatchNothing Exists".
+// No real pod carries it.
+const LabelMatchNothing = "nodeplan.io/match-nothing"
+
+var matchNothing = requirements.NewSet(requirements.MustNew(LabelMatchNothing, requirements.Exists))
+
+// selector compiles a label selector; nil matches nothing, empty everything.
+func selector(ls *metav1.LabelSelector) (requirements.Set, error) {
+	if ls == nil {
+		return matchNothing, nil
+	}
+	exprs := make([]requirements.Expression, 0, len(ls.MatchLabels)+len(ls.MatchExpressions))
+	for _, k := range sortedKeys(ls.MatchLabels) {
+		exprs = append(exprs, requirements.Expression{Key: k, Operator: requirements.In, Values: []string{ls.MatchLabels[k]}})
+	}
+	for i, e := range ls.MatchExpressions {
+		op, err := requirements.ParseOperator(string(e.Operator))
+		if err != nil || op > requirements.DoesNotExist {
+			return requirements.Set{}, atField(fmt.Sprintf("matchExpressions[%d].operator", i), fmt.Errorf("%q is not a label selector operator", e.Operator))
+		}
+		exprs = append(exprs, requirements.Expression{Key: e.Key, Operator: op, Values: e.Values})
+	}
+	return requirements.Parse(exprs...)
+}
+
+// withLabelKeys adds matchLabelKeys (In the pod's value) and
+// mismatchLabelKeys (NotIn it) to a selector; keys the pod lacks are
+// ignored, as kube-scheduler does.
+func withLabelKeys(s requirements.Set, labels map[string]string, match, mismatch []string) (requirements.Set, error) {
+	for _, group := range []struct {
+		keys []string
+		op   requirements.Operator
+	}{{match, requirements.In}, {mismatch, requirements.NotIn}} {
+		for _, k := range group.keys {
+			v, ok := labels[k]
+			if !ok {
+				continue
+			}
+			r, err := requirements.New(k, group.op, v)
+			if err != nil {
+				return s, err
+			}
+			s = s.Add(r)
+		}
+	}
+	return s, nil
+}
+
+// nodeAffinity compiles a pod spec's nodeSelector and node affinity.
+// matchFields on metadata.name becomes a kubernetes.io/hostname
+// requirement; an empty required term, which matches no node, is dropped.
+func nodeAffinity(spec *corev1.PodSpec) (requirements.NodeAffinity, error) {
+	var required [][]requirements.Expression
+	var preferred []requirements.WeightedTerm
+	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
+		var err error
+		if r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
+			if required, err = terms(r.NodeSelectorTerms); err != nil {
+				return requirements.NodeAffinity{}, atField("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", err)
+			}
+		}
+		if preferred, err = preferences(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution); err != nil {
+			return requirements.NodeAffinity{}, atField("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution", err)
+		}
+	}
+	na, err := requirements.NewNodeAffinity(spec.NodeSelector, required, preferred)
+	return na, atField("spec", err)
+}
+
+func terms(ts []corev1.NodeSelectorTerm) ([][]requirements.Expression, error) {
+	var out [][]requirements.Expression
+	for i := range ts {
+		exprs, err := term(&ts[i])
+		if err != nil {
+			return nil, atField(fmt.Sprintf("nodeSelectorTerms[%d]", i), err)
+		}
+		if len(exprs) > 0 {
+			out = append(out, exprs)
+		}
+	}
+	return out, nil
+}
+
+func preferences(ps []corev1.PreferredSchedulingTerm) ([]requirements.WeightedTerm, error) {
+	var out []requirements.WeightedTerm
+	for i := range ps {
+		exprs, err := term(&ps[i].Preference)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("[%d].preference", i), err)
+		}
+		out = append(out, requirements.WeightedTerm{Weight: ps[i].Weight, Expressions: exprs})
+	}
+	return out, nil
+}
+
+func term(t *corev1.NodeSelectorTerm) ([]requirements.Expression, error) {
+	var out []requirements.Expression
+	for i, e := range t.MatchExpressions {
+		x, err := expression(e.Key, string(e.Operator), e.Values)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("matchExpressions[%d]", i), err)
+		}
+		out = append(out, x)
+	}
+	for i, e := range t.MatchFields {
+		if e.Key != "metadata.name" {
+			return nil, atField(fmt.Sprintf("matchFields[%d].key", i), fmt.Errorf("%q is not a supported field (only metadata.name)", e.Key))
+		}
+		x, err := expression(requirements.LabelHostname, string(e.Operator), e.Values)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("matchFields[%d]", i), err)
+		}
+		out = append(out, x)
+	}
+	return out, nil
+}
+
+func expression(key, op string, values []string) (requirements.Expression, error) {
+	o, err := requirements.ParseOperator(op)
+	if err != nil {
+		return requirements.Expression{}, atField("operator", err)
+	}
+	return requirements.Expression{Key: key, Operator: o, Values: values}, nil
+}
+
+// tolerations converts tolerations; tolerationSeconds is not modelled.
+func tolerations(ts []corev1.Toleration) ([]requirements.Toleration, error) {
+	out := make([]requirements.Toleration, 0, len(ts))
+	for i, t := range ts {
+		tol, err := toleration(t)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("[%d]", i), err)
+		}
+		out = append(out, tol)
+	}
+	return out, nil
+}
+
+func toleration(t corev1.Toleration) (requirements.Toleration, error) {
+	tol := requirements.Toleration{Key: t.Key, Value: t.Value}
+	switch t.Operator {
+	case "", corev1.TolerationOpEqual:
+	case corev1.TolerationOpExists:
+		tol.Operator = requirements.TolerateExists
+	default:
+		return tol, atField("operator", fmt.Errorf("%q is not Equal or Exists", t.Operator))
+	}
+	e, err := requirements.ParseEffect(string(t.Effect))
+	tol.Effect = e
+	return tol, atField("effect", err)
+}
+
+// taints converts node or NodePool taints; every one needs an effect.
+func taints(ts []corev1.Taint) ([]requirements.Taint, error) {
+	out := make([]requirements.Taint, 0, len(ts))
+	for i, t := range ts {
+		e, err := requirements.ParseEffect(string(t.Effect))
+		if err == nil && e == requirements.AnyEffect {
+			err = fmt.Errorf("is empty")
+		}
+		if err != nil {
+			return nil, atField(fmt.Sprintf("[%d].effect", i), err)
+		}
+		taint := requirements.Taint{Key: t.Key, Value: t.Value, Effect: e}
+		if err := taint.Validate(); err != nil {
+			return nil, atField(fmt.Sprintf("[%d]", i), err)
+		}
+		out = append(out, taint)
+	}
+	return out, nil
+}
+
+// spreads converts topology spread constraints.
+func spreads(cs []corev1.TopologySpreadConstraint) ([]packing.TopologySpread, error) {
+	out := make([]packing.TopologySpread, 0, len(cs))
+	for i := range cs {
+		ts, err := spread(&cs[i])
+		if err != nil {
+			return nil, atField(fmt.Sprintf("spec.topologySpreadConstraints[%d]", i), err)
+		}
+		out = append(out, ts)
+	}
+	return out, nil
+}
+
+func spread(c *corev1.TopologySpreadConstraint) (packing.TopologySpread, error) {
+	ts := packing.TopologySpread{TopologyKey: c.TopologyKey, MaxSkew: c.MaxSkew, MatchLabelKeys: slices.Clone(c.MatchLabelKeys)}
+	switch c.WhenUnsatisfiable {
+	case corev1.DoNotSchedule, "":
+	case corev1.ScheduleAnyway:
+		ts.WhenUnsatisfiable = packing.ScheduleAnyway
+	default:
+		return ts, atField("whenUnsatisfiable", fmt.Errorf("%q is not DoNotSchedule or ScheduleAnyway", c.WhenUnsatisfiable))
+	}
+	if c.MinDomains != nil {
+		ts.MinDomains = *c.MinDomains
+	}
+	var err error
+	if ts.NodeAffinityPolicy, err = policy(c.NodeAffinityPolicy); err != nil {
+		return ts, atField("nodeAffinityPolicy", err)
+	}
+	if ts.NodeTaintsPolicy, err = policy(c.NodeTaintsPolicy); err != nil {
+		return ts, atField("nodeTaintsPolicy", err)
+	}
+	ts.Selector, err = selector(c.LabelSelector)
+	return ts, atField("labelSelector", err)
+}
+
+func policy(p *corev1.NodeInclusionPolicy) (packing.InclusionPolicy, error) {
+	switch {
+	case p == nil:
+		return packing.PolicyDefault, nil
+	case *p == corev1.NodeInclusionPolicyHonor:
+		return packing.Honor, nil
+	case *p == corev1.NodeInclusionPolicyIgnore:
+		return packing.Ignore, nil
+	}
+	return 0, fmt.Errorf("%q is not Honor or Ignore", *p)
+}
+
+// podAffinity converts the pod (anti-)affinity terms of a pod; required
+// terms get Weight 0. A namespaceSelector (which would need namespace
+// labels) widens a term to every namespace.
+func podAffinity(pod *corev1.Pod, req []corev1.PodAffinityTerm, pref []corev1.WeightedPodAffinityTerm) ([]packing.PodAffinityTerm, error) {
+	var out []packing.PodAffinityTerm
+	for i := range req {
+		t, err := affinityTerm(pod, &req[i], 0)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("requiredDuringSchedulingIgnoredDuringExecution[%d]", i), err)
+		}
+		out = append(out, t)
+	}
+	for i := range pref {
+		t, err := affinityTerm(pod, &pref[i].PodAffinityTerm, pref[i].Weight)
+		if err != nil {
+			return nil, atField(fmt.Sprintf("preferredDuringSchedulingIgnoredDuringExecution[%d].podAffinityTerm", i), err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+func affinityTerm(pod *corev1.Pod, t *corev1.PodAffinityTerm, weight int32) (packing.PodAffinityTerm, error) {
+	sel, err := selector(t.LabelSelector)
+	if err != nil {
+		return packing.PodAffinityTerm{}, atField("labelSelector", err)
+	}
+	if sel, err = withLabelKeys(sel, pod.Labels, t.MatchLabelKeys, t.MismatchLabelKeys); err != nil {
+		return packing.PodAffinityTerm{}, atField("matchLabelKeys", err)
+	}
+	return packing.PodAffinityTerm{TopologyKey: t.TopologyKey, Selector: sel, Weight: weight,
+		Namespaces: slices.Clone(t.Namespaces), AllNamespaces: t.NamespaceSelector != nil}, nil
+}
