@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
 	corev1 "k8s.io/api/core/v1"
 )
@@ -18,19 +19,15 @@ import (
 //
 // It does not modify spec. The complexity is O(containers × resources).
 func EffectiveRequests(spec *corev1.PodSpec) (resources.List, error) {
-	var sum resources.List
-	for i := range spec.Containers {
-		r, err := containerRequests(&spec.Containers[i])
-		if err != nil {
-			return resources.List{}, atField(fmt.Sprintf("spec.containers[%d]", i), err)
-		}
-		sum = sum.Add(r)
-	}
-	init, sidecars, err := initRequests(spec.InitContainers)
+	containers, err := converted(spec.Containers, "spec.containers")
 	if err != nil {
 		return resources.List{}, err
 	}
-	total := sum.Add(sidecars).Max(init)
+	inits, err := converted(spec.InitContainers, "spec.initContainers")
+	if err != nil {
+		return resources.List{}, err
+	}
+	total := packing.EffectiveRequests(containers, inits, resources.List{})
 	if total, err = podLevel(total, spec.Resources); err != nil {
 		return resources.List{}, atField("spec.resources.requests", err)
 	}
@@ -41,25 +38,17 @@ func EffectiveRequests(spec *corev1.PodSpec) (resources.List, error) {
 	return total.Add(overhead), nil
 }
 
-// initRequests walks the init containers in order and returns the largest
-// request of any one of them while it runs (an ordinary init container plus
-// the sidecars already started, or the sidecars so far) and the summed
-// sidecar requests, which stay for the pod's lifetime.
-func initRequests(cs []corev1.Container) (peak, sidecars resources.List, err error) {
+// converted reads each container's requests for packing.EffectiveRequests.
+func converted(cs []corev1.Container, field string) ([]packing.Container, error) {
+	out := make([]packing.Container, len(cs))
 	for i := range cs {
 		r, err := containerRequests(&cs[i])
 		if err != nil {
-			return peak, sidecars, atField(fmt.Sprintf("spec.initContainers[%d]", i), err)
+			return nil, atField(fmt.Sprintf("%s[%d]", field, i), err)
 		}
-		if isSidecar(&cs[i]) {
-			sidecars = sidecars.Add(r)
-			r = sidecars
-		} else {
-			r = r.Add(sidecars)
-		}
-		peak = peak.Max(r)
+		out[i] = packing.Container{Requests: r, Sidecar: isSidecar(&cs[i])}
 	}
-	return peak, sidecars, nil
+	return out, nil
 }
 
 func isSidecar(c *corev1.Container) bool {

@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -141,7 +142,7 @@ func (r *run) addNode(n *Node) {
 	}
 	for pi, pl := range r.s.pools {
 		if pl.np.Name == n.NodePool {
-			capacity := nodeCapacity(n, pl)
+			capacity := r.nodeCapacity(n, pl)
 			for i, lim := range pl.limits {
 				r.usedLim[pi][i] += capacity.Get(lim.Name)
 			}
@@ -175,13 +176,11 @@ func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
 }
 
 // nodeCapacity is what a node counts against its pool's limits: the
-// capacity of its instance type when the pool knows it, else its
+// capacity of its instance type when the pool's catalog knows it, else its
 // allocatable.
-func nodeCapacity(n *Node, pl *pool) resources.List {
-	for _, t := range pl.types {
-		if t.Name == n.InstanceType {
-			return t.Capacity
-		}
+func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
+	if t, ok := cmp.Or(pl.np.Catalog, r.s.prob.Catalog).Get(n.InstanceType); ok {
+		return t.Capacity
 	}
 	return n.Allocatable
 }
