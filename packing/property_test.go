@@ -1,6 +1,7 @@
 package packing_test
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -73,6 +74,10 @@ func propertyCount(t *testing.T) int {
 //     domain the pod cannot reach; Karpenter bootstraps such a pod
 //     anywhere, kube-scheduler leaves it pending, Verify follows the
 //     latter. Seed 3843.
+//   - limitDrift: an existing node whose instance type its NodePool no
+//     longer admits counts against the pool's limits with its allocatable
+//     in Solve but with its type's capacity in Verify, so a claim can pass
+//     the limit. Found by FuzzSolve (testdata/fuzz/FuzzSolve/69ea231ef17cbaaf).
 func knownBug(p packing.Problem, plan packing.Plan, v packing.Violation) string {
 	switch v.Rule {
 	case packing.RuleMinValues:
@@ -84,12 +89,38 @@ func knownBug(p packing.Problem, plan packing.Plan, v packing.Violation) string 
 			return ""
 		}
 		return affinityBug(p.Pods[v.Pod].NodeAffinity, v.Message, claimLabels(plan, v.Node))
+	case packing.RuleLimit:
+		if hasDriftedNode(p, plan, v.Node) {
+			return "limitDrift"
+		}
 	case packing.RulePodAffinity:
 		if v.Pod >= 0 && v.Pod < len(p.Pods) && selfAffine(p.Pods[v.Pod]) {
 			return "selfAffinity"
 		}
 	}
 	return ""
+}
+
+// hasDriftedNode reports whether the pool of claim has an existing node
+// of a catalog type the pool's requirements exclude.
+func hasDriftedNode(p packing.Problem, plan packing.Plan, claim string) bool {
+	i := slices.IndexFunc(plan.NodeClaims, func(c packing.NodeClaim) bool { return c.Name == claim })
+	if i < 0 {
+		return false
+	}
+	j := slices.IndexFunc(p.NodePools, func(np packing.NodePool) bool { return np.Name == plan.NodeClaims[i].NodePool })
+	if j < 0 {
+		return false
+	}
+	np := p.NodePools[j]
+	catalog := cmp.Or(np.Catalog, p.Catalog)
+	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
+	for _, n := range p.Nodes {
+		if t, ok := catalog.Get(n.InstanceType); ok && n.NodePool == np.Name && t.Requirements.Intersects(reqs) != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // selfAffine reports whether one of pod's required affinity terms selects
