@@ -23,9 +23,9 @@ import (
 type Catalog struct {
 	types  []*InstanceType // sorted by name; index = position
 	byName map[string]int
-	index  *labelIndex                // shared by derived catalogs
+	index  *labelIndex               // shared by derived catalogs
 	order  *btree.BTreeG[priceEntry] // types with a usable offering, by (min price, index)
-	avail  bitset                     // types with a usable offering
+	avail  bitset                    // types with a usable offering
 }
 
 // priceEntry orders a type by the lower bound of every price it can offer.
@@ -167,7 +167,9 @@ func (c *Catalog) yieldSorted(q *query, reqs requirements.Set, n int, yield func
 	}
 }
 
-func compareEntry(a, b priceEntry) int { return cmp.Or(cmp.Compare(a.price, b.price), cmp.Compare(a.idx, b.idx)) }
+func compareEntry(a, b priceEntry) int {
+	return cmp.Or(cmp.Compare(a.price, b.price), cmp.Compare(a.idx, b.idx))
+}
 
 // yieldMerged walks the types by their lowest price, a lower bound of
 // their price under reqs, and yields a priced candidate as soon as no type

@@ -293,6 +293,9 @@ func (s *settings) resources(sp *spec) (resources.List, resources.List, error) {
 	if sp.Capacity["pods"] != "" {
 		eniPods = capacity.Pods
 	}
+	if eniPods > 1<<20 || capacity.CPU > 1<<30 {
+		return capacity, capacity, fieldErr(sp.Name, "capacity", ErrInvalidSpec, "pods above 2^20 or cpu above 2^20 cores")
+	}
 	overhead := eksOverhead(capacity.CPU, capacity.EphemeralStorage, eniPods)
 	overhead, err = override(sp.Name, "overhead", overhead, sp.Overhead)
 	return capacity, overhead, err

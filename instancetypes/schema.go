@@ -158,7 +158,7 @@ func (b *labelBuilder) in(key string, values ...string) {
 	}
 	b.add(key, requirements.In, vs...)
 }
-func (b *labelBuilder) absent(key string)               { b.add(key, requirements.DoesNotExist) }
+func (b *labelBuilder) absent(key string) { b.add(key, requirements.DoesNotExist) }
 
 // optional adds key In [*v], or key DoesNotExist when v is nil.
 func (b *labelBuilder) optional(key string, v *string) {

@@ -91,14 +91,14 @@ var mixedShapes = []mixedShape{
 var mixedWeights = []int{50, 25, 15, 10}
 
 // Mixed returns a mixed-shape workload of n pods on the embedded AWS
-// catalog, in deployments of [DeploymentSize] replicas: 50% web
-// (250m–1 core, 256Mi–1Gi, zone spread maxSkew 1 DoNotSchedule over their
-// own deployment), 25% batch (1–4 cores, 2–8Gi), 15% memory-heavy
-// (0.5–2 cores, 16–64Gi) and 10% GPU (2–4 cores, 8–16Gi, one
-// nvidia.com/gpu), with [AWSNodePool] and [GPUNodePool]. Each deployment draws one shape from its kind's choices;
-// the kinds' pod counts are n×weight/100 rounded down, web taking the
-// remainder. A negative n counts as 0. The complexity is O(n); the result is
-// the same for the same (n, seed).
+// catalog with [AWSNodePool] and [GPUNodePool], in deployments of
+// [DeploymentSize] replicas: 50% web (250m–1 core, 256Mi–1Gi, zone spread
+// maxSkew 1 DoNotSchedule over their own deployment), 25% batch (1–4 cores,
+// 2–8Gi), 15% memory-heavy (0.5–2 cores, 16–64Gi) and 10% GPU (2–4 cores,
+// 8–16Gi, one nvidia.com/gpu). Each deployment draws one shape from its
+// kind's choices; the kinds' pod counts are n×weight/100 rounded down, web
+// taking the remainder. A negative n counts as 0. The complexity is O(n);
+// the result is the same for the same (n, seed).
 func Mixed(n int, seed int64) Workload {
 	src := newSource(seed)
 	n = max(n, 0)

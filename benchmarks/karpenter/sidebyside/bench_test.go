@@ -30,6 +30,9 @@ var impls = []impl{
 	{name: "nodeplan", prepare: func(w workload.Workload) (solver, error) {
 		return PrepareNodeplan(w, packing.Options{})
 	}},
+	{name: "cluster-autoscaler", prepare: func(w workload.Workload) (solver, error) {
+		return PrepareClusterAutoscaler(w, CAOptions{})
+	}},
 }
 
 type benchWorkload struct {
@@ -45,6 +48,11 @@ type benchWorkload struct {
 var benchWorkloads = []benchWorkload{
 	{name: "karpenter-diverse", make: workload.KarpenterDiverse, pods: ReferenceSizes},
 	{name: "karpenter-diverse-reference", make: referenceWorkload, pods: ReferenceSizes},
+	{name: "karpenter-diverse-preferences", make: workload.KarpenterDiversePreferences, pods: []int{500}},
+	{name: "zone-spread", make: workload.ZoneSpread, pods: []int{1000}},
+	{name: "basic-scale-out", make: func(n int, _ int64) workload.Workload { return workload.BasicScaleOut(n) },
+		pods: []int{workload.BasicScaleOutPods}},
+	{name: "mixed", make: workload.Mixed, pods: []int{1000}},
 }
 
 // referenceWorkload returns the reference workload of size n, one of
@@ -60,21 +68,27 @@ func referenceWorkload(n int, _ int64) workload.Workload {
 
 // BenchmarkSideBySide reports, per workload, size and scheduler: pods/s (pods
 // over the median solve time; preparation is not timed), nodes and $/h of
-// the last run, scheduled pods and allocations per pod (solve only).
+// the last run, $/h over the lower bound (LowerBound), scheduled pods and
+// allocations per pod (solve only). impl=cluster-autoscaler is the model of
+// RunClusterAutoscaler with the least-waste expander.
 func BenchmarkSideBySide(b *testing.B) {
 	for _, bw := range benchWorkloads {
 		for _, n := range bw.pods {
 			w := bw.make(n, 42)
+			bound, err := LowerBound(w)
+			if err != nil {
+				b.Fatal(err)
+			}
 			for _, im := range impls {
 				b.Run(fmt.Sprintf("workload=%s/pods=%d/impl=%s", bw.name, n, im.name), func(b *testing.B) {
-					benchmarkSolve(b, im, w)
+					benchmarkSolve(b, im, w, bound.PricePerHour)
 				})
 			}
 		}
 	}
 }
 
-func benchmarkSolve(b *testing.B, im impl, w workload.Workload) {
+func benchmarkSolve(b *testing.B, im impl, w workload.Workload, bound float64) {
 	b.ReportAllocs()
 	var last Result
 	var solveTimes []time.Duration
@@ -105,6 +119,7 @@ func benchmarkSolve(b *testing.B, im impl, w workload.Workload) {
 	b.ReportMetric(float64(last.Pods)/median(solveTimes).Seconds(), "pods/s")
 	b.ReportMetric(float64(last.NodeClaims), "nodes")
 	b.ReportMetric(last.PricePerHour, "$/h")
+	b.ReportMetric(last.PricePerHour/bound, "cost/bound")
 	b.ReportMetric(float64(last.Scheduled), "scheduled")
 	b.ReportMetric(float64(mallocs)/runs/float64(max(last.Pods, 1)), "allocs/pod")
 }

@@ -20,9 +20,15 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// ErrUnknownCatalog is returned for a [workload.Workload.Catalog] that names
-// no embedded catalog.
-var ErrUnknownCatalog = errors.New("sidebyside: unknown catalog")
+// Errors of the conversions; branch on them with errors.Is.
+var (
+	// ErrUnknownCatalog is returned for a [workload.Workload.Catalog] that
+	// names no embedded catalog.
+	ErrUnknownCatalog = errors.New("sidebyside: unknown catalog")
+	// ErrUnknownInstanceType is returned for a node group naming a type the
+	// catalog lacks.
+	ErrUnknownInstanceType = errors.New("sidebyside: unknown instance type")
+)
 
 // awsCatalog builds the embedded AWS catalog once per process; the catalog
 // is immutable and safe for concurrent use, so every run shares it.

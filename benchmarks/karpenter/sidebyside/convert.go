@@ -162,8 +162,8 @@ func pod(p workload.Pod) *corev1.Pod {
 			Affinity:                  affinity(p),
 			TopologySpreadConstraints: spreads(p.TopologySpread),
 			Containers: []corev1.Container{{
-				Name:  "main",
-				Image: test.DefaultImage,
+				Name:      "main",
+				Image:     test.DefaultImage,
 				Resources: corev1.ResourceRequirements{Requests: podRequests(p)},
 			}},
 		},
