@@ -69,6 +69,9 @@ type NodeAffinity struct {
 	Selector Set
 	// Preferred are sorted by weight, heaviest first; ties keep input order.
 	Preferred []Preference
+	// none is set when every required term contradicts itself or the
+	// nodeSelector: no node can satisfy the pod.
+	none bool
 }
 
 // NewNodeAffinity compiles a pod's nodeSelector, required terms (ORed) and
@@ -83,8 +86,11 @@ func NewNodeAffinity(nodeSelector map[string]string, required [][]Expression, pr
 	for i, term := range required {
 		s, err := Parse(term...)
 		errs = appendErr(errs, err, "required term %d", i)
-		a.Required = append(a.Required, sel.Intersect(s))
+		if merged := sel.Intersect(s); !Contradicts(merged, append(exprSets(term), sel)...) {
+			a.Required = append(a.Required, merged)
+		}
 	}
+	a.none = len(required) > 0 && len(a.Required) == 0
 	for i, p := range preferred {
 		s, err := Parse(p.Expressions...)
 		errs = appendErr(errs, err, "preferred term %d", i)
@@ -128,8 +134,13 @@ func appendErr(errs []error, err error, format string, args ...any) []error {
 }
 
 // Alternatives returns the sets a node may satisfy, any one sufficing: the
-// required terms, or the nodeSelector alone when there are none.
+// required terms, or the nodeSelector alone when there are none. Terms that
+// contradict themselves or the nodeSelector ([Contradicts]) are left out by
+// [NewNodeAffinity]; when all do, Alternatives is empty and no node matches.
 func (a NodeAffinity) Alternatives() []Set {
+	if a.none {
+		return nil
+	}
 	if len(a.Required) == 0 {
 		return []Set{a.Selector}
 	}
@@ -139,6 +150,9 @@ func (a NodeAffinity) Alternatives() []Set {
 // Matches reports whether a node with these labels satisfies the required
 // part of a: the nodeSelector and at least one required term.
 func (a NodeAffinity) Matches(labels map[string]string) error {
+	if a.none {
+		return fmt.Errorf("%w: every required node-affinity term contradicts itself or the nodeSelector", ErrInvalid)
+	}
 	var first error
 	for _, s := range a.Alternatives() {
 		err := s.Matches(labels)
@@ -148,4 +162,37 @@ func (a NodeAffinity) Matches(labels map[string]string) error {
 		first = cmp.Or(first, err)
 	}
 	return first
+}
+
+// Contradicts reports whether merged, the intersection of parts, has lost a
+// requirement that one of the parts asks for: a key some part requires a
+// value for (In, Exists, a bound) on which merged allows nothing. The
+// algebra writes such an intersection as DoesNotExist, which a node
+// without the label would satisfy; Kubernetes matches no node at all.
+func Contradicts(merged Set, parts ...Set) bool {
+	for r := range merged.All() {
+		if r.Empty() && requiresValue(r.Key(), parts) {
+			return true
+		}
+	}
+	return false
+}
+
+func requiresValue(key string, parts []Set) bool {
+	for _, p := range parts {
+		if p.Has(key) && !p.Get(key).negative() {
+			return true
+		}
+	}
+	return false
+}
+
+func exprSets(exprs []Expression) []Set {
+	out := make([]Set, 0, len(exprs))
+	for _, e := range exprs {
+		if r, err := e.compile(); err == nil {
+			out = append(out, NewSet(r))
+		}
+	}
+	return out
 }

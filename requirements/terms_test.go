@@ -186,3 +186,34 @@ func TestNewNodeAffinityPreferredStable(t *testing.T) {
 		}
 	}
 }
+
+func TestNodeAffinityContradictions(t *testing.T) {
+	in := func(k string, v ...string) Expression { return Expression{Key: k, Operator: In, Values: v} }
+	dne := Expression{Key: "team", Operator: DoesNotExist}
+	tests := []struct {
+		name     string
+		selector map[string]string
+		terms    [][]Expression
+		wantAlts int
+	}{
+		{"term contradicting the selector is dropped", map[string]string{"team": "b"}, [][]Expression{{dne}, {in("zone", "a")}}, 1},
+		{"every term contradicting leaves no alternative", map[string]string{"team": "b"}, [][]Expression{{dne}, {in("team", "a")}}, 0},
+		{"a self-contradicting term is dropped", nil, [][]Expression{{in("team", "a"), dne}}, 0},
+		{"consistent terms stay", map[string]string{"team": "b"}, [][]Expression{{in("team", "a", "b")}}, 1},
+		{"no terms means the selector alone", map[string]string{"team": "b"}, nil, 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := NewNodeAffinity(tc.selector, tc.terms, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := len(a.Alternatives()); got != tc.wantAlts {
+				t.Fatalf("alternatives = %d; want %d", got, tc.wantAlts)
+			}
+			if tc.wantAlts == 0 && a.Matches(map[string]string{}) == nil {
+				t.Fatal("a pod with no alternative matched a node")
+			}
+		})
+	}
+}
