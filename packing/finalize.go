@@ -54,11 +54,15 @@ func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
 	}
 	priced, idx := r.options(c, units)
 	chosen := option{t: c.cheap}
-	if len(idx) > 0 {
-		chosen = priced[idx[0]]
-	} else { // every candidate's reservations were taken: keep the committed type
-		chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	for _, i := range idx { // the cheapest option the limits allow
+		if o := priced[i]; o.t == c.cheap || r.withinLimits(c, o.t) {
+			chosen = o
+			break
+		}
 	}
+	r.chargeLimits(c, chosen.t) // later claims see this claim at its chosen type
+	c.cheap = chosen.t
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}
