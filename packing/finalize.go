@@ -176,14 +176,30 @@ func reservationOf(t *instancetypes.InstanceType, o instancetypes.Offering) rese
 	return reservation{t.Name, o.Zone, o.ReservationID}
 }
 
+// labeled reports whether the claim's node carries a label for req: a
+// single value, or any custom (not well-known) key, given a value that
+// satisfies every pod on the claim as Karpenter does.
+func labeled(req requirements.Requirement) bool {
+	switch {
+	case req.Key() == requirements.LabelHostname:
+		return false
+	case req.Operator() == requirements.In && req.Len() == 1:
+		return true
+	}
+	return !requirements.IsWellKnown(req.Key())
+}
+
 // nodeClaimLabels are the labels the node will carry: the pool's, the
 // single-valued requirements, and the chosen type's and offering's.
 func nodeClaimLabels(c *claim, t *instancetypes.InstanceType, off instancetypes.Offering) []requirements.Label {
 	l := map[string]string{}
 	maps.Copy(l, c.pl.np.Labels)
 	for req := range c.reqs.All() {
-		if req.Operator() == requirements.In && req.Len() == 1 && req.Key() != requirements.LabelHostname {
-			l[req.Key()], _ = req.Any()
+		if !labeled(req) {
+			continue
+		}
+		if v, ok := req.Any(); ok {
+			l[req.Key()] = v
 		}
 	}
 	for req := range t.Requirements.All() {

@@ -1,6 +1,8 @@
 package packing_test
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math/rand/v2"
 	"testing"
@@ -43,6 +45,18 @@ func (e violationsError) Error() string {
 	return s
 }
 
+// knownFuzzFailures are inputs (by inputID) of the corpus in
+// testdata/fuzz/FuzzSolve that fail because of a solver bug not fixed
+// yet; they are skipped, naming the bug. Remove an entry when its bug is
+// fixed.
+var knownFuzzFailures = map[string]string{}
+
+// inputID is the first 16 hex digits of the SHA-256 of data.
+func inputID(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:8])
+}
+
 // fuzzSeeds are the seed corpus of FuzzSolve: no bytes, short patterns,
 // and random byte strings of several lengths from a fixed PCG.
 func fuzzSeeds() [][]byte {
@@ -70,6 +84,10 @@ func FuzzSolve(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
+		id := inputID(data)
+		if why, ok := knownFuzzFailures[id]; ok {
+			t.Skipf("input %s shows a known solver bug: %s", id, why)
+		}
 		p := problemgen.Decode(data)
 		err := safely(fuzzSolve, p)
 		if !isFailure(err) {
@@ -80,7 +98,7 @@ func FuzzSolve(f *testing.F) {
 		}
 		{
 			m := problemgen.Minimize(p, func(q packing.Problem) bool { return isFailure(safely(fuzzSolve, q)) })
-			t.Fatalf("%v\nminimised problem, failing with: %v\n%s", err, safely(fuzzSolve, m), problemgen.Dump(m))
+			t.Fatalf("input %s: %v\nminimised problem, failing with: %v\n%s", id, err, safely(fuzzSolve, m), problemgen.Dump(m))
 		}
 	})
 }

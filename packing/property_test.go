@@ -1,7 +1,6 @@
 package packing_test
 
 import (
-	"cmp"
 	"errors"
 	"fmt"
 	"os"
@@ -19,7 +18,6 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // Property tests: every property runs over problems drawn by
@@ -53,139 +51,13 @@ func propertyCount(t *testing.T) int {
 
 // knownBug names the open solver bug a violation is a symptom of, or ""
 // when it is not a known one. A problem whose violations all are known
-// bugs is skipped with a log line naming its seed and the bugs, so that
-// the default run passes while the bugs are open; every other violation
-// fails. Remove an entry when its bug is fixed. The bugs, with seeds of
-// TestPropertyPlanVerifies that show them:
-//
-//   - selector: a pod whose nodeSelector contradicts one of its required
-//     node-affinity terms (team=b with team In [a]) is placed on a node
-//     without the label: the merged alternative is an empty In, which the
-//     requirement algebra cannot tell from DoesNotExist. Seeds 416, 588.
-//   - bounded: a pod requiring a custom label with Gt/Lt (generation Lt 5)
-//     lands on a claim whose labels have no value for that key. Seeds
-//     1215, 3843.
-//   - minValues: a claim keeps fewer distinct values than a NodePool
-//     requirement's minValues (with limits or host ports). Seed 725.
-//   - reservation: several claims use a reservation with one unit left
-//     when the type has no other offering. Seed 1256.
-//   - selfAffinity: a pod whose required pod affinity selects itself is
-//     placed in a domain with no matching pod although one runs in a
-//     domain the pod cannot reach; Karpenter bootstraps such a pod
-//     anywhere, kube-scheduler leaves it pending, Verify follows the
-//     latter. Seed 3843.
-//   - limitDrift: an existing node whose instance type its NodePool no
-//     longer admits counts against the pool's limits with its allocatable
-//     in Solve but with its type's capacity in Verify, so a claim can pass
-//     the limit. Found by FuzzSolve (testdata/fuzz/FuzzSolve/69ea231ef17cbaaf).
-func knownBug(p packing.Problem, plan packing.Plan, v packing.Violation) string {
-	switch v.Rule {
-	case packing.RuleMinValues:
-		return "minValues"
-	case packing.RuleReservation:
-		return "reservation"
-	case packing.RuleNodeAffinity:
-		if v.Pod < 0 || v.Pod >= len(p.Pods) {
-			return ""
-		}
-		return affinityBug(p.Pods[v.Pod].NodeAffinity, v.Message, claimLabels(plan, v.Node))
-	case packing.RuleLimit:
-		if hasDriftedNode(p, plan, v.Node) {
-			return "limitDrift"
-		}
-	case packing.RulePodAffinity:
-		if v.Pod >= 0 && v.Pod < len(p.Pods) && selfAffine(p.Pods[v.Pod]) {
-			return "selfAffinity"
-		}
-	}
-	return ""
-}
-
-// hasDriftedNode reports whether the pool of claim has an existing node
-// of a catalog type the pool's requirements exclude.
-func hasDriftedNode(p packing.Problem, plan packing.Plan, claim string) bool {
-	i := slices.IndexFunc(plan.NodeClaims, func(c packing.NodeClaim) bool { return c.Name == claim })
-	if i < 0 {
-		return false
-	}
-	j := slices.IndexFunc(p.NodePools, func(np packing.NodePool) bool { return np.Name == plan.NodeClaims[i].NodePool })
-	if j < 0 {
-		return false
-	}
-	np := p.NodePools[j]
-	catalog := cmp.Or(np.Catalog, p.Catalog)
-	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
-	for _, n := range p.Nodes {
-		if t, ok := catalog.Get(n.InstanceType); ok && n.NodePool == np.Name && t.Requirements.Intersects(reqs) != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// selfAffine reports whether one of pod's required affinity terms selects
-// the pod itself.
-func selfAffine(pod packing.Pod) bool {
-	for _, t := range pod.Affinity {
-		if t.Weight == 0 && t.Selector.Matches(pod.Labels) == nil {
-			return true
-		}
-	}
-	return false
-}
-
-// claimLabels are the labels of the claim named name, nil for no claim.
-func claimLabels(plan packing.Plan, name string) map[string]string {
-	for _, c := range plan.NodeClaims {
-		if c.Name == name {
-			l := map[string]string{}
-			for _, lb := range c.Labels {
-				l[lb.Key] = lb.Value
-			}
-			return l
-		}
-	}
-	return nil
-}
-
-// affinityBug recognises the selector and bounded bugs from the pod's
-// node affinity and the violation message.
-func affinityBug(a requirements.NodeAffinity, msg string, labels map[string]string) string {
-	for _, alt := range a.Required {
-		if labels != nil && boundedOnly(alt, labels) {
-			return "bounded"
-		}
-		for r := range alt.All() {
-			if r.Operator() == requirements.DoesNotExist && a.Selector.Has(r.Key()) {
-				return "selector"
-			}
-			_, hasGte, _, hasLte := r.Bounds()
-			if (hasGte || hasLte) && strings.Contains(msg, fmt.Sprintf("label %q is missing", r.Key())) {
-				return "bounded"
-			}
-		}
-	}
-	return ""
-}
-
-// boundedOnly reports whether labels meet alt except for bounded
-// requirements on keys the labels lack.
-func boundedOnly(alt requirements.Set, labels map[string]string) bool {
-	missing := false
-	for r := range alt.All() {
-		v, ok := labels[r.Key()]
-		_, hasGte, _, hasLte := r.Bounds()
-		switch {
-		case !ok && (hasGte || hasLte):
-			missing = true
-		case !ok && r.Operator() != requirements.DoesNotExist && r.Operator() != requirements.NotIn:
-			return false
-		case ok && !r.Has(v):
-			return false
-		}
-	}
-	return missing
-}
+// bugs is skipped with a log line naming its seed and the bugs, so that the
+// default run can pass while a bug is open; every other violation fails.
+// No bug is open: the last two (labels for bounded custom requirements, and
+// Karpenter's self-affinity bootstrap, now kube-scheduler's rule) were fixed
+// in the solver. Add a recogniser here, with the seeds, when one is found
+// and cannot be fixed at once.
+func knownBug(packing.Problem, packing.Plan, packing.Violation) string { return "" }
 
 // unknownViolations returns the violations that are no known bug, and the
 // names of the known bugs among the rest.

@@ -395,7 +395,11 @@ func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 		return b
 	}
 	merged := pl.reqs.Intersect(reqs)
-	definedByPool := func(k string) bool { return pl.reqs.Has(k) }
+	// A label the type does not define reaches the node only through the
+	// claim's labels: the pool's custom (not well-known) keys and its name.
+	definedByPool := func(k string) bool {
+		return pl.reqs.Has(k) && (!requirements.IsWellKnown(k) || k == requirements.LabelNodePool)
+	}
 	for i, t := range pl.types {
 		// The type must define, or the pool fix, every label the pod asks a value of.
 		if t.Requirements.Intersects(merged) == nil && t.Requirements.CompatibleWith(reqs, definedByPool) == nil && hasOffering(t, merged) {

@@ -84,7 +84,7 @@ func (r *run) satisfied(v view, c constraint, d string) bool {
 	case antiKind:
 		return counts[d] == 0
 	case affinityKind:
-		if r.anyCounted(v, c) {
+		if r.anyCounted(c) {
 			return counts[d] > 0
 		}
 		return c.self
@@ -118,12 +118,13 @@ func (r *run) minCount(v view, c constraint, key, d string) (int32, bool) {
 	return lo, member
 }
 
-// anyCounted reports whether some pod counted by c's counter is in a domain
-// the pod could use.
-func (r *run) anyCounted(v view, c constraint) bool {
-	key := r.s.counters[c.counter].key
-	for d, n := range r.counts[c.counter] {
-		if n > 0 && (key == requirements.LabelHostname || v.strict.Get(key).Has(d)) {
+// anyCounted reports whether some pod counted by c's counter is placed
+// anywhere. As kube-scheduler (not Karpenter) rules, the first pod of a
+// self-affine group may go anywhere only when no matching pod runs at all,
+// even in a domain this pod cannot reach.
+func (r *run) anyCounted(c constraint) bool {
+	for _, n := range r.counts[c.counter] {
+		if n > 0 {
 			return true
 		}
 	}
