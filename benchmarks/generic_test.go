@@ -47,3 +47,12 @@ func BenchmarkSolveGeneric(b *testing.B) {
 		})
 	}
 }
+
+func BenchmarkStrategyGeneric(b *testing.B) {
+	p := genericAWS(b, 20000)
+	for _, s := range []packing.Strategy{packing.Plain, packing.CostAware} {
+		b.Run(fmt.Sprintf("workload=generic-aws/pods=20000/strategy=%s", s), func(b *testing.B) {
+			benchSolve(b, p, packing.Options{Strategy: s})
+		})
+	}
+}

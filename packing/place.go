@@ -135,18 +135,33 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		if r.nodesLeft(pi) <= 0 {
 			continue
 		}
-		c := &claim{id: len(r.claims), pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc, hostCounts: map[int32]int32{}}
-		c.name = fmt.Sprintf("%s-%d", pl.np.Name, c.id+1)
+		// An empty claim is tried without allocating; its hostname domain
+		// is new, so its name does not matter until it is adopted.
+		c := &r.fresh[pi]
+		*c = claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
 		if m, ok := r.tryClaim(v, c); ok {
 			m.pins = slices.Clone(m.pins)
-			return c, m, true
+			return r.materialize(c), m, true
 		}
 	}
 	return nil, move{}, false
 }
 
+// materialize turns a tried empty claim into one of the run's own. Its
+// candidate set is still the pool's, shared: commit replaces it before
+// narrowing.
+func (r *run) materialize(fresh *claim) *claim {
+	c := *fresh
+	c.id = len(r.claims)
+	c.name = fmt.Sprintf("%s-%d", c.pl.np.Name, c.id+1)
+	c.hostCounts = map[int32]int32{}
+	c.maxCount = c.pl.all.Len()
+	return &c
+}
+
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)
+	c.pos = len(r.byPods)
 	r.byPods = append(r.byPods, c)
 	r.count[c.pi]++
 }
@@ -346,10 +361,17 @@ func (r *run) refreshMaxAlloc(c *claim) {
 	if c.maxCount != 0 && n > c.maxCount/2 {
 		return
 	}
-	c.maxAlloc, c.maxCount = resources.List{}, n
+	// Only the core dimensions are tightened; the pool's extended maxima
+	// stay a valid bound and keep this allocation-free.
+	m := c.pl.maxAlloc
+	c.maxCount = n
+	m.CPU, m.Memory, m.EphemeralStorage, m.Pods = 0, 0, 0, 0
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		c.maxAlloc = c.maxAlloc.Max(c.pl.alloc[t])
+		a := &c.pl.alloc[t]
+		m.CPU, m.Memory = max(m.CPU, a.CPU), max(m.Memory, a.Memory)
+		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
 	}
+	c.maxAlloc = m
 }
 
 func (r *run) chargeLimits(c *claim, cheap int) {
@@ -374,11 +396,13 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 
 // bubble keeps byPods ordered by pod count, then age, after c gained a pod.
 func (r *run) bubble(c *claim) {
-	i := slices.Index(r.byPods, c)
+	i := c.pos
 	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
 		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
+		r.byPods[i].pos = i
 		i++
 	}
+	c.pos = i
 }
 
 func fewer(a, b *claim) bool {

@@ -37,6 +37,7 @@ type run struct {
 	cands   []string // scratch
 	prices  map[priceKey][]option
 	held    map[reservation]int // claims holding each reservation
+	fresh   []claim             // per pool: scratch for trying a new claim
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -69,6 +70,7 @@ type claim struct {
 	used     resources.List
 	maxAlloc resources.List
 	maxCount int // candidates when maxAlloc was computed
+	pos      int // index in run.byPods
 	pods     []int
 	ports    []HostPort
 	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
@@ -90,6 +92,7 @@ func newRun(s *static, cost bool) *run {
 		r.counts[i], r.anti[i] = map[string]int32{}, map[string]int32{}
 	}
 	r.usedLim = make([][]int64, len(s.pools))
+	r.fresh = make([]claim, len(s.pools))
 	for pi, pl := range s.pools {
 		r.usedLim[pi] = make([]int64, len(pl.limits))
 	}
