@@ -31,16 +31,23 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 		f.podZ, f.podCT = v.reqs.Get(requirements.LabelZone), v.reqs.Get(requirements.LabelCapacityType)
 		f.hasPodReqs = v.reqs.Has(requirements.LabelZone) || v.reqs.Has(requirements.LabelCapacityType)
 	}
-	for _, p := range append(pins, extra...) {
-		switch p.key {
-		case requirements.LabelZone:
-			f.pinZone, f.hasZone = p.value, true
-		case requirements.LabelCapacityType:
-			f.pinCT, f.hasCT = p.value, true
-		}
+	for _, p := range pins {
+		f.pin(p)
+	}
+	for _, p := range extra {
+		f.pin(p)
 	}
 	f.active = f.hasPodReqs || f.hasZone || f.hasCT || c.pl.reserved
 	return f
+}
+
+func (f *offerFilter) pin(p pin) {
+	switch p.key {
+	case requirements.LabelZone:
+		f.pinZone, f.hasZone = p.value, true
+	case requirements.LabelCapacityType:
+		f.pinCT, f.hasCT = p.value, true
+	}
 }
 
 // admits reports whether t has a usable offering the filter allows.

@@ -181,7 +181,7 @@ func (r *run) fitsNode(v view, nd *nodeT) bool {
 	if !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
 		return false
 	}
-	if portsConflict(v.info.pod.HostPorts, nd.ports) || v.reqs.Matches(nd.labels) != nil {
+	if portsConflict(v.info.pod.HostPorts, nd.ports) || !v.reqs.Satisfied(nd.labels) {
 		return false
 	}
 	_, ok := r.topology(v, target{node: nd})

@@ -20,6 +20,12 @@ type podInfo struct {
 	cons    []constraint
 	matches []int32        // counters this pod is counted in
 	soft    [kindCount]int // relaxable constraints per kind
+	// The view of the pod before any relaxation, compiled once: its
+	// requirements (the heaviest preference included), their key, and its
+	// hostname constraints.
+	reqs0     requirements.Set
+	key0      string
+	hostCons0 []constraint
 }
 
 // conKind is the kind of a topology constraint.
@@ -61,7 +67,7 @@ func (c *counterDef) counts(p *Pod) bool {
 			return false
 		}
 	}
-	return c.selector.Matches(p.Labels) == nil
+	return c.selector.Satisfied(p.Labels)
 }
 
 func (c *counterDef) signature() string {
@@ -72,6 +78,7 @@ func (c *counterDef) signature() string {
 // way and matched afterwards in compileCounters.
 func (s *static) compilePods() {
 	index := map[string]int32{}
+	s.counterIndex = index
 	s.pods = make([]podInfo, len(s.prob.Pods))
 	for i := range s.prob.Pods {
 		s.pods[i] = s.compilePod(&s.prob.Pods[i], index)
@@ -102,6 +109,13 @@ func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
 	s.addTerms(&info, index, p.Affinity, affinityKind)
 	s.addTerms(&info, index, p.AntiAffinity, antiKind)
 	info.rankSoft()
+	if len(info.alts) > 0 {
+		info.reqs0 = info.alts[0]
+		if len(info.prefs) > 0 {
+			info.reqs0 = withPreference(info.alts[0], info.prefs[0].Terms)
+		}
+		info.key0 = info.reqs0.String()
+	}
 	return info
 }
 
@@ -178,6 +192,11 @@ func (s *static) compileCounters() {
 		info.matches = s.matching(info.pod)
 		for j := range info.cons {
 			info.cons[j].self = slices.Contains(info.matches, info.cons[j].counter)
+		}
+		for _, c := range info.cons {
+			if c.kind != affinityKind && s.counters[c.counter].key == requirements.LabelHostname {
+				info.hostCons0 = append(info.hostCons0, c)
+			}
 		}
 	}
 }

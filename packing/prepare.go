@@ -14,14 +14,16 @@ import (
 // static is what every run of one Solve shares, read-only: the pools with
 // their instance types, the compiled pods and the topology counters.
 type static struct {
-	prob       *Problem
-	opts       Options
-	pools      []*pool
-	pods       []podInfo
-	order      []int // FFD order of pod indexes
-	counters   []counterDef
-	domains    map[string][]string // topology key -> known domains, sorted
-	softTaints bool                // some NodePool or node has a PreferNoSchedule taint
+	prob     *Problem
+	opts     Options
+	pools    []*pool
+	pods     []podInfo
+	order    []int // FFD order of pod indexes
+	counters []counterDef
+	// counterIndex finds a counter by its signature.
+	counterIndex map[string]int32
+	domains      map[string][]string // topology key -> known domains, sorted
+	softTaints   bool                // some NodePool or node has a PreferNoSchedule taint
 	// domainTaints lists, per domain, the taint sets of the nodes and pools
 	// that may be in it.
 	domainTaints map[pin][][]requirements.Taint

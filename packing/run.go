@@ -255,11 +255,8 @@ func (r *run) recordExisting(p *Pod, nd *nodeT) {
 }
 
 func (s *static) lookupCounter(c counterDef) int32 {
-	sig := c.signature()
-	for i := range s.counters {
-		if s.counters[i].signature() == sig {
-			return int32(i)
-		}
+	if i, ok := s.counterIndex[c.signature()]; ok {
+		return i
 	}
 	return -1
 }
@@ -343,6 +340,10 @@ type view struct {
 
 func (r *run) view(i int) view {
 	info, st := &r.s.pods[i], &r.states[i]
+	if *st == (podState{}) { // the common case, compiled once per solve
+		return view{i: i, info: info, strict: info.alts[0], reqs: info.reqs0, sig: r.intern(info.key0, info.reqs0),
+			cons: info.cons, hostCons: info.hostCons0, tols: info.pod.Tolerations}
+	}
 	v := view{i: i, info: info, strict: info.alts[st.alt], tols: info.pod.Tolerations}
 	v.reqs = v.strict
 	if st.pref < len(info.prefs) {
@@ -376,8 +377,10 @@ func withPreference(strict, pref requirements.Set) requirements.Set {
 
 // signature interns a requirement set and computes, once, the types of each
 // pool it is compatible with.
-func (r *run) signature(reqs requirements.Set) int32 {
-	key := reqs.String()
+func (r *run) signature(reqs requirements.Set) int32 { return r.intern(reqs.String(), reqs) }
+
+// intern is signature with the set's key already formatted.
+func (r *run) intern(key string, reqs requirements.Set) int32 {
 	if id, ok := r.sigs[key]; ok {
 		return id
 	}

@@ -169,6 +169,9 @@ func (s Set) Labels() []Label {
 // absent label satisfies only NotIn and DoesNotExist. The error is an
 // [*IncompatibleError] for the first requirement not met.
 func (s Set) Matches(labels map[string]string) error {
+	if s.Satisfied(labels) {
+		return nil
+	}
 	for _, r := range s.reqs {
 		v, ok := labels[r.key]
 		if (ok && !r.Has(v)) || (!ok && !r.negative()) {
@@ -176,6 +179,18 @@ func (s Set) Matches(labels map[string]string) error {
 		}
 	}
 	return nil
+}
+
+// Satisfied reports whether a node with these labels satisfies every
+// requirement of s, as [Set.Matches] does, without allocating.
+func (s Set) Satisfied(labels map[string]string) bool {
+	for _, r := range s.reqs {
+		v, ok := labels[r.key]
+		if (ok && !r.Has(v)) || (!ok && !r.negative()) {
+			return false
+		}
+	}
+	return true
 }
 
 // String formats s as its requirements joined by ", ".
