@@ -39,15 +39,6 @@ func TestGenericAWS(t *testing.T) {
 	t.Logf("nodes=%d price=%s", len(plan.NodeClaims), plan.Price)
 }
 
-func BenchmarkSolveGeneric(b *testing.B) {
-	for _, n := range []int{10000, 100000} {
-		p := genericAWS(b, n)
-		b.Run(fmt.Sprintf("workload=generic-aws/pods=%d", n), func(b *testing.B) {
-			benchSolve(b, p, packing.Options{})
-		})
-	}
-}
-
 func BenchmarkStrategyGeneric(b *testing.B) {
 	p := genericAWS(b, 20000)
 	for _, s := range []packing.Strategy{packing.Plain, packing.CostAware} {

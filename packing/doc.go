@@ -27,6 +27,19 @@
 //   - NodePool limits are charged with the chosen type's capacity, not the
 //     largest candidate's; candidates that would break the limit are left
 //     out of the claim's fallbacks.
+//   - A self-affine pod (required pod affinity that selects itself) starts
+//     a new group only when no matching pod runs anywhere, as kube-scheduler
+//     decides; Karpenter also bootstraps it when the matching pods are in
+//     domains it cannot reach, launching a node the pod never binds to.
+//   - A required node-affinity term that contradicts itself or the
+//     nodeSelector matches no node (Karpenter's algebra turns "In [b]" and
+//     "DoesNotExist" into DoesNotExist, which an unlabelled node satisfies).
+//   - Capacity reservations are held by claims during the solve, so no
+//     reservation is promised to more claims than it has units.
+//   - The cost-aware strategy prefers many right-sized nodes to a few large
+//     ones whenever that is cheaper: on the AWS catalog it can use far more
+//     nodes than Karpenter (see benchmarks/RESULTS.md). Per-node costs the
+//     catalog does not price (daemonsets aside) are not modelled.
 //
 // Cost model: compilation is O(pods × counters + pools × types); placement
 // is a scan of existing nodes, then of open claims (Plain) or a btree range
