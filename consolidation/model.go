@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -171,12 +172,7 @@ var whyNames = [...]string{"NotManaged", "NotInitialized", "Deleting", "Nominate
 	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed"}
 
 // String returns the name of w.
-func (w Why) String() string {
-	if int(w) < len(whyNames) {
-		return whyNames[w]
-	}
-	return fmt.Sprintf("Why(%d)", uint8(w))
-}
+func (w Why) String() string { return enum.String(w, "Why", whyNames[:]) }
 
 // Explanation says why a node is kept: the class and a sentence.
 type Explanation struct {

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 	"strings"
 	"time"
@@ -40,13 +41,9 @@ const (
 )
 
 // String returns the kind's name.
-func (k NoticeKind) String() string {
-	names := [...]string{"SpotInterruption", "RebalanceRecommendation", "ScheduledChange", "StateChange"}
-	if int(k) < len(names) {
-		return names[k]
-	}
-	return fmt.Sprintf("NoticeKind(%d)", uint8(k))
-}
+var noticeNames = [...]string{"SpotInterruption", "RebalanceRecommendation", "ScheduledChange", "StateChange"}
+
+func (k NoticeKind) String() string { return enum.String(k, "NoticeKind", noticeNames[:]) }
 
 // Notice is one message about one node's instance. The zero Time means now.
 type Notice struct {

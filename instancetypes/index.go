@@ -1,6 +1,7 @@
 package instancetypes
 
 import (
+	"cmp"
 	"slices"
 	"sort"
 	"strconv"
@@ -108,17 +109,7 @@ func (ki *keyIndex) finish() {
 			ki.ints = append(ki.ints, intValue{n, ki.values[v]})
 		}
 	}
-	slices.SortStableFunc(ki.ints, func(a, b intValue) int { return cmpInt(a.n, b.n) })
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
+	slices.SortStableFunc(ki.ints, func(a, b intValue) int { return cmp.Compare(a.n, b.n) })
 }
 
 func sameInt(v string, n int64) bool {

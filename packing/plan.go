@@ -1,7 +1,7 @@
 package packing
 
 import (
-	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -89,12 +89,7 @@ var reasonNames = [...]string{"NoNodePool", "Untolerated", "Incompatible", "NoIn
 	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues"}
 
 // String returns the kind's name.
-func (k ReasonKind) String() string {
-	if int(k) < len(reasonNames) {
-		return reasonNames[k]
-	}
-	return fmt.Sprintf("ReasonKind(%d)", uint8(k))
-}
+func (k ReasonKind) String() string { return enum.String(k, "ReasonKind", reasonNames[:]) }
 
 // Reason says why a pod was not placed, for the NodePool that came
 // closest: which constraint, and for resources what the largest candidate

@@ -3,6 +3,7 @@ package packing
 import (
 	"cmp"
 	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 )
 
@@ -77,12 +78,7 @@ var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "Unknow
 	"MissingReason", "UnknownPod"}
 
 // String returns the rule's name without the prefix, such as "PodLost".
-func (r Rule) String() string {
-	if int(r) < len(ruleNames) {
-		return ruleNames[r]
-	}
-	return fmt.Sprintf("Rule(%d)", uint8(r))
-}
+func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
 
 // Violation is one broken property of a plan. Pod is the index of the pod
 // in [Problem.Pods], or -1 when the violation concerns no single input pod;

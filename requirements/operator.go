@@ -1,6 +1,10 @@
 package requirements
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/nodeplan/nodeplan/internal/enum"
+)
 
 // Operator is the relation a [Requirement] states between a label key and its
 // values. The zero Operator is In.
@@ -28,12 +32,7 @@ const (
 var operatorNames = [...]string{"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt", "Gte", "Lte"}
 
 // String returns the Kubernetes spelling of o, such as "NotIn".
-func (o Operator) String() string {
-	if int(o) < len(operatorNames) {
-		return operatorNames[o]
-	}
-	return fmt.Sprintf("Operator(%d)", uint8(o))
-}
+func (o Operator) String() string { return enum.String(o, "Operator", operatorNames[:]) }
 
 // ParseOperator returns the Operator spelled s, as Kubernetes spells it.
 func ParseOperator(s string) (Operator, error) {

@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"strings"
 )
 
@@ -25,12 +26,7 @@ const (
 var effectNames = [...]string{"", "NoSchedule", "PreferNoSchedule", "NoExecute"}
 
 // String returns the Kubernetes spelling, "" for AnyEffect.
-func (e Effect) String() string {
-	if int(e) < len(effectNames) {
-		return effectNames[e]
-	}
-	return fmt.Sprintf("Effect(%d)", uint8(e))
-}
+func (e Effect) String() string { return enum.String(e, "Effect", effectNames[:]) }
 
 // ParseEffect returns the Effect spelled s; "" is AnyEffect.
 func ParseEffect(s string) (Effect, error) {
