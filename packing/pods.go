@@ -269,6 +269,11 @@ func poolDomains(pl *pool, key string, vals map[string]bool) {
 		return
 	}
 	pr := pl.reqs.Get(key)
+	if pr.Operator() == requirements.In { // the pool's own values count, as in Karpenter
+		for _, v := range pr.Values() {
+			vals[v] = true
+		}
+	}
 	for _, t := range pl.types {
 		tr := t.Requirements.Get(key)
 		src := tr
