@@ -1,0 +1,123 @@
+// Command drift finds the nodes that no longer match their NodePool and
+// NodeClass, or that outlived expireAfter, and prints the commands that
+// replace them with the home of every displaced pod, on the embedded AWS
+// catalog.
+//
+// The cluster has three m5.large nodes: node-a still runs ami-old, which the
+// NodeClass no longer resolves (the image changed to ami-new), node-b was
+// created 721 hours ago (expireAfter defaults to 720h), node-c is current.
+//
+//	go run ./examples/drift
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+var now = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+
+func main() {
+	if err := run(os.Stdout); err != nil {
+		fmt.Fprintln(os.Stderr, "drift:", err)
+		os.Exit(1)
+	}
+}
+
+func run(w io.Writer) error {
+	catalog, err := instancetypes.AWS(instancetypes.Options{})
+	if err != nil {
+		return err
+	}
+	cl := cluster(catalog)
+	if err := cl.Validate(); err != nil {
+		return err
+	}
+	findings := drift.Evaluate(cl.Input, now)
+	for _, f := range findings {
+		fmt.Fprintf(w, "finding %s %s: %s\n", f.Node, f.Reason, f.Message)
+	}
+	cmds, blocked := drift.Commands(findings, cl, now)
+	for _, c := range cmds {
+		printCommand(w, c)
+	}
+	for _, b := range blocked {
+		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Why)
+	}
+	return nil
+}
+
+// cluster is one on-demand NodePool of m5 and c5 types with a NodeClass
+// that now resolves only ami-new, and its three nodes, each launched from
+// the pool and class as they are now (hashes recorded) except for node-a's
+// image.
+func cluster(catalog *instancetypes.Catalog) drift.Cluster {
+	pool := drift.Template{
+		NodePool: packing.NodePool{Name: "default",
+			Requirements: requirements.NewSet(
+				requirements.MustNew(requirements.LabelInstanceType, requirements.In, "m5.large", "m5.xlarge", "c5.xlarge"),
+				requirements.MustNew(requirements.LabelCapacityType, requirements.In, requirements.CapacityTypeOnDemand)),
+			Disruption: packing.Disruption{TerminationGracePeriod: time.Hour, Budgets: []packing.Budget{{Nodes: "2"}}}},
+		NodeClassRef: drift.NodeClassRef{Group: "karpenter.k8s.aws", Kind: "EC2NodeClass", Name: "default"},
+	}
+	class := drift.NodeClass{Name: "default", ImageIDs: []string{"ami-new"}, Subnets: []string{"subnet-a"},
+		SecurityGroups: []string{"sg-nodes"}, UserDataHash: "ud-1", Role: "KarpenterNodeRole"}
+	nodes := []drift.NodeClaimState{
+		node("node-a", now.Add(-48*time.Hour), pod("web-1", "1"), pod("web-2", "500m")),
+		node("node-b", now.Add(-721*time.Hour), pod("api-1", "1")),
+		node("node-c", now.Add(-2*time.Hour), pod("web-3", "500m")),
+	}
+	m5, _ := catalog.Get("m5.large")
+	for i := range nodes {
+		nodes[i].Node.Allocatable = m5.Allocatable
+		nodes[i].NodePoolHash, nodes[i].NodeClassHash = pool.Hash(), class.Hash()
+	}
+	nodes[0].Image = "ami-old"
+	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool},
+		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog}}
+}
+
+// node is an on-demand m5.large of pool "default" in us-east-1a, launched
+// with ami-new, subnet-a and sg-nodes, created at created.
+func node(name string, created time.Time, pods ...packing.Pod) drift.NodeClaimState {
+	return drift.NodeClaimState{
+		Node: packing.Node{Name: name, NodePool: "default", InstanceType: "m5.large", Zone: "us-east-1a",
+			CapacityType: instancetypes.OnDemand, Initialized: true, CreationTime: created, Pods: pods},
+		NodePoolHashVersion: drift.HashVersion, NodeClassHashVersion: drift.NodeClassHashVersion,
+		Image: "ami-new", Subnet: "subnet-a", SecurityGroups: []string{"sg-nodes"},
+	}
+}
+
+func pod(name, cpu string) packing.Pod {
+	return packing.Pod{Namespace: "default", Name: name, UID: name, CreationTime: now.Add(-time.Hour),
+		Requests: resources.MustParse(map[resources.Name]string{resources.CPU: cpu, resources.Memory: "1Gi"})}
+}
+
+func printCommand(w io.Writer, c drift.Command) {
+	fmt.Fprintf(w, "replace %s (%s, forceful=%v), pods deleted by +%s\n", c.Node, c.Reason, c.Forceful, c.Deadline.Sub(now))
+	for _, r := range c.Replacements {
+		fmt.Fprintf(w, "  launch %s: %s %s %s %s\n", r.Name, r.InstanceType, r.Offering.Zone, r.Offering.CapacityType, r.Offering.Price)
+	}
+	for _, h := range c.Homes {
+		fmt.Fprintf(w, "  %s -> %s\n", h.Pod, home(h))
+	}
+}
+
+// home says where a displaced pod goes: exactly one of the fields is set.
+func home(h drift.Home) string {
+	switch {
+	case h.Node != "":
+		return h.Node
+	case h.NodeClaim != "":
+		return h.NodeClaim + " (new)"
+	}
+	return "nowhere: " + h.Unschedulable
+}
