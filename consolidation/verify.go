@@ -1,0 +1,244 @@
+package consolidation
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// Rule names the property of a valid command sequence that a [Violation]
+// breaks. The zero Rule is RuleCandidate.
+type Rule uint8
+
+const (
+	// RuleCandidate: a candidate is not a node of the cluster, has no
+	// NodePool, is not initialized, is already being deleted (by the
+	// cluster or an earlier command), or is listed twice.
+	RuleCandidate Rule = iota
+	// RulePlacement: a displaced pod has no placement or several, or a
+	// placement names an unknown pod, no target, both targets, or a claim
+	// that is not among the command's replacements.
+	RulePlacement
+	// RuleHome: the displaced pods on their new homes break a rule of
+	// [packing.Verify]; Violation.Packing says which.
+	RuleHome
+	// RuleUninitialized: a pod is placed on a node that is not initialized.
+	RuleUninitialized
+	// RuleDoNotDisrupt: a candidate node or one of its pods has an active
+	// karpenter.sh/do-not-disrupt.
+	RuleDoNotDisrupt
+	// RulePDB: a PodDisruptionBudget blocks evicting a candidate's pods.
+	RulePDB
+	// RuleBudget: a NodePool's disruption budget is exceeded or invalid.
+	RuleBudget
+	// RuleCost: the replacements cost more than the candidates, or
+	// Savings is not the difference.
+	RuleCost
+)
+
+var verifyRuleNames = [...]string{"Candidate", "Placement", "Home", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Cost"}
+
+// String returns the rule's name without the prefix, such as "Budget".
+func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
+
+// Violation is one broken property of a command sequence: the index of the
+// command, the rule, for RuleHome the packing rule (otherwise its zero
+// value), the node or claim and the pod ("namespace/name") concerned when
+// there is one, and a sentence a person can act on. The zero Violation is a
+// RuleCandidate about command 0 with no message; Violations are comparable.
+type Violation struct {
+	Command int
+	Rule    Rule
+	Packing packing.Rule
+	Node    string
+	Pod     string
+	Message string
+}
+
+// String formats v as "command N: Rule: Message".
+func (v Violation) String() string {
+	rule := v.Rule.String()
+	if v.Rule == RuleHome {
+		rule += "/" + v.Packing.String()
+	}
+	return fmt.Sprintf("command %d: %s: %s", v.Command, rule, v.Message)
+}
+
+func compareViolation(a, b Violation) int {
+	return cmp.Or(cmp.Compare(a.Command, b.Command), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Packing, b.Packing),
+		cmp.Compare(a.Node, b.Node), cmp.Compare(a.Pod, b.Pod), cmp.Compare(a.Message, b.Message))
+}
+
+// VerifyCommands checks that executing cmds in order on c is safe, and
+// returns every violation found, sorted by command, rule, node, pod and
+// message; nil means the commands are valid. It is an independent re-check
+// of [Plan] and shares none of its planning code. Each command is applied
+// to the cluster the earlier ones leave (candidates marked for deletion and
+// emptied, displaced pods moved where the Placements say, replacements
+// added as in-flight nodes) and must satisfy:
+//
+//   - every candidate is an initialized node of a NodePool, not being
+//     deleted, and without an active do-not-disrupt on it or its pods
+//     ([disruption.NodeBlocks], [disruption.PodBlocks]) or a blocking
+//     PodDisruptionBudget ([disruption.PDBBlocks]);
+//   - every reschedulable pod of the candidates has exactly one placement;
+//     pods of nodes already being deleted may have one;
+//   - no pod is placed on a node that is not initialized, and the pods on
+//     their new homes pass [packing.Verify] (capacity, affinity, taints,
+//     topology, limits, offerings), except the claim Requests and price
+//     accounting, as the replacements may also hold pending pods the
+//     command does not list;
+//   - per NodePool, the nodes the commands disrupt so far stay within
+//     [disruption.AllowedDisruptions] on c at c.Now for each command's
+//     reason;
+//   - the replacements' offerings cost no more than the candidates, and
+//     Savings is the difference.
+//
+// Topology is replayed in placement order; when that order breaks a
+// constraint, VerifyCommands looks for an order that keeps every step
+// valid (greedily, for up to 64 pods) before reporting it. The complexity
+// is one packing.Verify per command, or O(P²) of them for P displaced pods
+// when the order is searched. VerifyCommands never panics, does not modify
+// its arguments and is safe for concurrent use.
+func VerifyCommands(c Cluster, cmds []Command) []Violation {
+	v := newCmdVerifier(c)
+	for i, cmd := range cmds {
+		v.command(i, cmd)
+	}
+	slices.SortFunc(v.out, compareViolation)
+	return slices.Compact(v.out)
+}
+
+// cmdVerifier is the cluster as the commands so far leave it.
+type cmdVerifier struct {
+	c       Cluster
+	nodes   []packing.Node
+	pools   map[string]*packing.NodePool
+	charged map[string]int // disrupted nodes per pool so far
+	out     []Violation
+}
+
+func newCmdVerifier(c Cluster) *cmdVerifier {
+	v := &cmdVerifier{c: c, nodes: slices.Clone(c.Nodes), pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
+	for i := range c.NodePools {
+		if p := &c.NodePools[i]; v.pools[p.Name] == nil {
+			v.pools[p.Name] = p
+		}
+	}
+	return v
+}
+
+func (v *cmdVerifier) add(cmd int, r Rule, node, pod, format string, args ...any) {
+	v.out = append(v.out, Violation{Command: cmd, Rule: r, Node: node, Pod: pod, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *cmdVerifier) command(i int, cmd Command) {
+	cands := v.candidates(i, cmd)
+	v.checkBudget(i, cmd, cands)
+	v.checkCost(i, cmd, cands)
+	h := v.homes(i, cmd, cands)
+	v.checkHomes(i, h)
+	v.apply(cands, h)
+}
+
+func (v *cmdVerifier) nodeIndex(name string) int {
+	return slices.IndexFunc(v.nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
+// candidates returns the indexes of the command's valid candidates,
+// reporting the others and the protected ones.
+func (v *cmdVerifier) candidates(i int, cmd Command) []int {
+	var out []int
+	for _, name := range cmd.Candidates {
+		j := v.nodeIndex(name)
+		if why := v.unfit(j, name, out); why != "" {
+			v.add(i, RuleCandidate, name, "", "candidate %s %s", name, why)
+			continue
+		}
+		v.checkProtected(i, v.nodes[j])
+		out = append(out, j)
+	}
+	return out
+}
+
+// unfit says why node j (named name) may not be a candidate, or "".
+func (v *cmdVerifier) unfit(j int, name string, taken []int) string {
+	switch {
+	case j < 0:
+		return "is not a node of the cluster"
+	case slices.Contains(taken, j):
+		return "is listed twice"
+	case v.pools[v.nodes[j].NodePool] == nil:
+		return fmt.Sprintf("belongs to no NodePool of the cluster (%q)", v.nodes[j].NodePool)
+	case v.nodes[j].MarkedForDeletion:
+		return "is already being deleted"
+	case !v.nodes[j].Initialized:
+		return "is not initialized"
+	}
+	return ""
+}
+
+func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
+	if blocked, why := disruption.NodeBlocks(n); blocked {
+		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
+	}
+	pods := movable(n.Pods)
+	for _, p := range pods {
+		if blocked, why := disruption.PodBlocks(p, v.c.Now); blocked {
+			v.add(i, RuleDoNotDisrupt, n.Name, podKey(p), "%s", why)
+		}
+	}
+	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {
+		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
+	}
+}
+
+// movable is the pods that must move when their node goes: all but
+// daemonset pods.
+func movable(pods []packing.Pod) []packing.Pod {
+	return slices.DeleteFunc(slices.Clone(pods), isDaemon)
+}
+
+// checkBudget charges the candidates to their pools and compares the
+// running totals with what the budgets allow on the input cluster.
+func (v *cmdVerifier) checkBudget(i int, cmd Command, cands []int) {
+	var pools []string
+	for _, j := range cands {
+		name := v.nodes[j].NodePool
+		v.charged[name]++
+		pools = append(pools, name)
+	}
+	slices.Sort(pools)
+	for _, name := range slices.Compact(pools) {
+		allowed, err := disruption.AllowedDisruptions(*v.pools[name], v.c.Nodes, cmd.Reason, v.c.Now)
+		switch {
+		case err != nil:
+			v.add(i, RuleBudget, "", "", "NodePool %s has an invalid disruption budget: %v", name, err)
+		case v.charged[name] > allowed:
+			v.add(i, RuleBudget, "", "", "NodePool %s allows %d %s disruptions at %s, but the commands up to this one disrupt %d of its nodes",
+				name, allowed, cmd.Reason, v.c.Now.UTC().Format("2006-01-02T15:04:05Z"), v.charged[name])
+		}
+	}
+}
+
+// checkCost compares the candidates' prices with the replacements'.
+func (v *cmdVerifier) checkCost(i int, cmd Command, cands []int) {
+	var before, after instancetypes.Price
+	for _, j := range cands {
+		before += v.nodes[j].Price
+	}
+	for _, nc := range cmd.Replacements {
+		after += nc.Offering.Price
+	}
+	if after > before {
+		v.add(i, RuleCost, "", "", "the replacements cost %s, more than the %s of the candidates they replace", after, before)
+	}
+	if len(cands) == len(cmd.Candidates) && cmd.Savings != before-after {
+		v.add(i, RuleCost, "", "", "Savings is %s, but the candidates cost %s and the replacements %s", cmd.Savings, before, after)
+	}
+}

@@ -1,0 +1,211 @@
+package drift
+
+import (
+	"cmp"
+	"fmt"
+	"github.com/nodeplan/nodeplan/internal/enum"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// Rule names the property of a valid command sequence that a [Violation]
+// breaks. The zero Rule is RuleNode.
+type Rule uint8
+
+const (
+	// RuleNode: a command's node is not in the cluster, has no NodePool,
+	// or was already replaced (by the cluster or an earlier command).
+	RuleNode Rule = iota
+	// RuleHomes: a displaced pod has no home or several, or a home names
+	// an unknown pod, not exactly one target, a claim that is not among the
+	// replacements, or is Unschedulable in a budgeted command.
+	RuleHomes
+	// RulePacking: the displaced pods on their homes break a rule of
+	// [packing.Verify]; Violation.Packing says which.
+	RulePacking
+	// RuleUninitialized: a budgeted command sends a pod to a node that is
+	// not initialized.
+	RuleUninitialized
+	// RuleDoNotDisrupt: a budgeted command's node or pod has an active
+	// karpenter.sh/do-not-disrupt.
+	RuleDoNotDisrupt
+	// RulePDB: a PodDisruptionBudget blocks a budgeted command's evictions.
+	RulePDB
+	// RuleBudget: the budgeted commands exceed, or meet an invalid,
+	// disruption budget.
+	RuleBudget
+)
+
+var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget"}
+
+// String returns the rule's name without the prefix, such as "Budget".
+func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
+
+// Violation is one broken property of a command sequence: the index of the
+// command, the rule, for RulePacking the packing rule (otherwise its zero
+// value), the node or claim and the pod ("namespace/name") concerned when
+// there is one, and a sentence a person can act on. The zero Violation is a
+// RuleNode about command 0 with no message; Violations are comparable.
+type Violation struct {
+	Command int
+	Rule    Rule
+	Packing packing.Rule
+	Node    string
+	Pod     string
+	Message string
+}
+
+// String formats v as "command N: Rule: Message".
+func (v Violation) String() string {
+	rule := v.Rule.String()
+	if v.Rule == RulePacking {
+		rule += "/" + v.Packing.String()
+	}
+	return fmt.Sprintf("command %d: %s: %s", v.Command, rule, v.Message)
+}
+
+func compareViolation(a, b Violation) int {
+	return cmp.Or(cmp.Compare(a.Command, b.Command), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Packing, b.Packing),
+		cmp.Compare(a.Node, b.Node), cmp.Compare(a.Pod, b.Pod), cmp.Compare(a.Message, b.Message))
+}
+
+// VerifyCommands checks that executing cmds in order on c at now is safe,
+// and returns every violation found, sorted by command, rule, node, pod and
+// message; nil means the commands are valid. It is an independent re-check
+// of [Commands] and shares none of its code. Each command is applied to the
+// cluster the earlier ones leave (its node marked for deletion and emptied,
+// its pods moved to their Homes, its replacements added as in-flight
+// nodes) and must satisfy:
+//
+//   - its node is a node of a NodePool, not already being deleted;
+//   - every reschedulable pod of the node has exactly one Home, naming one
+//     existing node or replacement; only forceful commands may leave a pod
+//     Unschedulable;
+//   - the homed pods pass [packing.Verify] on their homes (capacity,
+//     affinity, taints, topology, limits, offerings), except the claim
+//     Requests and price accounting; budgeted commands send no pod to a
+//     node that is not initialized;
+//   - a budgeted (not Forceful) command's node and pods have no active
+//     do-not-disrupt ([disruption.NodeBlocks], [disruption.PodBlocks]) and
+//     no blocking PodDisruptionBudget ([disruption.PDBBlocks]), and per
+//     NodePool the budgeted commands so far stay within
+//     [disruption.AllowedDisruptions] for each command's Reason, on c with
+//     the forceful commands' nodes marked for deletion.
+//
+// Topology is replayed in Homes order; when that breaks a constraint,
+// VerifyCommands looks greedily for an order in which every step holds
+// (up to 64 pods). The complexity is one packing.Verify per command, or
+// O(P²) for P pods when the order is searched. VerifyCommands never
+// panics, does not modify its arguments and is safe for concurrent use.
+func VerifyCommands(c Cluster, cmds []Command, now time.Time) []Violation {
+	v := newCmdVerifier(c, cmds, now)
+	for i, cmd := range cmds {
+		v.command(i, cmd)
+	}
+	slices.SortFunc(v.out, compareViolation)
+	return slices.Compact(v.out)
+}
+
+// cmdVerifier is the cluster as the commands so far leave it.
+type cmdVerifier struct {
+	c       Cluster
+	now     time.Time
+	nodes   []packing.Node
+	initial []packing.Node // the input, forceful commands' nodes marked
+	pools   map[string]*packing.NodePool
+	charged map[string]int
+	out     []Violation
+}
+
+func newCmdVerifier(c Cluster, cmds []Command, now time.Time) *cmdVerifier {
+	v := &cmdVerifier{c: c, now: now, pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
+	for _, s := range c.Nodes {
+		v.nodes = append(v.nodes, s.Node)
+	}
+	v.initial = slices.Clone(v.nodes)
+	for _, cmd := range cmds {
+		if j := v.index(cmd.Node); cmd.Forceful && j >= 0 {
+			v.initial[j].MarkedForDeletion = true
+		}
+	}
+	for i := range c.NodePools {
+		if p := &c.NodePools[i].NodePool; v.pools[p.Name] == nil {
+			v.pools[p.Name] = p
+		}
+	}
+	return v
+}
+
+func (v *cmdVerifier) add(cmd int, r Rule, node, pod, format string, args ...any) {
+	v.out = append(v.out, Violation{Command: cmd, Rule: r, Node: node, Pod: pod, Message: fmt.Sprintf(format, args...)})
+}
+
+func (v *cmdVerifier) index(name string) int {
+	return slices.IndexFunc(v.nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
+func (v *cmdVerifier) command(i int, cmd Command) {
+	j := v.index(cmd.Node)
+	if why := v.unfit(j, cmd.Node); why != "" {
+		v.add(i, RuleNode, cmd.Node, "", "node %s %s", cmd.Node, why)
+		return
+	}
+	if !cmd.Forceful {
+		v.checkProtected(i, v.nodes[j])
+		v.checkBudget(i, cmd, v.nodes[j].NodePool)
+	}
+	h := v.homes(i, cmd, j)
+	v.checkPacking(i, h)
+	v.apply(j, h)
+}
+
+func (v *cmdVerifier) unfit(j int, name string) string {
+	switch {
+	case j < 0:
+		return "is not in the cluster"
+	case v.pools[v.nodes[j].NodePool] == nil:
+		return fmt.Sprintf("belongs to no NodePool of the cluster (%q)", v.nodes[j].NodePool)
+	case v.nodes[j].MarkedForDeletion:
+		return "is already being deleted"
+	}
+	return ""
+}
+
+func daemonPod(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
+
+func movable(pods []packing.Pod) []packing.Pod {
+	return slices.DeleteFunc(slices.Clone(pods), daemonPod)
+}
+
+func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
+	if blocked, why := disruption.NodeBlocks(n); blocked {
+		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
+	}
+	pods := movable(n.Pods)
+	for _, p := range pods {
+		if blocked, why := disruption.PodBlocks(p, v.now); blocked {
+			v.add(i, RuleDoNotDisrupt, n.Name, p.Namespace+"/"+p.Name, "%s", why)
+		}
+	}
+	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {
+		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
+	}
+}
+
+// checkBudget charges the command to its pool and compares the running
+// total with what the pool allows for the command's reason.
+func (v *cmdVerifier) checkBudget(i int, cmd Command, pool string) {
+	v.charged[pool]++
+	allowed, err := disruption.AllowedDisruptions(*v.pools[pool], v.initial, cmd.Reason, v.now)
+	switch {
+	case err != nil:
+		v.add(i, RuleBudget, cmd.Node, "", "NodePool %s has an invalid disruption budget: %v", pool, err)
+	case v.charged[pool] > allowed:
+		v.add(i, RuleBudget, cmd.Node, "", "NodePool %s allows %d %s disruptions, but the budgeted commands up to this one disrupt %d of its nodes",
+			pool, allowed, cmd.Reason, v.charged[pool])
+	}
+}

@@ -1,0 +1,154 @@
+package drift
+
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// homed is a command as a packing problem: the node's pods that have a
+// home, on the cluster with the node marked for deletion, and the plan
+// that puts them there.
+type homed struct {
+	prob packing.Problem
+	plan packing.Plan
+}
+
+// homes checks that each pod of node j has one home and builds the
+// problem and plan for packing.Verify.
+func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
+	pods := movable(v.nodes[j].Pods)
+	found := v.matchHomes(i, cmd, pods)
+	h := homed{prob: packing.Problem{NodePools: v.templatePools(), Catalog: v.c.Catalog, DaemonSets: v.c.DaemonSets,
+		Nodes: slices.Clone(v.nodes)}}
+	h.prob.Nodes[j].MarkedForDeletion, h.prob.Nodes[j].Pods = true, nil
+	claims := map[string]int{}
+	for _, nc := range cmd.Replacements {
+		nc.Pods = nil
+		claims[nc.Name] = len(h.plan.NodeClaims)
+		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
+		h.plan.Price += nc.Offering.Price
+	}
+	for k, p := range pods {
+		if len(found[k]) > 0 {
+			v.house(i, cmd, &h, p, found[k][0], claims)
+		}
+	}
+	return h
+}
+
+func (v *cmdVerifier) templatePools() []packing.NodePool {
+	out := make([]packing.NodePool, len(v.c.NodePools))
+	for i, t := range v.c.NodePools {
+		out[i] = t.NodePool
+	}
+	return out
+}
+
+// matchHomes returns each pod's homes, reporting homes of unknown pods and
+// pods with none or several.
+func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]Home {
+	found := make([][]Home, len(pods))
+	for _, hm := range cmd.Homes {
+		k := slices.IndexFunc(pods, func(p packing.Pod) bool { return refOf(&p) == hm.Pod })
+		if k < 0 {
+			v.add(i, RuleHomes, cmd.Node, hm.Pod.String(), "a home is given for pod %s, which is not a reschedulable pod of node %s", hm.Pod, cmd.Node)
+			continue
+		}
+		found[k] = append(found[k], hm)
+	}
+	for k, p := range pods {
+		if n := len(found[k]); n != 1 {
+			v.add(i, RuleHomes, cmd.Node, refOf(&p).String(), "pod %s of node %s has %d homes; it needs exactly one", refOf(&p), cmd.Node, n)
+		}
+	}
+	return found
+}
+
+// house adds pod p to the problem on its home, reporting malformed homes.
+func (v *cmdVerifier) house(i int, cmd Command, h *homed, p packing.Pod, hm Home, claims map[string]int) {
+	name, set := refOf(&p).String(), boolCount(hm.Node != "", hm.NodeClaim != "", hm.Unschedulable != "")
+	switch {
+	case set != 1:
+		v.add(i, RuleHomes, cmd.Node, name, "the home of pod %s must set exactly one of Node, NodeClaim and Unschedulable", name)
+		return
+	case hm.Unschedulable != "":
+		if !cmd.Forceful {
+			v.add(i, RuleHomes, cmd.Node, name, "pod %s has no home (%s), but the command is budgeted", name, hm.Unschedulable)
+		}
+		return
+	case hm.NodeClaim != "":
+		c, ok := claims[hm.NodeClaim]
+		if !ok {
+			v.add(i, RuleHomes, hm.NodeClaim, name, "pod %s is sent to claim %s, which is not a replacement of the command", name, hm.NodeClaim)
+			return
+		}
+		h.plan.NodeClaims[c].Pods = append(h.plan.NodeClaims[c].Pods, len(h.prob.Pods))
+	default:
+		if j := v.index(hm.Node); j >= 0 && !v.nodes[j].Initialized && !cmd.Forceful {
+			v.add(i, RuleUninitialized, hm.Node, name, "pod %s is sent to node %s, which is not initialized", name, hm.Node)
+		}
+		h.plan.Bindings = append(h.plan.Bindings, packing.Binding{Pod: len(h.prob.Pods), Node: hm.Node})
+	}
+	h.plan.Order = append(h.plan.Order, len(h.prob.Pods))
+	h.prob.Pods = append(h.prob.Pods, p)
+}
+
+func boolCount(bs ...bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
+}
+
+func (v *cmdVerifier) checkPacking(i int, h homed) {
+	for _, pv := range packing.VerifyMoves(h.prob, h.plan) {
+		pod := ""
+		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
+			pod = refOf(&h.prob.Pods[pv.Pod]).String()
+		}
+		v.out = append(v.out, Violation{Command: i, Rule: RulePacking, Packing: pv.Rule, Node: pv.Node, Pod: pod, Message: pv.Message})
+	}
+}
+
+// apply executes the command: node j is marked for deletion and emptied,
+// the homed pods join their nodes and the replacements become in-flight
+// nodes.
+func (v *cmdVerifier) apply(j int, h homed) {
+	v.nodes = slices.Clone(v.nodes)
+	v.nodes[j].MarkedForDeletion, v.nodes[j].Pods = true, nil
+	for _, b := range h.plan.Bindings {
+		if k := v.index(b.Node); k >= 0 && !v.nodes[k].MarkedForDeletion {
+			v.nodes[k].Pods = append(slices.Clip(v.nodes[k].Pods), h.prob.Pods[b.Pod])
+		}
+	}
+	for _, nc := range h.plan.NodeClaims {
+		v.nodes = append(v.nodes, v.launched(nc, h.prob.Pods))
+	}
+}
+
+func (v *cmdVerifier) launched(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
+	n := packing.Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
+		CapacityType: nc.Offering.CapacityType, Taints: nc.Taints, Price: nc.Offering.Price, CreationTime: v.now,
+		Labels: map[string]string{requirements.LabelInstanceType: nc.InstanceType}}
+	for _, l := range nc.Labels {
+		n.Labels[l.Key] = l.Value
+	}
+	cat := v.c.Catalog
+	if p := v.pools[nc.NodePool]; p != nil && p.Catalog != nil {
+		cat = p.Catalog
+	}
+	if cat != nil {
+		if t, ok := cat.Get(nc.InstanceType); ok {
+			n.Allocatable = t.Allocatable
+		}
+	}
+	for _, k := range nc.Pods {
+		n.Pods = append(n.Pods, pods[k])
+	}
+	return n
+}

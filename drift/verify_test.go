@@ -1,0 +1,155 @@
+package drift_test
+
+import (
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+func verifyFixtures() map[string]struct {
+	cl  drift.Cluster
+	now time.Time
+} {
+	out := map[string]struct {
+		cl  drift.Cluster
+		now time.Time
+	}{}
+	add := func(name string, cl drift.Cluster, at time.Time) {
+		out[name] = struct {
+			cl  drift.Cluster
+			now time.Time
+		}{cl, at}
+	}
+	open := func(cl drift.Cluster) drift.Cluster {
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		return cl
+	}
+	add("empty first", open(cluster(drifted("busy", 0, pod("p", "100m")), drifted("empty", time.Hour), state("spare"))), now)
+	add("existing capacity", cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
+	add("replacement", cluster(drifted("a", 0, pod("p", "1500m"))), now)
+	add("skip unfit", open(cluster(drifted("first", 0, pod("huge", "64")), drifted("second", time.Minute, pod("p", "100m")), state("spare"))), now)
+	var many []drift.NodeClaimState
+	for _, n := range []string{"a", "b", "c", "d", "e"} {
+		many = append(many, drifted(n, 0))
+	}
+	capped := cluster(many...)
+	capped.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+	add("budget cap", capped, now)
+	p := pod("p", "100m")
+	p.DoNotDisrupt = "true"
+	forced := cluster(state("old", p), state("spare"))
+	forced.Nodes[1].Node.CreationTime = t0.Add(700 * time.Hour)
+	forced.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0"}}
+	add("forceful expiration", forced, t0.Add(721*time.Hour))
+	return out
+}
+
+func TestVerifyCommandsAcceptsCommands(t *testing.T) {
+	for name, f := range verifyFixtures() {
+		t.Run(name, func(t *testing.T) {
+			cmds, _ := run(f.cl, f.now)
+			require.NotEmpty(t, cmds)
+			assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now), "%+v", cmds)
+		})
+	}
+}
+
+// mutationBase drifts a (one pod, to spare) with budget 1; spare has room
+// for one small pod more and full has none.
+func mutationBase() (drift.Cluster, []drift.Command) {
+	cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"), state("full", pod("big", "1850m")),
+		drifted("b", time.Minute, pod("q", "100m")))
+	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "1"}}
+	cmds, _ := run(cl, now)
+	return cl, cmds
+}
+
+func TestVerifyCommandsMutations(t *testing.T) {
+	cl, base := mutationBase()
+	require.Len(t, base, 1)
+	require.Equal(t, "a", base[0].Node)
+	require.Empty(t, drift.VerifyCommands(cl, base, now))
+	tests := []struct {
+		name   string
+		mutate func(cl *drift.Cluster, cmds *[]drift.Command)
+		rule   drift.Rule
+		pack   packing.Rule
+	}{
+		{"drop a home", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes = nil }, drift.RuleHomes, 0},
+		{"two homes", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Homes = append((*cmds)[0].Homes, (*cmds)[0].Homes[0])
+		}, drift.RuleHomes, 0},
+		{"unschedulable in a budgeted command", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Homes[0] = drift.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
+		}, drift.RuleHomes, 0},
+		{"move a pod to a full node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "full" }, drift.RulePacking, packing.RuleOverCapacity},
+		{"move a pod to the node itself", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "a" }, drift.RulePacking, packing.RuleUnknownNode},
+		{"exceed a budget", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			*cmds = append(*cmds, drift.Command{Node: "b", NodePool: "default", Reason: disruption.Drifted,
+				Homes: []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
+		}, drift.RuleBudget, 0},
+		{"touch a do-not-disrupt node", func(cl *drift.Cluster, _ *[]drift.Command) {
+			cl.Nodes[0].Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
+		}, drift.RuleDoNotDisrupt, 0},
+		{"touch a do-not-disrupt pod", func(cl *drift.Cluster, _ *[]drift.Command) {
+			cl.Nodes[0].Node.Pods = slices.Clone(cl.Nodes[0].Node.Pods)
+			cl.Nodes[0].Node.Pods[0].DoNotDisrupt = "true"
+		}, drift.RuleDoNotDisrupt, 0},
+		{"PDB blocks", func(cl *drift.Cluster, _ *[]drift.Command) {
+			cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all"}}
+		}, drift.RulePDB, 0},
+		{"replace a node twice", func(_ *drift.Cluster, cmds *[]drift.Command) { *cmds = append(*cmds, (*cmds)[0]) }, drift.RuleNode, 0},
+		{"unknown node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Node = "ghost" }, drift.RuleNode, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, cmds := mutationBase()
+			cmds[0].Homes = slices.Clone(cmds[0].Homes)
+			tc.mutate(&cl, &cmds)
+			got := drift.VerifyCommands(cl, cmds, now)
+			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool {
+				return v.Rule == tc.rule && (tc.rule != drift.RulePacking || v.Packing == tc.pack)
+			}), "want %s/%s, got %v", tc.rule, tc.pack, got)
+		})
+	}
+}
+
+// TestVerifyCommandsFlagsHomesOnInFlightNodes records a deviation of
+// Commands from Karpenter: a later budgeted command sends its pods to an
+// earlier command's replacement, still in flight, which Karpenter's
+// scheduling simulation refuses (a move may only rely on initialized
+// nodes). VerifyCommands reports it.
+func TestVerifyCommandsFlagsHomesOnInFlightNodes(t *testing.T) {
+	cl := cluster(drifted("a", 0, pod("p", "1")), drifted("b", time.Minute, pod("q", "1")))
+	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+	cmds, _ := run(cl, now)
+	require.Len(t, cmds, 2)
+	got := drift.VerifyCommands(cl, cmds, now)
+	require.Len(t, got, 1, "%v", got)
+	assert.Equal(t, drift.RuleUninitialized, got[0].Rule)
+	assert.Equal(t, "a-replacement-1", got[0].Node)
+}
+
+func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
+	f := verifyFixtures()["forceful expiration"]
+	cmds, _ := run(f.cl, f.now)
+	require.True(t, cmds[0].Forceful)
+	cmds[0].Homes = []drift.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
+	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+	cmds[0].Forceful = false
+	assert.NotEmpty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+}
+
+func TestVerifyRuleString(t *testing.T) {
+	assert.Equal(t, "Budget", drift.RuleBudget.String())
+	assert.Equal(t, "Rule(99)", drift.Rule(99).String())
+	v := drift.Violation{Rule: drift.RulePacking, Packing: packing.RuleTaint, Message: "m"}
+	assert.Equal(t, "command 0: Packing/Taint: m", v.String())
+}
