@@ -70,9 +70,15 @@ func (s *sim) reschedulable(names []string) []packing.Pod {
 	return pods
 }
 
-// place solves for pods with the named nodes gone, without changing s.
+// place solves for pods with the named nodes gone, without changing s. As
+// in Karpenter's disruption simulation, nodes not yet initialized (earlier
+// replacements in flight among them) take no displaced pods; they still
+// count for topology and limits.
 func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 	nodes := slices.Clone(s.nodes)
+	for i := range nodes {
+		nodes[i].MarkedForDeletion = nodes[i].MarkedForDeletion || !nodes[i].Initialized
+	}
 	for _, name := range names {
 		if i := slices.IndexFunc(nodes, func(n packing.Node) bool { return n.Name == name }); i >= 0 {
 			nodes[i].MarkedForDeletion, nodes[i].Pods = true, nil
