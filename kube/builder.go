@@ -5,6 +5,7 @@ import (
 	"maps"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
 	appsv1 "k8s.io/api/apps/v1"
@@ -17,15 +18,18 @@ import (
 // builder accumulates the objects of Load. Pods and workloads are
 // converted in build, once every PriorityClass and Node is known.
 type builder struct {
-	pods       []sourced[corev1.Pod]
-	workloads  []sourced[workload]
-	nodes      []packing.Node
-	daemonSets []packing.DaemonSet
-	pools      []NodePool
-	pdbs       []PodDisruptionBudget
-	classes    map[string]int32
-	defaultPri *int32
-	warnings   []string
+	pods        []sourced[corev1.Pod]
+	workloads   []sourced[workload]
+	nodes       []packing.Node
+	daemonSets  []packing.DaemonSet
+	pools       []NodePool
+	pdbs        []PodDisruptionBudget
+	claims      []ClaimStatus
+	nodeClasses []EC2NodeClass
+	graces      map[string]time.Duration
+	classes     map[string]int32
+	defaultPri  *int32
+	warnings    []string
 }
 
 type sourced[T any] struct {
@@ -188,7 +192,8 @@ func replicas(n *int32) int {
 
 // build converts the pods and expands the workloads.
 func (b *builder) build() (Cluster, error) {
-	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs}
+	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
+		NodeClaims: b.claims, NodeClasses: b.nodeClasses}
 	present := map[string]int{}
 	for _, sp := range b.pods {
 		if err := b.place(&c, sp, present); err != nil {
@@ -206,7 +211,7 @@ func (b *builder) build() (Cluster, error) {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
-	c.Warnings = b.warnings
+	c.Warnings, c.PodGracePeriods = b.warnings, b.graces
 	return c, nil
 }
 
@@ -229,6 +234,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 	}
 	switch {
 	case p.Spec.NodeName != "":
+		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
 		return b.bind(c, sp, pod)
 	case strings.HasPrefix(pod.Owner, "DaemonSet/"):
 		b.warn("%s: skipped Pod %s: a pending daemonset pod is counted by its DaemonSet", sp.obj.where(), objectName(pod.Namespace, pod.Name))
@@ -318,4 +324,15 @@ func withLabel(labels map[string]string, k, v string) map[string]string {
 	}
 	labels[k] = v
 	return labels
+}
+
+// grace records a bound pod's terminationGracePeriodSeconds.
+func (b *builder) grace(p *packing.Pod, seconds *int64) {
+	if seconds == nil {
+		return
+	}
+	if b.graces == nil {
+		b.graces = map[string]time.Duration{}
+	}
+	b.graces[p.Namespace+"/"+p.Name] = time.Duration(*seconds) * time.Second
 }

@@ -31,6 +31,22 @@
 // The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
 // uses, so the workspace with benchmarks/karpenter agrees.
 //
+// # Consolidation and drift
+//
+// [Cluster.Consolidation] builds a consolidation.Cluster (nodes priced as
+// in [Cluster.Problem], a node's last pod event read as its newest pod
+// creationTimestamp) and [Cluster.Drift] a drift.Cluster: Nodes joined to
+// the NodeClaims ([ClaimStatus]) whose status.nodeName names them,
+// NodePools as drift templates, and [EC2NodeClass] (karpenter.k8s.aws/v1:
+// selector terms, launch settings, resolved status) converted with
+// [EC2NodeClass.NodeClass]. The node's image is the claim's status.imageID
+// or [AnnotationImageID]; subnet and security groups, which no Kubernetes
+// object records, come from [AnnotationSubnetID] and
+// [AnnotationSecurityGroupIDs]; hashes from [AnnotationNodePoolHash] and
+// [AnnotationNodeClassHash] with their -version annotations, on the claim or
+// else the node. [Cluster.Newest] is the instant the command line decides
+// at when --now is absent.
+//
 // # Manifests
 //
 // [Load] takes multi-document YAML or JSON (also kind List, as kubectl get

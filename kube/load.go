@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -31,7 +32,13 @@ type Cluster struct {
 	DaemonSets           []packing.DaemonSet
 	NodePools            []NodePool
 	PodDisruptionBudgets []PodDisruptionBudget
-	Warnings             []string
+	// NodeClaims and NodeClasses are read for nodeplan drift.
+	NodeClaims  []ClaimStatus
+	NodeClasses []EC2NodeClass
+	// PodGracePeriods are the terminationGracePeriodSeconds of the bound
+	// pods that set one, keyed by "namespace/name".
+	PodGracePeriods map[string]time.Duration
+	Warnings        []string
 }
 
 // object is one decoded manifest object and where it came from.
@@ -64,8 +71,8 @@ func (o *object) fail(err error) error {
 }
 
 // Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
-// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses and Karpenter
-// NodePools, also inside kind List (as kubectl get -o yaml prints them).
+// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses, Karpenter
+// NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as kubectl get -o yaml prints them).
 // Workloads become replicas × template pending pods named name-0, name-1,
 // …, less the pods of theirs already in the manifests; pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
@@ -209,16 +216,18 @@ func (o *object) decode(v any) error {
 
 // kinds maps "apiVersion kind" to the builder method that takes it.
 var kinds = map[string]func(*builder, *object) error{
-	"v1 Pod":                                 (*builder).pod,
-	"v1 Node":                                (*builder).node,
-	"apps/v1 DaemonSet":                      (*builder).daemonSet,
-	"apps/v1 Deployment":                     (*builder).deployment,
-	"apps/v1 ReplicaSet":                     (*builder).replicaSet,
-	"apps/v1 StatefulSet":                    (*builder).statefulSet,
-	"batch/v1 Job":                           (*builder).job,
-	"policy/v1 PodDisruptionBudget":          (*builder).pdb,
-	"scheduling.k8s.io/v1 PriorityClass":     (*builder).priorityClass,
-	KarpenterAPIVersion + " " + KindNodePool: (*builder).nodePool,
+	"v1 Pod":                                        (*builder).pod,
+	"v1 Node":                                       (*builder).node,
+	"apps/v1 DaemonSet":                             (*builder).daemonSet,
+	"apps/v1 Deployment":                            (*builder).deployment,
+	"apps/v1 ReplicaSet":                            (*builder).replicaSet,
+	"apps/v1 StatefulSet":                           (*builder).statefulSet,
+	"batch/v1 Job":                                  (*builder).job,
+	"policy/v1 PodDisruptionBudget":                 (*builder).pdb,
+	"scheduling.k8s.io/v1 PriorityClass":            (*builder).priorityClass,
+	KarpenterAPIVersion + " " + KindNodePool:        (*builder).nodePool,
+	KarpenterAPIVersion + " " + KindNodeClaim:       (*builder).nodeClaim,
+	KarpenterAWSAPIVersion + " " + KindEC2NodeClass: (*builder).ec2NodeClass,
 }
 
 func (b *builder) add(o *object) error {

@@ -1,21 +1,59 @@
 // Command nodeplan answers "what would Karpenter launch for this, and what
-// would it cost?" from Kubernetes and Karpenter manifests:
+// would it cost?" — and what it would consolidate or replace — from
+// Kubernetes and Karpenter manifests:
 //
 //	nodeplan provision -f cluster.yaml [-f more.yaml ...] [--catalog aws|azure|PATH]
 //	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+//	nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+//	nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 //
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
-// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses and
-// karpenter.sh/v1 NodePools, as YAML or JSON, also as kind List (the
-// output of kubectl get -o yaml). -o table (the default) prints one line
-// per node, -o json the report schema documented in package kube, -o yaml
-// the NodeClaims to create.
+// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
+// karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
+// EC2NodeClasses, as YAML or JSON, also as kind List (the output of kubectl
+// get -o yaml). For provision, -o table (the default) prints one line per
+// node, -o json the report schema documented in package kube, -o yaml the
+// NodeClaims to create.
 //
-// Exit status: 0 when every pod is scheduled, 1 when some are not, 2 on bad
-// input (the error is printed on stderr).
+// consolidate runs consolidation.Plan on the nodes with their bound pods,
+// the NodePools (with their disruption settings), daemonsets, pending pods
+// and PodDisruptionBudgets, nodes priced from the catalog. It prints each
+// command (reason, method, delete or replace, candidates, replacements,
+// savings per hour), where every displaced pod goes, and why each other
+// node is kept. A node's last pod event is the newest creationTimestamp of
+// its pods (manifests do not show pods that left).
 //
-// consolidate and drift are not implemented yet: the consolidation and
-// drift packages they need do not exist.
+// drift joins each Node to the NodeClaim whose status.nodeName names it and
+// runs drift.Evaluate and drift.Commands. It reads the NodePool hash from
+// the NodeClaim's (else the Node's) karpenter.sh/nodepool-hash and
+// karpenter.sh/nodepool-hash-version annotations, the image from the
+// NodeClaim's status.imageID (else the nodeplan.io/image-id annotation),
+// the subnet from nodeplan.io/subnet-id and the security groups from
+// nodeplan.io/security-group-ids (comma-separated), each on the NodeClaim
+// or the Node; see package kube. It prints the findings, the replacement
+// commands with their pods' homes, and the nodes left alone with why.
+//
+// --now: both decide at the --now instant (RFC 3339). Without it they take
+// the newest creationTimestamp among the nodes, pods and NodeClaims of the
+// input, so the same files always give the same answer; only when the input
+// has no creationTimestamp at all do they read the clock. The first line of
+// the table (and "now"/"nowFrom" in the JSON) says which rule applied.
+//
+// JSON (-o json; apiVersion nodeplan.io/v1, fields may be added, none
+// removed): kind ConsolidationReport has now, nowFrom, commands[] (reason,
+// method, decision, candidates[], replacements[] {name, nodePool,
+// instanceType, zone, capacityType, pricePerHour, instanceTypes[]},
+// savingsPerHour, placements[] {pod, from, node | nodeClaim}), kept[]
+// {node, why, message}, summary {commands, deletedNodes, newNodes,
+// keptNodes, savingsPerHour, savingsPerMonth}, warnings[]. kind DriftReport
+// has now, nowFrom, findings[] {node, nodePool, reason, since, forceful,
+// deadline, message}, commands[] {node, nodePool, reason, findings[],
+// forceful, deadline, replacements[], homes[] {pod, node | nodeClaim |
+// unschedulable}}, blocked[] {node, nodePool, reason, why}, warnings[].
+//
+// Exit status: 0 on success (for provision, when every pod is scheduled),
+// 1 when provision leaves some pod unscheduled, 2 on bad input (the error,
+// naming the file, document, object and field, is printed on stderr).
 package main
 
 import (

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
@@ -24,6 +26,8 @@ const (
 
 const usage = `usage: nodeplan provision -f FILE... [--catalog aws|azure|PATH] [--region R]
        [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+       nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+       nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 `
 
 // run is the command line: it returns the exit code.
@@ -35,22 +39,16 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch args[0] {
 	case "provision":
 		return provision(args[1:], stdin, stdout, stderr)
-	case "consolidate", "drift":
-		fmt.Fprintf(stderr, "nodeplan: %s is not available yet: nodeplan has no %s package\n", args[0], pkgOf(args[0]))
-		return exitBadInput
+	case "consolidate":
+		return consolidate(args[1:], stdin, stdout, stderr)
+	case "drift":
+		return driftCmd(args[1:], stdin, stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return exitOK
 	}
 	fmt.Fprintf(stderr, "nodeplan: unknown command %q\n%s", args[0], usage)
 	return exitBadInput
-}
-
-func pkgOf(cmd string) string {
-	if cmd == "consolidate" {
-		return "consolidation"
-	}
-	return cmd
 }
 
 // files is a repeatable -f flag.
@@ -66,18 +64,32 @@ type config struct {
 	zones        string
 	spotDiscount float64
 	output       string
+	now          string
+	spotToSpot   bool
+	expireGrace  time.Duration
 }
 
-func parseFlags(args []string, stderr io.Writer) (config, error) {
+// parseFlags reads the flags of the named subcommand; outputs are the -o
+// values it accepts, the first the default.
+func parseFlags(name string, args []string, stderr io.Writer, outputs ...string) (config, error) {
 	var c config
-	fs := flag.NewFlagSet("nodeplan provision", flag.ContinueOnError)
+	fs := flag.NewFlagSet("nodeplan "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Var(&c.files, "f", "manifest file (YAML or JSON; - for stdin); repeatable")
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's first three)")
 	fs.Float64Var(&c.spotDiscount, "spot-discount", 0, "fraction of the on-demand price spot saves, in [0,1) (default 0.6)")
-	fs.StringVar(&c.output, "o", "table", "output: table, json or yaml")
+	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
+	if name != "provision" {
+		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
+	}
+	switch name {
+	case "consolidate":
+		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
+	case "drift":
+		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
+	}
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -85,16 +97,18 @@ func parseFlags(args []string, stderr io.Writer) (config, error) {
 	switch {
 	case len(c.files) == 0:
 		return c, errors.New("no manifest given (-f FILE)")
-	case c.output != "table" && c.output != "json" && c.output != "yaml":
-		return c, fmt.Errorf("-o %q: want table, json or yaml", c.output)
+	case !slices.Contains(outputs, c.output):
+		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
 	case c.spotDiscount < 0 || c.spotDiscount >= 1:
 		return c, fmt.Errorf("--spot-discount %v: want a fraction in [0, 1)", c.spotDiscount)
+	case c.expireGrace < 0:
+		return c, fmt.Errorf("--expire-grace %v: want a non-negative duration", c.expireGrace)
 	}
 	return c, nil
 }
 
 func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags(args, stderr)
+	c, err := parseFlags("provision", args, stderr, "table", "json", "yaml")
 	if err != nil {
 		if !errors.Is(err, flag.ErrHelp) {
 			fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)

@@ -1,0 +1,214 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nodeplan/nodeplan/consolidation"
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// consolidationReport is the JSON of nodeplan consolidate -o json; see the
+// command doc for the schema.
+type consolidationReport struct {
+	APIVersion string        `json:"apiVersion"`
+	Kind       string        `json:"kind"`
+	Now        string        `json:"now"`
+	NowFrom    string        `json:"nowFrom"`
+	Commands   []cmdReport   `json:"commands"`
+	Kept       []keptReport  `json:"kept"`
+	Summary    consolSummary `json:"summary"`
+	Warnings   []string      `json:"warnings"`
+}
+
+type cmdReport struct {
+	Reason         string        `json:"reason"`
+	Method         string        `json:"method"`
+	Decision       string        `json:"decision"`
+	Candidates     []string      `json:"candidates"`
+	Replacements   []replacement `json:"replacements"`
+	SavingsPerHour float64       `json:"savingsPerHour"`
+	Placements     []placement   `json:"placements"`
+}
+
+type replacement struct {
+	Name          string   `json:"name"`
+	NodePool      string   `json:"nodePool"`
+	InstanceType  string   `json:"instanceType"`
+	Zone          string   `json:"zone"`
+	CapacityType  string   `json:"capacityType"`
+	PricePerHour  float64  `json:"pricePerHour"`
+	InstanceTypes []string `json:"instanceTypes"`
+}
+
+type placement struct {
+	Pod       string `json:"pod"`
+	From      string `json:"from"`
+	Node      string `json:"node,omitempty"`
+	NodeClaim string `json:"nodeClaim,omitempty"`
+}
+
+type keptReport struct {
+	Node    string `json:"node"`
+	Why     string `json:"why"`
+	Message string `json:"message"`
+}
+
+type consolSummary struct {
+	Commands        int     `json:"commands"`
+	DeletedNodes    int     `json:"deletedNodes"`
+	NewNodes        int     `json:"newNodes"`
+	KeptNodes       int     `json:"keptNodes"`
+	SavingsPerHour  float64 `json:"savingsPerHour"`
+	SavingsPerMonth float64 `json:"savingsPerMonth"`
+}
+
+func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, err := parseFlags("consolidate", args, stderr, "table", "json")
+	if err != nil {
+		return fail("consolidate", err, stderr)
+	}
+	s, err := load(c, stdin, time.Now)
+	if err != nil {
+		return fail("consolidate", err, stderr)
+	}
+	cl, err := s.cluster.Consolidation(s.catalog, s.now)
+	if err != nil {
+		return fail("consolidate", err, stderr)
+	}
+	res, err := consolidation.Plan(cl, consolidation.Options{SpotToSpot: c.spotToSpot})
+	if err != nil {
+		return fail("consolidate", err, stderr)
+	}
+	r := newConsolidationReport(s, cl, res)
+	if c.output == "json" {
+		err = writeJSON(r, stdout)
+	} else {
+		err = r.writeTable(stdout)
+	}
+	if err != nil {
+		return fail("consolidate", err, stderr)
+	}
+	return exitOK
+}
+
+func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidation.Result) consolidationReport {
+	r := consolidationReport{APIVersion: kube.ReportAPIVersion, Kind: "ConsolidationReport",
+		Now: s.now.Format(time.RFC3339), NowFrom: s.nowFrom, Commands: []cmdReport{}, Kept: []keptReport{},
+		Warnings: append([]string{}, s.cluster.Warnings...)}
+	from := podHomes(cl.Nodes)
+	var saved float64
+	for _, cmd := range res.Commands {
+		r.Commands = append(r.Commands, commandReport(cmd, from))
+		r.Summary.DeletedNodes += len(cmd.Candidates)
+		r.Summary.NewNodes += len(cmd.Replacements)
+		saved += cmd.Savings.Dollars()
+	}
+	for _, k := range res.Kept {
+		r.Kept = append(r.Kept, keptReport{Node: k.Node, Why: k.Why.String(), Message: k.Message})
+	}
+	r.Summary.Commands, r.Summary.KeptNodes = len(res.Commands), len(res.Kept)
+	r.Summary.SavingsPerHour = round6(saved)
+	r.Summary.SavingsPerMonth = round6(saved * kube.HoursPerMonth)
+	return r
+}
+
+func round6(d float64) float64 { return float64(int64(d*1e6+0.5)) / 1e6 }
+
+// podHomes maps "namespace/name" to the node a pod runs on; pending pods
+// are absent.
+func podHomes(nodes []packing.Node) map[string]string {
+	out := map[string]string{}
+	for _, n := range nodes {
+		for _, p := range n.Pods {
+			out[p.Namespace+"/"+p.Name] = n.Name
+		}
+	}
+	return out
+}
+
+func commandReport(cmd consolidation.Command, from map[string]string) cmdReport {
+	r := cmdReport{Reason: cmd.Reason.String(), Method: cmd.Method.String(), Decision: cmd.Decision(),
+		Candidates: append([]string{}, cmd.Candidates...), Replacements: []replacement{},
+		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}}
+	for _, nc := range cmd.Replacements {
+		r.Replacements = append(r.Replacements, replacement{Name: nc.Name, NodePool: nc.NodePool,
+			InstanceType: nc.InstanceType, Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType.String(),
+			PricePerHour: dollars(nc.Offering.Price), InstanceTypes: append([]string{}, nc.InstanceTypes...)})
+	}
+	for _, p := range cmd.Placements {
+		r.Placements = append(r.Placements, placement{Pod: p.Pod, From: dash(from[p.Pod]), Node: p.Node, NodeClaim: p.NodeClaim})
+	}
+	return r
+}
+
+// writeTable prints the commands, where their pods go, the kept nodes and
+// the totals.
+func (r *consolidationReport) writeTable(w io.Writer) error {
+	fmt.Fprintf(w, "now %s (%s)\n\n", r.Now, r.NowFrom)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "#\tREASON\tMETHOD\tDECISION\tCANDIDATES\tREPLACEMENTS\tSAVINGS $/HOUR")
+	for i, c := range r.Commands {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.6f\n", i+1, c.Reason, c.Method, c.Decision,
+			strings.Join(c.Candidates, ","), replacements(c.Replacements), c.SavingsPerHour)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	r.writePlacements(w)
+	r.writeKept(w)
+	s := r.Summary
+	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves $%.6f/hour, $%.2f/month; %s kept\n",
+		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.SavingsPerHour, s.SavingsPerMonth, count(s.KeptNodes, "node"))
+	return writeWarnings(w, r.Warnings)
+}
+
+func replacements(rs []replacement) string {
+	if len(rs) == 0 {
+		return "-"
+	}
+	var out []string
+	for _, r := range rs {
+		out = append(out, fmt.Sprintf("%s (%s %s %s $%.6f)", r.Name, r.InstanceType, r.Zone, r.CapacityType, r.PricePerHour))
+	}
+	return strings.Join(out, ", ")
+}
+
+func (r *consolidationReport) writePlacements(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for i, c := range r.Commands {
+		for _, p := range c.Placements {
+			if !header {
+				fmt.Fprintln(tw, "\n#\tPOD\tFROM\tTO")
+				header = true
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, p.Pod, p.From, p.Node+p.NodeClaim)
+		}
+	}
+	tw.Flush()
+}
+
+func (r *consolidationReport) writeKept(w io.Writer) {
+	if len(r.Kept) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "\nKEPT NODE\tWHY\tMESSAGE")
+	for _, k := range r.Kept {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", k.Node, k.Why, k.Message)
+	}
+	tw.Flush()
+}
+
+func writeWarnings(w io.Writer, warnings []string) error {
+	if len(warnings) == 0 {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "\nWarnings:\n  %s\n", strings.Join(warnings, "\n  "))
+	return err
+}

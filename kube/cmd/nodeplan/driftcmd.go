@@ -1,0 +1,179 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/kube"
+)
+
+// driftReport is the JSON of nodeplan drift -o json; see the command doc
+// for the schema.
+type driftReport struct {
+	APIVersion string          `json:"apiVersion"`
+	Kind       string          `json:"kind"`
+	Now        string          `json:"now"`
+	NowFrom    string          `json:"nowFrom"`
+	Findings   []findingReport `json:"findings"`
+	Commands   []driftCommand  `json:"commands"`
+	Blocked    []blockedReport `json:"blocked"`
+	Warnings   []string        `json:"warnings"`
+}
+
+type findingReport struct {
+	Node     string `json:"node"`
+	NodePool string `json:"nodePool"`
+	Reason   string `json:"reason"`
+	Since    string `json:"since"`
+	Forceful bool   `json:"forceful"`
+	Deadline string `json:"deadline,omitempty"`
+	Message  string `json:"message"`
+}
+
+type driftCommand struct {
+	Node         string        `json:"node"`
+	NodePool     string        `json:"nodePool"`
+	Reason       string        `json:"reason"`
+	Findings     []string      `json:"findings"`
+	Forceful     bool          `json:"forceful"`
+	Deadline     string        `json:"deadline,omitempty"`
+	Replacements []replacement `json:"replacements"`
+	Homes        []home        `json:"homes"`
+}
+
+type home struct {
+	Pod           string `json:"pod"`
+	Node          string `json:"node,omitempty"`
+	NodeClaim     string `json:"nodeClaim,omitempty"`
+	Unschedulable string `json:"unschedulable,omitempty"`
+}
+
+type blockedReport struct {
+	Node     string `json:"node"`
+	NodePool string `json:"nodePool"`
+	Reason   string `json:"reason"`
+	Why      string `json:"why"`
+}
+
+func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	c, err := parseFlags("drift", args, stderr, "table", "json")
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
+	s, err := load(c, stdin, time.Now)
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
+	cl, warnings, err := s.cluster.Drift(s.catalog)
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
+	cl.Expiration.GracePeriod = c.expireGrace
+	if err := cl.Validate(); err != nil {
+		return fail("drift", err, stderr)
+	}
+	findings := drift.Evaluate(cl.Input, s.now)
+	cmds, blocked := drift.Commands(findings, cl, s.now)
+	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
+	if c.output == "json" {
+		err = writeJSON(r, stdout)
+	} else {
+		err = r.writeTable(stdout)
+	}
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
+	return exitOK
+}
+
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func newDriftReport(s snapshot, fs []drift.Finding, cmds []drift.Command, blocked []drift.Blocked, warnings []string) driftReport {
+	r := driftReport{APIVersion: kube.ReportAPIVersion, Kind: "DriftReport", Now: stamp(s.now), NowFrom: s.nowFrom,
+		Findings: []findingReport{}, Commands: []driftCommand{}, Blocked: []blockedReport{}, Warnings: warnings}
+	for _, f := range fs {
+		r.Findings = append(r.Findings, findingReport{Node: f.Node, NodePool: f.NodePool, Reason: f.Reason.String(),
+			Since: stamp(f.Since), Forceful: f.Forceful, Deadline: stamp(f.Deadline), Message: f.Message})
+	}
+	for _, c := range cmds {
+		r.Commands = append(r.Commands, driftCommandReport(c))
+	}
+	for _, b := range blocked {
+		r.Blocked = append(r.Blocked, blockedReport{Node: b.Node, NodePool: b.NodePool, Reason: b.Reason.String(), Why: b.Why})
+	}
+	return r
+}
+
+func driftCommandReport(c drift.Command) driftCommand {
+	out := driftCommand{Node: c.Node, NodePool: c.NodePool, Reason: c.Reason.String(), Forceful: c.Forceful,
+		Deadline: stamp(c.Deadline), Findings: []string{}, Replacements: []replacement{}, Homes: []home{}}
+	for _, f := range c.Findings {
+		out.Findings = append(out.Findings, f.Reason.String())
+	}
+	for _, nc := range c.Replacements {
+		out.Replacements = append(out.Replacements, replacement{Name: nc.Name, NodePool: nc.NodePool,
+			InstanceType: nc.InstanceType, Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType.String(),
+			PricePerHour: dollars(nc.Offering.Price), InstanceTypes: append([]string{}, nc.InstanceTypes...)})
+	}
+	for _, h := range c.Homes {
+		out.Homes = append(out.Homes, home{Pod: h.Pod.String(), Node: h.Node, NodeClaim: h.NodeClaim, Unschedulable: h.Unschedulable})
+	}
+	return out
+}
+
+// writeTable prints the findings, the commands with their pods' homes, the
+// blocked nodes and the warnings.
+func (r *driftReport) writeTable(w io.Writer) error {
+	fmt.Fprintf(w, "now %s (%s)\n\n", r.Now, r.NowFrom)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NODE\tNODEPOOL\tFINDING\tSINCE\tFORCEFUL\tMESSAGE")
+	for _, f := range r.Findings {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%v\t%s\n", f.Node, f.NodePool, f.Reason, f.Since, f.Forceful, f.Message)
+	}
+	fmt.Fprintln(tw, "\n#\tNODE\tREASON\tFORCEFUL\tDEADLINE\tREPLACEMENTS")
+	for i, c := range r.Commands {
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\n", i+1, c.Node, c.Reason, c.Forceful, dash(c.Deadline), replacements(c.Replacements))
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	r.writeHomes(w)
+	if len(r.Blocked) > 0 {
+		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "\nBLOCKED NODE\tFINDING\tWHY")
+		for _, b := range r.Blocked {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", b.Node, b.Reason, b.Why)
+		}
+		tw.Flush()
+	}
+	fmt.Fprintf(w, "\n%s, %s, %d blocked\n", count(len(r.Findings), "finding"), count(len(r.Commands), "command"), len(r.Blocked))
+	return writeWarnings(w, r.Warnings)
+}
+
+func (r *driftReport) writeHomes(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for i, c := range r.Commands {
+		for _, h := range c.Homes {
+			if !header {
+				fmt.Fprintln(tw, "\n#\tPOD\tFROM\tTO")
+				header = true
+			}
+			to := h.Node + h.NodeClaim
+			if h.Unschedulable != "" {
+				to = "unschedulable: " + h.Unschedulable
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, h.Pod, c.Node, strings.TrimSpace(to))
+		}
+	}
+	tw.Flush()
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/kube"
+)
+
+// snapshot is what consolidate and drift read: the loaded manifests, the
+// catalog and the instant to decide at.
+type snapshot struct {
+	cluster kube.Cluster
+	catalog *instancetypes.Catalog
+	now     time.Time
+	// nowFrom says where now came from: "--now", "newest creationTimestamp"
+	// or "clock" (no flag and no timestamp in the input).
+	nowFrom string
+}
+
+// load reads the manifests and catalog of c and resolves now: --now when
+// given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
+// else, for input without any timestamp, the clock — the only case where
+// the output depends on when it runs.
+func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
+	sources, err := read(c.files, stdin)
+	if err != nil {
+		return snapshot{}, err
+	}
+	var s snapshot
+	if s.cluster, err = kube.Load(sources...); err != nil {
+		return snapshot{}, err
+	}
+	if s.catalog, err = catalog(c); err != nil {
+		return snapshot{}, err
+	}
+	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, clock)
+	return s, err
+}
+
+func resolveNow(flagValue string, cl *kube.Cluster, clock func() time.Time) (time.Time, string, error) {
+	if flagValue != "" {
+		t, err := time.Parse(time.RFC3339, flagValue)
+		if err != nil {
+			return t, "", fmt.Errorf("--now %q: want an RFC 3339 time such as 2025-01-01T00:00:00Z", flagValue)
+		}
+		return t.UTC(), "--now", nil
+	}
+	if t, err := cl.Newest(); err == nil {
+		return t.UTC(), "newest creationTimestamp", nil
+	}
+	return clock().UTC().Truncate(time.Second), "clock", nil
+}
+
+// fail prints err for the subcommand and returns the bad-input code.
+func fail(name string, err error, stderr io.Writer) int {
+	if !errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(stderr, "nodeplan %s: %v\n", name, err)
+	}
+	return exitBadInput
+}
+
+func writeJSON(v any, w io.Writer) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "%s\n", data)
+	return err
+}
+
+func dollars(p instancetypes.Price) float64 { return float64(int64(p.Dollars()*1e6+0.5)) / 1e6 }
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
