@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -284,9 +285,17 @@ func poolDomains(pl *pool, key string, vals map[string]bool) {
 			continue
 		}
 		for _, v := range src.Values() {
-			if pr.Has(v) && tr.Has(v) {
+			if pr.Has(v) && tr.Has(v) && (key != requirements.LabelZone || launchableIn(t, pl.reqs, v)) {
 				vals[v] = true
 			}
 		}
 	}
+}
+
+// launchableIn reports whether t has a usable offering in zone that the
+// pool's requirements allow: a node of the pool could be created there.
+func launchableIn(t *instancetypes.InstanceType, reqs requirements.Set, zone string) bool {
+	return slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool {
+		return o.Usable() && o.Zone == zone && o.Compatible(reqs)
+	})
 }

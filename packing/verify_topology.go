@@ -242,11 +242,11 @@ func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []v
 	allowed := reqs.Get(key)
 	for _, it := range catalogTypes(v.catalogOf(np)) {
 		r := it.Requirements.Get(key)
-		if !it.Requirements.Has(key) || r.Complement() || !hasAvailable(it) || it.Requirements.Intersects(reqs) != nil {
+		if !it.Requirements.Has(key) || r.Complement() || !launchable(it, reqs, "") || it.Requirements.Intersects(reqs) != nil {
 			continue
 		}
 		for _, val := range r.Values() {
-			if allowed.Has(val) {
+			if allowed.Has(val) && (key != requirements.LabelZone || launchable(it, reqs, val)) {
 				ds = append(ds, vDomain{val, np.Taints})
 			}
 		}
@@ -254,8 +254,13 @@ func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []v
 	return ds
 }
 
-func hasAvailable(it *instancetypes.InstanceType) bool {
-	return slices.ContainsFunc(it.Offerings, func(o instancetypes.Offering) bool { return o.Available })
+// launchable reports whether it has a usable offering the pool's
+// requirements allow, in zone when zone is not empty: a node of the pool
+// could be created there.
+func launchable(it *instancetypes.InstanceType, reqs requirements.Set, zone string) bool {
+	return slices.ContainsFunc(it.Offerings, func(o instancetypes.Offering) bool {
+		return o.Usable() && o.Compatible(reqs) && (zone == "" || o.Zone == zone)
+	})
 }
 
 // termCounts reports whether term, stated by a pod in namespace ns, counts
