@@ -150,7 +150,18 @@ func (s *state) cheaper(m move, method Method) (packing.NodeClaim, *Explanation)
 			return claim, s.why(cands, NoCheaperReplacement, "no spot offering for the replacement")
 		}
 	}
+	if pool := s.pools[claim.NodePool]; pool != nil && !packing.MinValuesMet(pool.Requirements, optionTypes(opts)) {
+		return claim, s.why(cands, NoCheaperReplacement, "the cheaper instance types do not keep NodePool %s's minValues", claim.NodePool)
+	}
 	return narrowed(claim, reqs, opts), nil
+}
+
+func optionTypes(opts []option) []*instancetypes.InstanceType {
+	out := make([]*instancetypes.InstanceType, len(opts))
+	for i, o := range opts {
+		out[i] = o.t
+	}
+	return out
 }
 
 func allSpot(cands []candidate) bool {

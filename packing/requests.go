@@ -1,6 +1,10 @@
 package packing
 
-import "github.com/nodeplan/nodeplan/resources"
+import (
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
 
 // Container is what EffectiveRequests needs of a container: its requests,
 // and for an init container whether it is a sidecar (restartPolicy Always),
@@ -36,4 +40,28 @@ func initPeak(cs []Container) (peak, sidecars resources.List) {
 		peak = peak.Max(r)
 	}
 	return peak, sidecars
+}
+
+// MinValuesMet reports whether types offer, for every requirement of reqs
+// with MinValues, at least that many distinct values the requirement
+// allows, as Karpenter checks a NodeClaim's instance-type options.
+func MinValuesMet(reqs requirements.Set, types []*instancetypes.InstanceType) bool {
+	for req := range reqs.All() {
+		if req.MinValues() > 0 && countValues(req, types) < req.MinValues() {
+			return false
+		}
+	}
+	return true
+}
+
+func countValues(req requirements.Requirement, types []*instancetypes.InstanceType) int {
+	seen := map[string]bool{}
+	for _, t := range types {
+		for _, v := range t.Requirements.Get(req.Key()).Values() {
+			if req.Has(v) {
+				seen[v] = true
+			}
+		}
+	}
+	return len(seen)
 }
