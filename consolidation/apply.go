@@ -58,13 +58,7 @@ func (s *state) bind(node string, p packing.Pod) {
 }
 
 func (s *state) inFlight(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
-	n := packing.Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType,
-		Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType, Labels: labelMap(nc.Labels),
-		Taints: nc.Taints, Pods: pods, Price: nc.Offering.Price, CreationTime: s.c.Now}
-	if t, ok := s.catalog(nc.NodePool).Get(nc.InstanceType); ok {
-		n.Allocatable = t.Allocatable
-	}
-	return n
+	return nc.InFlight(s.catalog(nc.NodePool), pods, s.c.Now)
 }
 
 func labelMap(labels []requirements.Label) map[string]string {

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // displacedPod is a pod a command moves: where it was and whether it must
@@ -174,24 +173,13 @@ func (v *cmdVerifier) apply(cands []int, h homes) {
 
 // launched is the in-flight node claim nc becomes, with its pods.
 func (v *cmdVerifier) launched(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
-	n := packing.Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
-		CapacityType: nc.Offering.CapacityType, Taints: nc.Taints, Price: nc.Offering.Price, CreationTime: v.c.Now,
-		Labels: map[string]string{}}
-	for _, l := range nc.Labels {
-		n.Labels[l.Key] = l.Value
-	}
-	n.Labels[requirements.LabelInstanceType] = nc.InstanceType
 	cat := v.c.Catalog
 	if p := v.pools[nc.NodePool]; p != nil && p.Catalog != nil {
 		cat = p.Catalog
 	}
-	if cat != nil {
-		if t, ok := cat.Get(nc.InstanceType); ok {
-			n.Allocatable = t.Allocatable
-		}
-	}
+	mine := make([]packing.Pod, 0, len(nc.Pods))
 	for _, k := range nc.Pods {
-		n.Pods = append(n.Pods, pods[k])
+		mine = append(mine, pods[k])
 	}
-	return n
+	return nc.InFlight(cat, mine, v.c.Now)
 }

@@ -2,13 +2,12 @@ package drift
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // PodRef names a pod.
@@ -136,23 +135,9 @@ func (s *sim) apply(names []string, plan packing.Plan, pods []packing.Pod) {
 
 // inFlight is the node a claim becomes while it launches.
 func (s *sim) inFlight(c packing.NodeClaim, pods []packing.Pod) packing.Node {
-	n := packing.Node{Name: c.Name, NodePool: c.NodePool, InstanceType: c.InstanceType, Zone: c.Offering.Zone,
-		CapacityType: c.Offering.CapacityType, Taints: c.Taints, Price: c.Offering.Price, Labels: claimLabels(c)}
-	if it, ok := s.catalog.Get(c.InstanceType); ok {
-		n.Allocatable = it.Allocatable
-	}
+	mine := make([]packing.Pod, 0, len(c.Pods))
 	for _, p := range c.Pods {
-		n.Pods = append(n.Pods, pods[p])
+		mine = append(mine, pods[p])
 	}
-	return n
-}
-
-func claimLabels(c packing.NodeClaim) map[string]string {
-	m := make(map[string]string, len(c.Labels)+3)
-	for _, l := range c.Labels {
-		m[l.Key] = l.Value
-	}
-	maps.Insert(m, maps.All(map[string]string{requirements.LabelInstanceType: c.InstanceType,
-		requirements.LabelZone: c.Offering.Zone, requirements.LabelCapacityType: c.Offering.CapacityType.String()}))
-	return m
+	return c.InFlight(s.catalog, mine, time.Time{})
 }

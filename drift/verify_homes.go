@@ -4,7 +4,6 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // homed is a command as a packing problem: the node's pods that have a
@@ -132,23 +131,13 @@ func (v *cmdVerifier) apply(j int, h homed) {
 }
 
 func (v *cmdVerifier) launched(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
-	n := packing.Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
-		CapacityType: nc.Offering.CapacityType, Taints: nc.Taints, Price: nc.Offering.Price, CreationTime: v.now,
-		Labels: map[string]string{requirements.LabelInstanceType: nc.InstanceType}}
-	for _, l := range nc.Labels {
-		n.Labels[l.Key] = l.Value
-	}
 	cat := v.c.Catalog
 	if p := v.pools[nc.NodePool]; p != nil && p.Catalog != nil {
 		cat = p.Catalog
 	}
-	if cat != nil {
-		if t, ok := cat.Get(nc.InstanceType); ok {
-			n.Allocatable = t.Allocatable
-		}
-	}
+	mine := make([]packing.Pod, 0, len(nc.Pods))
 	for _, k := range nc.Pods {
-		n.Pods = append(n.Pods, pods[k])
+		mine = append(mine, pods[k])
 	}
-	return n
+	return nc.InFlight(cat, mine, v.now)
 }

@@ -1,6 +1,8 @@
 package packing
 
 import (
+	"time"
+
 	"github.com/nodeplan/nodeplan/internal/enum"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -110,3 +112,22 @@ type Reason struct {
 
 // Error returns the Message, so a Reason can travel as an error.
 func (r Reason) Error() string { return r.Message }
+
+// InFlight is the node nc becomes once launched, before it registers: not
+// initialized, labelled as the claim, with allocatable from the claim's
+// instance type in catalog (zero when catalog is nil or lacks it), holding
+// pods and created at created. Disruption simulations and checks use it.
+func (nc NodeClaim) InFlight(catalog *instancetypes.Catalog, pods []Pod, created time.Time) Node {
+	n := Node{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
+		CapacityType: nc.Offering.CapacityType, Taints: nc.Taints, Price: nc.Offering.Price, CreationTime: created,
+		Labels: map[string]string{requirements.LabelInstanceType: nc.InstanceType}, Pods: pods}
+	for _, l := range nc.Labels {
+		n.Labels[l.Key] = l.Value
+	}
+	if catalog != nil {
+		if t, ok := catalog.Get(nc.InstanceType); ok {
+			n.Allocatable = t.Allocatable
+		}
+	}
+	return n
+}
