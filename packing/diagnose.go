@@ -54,7 +54,7 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 	}
 	if pl.minValues {
 		c := &claim{pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc}
-		if !satisfiesMinValues(pl, c.reqs.Intersect(v.reqs), r.narrowed(v, c, v.info.req, nil)) {
+		if cand, _ := r.narrowed(v, c, v.info.req, nil); !satisfiesMinValues(pl, c.reqs.Intersect(v.reqs), cand) {
 			return reason(MinValues, "NodePool %s: the instance types that fit pod %s do not offer its minValues", name, podName(v.info.pod))
 		}
 	}

@@ -86,14 +86,19 @@ func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
 // capped unless the cap would break minValues.
 func (r *run) options(c *claim, units map[reservation]int) ([]option, []int32) {
 	priced := r.priced(c, units)
-	var idx, all []int32
+	all := make([]int32, 0, min(len(priced), c.cand.Len()))
 	for i, o := range priced {
-		if !c.cand.Has(o.t) {
-			continue
+		if c.cand.Has(o.t) {
+			all = append(all, int32(i))
 		}
-		all = append(all, int32(i))
-		if o.t == c.cheap || r.withinLimits(c, o.t) {
-			idx = append(idx, int32(i))
+	}
+	if r.limitsSlack(c) {
+		return priced, r.truncate(c, priced, all)
+	}
+	idx := make([]int32, 0, len(all))
+	for _, i := range all {
+		if t := priced[i].t; t == c.cheap || r.withinLimits(c, t) {
+			idx = append(idx, i)
 		}
 	}
 	// Fallbacks that later claims pushed over the limits are dropped, unless

@@ -297,7 +297,7 @@ func (r *run) withinLimits(c *claim, t int) bool {
 // keepsMinValues reports whether the candidates left after the pod joins
 // still offer every requirement's minValues distinct values.
 func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) bool {
-	cand := r.narrowed(v, c, need, pins)
+	cand, _ := r.narrowed(v, c, need, pins)
 	return satisfiesMinValues(c.pl, c.reqs.Intersect(v.reqs), cand)
 }
 
@@ -321,23 +321,10 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 	return true
 }
 
-// narrowed is c's candidate set once the pod joins.
-func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) bitset.Set {
-	cand := c.cand.Clone()
-	cand.And(r.bits[v.sig][c.pi])
-	offers := r.newOfferFilter(v, c, pins)
-	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if !c.pl.pinned(pins, t) || !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) || !offers.admits(c.pl.types[t]) {
-			cand.Remove(t)
-		}
-	}
-	return cand
-}
-
 // commit adds the pod to c with the move tryClaim found.
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
-	c.cand = r.narrowed(v, c, need, m.pins)
+	c.cand, c.cut = r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
 	r.chargeLimits(c, m.cheap)
 	c.used, c.cheap = need, m.cheap
@@ -390,7 +377,10 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 		c.sigs = append(c.sigs, v.sig)
 	}
 	for _, p := range pins {
-		c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
+		if !slices.Contains(c.pinned, p) {
+			c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
+			c.pinned = append(c.pinned, p)
+		}
 	}
 }
 

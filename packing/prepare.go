@@ -46,6 +46,8 @@ type pool struct {
 	reserved  bool               // some type has a reserved offering
 	limits    []resources.Amount // resource limits, by name; "nodes" aside
 	capLim    [][]int64          // per type: its capacity in each limited resource
+	maxCapLim []int64            // the largest capLim of any type, per limit
+	bySize    [dims][]int32      // type indices by allocatable in each core dimension
 }
 
 // pin is one topology key fixed to one value.
@@ -106,6 +108,7 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	}
 	pl.all = bitset.Full(len(pl.types))
 	pl.daemonOverhead(p.DaemonSets)
+	pl.sortBySize()
 	for _, name := range sortedNames(np.Limits) {
 		if name != LimitNodes {
 			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: np.Limits[name]})
@@ -115,6 +118,12 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	for t, it := range pl.types {
 		for _, lim := range pl.limits {
 			pl.capLim[t] = append(pl.capLim[t], it.Capacity.Get(lim.Name))
+		}
+	}
+	pl.maxCapLim = make([]int64, len(pl.limits))
+	for _, caps := range pl.capLim {
+		for i, v := range caps {
+			pl.maxCapLim[i] = max(pl.maxCapLim[i], v)
 		}
 	}
 	for r := range pl.reqs.All() {

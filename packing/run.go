@@ -38,6 +38,7 @@ type run struct {
 	prices  map[priceKey][]option
 	held    map[reservation]int // claims holding each reservation
 	fresh   []claim             // per pool: scratch for trying a new claim
+	pinBuf  []pin               // scratch for freshPins
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -70,9 +71,13 @@ type claim struct {
 	used     resources.List
 	maxAlloc resources.List
 	maxCount int // candidates when maxAlloc was computed
-	pos      int // index in run.byPods
-	pods     []int
-	ports    []HostPort
+	// cut counts, per core dimension, the pool's smallest types trim has
+	// removed; pinned lists the pins folded into reqs.
+	cut    [dims]int
+	pinned []pin
+	pos    int // index in run.byPods
+	pods   []int
+	ports  []HostPort
 	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
 	hostCounts map[int32]int32
 	// resv is the capacity reservation c's committed type launches on.

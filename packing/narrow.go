@@ -1,0 +1,123 @@
+package packing
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// The core dimensions a claim's candidates are trimmed by, in the order of
+// pool.bySize and claim.cut.
+const (
+	dimCPU = iota
+	dimMemory
+	dimStorage
+	dimPods
+	dims
+)
+
+func dim(l *resources.List, d int) int64 {
+	switch d {
+	case dimCPU:
+		return l.CPU
+	case dimMemory:
+		return l.Memory
+	case dimStorage:
+		return l.EphemeralStorage
+	}
+	return l.Pods
+}
+
+// sortBySize orders the pool's types by allocatable in each core dimension,
+// smallest first, ties by index.
+func (pl *pool) sortBySize() {
+	for d := range dims {
+		order := make([]int32, len(pl.types))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(dim(&pl.alloc[a], d), dim(&pl.alloc[b], d)), cmp.Compare(a, b))
+		})
+		pl.bySize[d] = order
+	}
+}
+
+// narrowed is c's candidate set once the pod joins, and the trim cuts
+// that go with it. Only what the pod brings is checked type by type: a
+// requirement signature or pin c already took was applied to c.cand then,
+// and the core dimensions are cut from the pool's size orders.
+func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
+	cand, cut := c.cand.Clone(), c.cut
+	if !slices.Contains(c.sigs, v.sig) {
+		cand.And(r.bits[v.sig][c.pi])
+	}
+	fresh := r.freshPins(c, pins)
+	for _, p := range fresh {
+		if b, ok := c.pl.pins[p]; ok {
+			cand.And(b)
+		}
+	}
+	c.pl.trim(cand, &cut, need)
+	offers := r.newOfferFilter(v, c, fresh)
+	fits, limits := hasExtended(need), !r.limitsSlack(c)
+	if !fits && !limits && !offers.active {
+		return cand, cut
+	}
+	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
+		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.withinLimits(c, t)) || !offers.admits(c.pl.types[t]) {
+			cand.Remove(t)
+		}
+	}
+	return cand, cut
+}
+
+// freshPins returns the pins c has not taken yet, in a scratch slice.
+func (r *run) freshPins(c *claim, pins []pin) []pin {
+	fresh := r.pinBuf[:0]
+	for _, p := range pins {
+		if !slices.Contains(c.pinned, p) {
+			fresh = append(fresh, p)
+		}
+	}
+	r.pinBuf = fresh
+	return fresh
+}
+
+func hasExtended(l resources.List) bool {
+	for range l.Extended() {
+		return true
+	}
+	return false
+}
+
+// limitsSlack reports whether every type of c's pool is within the pool's
+// limits for c, so that no type needs checking one by one.
+func (r *run) limitsSlack(c *claim) bool {
+	pl := c.pl
+	for i, lim := range pl.limits {
+		u := r.usedLim[c.pi][i] + pl.maxCapLim[i]
+		if c.cheap >= 0 {
+			u -= pl.capLim[c.cheap][i]
+		}
+		if u > lim.Value {
+			return false
+		}
+	}
+	return true
+}
+
+// trim removes from cand the types whose allocatable need exceeds in a
+// core dimension, moving the cuts past them. Requests only grow, so a
+// claim's cuts only move forward: its trims cost its pool's types in all.
+func (pl *pool) trim(cand bitset.Set, cut *[dims]int, need resources.List) {
+	for d := range dims {
+		order, n := pl.bySize[d], dim(&need, d)
+		for cut[d] < len(order) && dim(&pl.alloc[order[cut[d]]], d) < n {
+			cand.Remove(int(order[cut[d]]))
+			cut[d]++
+		}
+	}
+}
