@@ -20,6 +20,9 @@ func (r *run) place(v view) bool {
 			return true
 		}
 	}
+	if r.everyClaimTaken(v) {
+		return r.openClaim(v)
+	}
 	if r.cost {
 		return r.placeByCost(v)
 	}
@@ -222,12 +225,34 @@ func (r *run) tryClaim(v view, c *claim) (move, bool) {
 	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
 }
 
+// everyClaimTaken reports whether hostOK fails on every open claim: one of
+// the pod's hostname constraints forbids any matching pod on its node, and
+// every claim has one. Then only a new claim can take the pod, and a scan
+// of the claims would be wasted.
+func (r *run) everyClaimTaken(v view) bool {
+	for _, k := range v.hostCons {
+		if k.allowed() == 0 && int(r.hostTaken[k.counter]) == len(r.claims) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowed is how many matching pods a node may hold before the pod for a
+// hostname constraint: none for anti-affinity, maxSkew less the pod itself
+// for spread.
+func (k constraint) allowed() int32 {
+	if k.kind == antiKind {
+		return 0
+	}
+	return k.maxSkew - selfCount(k.self)
+}
+
 // hostOK is the early, cheap check of the pod's required hostname
 // anti-affinity and hostname spread against c; topology repeats it.
 func (r *run) hostOK(v view, c *claim) bool {
 	for _, k := range v.hostCons {
-		n := c.hostCounts[k.counter]
-		if (k.kind == antiKind && n > 0) || (k.kind == spreadKind && n+selfCount(k.self) > k.maxSkew) {
+		if c.hostCounts[k.counter] > k.allowed() {
 			return false
 		}
 	}

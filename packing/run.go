@@ -39,6 +39,8 @@ type run struct {
 	held    map[reservation]int // claims holding each reservation
 	fresh   []claim             // per pool: scratch for trying a new claim
 	pinBuf  []pin               // scratch for freshPins
+	// hostTaken counts, per counter, the claims holding a pod it counts.
+	hostTaken []int32
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -92,6 +94,7 @@ func newRun(s *static, cost bool) *run {
 	r.where = slices.Repeat([]int{-1}, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
 	r.counts = make([]map[string]int32, len(s.counters))
+	r.hostTaken = make([]int32, len(s.counters))
 	r.anti = make([]map[string]int32, len(s.counters))
 	for i := range r.counts {
 		r.counts[i], r.anti[i] = map[string]int32{}, map[string]int32{}

@@ -106,8 +106,9 @@ func (r *run) satisfied(v view, c constraint, d string) bool {
 func (r *run) minCount(v view, c constraint, key, d string) (int32, bool) {
 	counts := r.counts[c.counter]
 	lo, n, member := int32(1<<31-1), int32(0), false
+	strict := v.strict.Get(key)
 	for _, e := range r.s.domains[key] {
-		if (c.honorAff && !v.strict.Get(key).Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
+		if (c.honorAff && !strict.Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
 			continue
 		}
 		lo, n, member = min(lo, counts[e]), n+1, member || e == d
@@ -195,7 +196,9 @@ func (r *run) record(v view, t target, pins []pin) {
 			r.counts[m][d]++
 		}
 		if key == requirements.LabelHostname && t.claim != nil {
-			t.claim.hostCounts[m]++
+			if t.claim.hostCounts[m]++; t.claim.hostCounts[m] == 1 {
+				r.hostTaken[m]++
+			}
 		}
 	}
 	for _, c := range v.cons {
