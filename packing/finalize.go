@@ -18,34 +18,41 @@ const DefaultMaxInstanceTypes = 600
 type reservation struct{ typ, zone, id string }
 
 // plan turns the run's state into a Plan.
-func (r *run) plan() Plan {
-	p := Plan{Order: slices.Clone(r.order)}
-	for _, i := range r.order {
-		if w := r.where[i]; w >= 0 {
-			p.Bindings = append(p.Bindings, Binding{Pod: i, Node: r.nodes[w].n.Name})
-		}
-	}
+func (r *run) plan() Plan { return r.render(r.settle()) }
+
+// settlement is the offering every claim launches with, its candidate
+// types, and the plan's price and unschedulable count: all a strategy is
+// judged by, before the Plan's objects are built.
+type settlement struct {
+	claims        []settled
+	price         instancetypes.Price
+	unschedulable int
+}
+
+type settled struct {
+	chosen option
+	types  []int // candidate type indices, cheapest first
+}
+
+// settle picks, claim by claim in order, each claim's offering: the
+// cheapest the limits and the earlier claims' reservation units allow.
+func (r *run) settle() settlement {
+	var st settlement
 	units := map[reservation]int{}
 	for _, c := range r.claims {
-		nc := r.nodeClaim(c, units)
-		p.Price += nc.Offering.Price
-		p.NodeClaims = append(p.NodeClaims, nc)
+		sc := r.settleClaim(c, units)
+		st.price += sc.chosen.off.Price
+		st.claims = append(st.claims, sc)
 	}
-	for _, i := range r.s.order {
-		if r.where[i] == -1 {
-			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
+	for _, w := range r.where {
+		if w == -1 {
+			st.unschedulable++
 		}
 	}
-	return p
+	return st
 }
 
-// option is a candidate type of a claim with its offering.
-type option struct {
-	t   int
-	off instancetypes.Offering
-}
-
-func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
+func (r *run) settleClaim(c *claim, units map[reservation]int) settled {
 	if c.hasResv { // the claim's own hold is free for it to use
 		if _, seen := units[c.resv]; !seen {
 			units[c.resv] = c.resvUnits - r.held[c.resv]
@@ -66,17 +73,51 @@ func (r *run) nodeClaim(c *claim, units map[reservation]int) NodeClaim {
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}
-	typ := c.pl.types[chosen.t]
-	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: chosen.off,
-		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[chosen.t]), Requirements: c.reqs,
-		InstanceTypes: []string{typ.Name}}
+	sc := settled{chosen: chosen, types: []int{chosen.t}}
 	if len(idx) > 0 {
-		nc.InstanceTypes = make([]string, len(idx))
+		sc.types = make([]int, len(idx))
 		for i, j := range idx {
-			nc.InstanceTypes[i] = c.pl.types[priced[j].t].Name
+			sc.types[i] = priced[j].t
 		}
 	}
-	nc.Labels = nodeClaimLabels(c, typ, chosen.off)
+	return sc
+}
+
+// render builds the Plan of a settled run.
+func (r *run) render(st settlement) Plan {
+	p := Plan{Order: slices.Clone(r.order), Price: st.price}
+	for _, i := range r.order {
+		if w := r.where[i]; w >= 0 {
+			p.Bindings = append(p.Bindings, Binding{Pod: i, Node: r.nodes[w].n.Name})
+		}
+	}
+	p.NodeClaims = make([]NodeClaim, len(r.claims))
+	for i, c := range r.claims {
+		p.NodeClaims[i] = r.nodeClaim(c, st.claims[i])
+	}
+	for _, i := range r.s.order {
+		if r.where[i] == -1 {
+			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
+		}
+	}
+	return p
+}
+
+// option is a candidate type of a claim with its offering.
+type option struct {
+	t   int
+	off instancetypes.Offering
+}
+
+func (r *run) nodeClaim(c *claim, sc settled) NodeClaim {
+	typ := c.pl.types[sc.chosen.t]
+	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
+		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[sc.chosen.t]), Requirements: c.reqs}
+	nc.InstanceTypes = make([]string, len(sc.types))
+	for i, t := range sc.types {
+		nc.InstanceTypes[i] = c.pl.types[t].Name
+	}
+	nc.Labels = nodeClaimLabels(c, typ, sc.chosen.off)
 	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)
 	return nc
 }

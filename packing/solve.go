@@ -79,15 +79,18 @@ func solveWith(s *static, cost bool) Plan {
 	return r.plan()
 }
 
-// best runs both strategies concurrently and keeps the better plan.
+// best runs both strategies concurrently and renders the better one: fewer
+// unschedulable pods, then the lower price, Plain on a tie.
 func best(s *static) Plan {
-	var plain, costed Plan
+	plain, costed := newRun(s, false), newRun(s, true)
+	var ps, cs settlement
 	var wg sync.WaitGroup
-	wg.Go(func() { costed = solveWith(s, true) })
-	plain = solveWith(s, false)
+	wg.Go(func() { costed.solve(); cs = costed.settle() })
+	plain.solve()
+	ps = plain.settle()
 	wg.Wait()
-	if cmp.Or(cmp.Compare(len(costed.Unschedulable), len(plain.Unschedulable)), cmp.Compare(costed.Price, plain.Price)) < 0 {
-		return costed
+	if cmp.Or(cmp.Compare(cs.unschedulable, ps.unschedulable), cmp.Compare(cs.price, ps.price)) < 0 {
+		return costed.render(cs)
 	}
-	return plain
+	return plain.render(ps)
 }
