@@ -77,12 +77,9 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 		found *claim
 		fm    move
 		n     int
-		seen  int
 	)
-	r.slack.ascendFrom(v.info.req.CPU, func(c *claim) bool {
-		if seen++; seen > scanVisits {
-			return false
-		}
+	visits := scanVisits
+	r.slack.ascendFrom(v.info.req.CPU, v.info.req.Memory, &visits, func(c *claim) bool {
 		if !r.hostOK(v, c) || !c.used.Add(v.info.req).Fits(c.pl.alloc[c.cheap]) {
 			return true // cheap to skip: not counted against the scan
 		}

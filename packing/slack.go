@@ -12,10 +12,14 @@ import (
 type slackIndex struct {
 	t    *btree.BTreeG[slackItem]
 	keys map[*claim]slackItem
+	// probe is the claim of the pivot of a range scan: id -1 sorts it
+	// before every claim of the same slack.
+	probe claim
 }
 
 type slackItem struct {
-	slack int64
+	slack int64 // cpu left
+	mem   int64 // memory left, kept here so a scan rejects without a visit to c
 	c     *claim
 }
 
@@ -24,11 +28,12 @@ func lessSlack(a, b slackItem) bool {
 }
 
 func newSlackIndex() *slackIndex {
-	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}}
+	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}, probe: claim{id: -1}}
 }
 
 func (s *slackIndex) insert(c *claim) {
-	it := slackItem{slack: c.pl.alloc[c.cheap].CPU - c.used.CPU, c: c}
+	a := &c.pl.alloc[c.cheap]
+	it := slackItem{slack: a.CPU - c.used.CPU, mem: a.Memory - c.used.Memory, c: c}
 	s.keys[c] = it
 	s.t.ReplaceOrInsert(it)
 }
@@ -40,10 +45,16 @@ func (s *slackIndex) remove(c *claim) {
 	}
 }
 
-// ascendFrom visits claims with at least cpu left, least room first, while
-// visit returns true.
-func (s *slackIndex) ascendFrom(cpu int64, visit func(*claim) bool) {
-	s.t.AscendGreaterOrEqual(slackItem{slack: cpu, c: &claim{id: -1}}, func(it slackItem) bool { return visit(it.c) })
+// ascendFrom visits claims with at least cpu and mem left, least cpu room
+// first, while visit returns true. Each claim passed over for memory counts
+// against visits, which ascendFrom decrements.
+func (s *slackIndex) ascendFrom(cpu, mem int64, visits *int, visit func(*claim) bool) {
+	s.t.AscendGreaterOrEqual(slackItem{slack: cpu, c: &s.probe}, func(it slackItem) bool {
+		if *visits--; *visits < 0 {
+			return false
+		}
+		return it.mem < mem || visit(it.c)
+	})
 }
 
 // descend visits claims, most room first, while visit returns true.
