@@ -8,22 +8,22 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 )
 
-// fragmented is n c-8 nodes each running 1..3 pods of 500m..2s after a
-// scale-down, deterministic.
+// fragmented is n c-16 nodes each running 10 pods of 100m..1.5 cores (10n
+// pods in all, a third of the capacity) after a scale-down, deterministic.
 func fragmented(n int) consolidation.Cluster {
 	c := newCluster()
 	for i := range n {
 		var pods []int64
-		for j := range 1 + i%3 {
-			pods = append(pods, int64(500+(i*7+j*13)%1500))
+		for j := range 10 {
+			pods = append(pods, int64(100+(i*7+j*131)%1400))
 		}
-		c.node(fmt.Sprintf("n%04d", i), 8, pods...)
+		c.node(fmt.Sprintf("n%04d", i), 16, pods...)
 	}
 	return c.Cluster
 }
 
 func BenchmarkConsolidate(b *testing.B) {
-	for _, n := range []int{100, 500} {
+	for _, n := range []int{100, 500, 2000} {
 		c := fragmented(n)
 		before := price(c)
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {

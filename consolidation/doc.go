@@ -30,14 +30,19 @@
 //
 // Where Karpenter returns one command per reconcile, Plan returns the
 // sequence of commands Karpenter would issue on successive passes if the
-// cluster did as told: each command is computed on the cluster with the
-// earlier ones applied (candidates marked for deletion, pods moved,
-// replacements in flight), so budgets and placements stay consistent.
+// cluster did as told: each pass tries emptiness, multi-node, then
+// single-node, and the first command found is applied to the state
+// (candidates marked for deletion, pods moved, replacements in flight)
+// before the next pass, so budgets and placements stay consistent. One
+// shortcut: once multi-node finds nothing, it is tried again only after an
+// emptiness or multi-node command, not after every single-node one.
 // With Options.Repack a further m→n search (see [Options]) follows.
 //
 // Cost model: one packing.Solve per simulated move. Emptiness is O(nodes);
-// multi-node makes O(log 100) solves; single-node at most one per
-// candidate, stopping at Options.MaxSingle; the repack at most
-// Options.MaxIterations. Plan is pure and deterministic and does not modify
+// each multi-node pass makes O(log 100) solves; single-node at most one
+// per candidate over the whole plan (a candidate that failed is not tried
+// again), stopping at Options.MaxSingle; the repack at most
+// Options.MaxIterations. A 2,000-node, 20,000-pod fragmented cluster plans
+// in about 0.65 s on 2 cores (BenchmarkConsolidate, benchmarks/RESULTS.md). Plan is pure and deterministic and does not modify
 // its input; it is safe for concurrent use.
 package consolidation

@@ -61,15 +61,49 @@ func Plan(c Cluster, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	var cmds []Command
-	for _, step := range []func() ([]Command, error){s.emptiness, s.multiNode, s.singleNode, s.repack} {
-		got, err := step()
-		if err != nil {
-			return Result{}, err
-		}
-		cmds = append(cmds, got...)
+	cmds, err := s.passes()
+	if err != nil {
+		return Result{}, err
 	}
+	more, err := s.repack()
+	if err != nil {
+		return Result{}, err
+	}
+	cmds = append(cmds, more...)
 	return Result{Commands: cmds, Kept: s.explanations(c.Nodes, cmds)}, nil
+}
+
+// passes runs Karpenter's disruption loop on the evolving state: each pass
+// tries emptiness, then multi-node, then single-node consolidation, and
+// the first method that finds a command ends the pass. Multi-node is not
+// retried after it found nothing until an emptiness or multi-node command
+// changes the cluster (a single-node command takes capacity away), which
+// keeps a long tail of single-node commands from costing seven extra
+// simulations each.
+func (s *state) passes() ([]Command, error) {
+	var cmds []Command
+	singles, multi := 0, true
+	for {
+		cmd, err := s.emptiness()
+		if err == nil && cmd == nil && multi {
+			if cmd, err = s.multiNode(); cmd == nil {
+				multi = false
+			}
+		}
+		if err == nil && cmd == nil && (s.o.MaxSingle == 0 || singles < s.o.MaxSingle) {
+			if cmd, err = s.nextSingle(); cmd != nil {
+				singles++
+			}
+		}
+		if err != nil || cmd == nil {
+			return cmds, err
+		}
+		if cmd.Method != SingleNode {
+			multi = true
+		}
+		s.apply(*cmd)
+		cmds = append(cmds, *cmd)
+	}
 }
 
 // keep records why a node is kept; a later, more specific reason wins.
@@ -126,7 +160,7 @@ func (s *state) withinBudget(cands []candidate, budget map[string]int, reason di
 
 // emptiness deletes every empty candidate the Empty budgets allow, in one
 // command.
-func (s *state) emptiness() ([]Command, error) {
+func (s *state) emptiness() (*Command, error) {
 	budget, err := s.budgets(disruption.Empty)
 	if err != nil {
 		return nil, err
@@ -140,8 +174,7 @@ func (s *state) emptiness() ([]Command, error) {
 	for _, c := range empty {
 		cmd.Candidates = append(cmd.Candidates, c.name)
 	}
-	s.apply(cmd)
-	return []Command{cmd}, nil
+	return &cmd, nil
 }
 
 // underutilized returns the candidates that are not empty and whose pool
@@ -164,7 +197,7 @@ func (s *state) underutilized() []candidate {
 // multiNode binary-searches the prefixes of the candidates (within budget,
 // at most MaxCandidates) for the longest that can be deleted or replaced
 // by one cheaper node, as Karpenter's firstNConsolidationOption.
-func (s *state) multiNode() ([]Command, error) {
+func (s *state) multiNode() (*Command, error) {
 	budget, err := s.budgets(disruption.Underutilized)
 	if err != nil {
 		return nil, err
@@ -185,34 +218,15 @@ func (s *state) multiNode() ([]Command, error) {
 			s.seq, hi = seq, mid-1
 		}
 	}
-	if best == nil {
-		return nil, nil
-	}
-	s.apply(*best)
-	return []Command{*best}, nil
+	return best, nil
 }
 
-// singleNode tries every candidate alone, in order, and keeps each command
-// it finds, as Karpenter's single-node consolidation on successive passes.
-func (s *state) singleNode() ([]Command, error) {
-	var cmds []Command
-	for {
-		if s.o.MaxSingle > 0 && len(cmds) >= s.o.MaxSingle {
-			return cmds, nil
-		}
-		cmd, ok, err := s.nextSingle()
-		if err != nil || !ok {
-			return cmds, err
-		}
-		s.apply(cmd)
-		cmds = append(cmds, cmd)
-	}
-}
-
-func (s *state) nextSingle() (Command, bool, error) {
+// nextSingle tries the candidates alone, in order, for the first that can
+// be deleted or replaced by one cheaper node.
+func (s *state) nextSingle() (*Command, error) {
 	budget, err := s.budgets(disruption.Underutilized)
 	if err != nil {
-		return Command{}, false, err
+		return nil, err
 	}
 	for _, c := range s.underutilized() {
 		if budget[c.pool.Name] <= 0 {
@@ -227,9 +241,9 @@ func (s *state) nextSingle() (Command, bool, error) {
 			s.keep(*why)
 			continue
 		}
-		return cmd, true, nil
+		return &cmd, nil
 	}
-	return Command{}, false, nil
+	return nil, nil
 }
 
 // tried reports whether c already failed a single-node simulation; nothing

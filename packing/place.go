@@ -14,8 +14,9 @@ import (
 // place puts the pod of v on an existing node, then on a claim opened in
 // this solve, then on a new claim from the first pool that takes it.
 func (r *run) place(v view) bool {
-	for ni, nd := range r.nodes {
-		if r.fitsNode(v, nd) {
+	req := &v.info.req
+	for ni := r.free.next(0, req.CPU, req.Memory); ni >= 0; ni = r.free.next(ni+1, req.CPU, req.Memory) {
+		if r.fitsNode(v, r.nodes[ni]) {
 			r.commitNode(v, ni)
 			return true
 		}
@@ -191,6 +192,7 @@ func (r *run) fitsNode(v view, nd *nodeT) bool {
 func (r *run) commitNode(v view, ni int) {
 	nd := r.nodes[ni]
 	nd.free = nd.free.Sub(v.info.req)
+	r.free.set(ni, nd.free.CPU, nd.free.Memory)
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
 	nd.pods = append(nd.pods, v.i)
 	r.where[v.i] = ni

@@ -19,6 +19,7 @@ type run struct {
 	s       *static
 	cost    bool // choose claims by marginal cost, not fewest pods first
 	nodes   []*nodeT
+	free    *freeTree // the nodes' free cpu and memory, for first fit
 	claims  []*claim
 	byPods  []*claim // plain strategy: claims by pod count, then age
 	slack   *slackIndex
@@ -107,6 +108,7 @@ func newRun(s *static, cost bool) *run {
 	r.count = make([]int64, len(s.pools))
 	r.slack = newSlackIndex()
 	r.addNodes()
+	r.free = newFreeTree(r.nodes)
 	return r
 }
 
