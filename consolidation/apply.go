@@ -53,6 +53,7 @@ func (s *state) bind(node string, p packing.Pod) {
 		if n := &s.c.Nodes[i]; n.Name == node {
 			n.Pods = append(slices.Clip(n.Pods), p)
 			s.changed[node] = true
+			s.c.LastPodEvent[node] = s.c.Now
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -119,16 +120,32 @@ func blockedByPods(n *packing.Node, pods []packing.Pod, c Cluster) *Explanation 
 // timing applies consolidateAfter to the last pod event (or the node's
 // creation when there was none).
 func (s *state) timing(n *packing.Node, pool *packing.NodePool) *Explanation {
-	after := pool.Disruption.ConsolidateAfter
-	last, ok := s.c.LastPodEvent[n.Name]
+	if last, under := s.c.underConsolidateAfter(n, pool); under {
+		return explain(n.Name, ConsolidateAfter, "node %s had a pod event at %s, within consolidateAfter %s",
+			n.Name, last.UTC().Format("15:04:05"), pool.Disruption.ConsolidateAfter)
+	}
+	return nil
+}
+
+// underConsolidateAfter reports whether n's last pod event (or creation)
+// is within its pool's consolidateAfter, and returns that time. Such a node
+// is no candidate, and, once initialized, takes no displaced pods.
+func (c Cluster) underConsolidateAfter(n *packing.Node, pool *packing.NodePool) (time.Time, bool) {
+	last, ok := c.LastPodEvent[n.Name]
 	if !ok {
 		last = n.CreationTime
 	}
-	if after > 0 && s.c.Now.Sub(last) < after {
-		return explain(n.Name, ConsolidateAfter, "node %s had a pod event at %s, within consolidateAfter %s",
-			n.Name, last.UTC().Format("15:04:05"), after)
+	after := time.Duration(0)
+	if pool != nil {
+		after = pool.Disruption.ConsolidateAfter
 	}
-	return nil
+	return last, after > 0 && c.Now.Sub(last) < after
+}
+
+// settling reports whether n takes no displaced pods in a simulation.
+func (c Cluster) settling(n *packing.Node, pools map[string]*packing.NodePool) bool {
+	_, under := c.underConsolidateAfter(n, pools[n.NodePool])
+	return n.Initialized && under
 }
 
 func explain(node string, why Why, format string, args ...any) *Explanation {

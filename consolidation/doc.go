@@ -24,7 +24,11 @@
 //   - Every move is simulated with [packing.Solve] on the cluster without
 //     the candidates: the other nodes keep their pods, the candidates' pods
 //     and those of deleting nodes join the pending pods, and all of them
-//     must be placed, none on a node that is not initialized.
+//     must be placed, none on a node that is not initialized. A candidate's
+//     pods do not go to an initialized node inside its consolidateAfter
+//     window (packing.Node.Settling; pending pods and those of deleting
+//     nodes may), and a node that takes displaced pods has a pod event at
+//     Now for the passes after.
 //   - Disruption budgets come from [disruption.AllowedDisruptions], the
 //     same code drift uses.
 //

@@ -144,6 +144,19 @@ func TestPlanBehaviours(t *testing.T) {
 			c.node("a", 8)
 			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute)}
 		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.400000/h"}}},
+		{"a node inside consolidateAfter takes no displaced pods", func(c *cluster) {
+			c.NodePools[0].Disruption.ConsolidateAfter = 10 * time.Minute
+			c.node("a", 8, 900)
+			c.node("b", 8, 3000)
+			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute), "b": now.Add(-5 * time.Minute)}
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.350000/h"},
+			kept: map[string]consolidation.Why{"b": consolidation.ConsolidateAfter}}},
+		{"the same pod moves onto a node past consolidateAfter", func(c *cluster) {
+			c.NodePools[0].Disruption.ConsolidateAfter = 10 * time.Minute
+			c.node("a", 8, 900)
+			c.node("b", 8, 3000).Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
+			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute), "b": now.Add(-12 * time.Minute)}
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves $0.400000/h"}}},
 		{"node do-not-disrupt", func(c *cluster) {
 			c.node("a", 8).Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.NodeDoNotDisrupt}}},

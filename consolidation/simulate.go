@@ -21,23 +21,33 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	for _, c := range cands {
 		gone[c.name] = true
 	}
-	pods := append([]packing.Pod(nil), s.c.Pending...)
+	pods := withDisplaced(nil, s.c.Pending, false)
 	first := len(pods)
 	nodes := make([]packing.Node, 0, len(s.c.Nodes))
 	for _, n := range s.c.Nodes {
-		if n.MarkedForDeletion {
-			pods = append(pods, reschedulable(n.Pods)...)
+		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
+			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
 		if !gone[n.Name] {
+			n.Settling = s.c.settling(&n, s.pools)
 			nodes = append(nodes, n)
 		}
 	}
 	for _, c := range cands {
-		pods = append(pods, c.pods...)
+		pods = withDisplaced(pods, c.pods, true)
 	}
 	p := packing.Problem{Pods: pods, NodePools: s.c.NodePools, Catalog: s.c.Catalog, Nodes: nodes, DaemonSets: s.c.DaemonSets}
 	plan, err := packing.Solve(p, s.o.Solver)
 	return sim{pods: pods, first: first, plan: plan}, err
+}
+
+// withDisplaced appends copies of pods to dst with Displaced set to d.
+func withDisplaced(dst, pods []packing.Pod, d bool) []packing.Pod {
+	for _, p := range pods {
+		p.Displaced = d
+		dst = append(dst, p)
+	}
+	return dst
 }
 
 // homeless returns a sentence about the first displaced pod without a home

@@ -4,7 +4,9 @@ import (
 	"cmp"
 	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
+	"maps"
 	"slices"
+	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -125,6 +127,10 @@ type cmdVerifier struct {
 
 func newCmdVerifier(c Cluster) *cmdVerifier {
 	v := &cmdVerifier{c: c, nodes: slices.Clone(c.Nodes), pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
+	v.c.LastPodEvent = maps.Clone(c.LastPodEvent) // apply records the moves' pod events
+	if v.c.LastPodEvent == nil {
+		v.c.LastPodEvent = map[string]time.Time{}
+	}
 	for i := range c.NodePools {
 		if p := &c.NodePools[i]; v.pools[p.Name] == nil {
 			v.pools[p.Name] = p

@@ -103,6 +103,7 @@ func (v *cmdVerifier) problem(cands []int) packing.Problem {
 		if n.MarkedForDeletion {
 			n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return !daemonPod(q) })
 		}
+		n.Settling = v.c.settling(&n, v.pools)
 		p.Nodes = append(p.Nodes, n)
 	}
 	return p
@@ -130,6 +131,7 @@ func (v *cmdVerifier) place(i int, h *homes, d displacedPod, claims map[string]i
 		h.plan.Bindings = append(h.plan.Bindings, packing.Binding{Pod: len(h.prob.Pods), Node: pl.Node})
 	}
 	h.plan.Order = append(h.plan.Order, len(h.prob.Pods))
+	d.pod.Displaced = d.required
 	h.prob.Pods = append(h.prob.Pods, d.pod)
 	h.moved = append(h.moved, d)
 }
@@ -164,6 +166,7 @@ func (v *cmdVerifier) apply(cands []int, h homes) {
 	for _, b := range h.plan.Bindings {
 		if j := v.nodeIndex(b.Node); j >= 0 && !v.nodes[j].MarkedForDeletion {
 			v.nodes[j].Pods = append(slices.Clip(v.nodes[j].Pods), h.prob.Pods[b.Pod])
+			v.c.LastPodEvent[b.Node] = v.c.Now
 		}
 	}
 	for _, nc := range h.plan.NodeClaims {

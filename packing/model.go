@@ -36,6 +36,9 @@ type Pod struct {
 	// DeletionCost is controller.kubernetes.io/pod-deletion-cost; used by
 	// consolidation.
 	DeletionCost int32
+	// Displaced marks a pod a consolidation simulation moves off a
+	// candidate node: Solve does not put it on a Settling node.
+	Displaced bool
 }
 
 // WhenUnsatisfiable says what a topology spread constraint does when it
@@ -125,8 +128,12 @@ type Node struct {
 	// Initialized is false for a node in flight.
 	Initialized       bool
 	MarkedForDeletion bool
-	Price             instancetypes.Price
-	CreationTime      time.Time
+	// Settling marks a node inside its NodePool's consolidateAfter window:
+	// it takes pending pods but no Displaced ones, as Karpenter's
+	// consolidation simulations rule.
+	Settling     bool
+	Price        instancetypes.Price
+	CreationTime time.Time
 	// Annotations carry what disruption reads: karpenter.sh/do-not-disrupt,
 	// karpenter.sh/nodepool-hash and its version, and provider ones.
 	Annotations map[string]string

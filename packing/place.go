@@ -179,7 +179,7 @@ func (r *run) nodesLeft(pi int) int64 {
 // fitsNode checks a pod against an existing node, cheapest checks first.
 func (r *run) fitsNode(v view, nd *nodeT) bool {
 	need := v.info.req
-	if !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
+	if (nd.n.Settling && v.info.pod.Displaced) || !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
 		return false
 	}
 	if portsConflict(v.info.pod.HostPorts, nd.ports) || !v.reqs.Satisfied(nd.labels) {

@@ -22,8 +22,8 @@ const (
 	// RuleOrderMismatch: Plan.Order does not list exactly the placed pods,
 	// each once.
 	RuleOrderMismatch
-	// RuleUnknownNode: a binding names no existing node, or one marked for
-	// deletion.
+	// RuleUnknownNode: a binding names no existing node, one marked for
+	// deletion, or (for a Displaced pod) a Settling one.
 	RuleUnknownNode
 	// RuleOverCapacity: the pods (and daemonsets) on a node or on a
 	// candidate instance type of a claim exceed its allocatable.

@@ -183,6 +183,8 @@ func (v *verifier) bindingHost(b Binding) (int, bool) {
 		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which does not exist", v.podName(b.Pod), b.Node)
 	case v.p.Nodes[i].MarkedForDeletion:
 		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which is marked for deletion", v.podName(b.Pod), b.Node)
+	case v.p.Nodes[i].Settling && v.validPod(b.Pod) && v.p.Pods[b.Pod].Displaced:
+		v.add(RuleUnknownNode, b.Pod, b.Node, "%s is displaced by consolidation but bound to node %q, which is inside its consolidateAfter window", v.podName(b.Pod), b.Node)
 	}
 	return i, ok && !v.p.Nodes[i].MarkedForDeletion
 }

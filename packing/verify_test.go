@@ -291,6 +291,10 @@ func TestVerifyMutations(t *testing.T) {
 		{"binding to a node marked for deletion", basic, func(_ testing.TB, p *Problem, _ *Plan) {
 			p.Nodes[0].MarkedForDeletion = true
 		}, RuleUnknownNode, false},
+		{"displaced pod bound to a settling node", basic, func(_ testing.TB, p *Problem, plan *Plan) {
+			n := slices.IndexFunc(p.Nodes, func(n Node) bool { return n.Name == plan.Bindings[0].Node })
+			p.Nodes[n].Settling, p.Pods[plan.Bindings[0].Pod].Displaced = true, true
+		}, RuleUnknownNode, true},
 		{"pod index out of range", basic, func(_ testing.TB, _ *Problem, plan *Plan) {
 			plan.Bindings = append(plan.Bindings, Binding{Pod: 99, Node: "node-1"})
 		}, RuleUnknownPod, true},

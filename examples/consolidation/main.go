@@ -6,7 +6,10 @@
 // The web deployment was scaled down: idle is empty, quiet-1 and quiet-2
 // run one small pod each, big is an m5.2xlarge running three 2-CPU batch
 // pods, busy runs a pod marked karpenter.sh/do-not-disrupt, and fresh got a
-// pod a minute ago, inside the pool's five-minute consolidateAfter.
+// pod a minute ago, inside the pool's five-minute consolidateAfter: it is
+// no candidate, and, as in Karpenter's simulations, no home for displaced
+// pods either. Nodes that take displaced pods have a pod event now, so
+// they too are kept for consolidateAfter.
 //
 //	go run ./examples/consolidation
 package main

@@ -16,13 +16,16 @@ func TestConsolidation(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(s), "\n")
 	require.NotEmpty(t, lines)
 	assert.Equal(t, "Empty delete [idle] (Emptiness) saves $0.096000/h", lines[0])
-	assert.Contains(t, s, "Underutilized replace [big quiet-1] (MultiNode) saves $0.406000/h\n")
+	// fresh is inside consolidateAfter, so it takes no displaced pod.
+	assert.Contains(t, s, "Underutilized replace [big] (SingleNode) saves $0.214000/h\n")
+	assert.NotContains(t, s, "-> fresh")
 	assert.Contains(t, s, "  launch consolidation-1: c5.xlarge us-east-1a $0.170000/h\n")
 	assert.Contains(t, s, "  default/batch-3 -> consolidation-1 (new)\n")
 	assert.Contains(t, s, "keep busy (PodDoNotDisrupt): pod default/db-1 has karpenter.sh/do-not-disrupt=true\n")
 	assert.Contains(t, s, "keep fresh (ConsolidateAfter): ")
-	assert.Contains(t, s, "keep quiet-2 (Changed): ")
-	assert.Equal(t, "total savings: $0.502000/h", lines[len(lines)-1])
+	// quiet-1 and quiet-2 took batch pods, a pod event now: consolidateAfter again.
+	assert.Contains(t, s, "keep quiet-2 (ConsolidateAfter): ")
+	assert.Equal(t, "total savings: $0.310000/h", lines[len(lines)-1])
 }
 
 func TestConsolidationIsDeterministic(t *testing.T) {
