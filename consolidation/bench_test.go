@@ -22,24 +22,29 @@ func fragmented(n int) consolidation.Cluster {
 	return c.Cluster
 }
 
+// BenchmarkConsolidate plans fragmented clusters with Karpenter's methods
+// (repack=false) and with the m→n repack after them (repack=true),
+// reporting the savings as a share of the cluster's price.
 func BenchmarkConsolidate(b *testing.B) {
 	for _, n := range []int{100, 500, 2000} {
 		c := fragmented(n)
 		before := price(c)
-		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
-			b.ReportAllocs()
-			var saved instancetypes.Price
-			for b.Loop() {
-				r, err := consolidation.Plan(c, consolidation.Options{})
-				if err != nil {
-					b.Fatal(err)
+		for _, repack := range []bool{false, true} {
+			b.Run(fmt.Sprintf("nodes=%d/repack=%t", n, repack), func(b *testing.B) {
+				b.ReportAllocs()
+				var saved instancetypes.Price
+				for b.Loop() {
+					r, err := consolidation.Plan(c, consolidation.Options{Repack: repack})
+					if err != nil {
+						b.Fatal(err)
+					}
+					saved = 0
+					for _, cmd := range r.Commands {
+						saved += cmd.Savings
+					}
 				}
-				saved = 0
-				for _, cmd := range r.Commands {
-					saved += cmd.Savings
-				}
-			}
-			b.ReportMetric(float64(saved)/float64(before), "savings/cost")
-		})
+				b.ReportMetric(float64(saved)/float64(before), "savings/cost")
+			})
+		}
 	}
 }

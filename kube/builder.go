@@ -20,6 +20,7 @@ import (
 type builder struct {
 	pods        []sourced[corev1.Pod]
 	workloads   []sourced[workload]
+	replicas    int // summed over workloads, at most MaxReplicas
 	nodes       []packing.Node
 	daemonSets  []packing.DaemonSet
 	pools       []NodePool
@@ -164,13 +165,18 @@ func (b *builder) job(o *object) error {
 		replicas: n, template: &j.Spec.Template})
 }
 
-// MaxReplicas is the most pending pods Load expands one workload into.
+// MaxReplicas is the most pending pods one Load expands its workloads
+// into, all of them together.
 const MaxReplicas = 100_000
 
 func (b *builder) workload(o *object, w workload) error {
 	if w.replicas < 0 || w.replicas > MaxReplicas {
 		return &ObjectError{Kind: w.kind, Namespace: w.namespace, Name: w.name, Field: replicaField(w.kind),
 			Err: fmt.Errorf("%d is outside 0..%d", w.replicas, MaxReplicas)}
+	}
+	if b.replicas += w.replicas; b.replicas > MaxReplicas {
+		return &ObjectError{Kind: w.kind, Namespace: w.namespace, Name: w.name, Field: replicaField(w.kind),
+			Err: fmt.Errorf("%d more replicas bring the workloads loaded to %d, over the limit of %d", w.replicas, b.replicas, MaxReplicas)}
 	}
 	b.workloads = append(b.workloads, sourced[workload]{o, w})
 	return nil

@@ -172,6 +172,8 @@ func TestLoadErrors(t *testing.T) {
 			"bad.yaml: document 1: StatefulSet default/db: spec.replicas: -1 is outside 0..100000"},
 		{"too many replicas", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {parallelism: 1000000}\n",
 			"bad.yaml: document 1: Job default/j: spec.parallelism: 1000000 is outside 0..100000"},
+		{"too many replicas in all", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 60000}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: e}\nspec: {replicas: 60000}\n",
+			"bad.yaml: document 2: Deployment default/e: spec.replicas: 60000 more replicas bring the workloads loaded to 120000, over the limit of 100000"},
 		{"bad daemonset", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, namespace: kube-system}\nspec: {template: {spec: {containers: [{name: c, resources: {requests: {cpu: '-1'}}}]}}}\n",
 			"bad.yaml: document 1: DaemonSet kube-system/ds: spec.template.spec.containers[0].resources.requests: "},
 		{"bad pdb selector", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb}\nspec: {selector: {matchExpressions: [{key: a, operator: Lt, values: ['1']}]}}\n",
