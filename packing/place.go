@@ -53,7 +53,7 @@ func (r *run) placeByCost(v view) bool {
 		return true
 	}
 	best, bm, found := r.cheapestUpgrade(v)
-	if nc, nm, ok := r.newClaim(v); ok && (!found || nm.delta < bm.delta) {
+	if nc, nm, ok := r.newClaim(v); ok && (!found || nm.delta+r.s.opts.nodeOverhead() < bm.delta) {
 		r.adopt(nc)
 		r.commit(v, nc, nm)
 		return true

@@ -3,6 +3,7 @@ package packing
 import (
 	"cmp"
 	"context"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"sync"
 )
 
@@ -41,7 +42,16 @@ type Options struct {
 	PriorityOrder bool
 	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600.
 	MaxInstanceTypes int
+	// NodeOverhead is a price per node that the cost-aware strategy and
+	// Best's choice between strategies add to every new NodeClaim: costs
+	// the catalog does not show (per-node licences, agents, addresses) or
+	// simply a preference for fewer, larger nodes. Plan prices never
+	// include it. The zero value charges nothing (nor does a negative
+	// one): the cheapest plan wins, however many nodes it has.
+	NodeOverhead instancetypes.Price
 }
+
+func (o Options) nodeOverhead() instancetypes.Price { return max(0, o.NodeOverhead) }
 
 // Solve decides where the pending pods of p go: on existing nodes, on new
 // NodeClaims, or nowhere with a reason. It is pure: p is not modified and
@@ -73,6 +83,11 @@ func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 	return plan, ctx.Err()
 }
 
+// charged is a settlement's price with the node overhead of its claims.
+func (s *static) charged(st settlement) instancetypes.Price {
+	return st.price + instancetypes.Price(len(st.claims))*s.opts.nodeOverhead()
+}
+
 func solveWith(s *static, cost bool) Plan {
 	r := newRun(s, cost)
 	r.solve()
@@ -89,7 +104,7 @@ func best(s *static) Plan {
 	plain.solve()
 	ps = plain.settle()
 	wg.Wait()
-	if cmp.Or(cmp.Compare(cs.unschedulable, ps.unschedulable), cmp.Compare(cs.price, ps.price)) < 0 {
+	if cmp.Or(cmp.Compare(cs.unschedulable, ps.unschedulable), cmp.Compare(s.charged(cs), s.charged(ps))) < 0 {
 		return costed.render(cs)
 	}
 	return plain.render(ps)
