@@ -43,6 +43,13 @@ func newState(c Cluster, o Options) (*state, error) {
 	if len(c.Nodes) > 0 && c.Catalog == nil {
 		return nil, fmt.Errorf("%w: cluster: catalog: no instance catalog is given", ErrInvalidCluster)
 	}
+	// What packing would reject in a simulation is rejected up front, so
+	// that commands no simulation checks (emptiness) never rest on it either:
+	// duplicate node names, negative requests, unknown values.
+	p := packing.Problem{Pods: c.Pending, Nodes: c.Nodes, NodePools: c.NodePools, Catalog: c.Catalog, DaemonSets: c.DaemonSets}
+	if err := p.Validate(); err != nil {
+		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
+	}
 	return s, s.checkBudgets()
 }
 

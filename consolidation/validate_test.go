@@ -63,6 +63,13 @@ func TestPlanErrors(t *testing.T) {
 	_, err = consolidation.Plan(c.Cluster, consolidation.Options{})
 	assert.ErrorIs(t, err, consolidation.ErrInvalidCluster)
 
+	c = newCluster()
+	c.node("a", 8, 1000)
+	c.node("a", 8)
+	_, err = consolidation.Plan(c.Cluster, consolidation.Options{})
+	assert.ErrorIs(t, err, consolidation.ErrInvalidCluster)
+	assert.ErrorContains(t, err, "node a")
+
 	r, err := consolidation.Plan(consolidation.Cluster{}, consolidation.Options{})
 	assert.NoError(t, err)
 	assert.Empty(t, r.Commands)
