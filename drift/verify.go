@@ -1,7 +1,6 @@
 package drift
 
 import (
-	"cmp"
 	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
@@ -45,33 +44,14 @@ var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "
 // String returns the rule's name without the prefix, such as "Budget".
 func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
 
-// Violation is one broken property of a command sequence: the index of the
-// command, the rule, for RulePacking the packing rule (otherwise its zero
-// value), the node or claim and the pod ("namespace/name") concerned when
-// there is one, and a sentence a person can act on. The zero Violation is a
-// RuleNode about command 0 with no message; Violations are comparable.
-type Violation struct {
-	Command int
-	Rule    Rule
-	Packing packing.Rule
-	Node    string
-	Pod     string
-	Message string
-}
+// Nests reports whether a violation of r carries the packing rule of the
+// simulated home that broke (RulePacking).
+func (r Rule) Nests() bool { return r == RulePacking }
 
-// String formats v as "command N: Rule: Message".
-func (v Violation) String() string {
-	rule := v.Rule.String()
-	if v.Rule == RulePacking {
-		rule += "/" + v.Packing.String()
-	}
-	return fmt.Sprintf("command %d: %s: %s", v.Command, rule, v.Message)
-}
-
-func compareViolation(a, b Violation) int {
-	return cmp.Or(cmp.Compare(a.Command, b.Command), cmp.Compare(a.Rule, b.Rule), cmp.Compare(a.Packing, b.Packing),
-		cmp.Compare(a.Node, b.Node), cmp.Compare(a.Pod, b.Pod), cmp.Compare(a.Message, b.Message))
-}
+// Violation is one broken property of a command sequence (see
+// [disruption.CommandViolation]). The zero Violation is a RuleNode about
+// command 0 with no message.
+type Violation = disruption.CommandViolation[Rule]
 
 // VerifyCommands checks that executing cmds in order on c at now is safe,
 // and returns every violation found, sorted by command, rule, node, pod and
@@ -106,7 +86,7 @@ func VerifyCommands(c Cluster, cmds []Command, now time.Time) []Violation {
 	for i, cmd := range cmds {
 		v.command(i, cmd)
 	}
-	slices.SortFunc(v.out, compareViolation)
+	slices.SortFunc(v.out, disruption.CompareViolations[Rule])
 	return slices.Compact(v.out)
 }
 
