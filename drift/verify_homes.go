@@ -126,18 +126,6 @@ func (v *cmdVerifier) apply(j int, h homed) {
 		}
 	}
 	for _, nc := range h.plan.NodeClaims {
-		v.nodes = append(v.nodes, v.launched(nc, h.prob.Pods))
+		v.nodes = append(v.nodes, h.prob.Launched(nc, v.now))
 	}
-}
-
-func (v *cmdVerifier) launched(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
-	cat := v.c.Catalog
-	if p := v.pools[nc.NodePool]; p != nil && p.Catalog != nil {
-		cat = p.Catalog
-	}
-	mine := make([]packing.Pod, 0, len(nc.Pods))
-	for _, k := range nc.Pods {
-		mine = append(mine, pods[k])
-	}
-	return nc.InFlight(cat, mine, v.now)
 }

@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/internal/enum"
@@ -130,4 +131,21 @@ func (nc NodeClaim) InFlight(catalog *instancetypes.Catalog, pods []Pod, created
 		}
 	}
 	return n
+}
+
+// Launched is InFlight for a claim of a plan for p: the type is looked up in
+// the catalog of the claim's NodePool (or p's), and the node holds the pods
+// of p the claim lists (indices out of range are left out).
+func (p Problem) Launched(nc NodeClaim, created time.Time) Node {
+	cat := p.Catalog
+	if i := slices.IndexFunc(p.NodePools, func(np NodePool) bool { return np.Name == nc.NodePool }); i >= 0 && p.NodePools[i].Catalog != nil {
+		cat = p.NodePools[i].Catalog
+	}
+	pods := make([]Pod, 0, len(nc.Pods))
+	for _, k := range nc.Pods {
+		if k >= 0 && k < len(p.Pods) {
+			pods = append(pods, p.Pods[k])
+		}
+	}
+	return nc.InFlight(cat, pods, created)
 }
