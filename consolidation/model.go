@@ -48,10 +48,11 @@ type Options struct {
 	MaxCandidates int
 	// MaxSingle caps the single-node commands; 0 means unlimited.
 	MaxSingle int
-	// Repack runs the m→n search after Karpenter's methods: it grows a set
-	// of candidates, cheapest disruption first, and keeps it when deleting
-	// it and launching any number of replacements saves more, within the
-	// budgets. MaxIterations caps its simulations; 0 means 200.
+	// Repack runs the m→n search after Karpenter's methods: it tries each
+	// prefix of the candidates (savings-ratio order) with any number of
+	// replacements, keeps the one that saves most within the budgets, then
+	// grows it by each later candidate whose addition saves more.
+	// MaxIterations caps its simulations, half per phase; 0 means 200.
 	Repack        bool
 	MaxIterations int
 	// Solver is passed to packing.Solve for every simulation.
