@@ -39,11 +39,16 @@
 //   - The cost-aware strategy prefers many right-sized nodes to a few large
 //     ones whenever that is cheaper: on the AWS catalog it can use far more
 //     nodes than Karpenter (see benchmarks/RESULTS.md). Per-node costs the
-//     catalog does not price (daemonsets aside) are not modelled.
+//     catalog does not price can be given as Options.NodeOverhead.
+//
+// For consolidation simulations, a Node marked Settling (inside its
+// NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
+// scheduler rules when it simulates consolidation.
 //
 // Cost model: compilation is O(pods × counters + pools × types); placement
-// is a scan of existing nodes, then of open claims (Plain) or a btree range
-// scan by free CPU (CostAware). Instance-type compatibility is computed once
+// is a search of the existing nodes through a segment tree of their free
+// CPU and memory, then a scan of open claims (Plain) or a btree range scan
+// by free CPU (CostAware), each capped so that time grows as n log n. Instance-type compatibility is computed once
 // per distinct requirement set, as bitsets.
 //
 // [Verify] is an independent checker of a Plan against its Problem, written
