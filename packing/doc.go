@@ -47,8 +47,9 @@
 //
 // Cost model: compilation is O(pods × counters + pools × types); placement
 // is a search of the existing nodes through a segment tree of their free
-// CPU and memory, then a scan of open claims (Plain) or a btree range scan
-// by free CPU (CostAware), each capped so that time grows as n log n. Instance-type compatibility is computed once
+// CPU and memory, then a scan of the open claims in order (Plain, as
+// Karpenter) or a btree range scan by free CPU capped at a fixed number of
+// visits (CostAware). Instance-type compatibility is computed once
 // per distinct requirement set, as bitsets.
 //
 // [Verify] is an independent checker of a Plan against its Problem, written
