@@ -121,7 +121,7 @@ func expressions(rs []workload.Requirement) ([]requirements.Expression, error) {
 
 // Pod converts a neutral pod.
 func Pod(wp workload.Pod) (packing.Pod, error) {
-	p := packing.Pod{Namespace: wp.Namespace, Name: wp.Name, UID: wp.Namespace + "/" + wp.Name, Labels: wp.Labels,
+	p := packing.Pod{Namespace: wp.Namespace, Name: wp.Name, UID: wp.UID(), Labels: wp.Labels,
 		Requests: resources.List{CPU: wp.CPUMilli, Memory: wp.MemoryBytes}}
 	var prefs []requirements.WeightedTerm
 	for _, t := range wp.PreferredNodeAffinity {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sort"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -20,6 +21,12 @@ func (r *run) place(v view) bool {
 			r.commitNode(v, ni)
 			return true
 		}
+	}
+	if !r.cost {
+		// Karpenter sorts its in-flight claims by pod count before every
+		// try, with sort.Slice: the same unstable sort, called at the same
+		// points, leaves equal counts in the same order as Karpenter's.
+		sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
 	}
 	if r.everyClaimTaken(v) {
 		return r.openClaim(v)
@@ -162,7 +169,6 @@ func (r *run) materialize(fresh *claim) *claim {
 
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)
-	c.pos = len(r.byPods)
 	r.byPods = append(r.byPods, c)
 	r.count[c.pi]++
 }
@@ -361,7 +367,6 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)
-	r.bubble(c)
 }
 
 // refreshMaxAlloc recomputes the claim's bound on its types' allocatable
@@ -406,21 +411,6 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 			c.pinned = append(c.pinned, p)
 		}
 	}
-}
-
-// bubble keeps byPods ordered by pod count, then age, after c gained a pod.
-func (r *run) bubble(c *claim) {
-	i := c.pos
-	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
-		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
-		r.byPods[i].pos = i
-		i++
-	}
-	c.pos = i
-}
-
-func fewer(a, b *claim) bool {
-	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
 }
 
 // portsConflict reports whether any of ports clashes with used: the same

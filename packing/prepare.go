@@ -244,8 +244,9 @@ func pinBits(pl *pool, domains map[string][]string) map[pin]bitset.Set {
 }
 
 // ffdOrder sorts pod indexes first-fit-decreasing: priority (when asked),
-// cpu, memory, then the other resources, all descending; then creation time,
-// namespace, name and uid ascending, then input position. The order is total.
+// cpu, memory, then the other resources, all descending; then creation time
+// and uid ascending, as Karpenter's queue, then namespace, name and input
+// position. The order is total.
 func ffdOrder(pods []Pod, byPriority bool) []int {
 	idx := make([]int, len(pods))
 	for i := range idx {
@@ -262,9 +263,9 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 			cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
 			pb.Requests.Compare(pa.Requests),
 			pa.CreationTime.Compare(pb.CreationTime),
+			strings.Compare(pa.UID, pb.UID),
 			strings.Compare(pa.Namespace, pb.Namespace),
-			strings.Compare(pa.Name, pb.Name),
-			strings.Compare(pa.UID, pb.UID))
+			strings.Compare(pa.Name, pb.Name))
 	})
 	return idx
 }

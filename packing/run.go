@@ -21,7 +21,7 @@ type run struct {
 	nodes   []*nodeT
 	free    *freeTree // the nodes' free cpu and memory, for first fit
 	claims  []*claim
-	byPods  []*claim // plain strategy: claims by pod count, then age
+	byPods  []*claim // plain strategy: claims in Karpenter's order (see place)
 	slack   *slackIndex
 	counts  []map[string]int32 // per counter: domain -> pods counted
 	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
@@ -78,7 +78,6 @@ type claim struct {
 	// removed; pinned lists the pins folded into reqs.
 	cut    [dims]int
 	pinned []pin
-	pos    int // index in run.byPods
 	pods   []int
 	ports  []HostPort
 	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.

@@ -1,5 +1,10 @@
 package workload
 
+import (
+	"fmt"
+	"hash/fnv"
+)
+
 // Workload is one benchmark input: a catalog of instance types, the NodePools
 // that may launch them and the pending pods to place. Catalog, when not
 // empty, names an embedded catalog (only [CatalogAWS] so far) that runners
@@ -113,4 +118,15 @@ type AffinityTerm struct {
 type PreferredTerm struct {
 	Weight       int32
 	Requirements []Requirement
+}
+
+// UID is the pod's UID in every conversion of a workload: a hash of
+// namespace/name followed by the name, so UIDs are stable across runs but
+// not in name order (Karpenter's own benchmark uses random UIDs). Both
+// schedulers break ties of equal requests and creation time by UID, so the
+// two sides of a comparison must agree on it.
+func (p Pod) UID() string {
+	h := fnv.New64a()
+	h.Write([]byte(p.Namespace + "/" + p.Name))
+	return fmt.Sprintf("%016x-%s", h.Sum64(), p.Name)
 }

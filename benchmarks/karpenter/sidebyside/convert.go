@@ -1,8 +1,6 @@
 package sidebyside
 
 import (
-	"fmt"
-	"hash/fnv"
 	"maps"
 	"slices"
 
@@ -155,7 +153,7 @@ func pod(p workload.Pod) *corev1.Pod {
 	return &corev1.Pod{
 		ObjectMeta: metav1.ObjectMeta{
 			Namespace: p.Namespace, Name: p.Name, Labels: maps.Clone(p.Labels),
-			UID: uid(p.Namespace, p.Name), CreationTimestamp: creationTime,
+			UID: types.UID(p.UID()), CreationTimestamp: creationTime,
 		},
 		Spec: corev1.PodSpec{
 			NodeSelector:              maps.Clone(p.NodeSelector),
@@ -181,14 +179,6 @@ func podRequests(p workload.Pod) corev1.ResourceList {
 		out[corev1.ResourceName(resources.GPU)] = *resource.NewQuantity(p.GPU, resource.DecimalSI)
 	}
 	return out
-}
-
-// uid hashes the pod's key, so UIDs are stable across runs but not in name
-// order; Karpenter's benchmark uses random UIDs.
-func uid(namespace, name string) types.UID {
-	h := fnv.New64a()
-	h.Write([]byte(namespace + "/" + name))
-	return types.UID(fmt.Sprintf("%016x-%s", h.Sum64(), name))
 }
 
 func spreads(ss []workload.Spread) []corev1.TopologySpreadConstraint {
