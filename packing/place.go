@@ -23,10 +23,7 @@ func (r *run) place(v view) bool {
 		}
 	}
 	if !r.cost {
-		// Karpenter sorts its in-flight claims by pod count before every
-		// try, with sort.Slice: the same unstable sort, called at the same
-		// points, leaves equal counts in the same order as Karpenter's.
-		sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
+		r.orderClaims()
 	}
 	if r.everyClaimTaken(v) {
 		return r.openClaim(v)
@@ -169,6 +166,7 @@ func (r *run) materialize(fresh *claim) *claim {
 
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)
+	c.pos = len(r.byPods)
 	r.byPods = append(r.byPods, c)
 	r.count[c.pi]++
 }
@@ -367,6 +365,9 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)
+	if len(r.byPods) > exactOrderClaims {
+		r.bubble(c)
+	}
 }
 
 // refreshMaxAlloc recomputes the claim's bound on its types' allocatable
@@ -411,6 +412,43 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 			c.pinned = append(c.pinned, p)
 		}
 	}
+}
+
+// exactOrderClaims is how many open claims Plain keeps in exactly
+// Karpenter's order; past it, the order is kept incrementally.
+const exactOrderClaims = 256
+
+// orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
+// in-flight claims so before every try, with sort.Slice: the same unstable
+// sort, called at the same points, leaves claims with equal counts in
+// Karpenter's order. That costs a pass over the claims per pod, so past
+// exactOrderClaims bubble moves each claim that gains a pod past those
+// with fewer (or as many, older) instead, and new claims join at the end:
+// nearly the same order, without the per-pod pass.
+func (r *run) orderClaims() {
+	if len(r.byPods) > exactOrderClaims {
+		return
+	}
+	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
+	for i, c := range r.byPods {
+		c.pos = i
+	}
+}
+
+// bubble moves c, which gained a pod, past the claims with fewer pods or as
+// many and older, keeping byPods ordered by count, then age.
+func (r *run) bubble(c *claim) {
+	i := c.pos
+	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
+		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
+		r.byPods[i].pos = i
+		i++
+	}
+	c.pos = i
+}
+
+func fewer(a, b *claim) bool {
+	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
 }
 
 // portsConflict reports whether any of ports clashes with used: the same

@@ -74,6 +74,7 @@ type claim struct {
 	used     resources.List
 	maxAlloc resources.List
 	maxCount int // candidates when maxAlloc was computed
+	pos      int // index in run.byPods
 	// cut counts, per core dimension, the pool's smallest types trim has
 	// removed; pinned lists the pins folded into reqs.
 	cut    [dims]int
