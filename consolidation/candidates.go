@@ -30,7 +30,12 @@ func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
 
 func isDaemon(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
 
+// reschedulable returns the pods that are not daemonset pods: pods itself
+// when there are none (callers only read it), else a new slice.
 func reschedulable(pods []packing.Pod) []packing.Pod {
+	if !slices.ContainsFunc(pods, isDaemon) {
+		return pods
+	}
 	var out []packing.Pod
 	for _, p := range pods {
 		if !isDaemon(p) {
