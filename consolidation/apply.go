@@ -16,15 +16,16 @@ func (s *state) apply(cmd Command) {
 		gone[n] = true
 	}
 	moved := s.evict(gone)
-	byClaim := map[string][]packing.Pod{}
+	byClaim, byNode := map[string][]packing.Pod{}, map[string][]packing.Pod{}
 	for _, pl := range cmd.Placements {
 		p := moved[pl.Pod]
 		if pl.NodeClaim != "" {
 			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
 			continue
 		}
-		s.bind(pl.Node, p)
+		byNode[pl.Node] = append(byNode[pl.Node], p)
 	}
+	s.bind(byNode)
 	for _, nc := range cmd.Replacements {
 		s.c.Nodes = append(s.c.Nodes, s.inFlight(nc, byClaim[nc.Name]))
 	}
@@ -48,12 +49,15 @@ func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 	return moved
 }
 
-func (s *state) bind(node string, p packing.Pod) {
+// bind adds the pods to the nodes they land on, each node's in one copy,
+// and records the pod event.
+func (s *state) bind(byNode map[string][]packing.Pod) {
 	for i := range s.c.Nodes {
-		if n := &s.c.Nodes[i]; n.Name == node {
-			n.Pods = append(slices.Clip(n.Pods), p)
-			s.changed[node] = true
-			s.c.LastPodEvent[node] = s.c.Now
+		n := &s.c.Nodes[i]
+		if pods, ok := byNode[n.Name]; ok {
+			n.Pods = append(slices.Clip(n.Pods), pods...)
+			s.changed[n.Name] = true
+			s.c.LastPodEvent[n.Name] = s.c.Now
 		}
 	}
 }

@@ -47,7 +47,7 @@
 // per candidate over the whole plan (a candidate that failed is not tried
 // again), stopping at Options.MaxSingle; the repack at most
 // Options.MaxIterations. A 2,000-node, 20,000-pod fragmented cluster plans
-// in about 0.85 s on 2 cores (BenchmarkConsolidate, benchmarks/RESULTS.md).
+// in about 0.7 s on 2 cores (BenchmarkConsolidate, benchmarks/RESULTS.md).
 // Plan is pure and deterministic and does not modify its input; it is safe
 // for concurrent use.
 package consolidation
