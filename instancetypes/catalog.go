@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/btree"
 
+	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -25,7 +26,7 @@ type Catalog struct {
 	byName map[string]int
 	index  *labelIndex               // shared by derived catalogs
 	order  *btree.BTreeG[priceEntry] // types with a usable offering, by (min price, index)
-	avail  bitset                    // types with a usable offering
+	avail  bitset.Set                // types with a usable offering
 }
 
 // priceEntry orders a type by the lower bound of every price it can offer.
@@ -78,7 +79,7 @@ func New(types []InstanceType) (*Catalog, error) {
 // newCatalog indexes valid, name-sorted, unique types.
 func newCatalog(types []*InstanceType) *Catalog {
 	c := &Catalog{types: types, byName: make(map[string]int, len(types)), index: newLabelIndex(types),
-		order: btree.NewG(btreeDegree, lessEntry), avail: newBitset(len(types))}
+		order: btree.NewG(btreeDegree, lessEntry), avail: bitset.New(len(types))}
 	for i, t := range types {
 		c.byName[t.Name] = i
 		c.insert(i, t)
@@ -90,7 +91,7 @@ func newCatalog(types []*InstanceType) *Catalog {
 func (c *Catalog) insert(i int, t *InstanceType) {
 	if p := t.minPrice(); p != MaxPrice {
 		c.order.ReplaceOrInsert(priceEntry{p, i})
-		c.avail.set(i)
+		c.avail.Add(i)
 	}
 }
 
@@ -120,7 +121,7 @@ func (c *Catalog) Get(name string) (*InstanceType, bool) {
 func (c *Catalog) Compatible(reqs requirements.Set) iter.Seq[*InstanceType] {
 	return func(yield func(*InstanceType) bool) {
 		q := c.index.filter(reqs, c.avail, nil)
-		n := q.cand.count()
+		n := q.cand.Len()
 		if n == 0 {
 			return
 		}
@@ -145,7 +146,7 @@ func (c *Catalog) AppendCompatible(dst []*InstanceType, reqs requirements.Set) [
 // index could not decide.
 func (c *Catalog) price(q *query, i int, reqs requirements.Set) (Offering, bool) {
 	t := c.types[i]
-	if q.check.has(i) && !compatible(t.Requirements, reqs) {
+	if q.check.Has(i) && !compatible(t.Requirements, reqs) {
 		return Offering{}, false
 	}
 	return t.Cheapest(reqs)
@@ -154,7 +155,7 @@ func (c *Catalog) price(q *query, i int, reqs requirements.Set) (Offering, bool)
 // yieldSorted prices the few candidates and yields them sorted.
 func (c *Catalog) yieldSorted(q *query, reqs requirements.Set, n int, yield func(*InstanceType) bool) {
 	found := make([]priceEntry, 0, n)
-	for i := q.cand.next(0); i >= 0; i = q.cand.next(i + 1) {
+	for i := q.cand.Next(0); i >= 0; i = q.cand.Next(i + 1) {
 		if o, ok := c.price(q, i, reqs); ok {
 			found = append(found, priceEntry{o.Price, i})
 		}
@@ -184,7 +185,7 @@ func (c *Catalog) yieldMerged(q *query, reqs requirements.Set, yield func(*Insta
 				return false
 			}
 		}
-		if q.cand.has(e.idx) {
+		if q.cand.Has(e.idx) {
 			if o, ok := c.price(q, e.idx, reqs); ok {
 				h.push(priceEntry{o.Price, e.idx})
 			}
@@ -205,8 +206,8 @@ func (c *Catalog) Cheapest(reqs requirements.Set) (*InstanceType, Offering, bool
 	var buf [3 * stackWords]uint64
 	q := c.index.filter(reqs, c.avail, buf[:])
 	best, bestOff, found := priceEntry{MaxPrice, -1}, Offering{}, false
-	if n := q.cand.count(); n*8 <= len(c.types) {
-		for i := q.cand.next(0); i >= 0; i = q.cand.next(i + 1) {
+	if n := q.cand.Len(); n*8 <= len(c.types) {
+		for i := q.cand.Next(0); i >= 0; i = q.cand.Next(i + 1) {
 			if o, ok := c.price(&q, i, reqs); ok && lessEntry(priceEntry{o.Price, i}, best) {
 				best, bestOff, found = priceEntry{o.Price, i}, o, true
 			}
@@ -228,7 +229,7 @@ func (c *Catalog) cheapestMerged(q *query, reqs requirements.Set) (priceEntry, O
 		if found && !lessEntry(e, best) {
 			return false
 		}
-		if q.cand.has(e.idx) {
+		if q.cand.Has(e.idx) {
 			if o, ok := c.price(q, e.idx, reqs); ok && lessEntry(priceEntry{o.Price, e.idx}, best) {
 				best, bestOff, found = priceEntry{o.Price, e.idx}, o, true
 			}
@@ -257,10 +258,10 @@ func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
 			continue
 		}
 		if !copied {
-			out.types, out.order, out.avail, copied = slices.Clone(c.types), c.order.Clone(), c.avail.clone(), true
+			out.types, out.order, out.avail, copied = slices.Clone(c.types), c.order.Clone(), c.avail.Clone(), true
 		}
 		out.order.Delete(priceEntry{out.types[i].minPrice(), i})
-		out.avail.clear(i)
+		out.avail.Remove(i)
 		out.types[i] = t
 		out.insert(i, t)
 	}

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -16,7 +17,7 @@ import (
 // capacity-type keys, which availability changes, are not indexed (the
 // offering check decides them).
 type labelIndex struct {
-	all  bitset               // every type
+	all  bitset.Set           // every type
 	keys map[string]*keyIndex // by label key
 }
 
@@ -24,18 +25,18 @@ type labelIndex struct {
 // negative cover the non-complement requirements; complement covers the
 // rest; defined = hasValue ∪ negative-In ∪ complement.
 type keyIndex struct {
-	values     map[string]bitset // types whose In-requirement lists the value
-	sorted     []string          // the keys of values, sorted
-	ints       []intValue        // the values that are integers, by number
-	hasValue   bitset            // types with a non-empty In-requirement
-	complement bitset            // types with a NotIn, Exists or bounded requirement
-	negative   bitset            // types whose requirement is NotIn or DoesNotExist
-	defined    bitset            // types that constrain the key
+	values     map[string]bitset.Set // types whose In-requirement lists the value
+	sorted     []string              // the keys of values, sorted
+	ints       []intValue            // the values that are integers, by number
+	hasValue   bitset.Set            // types with a non-empty In-requirement
+	complement bitset.Set            // types with a NotIn, Exists or bounded requirement
+	negative   bitset.Set            // types whose requirement is NotIn or DoesNotExist
+	defined    bitset.Set            // types that constrain the key
 }
 
 type intValue struct {
 	n    int64
-	bits bitset
+	bits bitset.Set
 }
 
 // unindexed reports whether key is left to the offering check.
@@ -50,9 +51,9 @@ func negative(r requirements.Requirement) bool {
 
 // newLabelIndex indexes types. The complexity is O(total requirement values).
 func newLabelIndex(types []*InstanceType) *labelIndex {
-	idx := &labelIndex{all: newBitset(len(types)), keys: map[string]*keyIndex{}}
+	idx := &labelIndex{all: bitset.New(len(types)), keys: map[string]*keyIndex{}}
 	for i, t := range types {
-		idx.all.set(i)
+		idx.all.Add(i)
 		for r := range t.Requirements.All() {
 			if !unindexed(r.Key()) {
 				idx.key(r.Key(), len(types)).add(i, r, len(types))
@@ -68,30 +69,30 @@ func newLabelIndex(types []*InstanceType) *labelIndex {
 func (idx *labelIndex) key(k string, n int) *keyIndex {
 	ki := idx.keys[k]
 	if ki == nil {
-		ki = &keyIndex{values: map[string]bitset{}, hasValue: newBitset(n), complement: newBitset(n),
-			negative: newBitset(n), defined: newBitset(n)}
+		ki = &keyIndex{values: map[string]bitset.Set{}, hasValue: bitset.New(n), complement: bitset.New(n),
+			negative: bitset.New(n), defined: bitset.New(n)}
 		idx.keys[k] = ki
 	}
 	return ki
 }
 
 func (ki *keyIndex) add(i int, r requirements.Requirement, n int) {
-	ki.defined.set(i)
+	ki.defined.Add(i)
 	if negative(r) {
-		ki.negative.set(i)
+		ki.negative.Add(i)
 	}
 	if r.Complement() {
-		ki.complement.set(i)
+		ki.complement.Add(i)
 		return
 	}
 	for _, v := range r.Values() {
 		b := ki.values[v]
 		if b == nil {
-			b = newBitset(n)
+			b = bitset.New(n)
 			ki.values[v] = b
 		}
-		b.set(i)
-		ki.hasValue.set(i)
+		b.Add(i)
+		ki.hasValue.Add(i)
 	}
 }
 
@@ -123,7 +124,7 @@ func sameInt(v string, n int64) bool {
 // types whose indexed labels may satisfy the set, check those among them
 // that need the exact compatibility test (the index is exact for the rest).
 type query struct {
-	cand, check, tmp bitset
+	cand, check, tmp bitset.Set
 }
 
 // stackWords is the bitset length the zero-allocation paths keep on the
@@ -134,20 +135,20 @@ const stackWords = 32
 // usable offering. buf, when long enough, backs the three bitsets
 // (3·words, so that a caller can keep them on its stack); otherwise they are
 // allocated. The complexity is O(keys · words) plus the values named.
-func (idx *labelIndex) filter(reqs requirements.Set, avail bitset, buf []uint64) query {
+func (idx *labelIndex) filter(reqs requirements.Set, avail bitset.Set, buf []uint64) query {
 	w := len(idx.all)
 	if len(buf) < 3*w {
 		buf = make([]uint64, 3*w)
 	}
 	q := query{cand: buf[:w:w], check: buf[w : 2*w : 2*w], tmp: buf[2*w : 3*w : 3*w]}
 	copy(q.cand, avail)
-	q.check.reset()
+	q.check.Clear()
 	for r := range reqs.All() {
 		if unindexed(r.Key()) {
 			continue
 		}
 		if !idx.narrow(&q, r) {
-			q.cand.reset()
+			q.cand.Clear()
 			break
 		}
 	}
@@ -163,54 +164,54 @@ func (idx *labelIndex) narrow(q *query, r requirements.Requirement) bool {
 		return undefOK
 	}
 	s := q.tmp
-	s.reset()
+	s.Clear()
 	switch op := r.Operator(); {
 	case op == requirements.NotIn:
-		q.check.or(ki.defined) // undefined types pass; defined ones need the exact test
+		q.check.Or(ki.defined) // undefined types pass; defined ones need the exact test
 		return true
 	case op == requirements.DoesNotExist:
-		s.orNot(ki.defined, idx.all)
-		s.or(ki.negative)
-		q.cand.and(s)
+		s.OrNot(ki.defined, idx.all)
+		s.Or(ki.negative)
+		q.cand.And(s)
 		return true
 	case op == requirements.In:
 		ki.unionIn(s, r)
 	default: // Exists, Gte, Lte or both bounds
 		ki.unionBounded(s, r)
 	}
-	s.or(ki.complement)
-	q.check.or(ki.complement)
+	s.Or(ki.complement)
+	q.check.Or(ki.complement)
 	if undefOK {
-		s.orNot(ki.defined, idx.all)
+		s.OrNot(ki.defined, idx.all)
 	}
-	q.cand.and(s)
+	q.cand.And(s)
 	return true
 }
 
 // unionIn adds the types listing a value of the In-requirement r. It scans
 // the key's own values when they are few, so as not to copy r's.
-func (ki *keyIndex) unionIn(s bitset, r requirements.Requirement) {
+func (ki *keyIndex) unionIn(s bitset.Set, r requirements.Requirement) {
 	if len(ki.sorted) <= 2*r.Len()+16 {
 		for _, v := range ki.sorted {
 			if r.Has(v) {
-				s.or(ki.values[v])
+				s.Or(ki.values[v])
 			}
 		}
 		return
 	}
 	for _, v := range r.Values() {
 		if b, ok := ki.values[v]; ok {
-			s.or(b)
+			s.Or(b)
 		}
 	}
 }
 
 // unionBounded adds the types with a value inside r's bounds (any value for
 // a plain Exists).
-func (ki *keyIndex) unionBounded(s bitset, r requirements.Requirement) {
+func (ki *keyIndex) unionBounded(s bitset.Set, r requirements.Requirement) {
 	gte, hasGte, lte, hasLte := r.Bounds()
 	if !hasGte && !hasLte {
-		s.or(ki.hasValue)
+		s.Or(ki.hasValue)
 		return
 	}
 	lo := 0
@@ -221,7 +222,7 @@ func (ki *keyIndex) unionBounded(s bitset, r requirements.Requirement) {
 		if hasLte && iv.n > lte {
 			break
 		}
-		s.or(iv.bits)
+		s.Or(iv.bits)
 	}
 }
 

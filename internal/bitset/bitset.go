@@ -43,6 +43,13 @@ func (s Set) Or(o Set) {
 	}
 }
 
+// OrNot sets s to s ∪ (all \ o), all being the set of every element.
+func (s Set) OrNot(o, all Set) {
+	for i := range s {
+		s[i] |= all[i] &^ o[i]
+	}
+}
+
 // Intersects reports whether s and o share an element.
 func (s Set) Intersects(o Set) bool {
 	for i := range s {
