@@ -3,6 +3,7 @@ package consolidation
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -145,6 +146,16 @@ func (c Cluster) underConsolidateAfter(n *packing.Node, pool *packing.NodePool) 
 		after = pool.Disruption.ConsolidateAfter
 	}
 	return last, after > 0 && c.Now.Sub(last) < after
+}
+
+// podEvents is a copy of c's LastPodEvent that a plan or a checker may
+// record the moves' pod events in.
+func (c Cluster) podEvents() map[string]time.Time {
+	m := maps.Clone(c.LastPodEvent)
+	if m == nil {
+		m = map[string]time.Time{}
+	}
+	return m
 }
 
 // settling reports whether n takes no displaced pods in a simulation.

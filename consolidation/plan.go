@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
@@ -29,10 +28,7 @@ type state struct {
 func newState(c Cluster, o Options) (*state, error) {
 	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, changed: map[string]bool{}, kept: map[string]Explanation{}}
 	s.c.Nodes = slices.Clone(c.Nodes)
-	s.c.LastPodEvent = maps.Clone(c.LastPodEvent) // bind records the moves' pod events
-	if s.c.LastPodEvent == nil {
-		s.c.LastPodEvent = map[string]time.Time{}
-	}
+	s.c.LastPodEvent = c.podEvents() // bind records the moves' pod events
 	for i := range c.NodePools {
 		p := &c.NodePools[i]
 		if s.pools[p.Name] != nil {

@@ -3,9 +3,7 @@ package consolidation
 import (
 	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
-	"maps"
 	"slices"
-	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -107,10 +105,7 @@ type cmdVerifier struct {
 
 func newCmdVerifier(c Cluster) *cmdVerifier {
 	v := &cmdVerifier{c: c, nodes: slices.Clone(c.Nodes), pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
-	v.c.LastPodEvent = maps.Clone(c.LastPodEvent) // apply records the moves' pod events
-	if v.c.LastPodEvent == nil {
-		v.c.LastPodEvent = map[string]time.Time{}
-	}
+	v.c.LastPodEvent = c.podEvents() // apply records the moves' pod events
 	for i := range c.NodePools {
 		if p := &c.NodePools[i]; v.pools[p.Name] == nil {
 			v.pools[p.Name] = p

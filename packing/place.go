@@ -406,11 +406,9 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 		c.reqs = c.reqs.Intersect(v.reqs)
 		c.sigs = append(c.sigs, v.sig)
 	}
-	for _, p := range pins {
-		if !slices.Contains(c.pinned, p) {
-			c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
-			c.pinned = append(c.pinned, p)
-		}
+	for _, p := range r.freshPins(c, pins) {
+		c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
+		c.pinned = append(c.pinned, p)
 	}
 }
 

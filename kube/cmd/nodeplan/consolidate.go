@@ -68,11 +68,7 @@ type consolSummary struct {
 }
 
 func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags("consolidate", args, stderr, "table", "json")
-	if err != nil {
-		return fail("consolidate", err, stderr)
-	}
-	s, err := load(c, stdin, time.Now)
+	c, s, err := start("consolidate", args, stdin, stderr)
 	if err != nil {
 		return fail("consolidate", err, stderr)
 	}
@@ -85,12 +81,7 @@ func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("consolidate", err, stderr)
 	}
 	r := newConsolidationReport(s, cl, res)
-	if c.output == "json" {
-		err = writeJSON(r, stdout)
-	} else {
-		err = r.writeTable(stdout)
-	}
-	if err != nil {
+	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("consolidate", err, stderr)
 	}
 	return exitOK

@@ -60,11 +60,7 @@ type blockedReport struct {
 }
 
 func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags("drift", args, stderr, "table", "json")
-	if err != nil {
-		return fail("drift", err, stderr)
-	}
-	s, err := load(c, stdin, time.Now)
+	c, s, err := start("drift", args, stdin, stderr)
 	if err != nil {
 		return fail("drift", err, stderr)
 	}
@@ -79,12 +75,7 @@ func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	findings := drift.Evaluate(cl.Input, s.now)
 	cmds, blocked := drift.Commands(findings, cl, s.now)
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
-	if c.output == "json" {
-		err = writeJSON(r, stdout)
-	} else {
-		err = r.writeTable(stdout)
-	}
-	if err != nil {
+	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("drift", err, stderr)
 	}
 	return exitOK

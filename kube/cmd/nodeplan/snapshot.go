@@ -27,6 +27,27 @@ type snapshot struct {
 // given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
 // else, for input without any timestamp, the clock — the only case where
 // the output depends on when it runs.
+// start parses the flags of a table-or-JSON command and loads its snapshot.
+func start(name string, args []string, stdin io.Reader, stderr io.Writer) (config, snapshot, error) {
+	c, err := parseFlags(name, args, stderr, "table", "json")
+	if err != nil {
+		return c, snapshot{}, err
+	}
+	s, err := load(c, stdin, time.Now)
+	return c, s, err
+}
+
+// tabler is a report that can print itself as a table.
+type tabler interface{ writeTable(io.Writer) error }
+
+// emit writes r as JSON or as its table.
+func emit(output string, r tabler, w io.Writer) error {
+	if output == "json" {
+		return writeJSON(r, w)
+	}
+	return r.writeTable(w)
+}
+
 func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
 	sources, err := read(c.files, stdin)
 	if err != nil {
