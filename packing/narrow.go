@@ -67,7 +67,7 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 		return cand, cut
 	}
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.withinLimits(c, t)) || !offers.admits(c.pl.types[t]) {
+		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.withinLimits(c, t)) || !offers.admits(t) {
 			cand.Remove(t)
 		}
 	}

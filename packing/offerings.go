@@ -19,6 +19,7 @@ type offerFilter struct {
 	pinZone, pinCT  string
 	hasPodReqs      bool
 	hasZone, hasCT  bool
+	pairs           uint64 // the pool's offerPairs the filter allows
 	r               *run
 	c               *claim
 }
@@ -38,6 +39,11 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 		f.pin(p)
 	}
 	f.active = f.hasPodReqs || f.hasZone || f.hasCT || c.pl.reserved
+	for i, p := range c.pl.offerPairs {
+		if f.active && f.zone(p.zone) && f.capacityType(p.ct) {
+			f.pairs |= 1 << i
+		}
+	}
 	return f
 }
 
@@ -50,13 +56,17 @@ func (f *offerFilter) pin(p pin) {
 	}
 }
 
-// admits reports whether t has a usable offering the filter allows.
-func (f *offerFilter) admits(t *instancetypes.InstanceType) bool {
-	if !f.active {
+// admits reports whether type index t of the claim's pool has a usable
+// offering the filter allows.
+func (f *offerFilter) admits(t int) bool {
+	switch {
+	case !f.active:
 		return true
+	case f.c.pl.offerMask != nil:
+		return f.c.pl.offerMask[t]&f.pairs != 0
 	}
-	for _, o := range t.Offerings {
-		if f.r.usable(f.c, t, o) && f.zone(o.Zone) && f.capacityType(o.CapacityType.String()) {
+	for _, o := range f.c.pl.types[t].Offerings {
+		if f.r.usable(f.c, f.c.pl.types[t], o) && f.zone(o.Zone) && f.capacityType(o.CapacityType.String()) {
 			return true
 		}
 	}
@@ -105,4 +115,36 @@ func (r *run) reserve(c *claim) {
 			return
 		}
 	}
+}
+
+// zoneCT is a zone and a capacity type an offering may launch in.
+type zoneCT struct{ zone, ct string }
+
+// maskOffers fills offerPairs and offerMask, so that an offer filter tests
+// a type with one AND instead of a pass over its offerings.
+func (pl *pool) maskOffers() {
+	if pl.reserved {
+		return
+	}
+	index := map[zoneCT]int{}
+	masks := make([]uint64, len(pl.types))
+	for t, it := range pl.types {
+		for _, o := range it.Offerings {
+			if !o.Usable() {
+				continue
+			}
+			p := zoneCT{o.Zone, o.CapacityType.String()}
+			i, ok := index[p]
+			if !ok {
+				if i = len(index); i == 64 {
+					pl.offerPairs = nil
+					return
+				}
+				index[p] = i
+				pl.offerPairs = append(pl.offerPairs, p)
+			}
+			masks[t] |= 1 << i
+		}
+	}
+	pl.offerMask = masks
 }

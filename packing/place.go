@@ -286,7 +286,7 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 	compat := r.bits[v.sig][c.pi]
 	offers := r.newOfferFilter(v, c, pins)
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(c.pl.types[t]) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(t) {
 			return t
 		}
 	}
@@ -419,7 +419,8 @@ const exactOrderClaims = 256
 // orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
 // in-flight claims so before every try, with sort.Slice: the same unstable
 // sort, called at the same points, leaves claims with equal counts in
-// Karpenter's order. That costs a pass over the claims per pod, so past
+// Karpenter's order. A restart shuffles them first, so that claims with
+// equal counts come in a random order. That costs a pass over the claims per pod, so past
 // exactOrderClaims bubble moves each claim that gains a pod past those
 // with fewer (or as many, older) instead, and new claims join at the end:
 // nearly the same order, without the per-pod pass.
@@ -427,9 +428,13 @@ func (r *run) orderClaims() {
 	if len(r.byPods) > exactOrderClaims {
 		return
 	}
+	r.shuffleClaims()
 	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
 	for i, c := range r.byPods {
 		c.pos = i
+		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
+			r.ties++
+		}
 	}
 }
 

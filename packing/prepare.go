@@ -18,7 +18,9 @@ type static struct {
 	opts     Options
 	pools    []*pool
 	pods     []podInfo
-	order    []int // FFD order of pod indexes
+	order    []int        // FFD order of pod indexes
+	equal    [][2]int     // runs of order whose pods are of equal size
+	shares   [][2]float64 // per pod: its share of all cpu and memory requested (restarts only)
 	counters []counterDef
 	// counterIndex finds a counter by its signature.
 	counterIndex map[string]int32
@@ -48,6 +50,12 @@ type pool struct {
 	capLim    [][]int64          // per type: its capacity in each limited resource
 	maxCapLim []int64            // the largest capLim of any type, per limit
 	bySize    [dims][]int32      // type indices by allocatable in each core dimension
+	// offerPairs are the (zone, capacity type) pairs of the types' usable
+	// offerings, and offerMask, per type, the pairs it offers (bit i for
+	// offerPairs[i]); both nil when the pool has reserved offerings or
+	// more than 64 pairs, and offerings are then checked one by one.
+	offerPairs []zoneCT
+	offerMask  []uint64
 }
 
 // pin is one topology key fixed to one value.
@@ -64,6 +72,7 @@ func prepare(p *Problem, o Options) *static {
 		pl.pins = pinBits(pl, s.domains)
 	}
 	s.order = ffdOrder(p.Pods, o.PriorityOrder)
+	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
 	return s
 }
 
@@ -100,6 +109,7 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.price = append(pl.price, off.Price)
 	}
 	pl.sortTypes()
+	pl.maskOffers()
 	pl.typeKeys = map[string]bool{}
 	for _, t := range pl.types {
 		for _, k := range t.Requirements.Keys() {
@@ -243,10 +253,9 @@ func pinBits(pl *pool, domains map[string][]string) map[pin]bitset.Set {
 	return pins
 }
 
-// ffdOrder sorts pod indexes first-fit-decreasing: priority (when asked),
-// cpu, memory, then the other resources, all descending; then creation time
-// and uid ascending, as Karpenter's queue, then namespace, name and input
-// position. The order is total.
+// ffdOrder sorts pod indexes first-fit-decreasing: by size (see
+// cmpSize), then creation time and uid ascending, as Karpenter's queue,
+// then namespace, name and input position. The order is total.
 func ffdOrder(pods []Pod, byPriority bool) []int {
 	idx := make([]int, len(pods))
 	for i := range idx {
@@ -254,18 +263,42 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 	}
 	slices.SortStableFunc(idx, func(a, b int) int {
 		pa, pb := &pods[a], &pods[b]
-		c := 0
-		if byPriority {
-			c = cmp.Compare(pb.Priority, pa.Priority)
-		}
-		return cmp.Or(c,
-			cmp.Compare(pb.Requests.CPU, pa.Requests.CPU),
-			cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
-			pb.Requests.Compare(pa.Requests),
+		return cmp.Or(cmpSize(pa, pb, byPriority),
 			pa.CreationTime.Compare(pb.CreationTime),
 			strings.Compare(pa.UID, pb.UID),
 			strings.Compare(pa.Namespace, pb.Namespace),
 			strings.Compare(pa.Name, pb.Name))
 	})
 	return idx
+}
+
+// cmpSize orders pods larger first: priority (when asked), cpu, memory,
+// then the other resources, all descending. Pods it finds equal are the
+// ties a restart may reorder.
+func cmpSize(pa, pb *Pod, byPriority bool) int {
+	c := 0
+	if byPriority {
+		c = cmp.Compare(pb.Priority, pa.Priority)
+	}
+	return cmp.Or(c,
+		cmp.Compare(pb.Requests.CPU, pa.Requests.CPU),
+		cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
+		pb.Requests.Compare(pa.Requests))
+}
+
+// sizeRuns returns the [start, end) bounds, in order, of the runs of two or
+// more pods of equal size.
+func sizeRuns(pods []Pod, order []int, byPriority bool) [][2]int {
+	var runs [][2]int
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && cmpSize(&pods[order[i]], &pods[order[j]], byPriority) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			runs = append(runs, [2]int{i, j})
+		}
+		i = j
+	}
+	return runs
 }

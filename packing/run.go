@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strings"
 
@@ -30,18 +31,19 @@ type run struct {
 	order   []int
 	usedLim [][]int64 // per pool: capacity committed in each limited resource
 	count   []int64   // per pool: nodes
-	sigs    map[string]int32
-	bits    [][]bitset.Set // per signature, per pool: compatible types
-	reqsOf  []requirements.Set
-	fails   []Reason
-	pins    []pin    // scratch
-	cands   []string // scratch
-	prices  map[priceKey][]option
-	held    map[reservation]int // claims holding each reservation
-	fresh   []claim             // per pool: scratch for trying a new claim
-	pinBuf  []pin               // scratch for freshPins
+	*memo
+	fails  []Reason
+	pins   []pin               // scratch
+	cands  []string            // scratch
+	held   map[reservation]int // claims holding each reservation
+	fresh  []claim             // per pool: scratch for trying a new claim
+	pinBuf []pin               // scratch for freshPins
 	// hostTaken counts, per counter, the claims holding a pod it counts.
 	hostTaken []int32
+	// tie breaks ties at random in a restart (nil in a greedy pass);
+	// ties counts the random choices among two or more.
+	tie  *rand.Rand
+	ties int
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -89,8 +91,26 @@ type claim struct {
 	resvUnits int
 }
 
-func newRun(s *static, cost bool) *run {
-	r := &run{s: s, cost: cost, sigs: map[string]int32{}, prices: map[priceKey][]option{}, held: map[reservation]int{}}
+// memo is what runs of one solve may share when they run one after
+// another: it depends on the problem alone, not on the placements.
+type memo struct {
+	sigs   map[string]int32
+	bits   [][]bitset.Set // per signature, per pool: compatible types
+	reqsOf []requirements.Set
+	prices map[priceKey][]option // see priced
+}
+
+func newMemo() *memo {
+	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}}
+}
+
+// newRun starts a pass; m may come from an earlier pass of the same
+// goroutine, or be nil.
+func newRun(s *static, cost bool, tie *rand.Rand, m *memo) *run {
+	if m == nil {
+		m = newMemo()
+	}
+	r := &run{s: s, cost: cost, tie: tie, memo: m, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
 	r.where = slices.Repeat([]int{-1}, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
@@ -274,6 +294,7 @@ func (s *static) lookupCounter(c counterDef) int32 {
 // solve places every pod, retrying failed pods while a pass makes progress.
 func (r *run) solve() {
 	queue := slices.Clone(r.s.order)
+	r.reorder(queue)
 	for len(queue) > 0 {
 		var next []int
 		for _, i := range queue {

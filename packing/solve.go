@@ -1,10 +1,10 @@
 package packing
 
 import (
-	"cmp"
 	"context"
-	"github.com/nodeplan/nodeplan/instancetypes"
 	"sync"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
 )
 
 // Strategy chooses how Solve picks among the claims a pod fits. The zero
@@ -12,9 +12,10 @@ import (
 type Strategy uint8
 
 const (
-	// Best runs Plain and CostAware and returns the better plan: more pods
-	// placed, then the lower price, then Plain. It never costs more than
-	// Plain.
+	// Best runs Plain and CostAware, each followed by its seeded restarts
+	// (Options.Restarts), and returns the best plan of all: more pods
+	// placed, then the lower price, then Plain's, then the earlier pass. It
+	// never costs more than Plain.
 	Best Strategy = iota
 	// Plain is Karpenter's rule: the open claim with the fewest pods that
 	// takes the pod, else a new claim.
@@ -34,6 +35,21 @@ func (s Strategy) String() string {
 type Options struct {
 	// Strategy picks the claim-choice rule; the default, Best, tries both.
 	Strategy Strategy
+	// Restarts is how many seeded passes Best runs after each of its two
+	// greedy ones. A restart is the same first-fit-decreasing pass with
+	// its ties broken at random: the order of pods of equal size, the
+	// domain among equally good topology domains and, for Plain, the
+	// order of claims with as many pods. Karpenter breaks the domain ties
+	// in map order, so its plans vary from run to run; the restarts let
+	// Best find the good ones on purpose. A strategy's restarts stop early
+	// when one meets no tie. The zero value means the default, min(32,
+	// 2048 / (pods + nodes + their pods)): at most about 2,048 extra pod
+	// placements per strategy, so none past 2,048 pods. A negative value
+	// runs none. Plain and CostAware alone never restart.
+	Restarts int
+	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
+	// Plan. The zero value is a seed like any other.
+	Seed uint64
 	// IgnorePreferences drops preferred node affinity, preferred pod
 	// (anti-)affinity and ScheduleAnyway spread up front, as Karpenter's
 	// preference policy Ignore.
@@ -89,23 +105,24 @@ func (s *static) charged(st settlement) instancetypes.Price {
 }
 
 func solveWith(s *static, cost bool) Plan {
-	r := newRun(s, cost)
+	r := newRun(s, cost, nil, nil)
 	r.solve()
 	return r.plan()
 }
 
-// best runs both strategies concurrently and renders the better one: fewer
-// unschedulable pods, then the lower price, Plain on a tie.
+// best runs both strategies, each with its restarts, concurrently and
+// renders the better plan (see Best).
 func best(s *static) Plan {
-	plain, costed := newRun(s, false), newRun(s, true)
-	var ps, cs settlement
-	var wg sync.WaitGroup
-	wg.Go(func() { costed.solve(); cs = costed.settle() })
-	plain.solve()
-	ps = plain.settle()
-	wg.Wait()
-	if cmp.Or(cmp.Compare(cs.unschedulable, ps.unschedulable), cmp.Compare(s.charged(cs), s.charged(ps))) < 0 {
-		return costed.render(cs)
+	if s.opts.restarts(s.prob) > 0 {
+		s.blend()
 	}
-	return plain.render(ps)
+	var costed pass
+	var wg sync.WaitGroup
+	wg.Go(func() { costed = s.search(true) })
+	plain := s.search(false)
+	wg.Wait()
+	if s.better(costed.st, plain.st) {
+		return costed.r.render(costed.st)
+	}
+	return plain.r.render(plain.st)
 }

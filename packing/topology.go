@@ -153,7 +153,7 @@ func (r *run) typeAdmits(v view, c *claim, compat interface{ Has(int) bool }, pi
 	b, ok := c.pl.pins[extra]
 	offers := r.newOfferFilter(v, c, pins, extra)
 	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) && offers.admits(c.pl.types[t]) {
+		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) && offers.admits(t) {
 			return true
 		}
 	}
@@ -161,31 +161,45 @@ func (r *run) typeAdmits(v view, c *claim, compat interface{ Has(int) bool }, pi
 }
 
 // choose picks the domain of an unpinned claim for constraint c: the least
-// loaded valid domain for spread, the fullest for affinity, the first empty
-// one for anti-affinity; ties go to the first in order.
+// loaded valid domain for spread, the fullest for affinity, an empty one
+// for anti-affinity; ties go to the first in order, or in a restart to a
+// random one.
 func (r *run) choose(v view, c constraint, cl *claim, pins []pin) (string, bool) {
 	counts := r.counts[c.counter]
-	best, found := "", false
+	best, n := "", 0
 	for _, d := range r.candidates(v, cl, r.s.counters[c.counter].key, pins) {
 		if !r.satisfied(v, c, d) {
 			continue
 		}
-		if !found || (c.kind == spreadKind && counts[d] < counts[best]) || (c.kind == affinityKind && counts[d] > counts[best]) {
-			best, found = d, true
+		switch {
+		case n == 0 || (c.kind == spreadKind && counts[d] < counts[best]) || (c.kind == affinityKind && counts[d] > counts[best]):
+			best, n = d, 1
+		case counts[d] == counts[best] || c.kind == antiKind:
+			if n++; r.pick(n) {
+				best = d
+			}
 		}
 	}
-	return best, found
+	return best, n > 0
 }
 
 // chooseFree picks the domain for a key the pod is only counted by: the
-// first one no placed pod's anti-affinity forbids.
+// first one no placed pod's anti-affinity forbids, or in a restart a
+// random one.
 func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) {
+	best, n := "", 0
 	for _, d := range r.candidates(v, cl, r.s.counters[m].key, pins) {
-		if r.anti[m][d] == 0 {
-			return d, true
+		if r.anti[m][d] != 0 {
+			continue
+		}
+		if n++; n == 1 || r.pick(n) {
+			best = d
+		}
+		if r.tie == nil {
+			break
 		}
 	}
-	return "", false
+	return best, n > 0
 }
 
 // record counts the placed pod in the domains of t.
