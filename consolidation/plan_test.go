@@ -102,7 +102,7 @@ func TestPlanBehaviours(t *testing.T) {
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"big": consolidation.NoCheaperReplacement}}},
 		{"repack splits a large node into smaller ones", func(c *cluster) {
 			c.node("big", 32, 4000, 4000, 4000, 4000, 4000)
-		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [big] (+3) saves $0.600000/h"}}},
+		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [big] (+2) saves $0.600000/h"}}},
 		{"single-node replace with a strictly cheaper node", func(c *cluster) {
 			c.node("a", 16, 1500)
 		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.700000/h"}}},

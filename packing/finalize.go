@@ -174,19 +174,25 @@ func optionSet(c *claim, priced []option, idx []int32) bitset.Set {
 // zone and capacity-type requirements, cheapest first. Claims with the same
 // requirements on those keys share the list, unless reservations are in play.
 func (r *run) priced(c *claim, units map[reservation]int) []option {
-	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
-	key := priceKey{c.pi, zone.String(), ct.String()}
-	if opts, ok := r.prices[key]; ok && !c.pl.reserved {
+	return r.pricedBy(c.pl, c.pi, c.reqs, units)
+}
+
+// pricedBy is priced for a claim of pool pl (index pi) with requirements
+// reqs.
+func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reservation]int) []option {
+	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
+	key := priceKey{pi, zone.String(), ct.String()}
+	if opts, ok := r.prices[key]; ok && !pl.reserved {
 		return opts
 	}
 	var opts []option
-	for t, it := range c.pl.types {
+	for t, it := range pl.types {
 		if off, ok := cheapestOffering(it, zone, ct, units, r.held); ok {
 			opts = append(opts, option{t, off})
 		}
 	}
 	slices.SortFunc(opts, func(a, b option) int {
-		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(c.pl.types[a.t].Name, c.pl.types[b.t].Name))
+		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
 	r.prices[key] = opts
 	return opts

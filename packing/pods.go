@@ -27,6 +27,9 @@ type podInfo struct {
 	reqs0     requirements.Set
 	key0      string
 	hostCons0 []constraint
+	// hostBound: some constraint of the pod, or of another pod that counts
+	// it, is keyed by hostname, so which node it shares matters.
+	hostBound bool
 }
 
 // conKind is the kind of a topology constraint.
@@ -195,9 +198,14 @@ func (s *static) compileCounters() {
 			info.cons[j].self = slices.Contains(info.matches, info.cons[j].counter)
 		}
 		for _, c := range info.cons {
-			if c.kind != affinityKind && s.counters[c.counter].key == requirements.LabelHostname {
+			onHost := s.counters[c.counter].key == requirements.LabelHostname
+			if c.kind != affinityKind && onHost {
 				info.hostCons0 = append(info.hostCons0, c)
 			}
+			info.hostBound = info.hostBound || onHost
+		}
+		for _, m := range info.matches {
+			info.hostBound = info.hostBound || s.counters[m].key == requirements.LabelHostname
 		}
 	}
 }

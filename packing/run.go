@@ -89,6 +89,7 @@ type claim struct {
 	resv      reservation
 	hasResv   bool
 	resvUnits int
+	gone      bool // merged into another claim (see merge)
 }
 
 // memo is what runs of one solve may share when they run one after

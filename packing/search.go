@@ -58,9 +58,11 @@ func (s *static) search(cost bool) pass {
 	return best
 }
 
+// runPass runs one pass of Best: place every pod, then merge claims.
 func (s *static) runPass(cost bool, tie *rand.Rand, m *memo) pass {
 	r := newRun(s, cost, tie, m)
 	r.solve()
+	r.merge()
 	return pass{r: r, st: r.settle()}
 }
 
