@@ -20,6 +20,23 @@
 //   - Strategy Best (the default) also runs a cost-aware placement rule and
 //     returns whichever plan is cheaper, so it never costs more than the
 //     Karpenter-like rule on the same input.
+//   - Best searches where Karpenter draws: Karpenter breaks ties between
+//     equally good zones in Go map order, so the same pods give plans that
+//     differ by up to a fifth in price from one run to the next. Best
+//     reruns both rules with seeded random tie-breaks (zones, pods of equal
+//     size, claims with as many pods) and, in half the restarts, a random
+//     blend of cpu and memory as the size order, and keeps the best plan:
+//     the same input still gives the same plan. Options.Restarts sets how
+//     many; by default at most about 2,048 extra pod placements a rule,
+//     none past 2,048 pods.
+//   - After every pass Best merges pairs of claims of one NodePool that a
+//     single node holds for no more than the two cost: cheaper, or as cheap
+//     with a node fewer. Karpenter fills one claim as far as it goes, so it
+//     needs no merging; the cost-aware rule, which places pods one at a
+//     time on the cheapest step, does. Claims whose pods look at hostnames
+//     (hostname spread or anti-affinity, or counted by one), that are pinned
+//     to different topology domains, share a host port, or belong to a pool
+//     with reserved offerings or limits that could bind stay apart.
 //   - A claim's zone (and any topology key) is fixed as soon as a pod that
 //     is counted by a topology constraint joins it, so that every count the
 //     solver relies on is the one the launched node will have; Karpenter
@@ -37,9 +54,11 @@
 //   - Capacity reservations are held by claims during the solve, so no
 //     reservation is promised to more claims than it has units.
 //   - The cost-aware strategy prefers many right-sized nodes to a few large
-//     ones whenever that is cheaper: on the AWS catalog it can use far more
-//     nodes than Karpenter (see benchmarks/RESULTS.md). Per-node costs the
-//     catalog does not price can be given as Options.NodeOverhead.
+//     ones whenever that is cheaper; merging then joins those that a larger
+//     type of the same price holds. On the AWS catalog Best can still use
+//     more nodes than Karpenter, at a lower price (see
+//     benchmarks/RESULTS.md). Per-node costs the catalog does not price can
+//     be given as Options.NodeOverhead.
 //
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
@@ -50,7 +69,13 @@
 // CPU and memory, then a scan of the open claims in order (Plain, as
 // Karpenter) or a btree range scan by free CPU capped at a fixed number of
 // visits (CostAware). Instance-type compatibility is computed once
-// per distinct requirement set, as bitsets.
+// per distinct requirement set, as bitsets, and shared by the passes of one
+// rule; offerings are tested through per-type masks of (zone, capacity
+// type). Best runs its two rules on two goroutines, each pass followed by a
+// merge of O(rounds × claims × 8) bitset operations; the default restarts
+// add at most about 2,048 pod placements per rule, so they cost much on
+// small problems (a 100-pod solve takes several times as long) and
+// nothing past 2,048 pods.
 //
 // [Verify] is an independent checker of a Plan against its Problem, written
 // without the solver's placement code: every pod exactly once, capacity of

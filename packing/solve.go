@@ -13,9 +13,10 @@ type Strategy uint8
 
 const (
 	// Best runs Plain and CostAware, each followed by its seeded restarts
-	// (Options.Restarts), and returns the best plan of all: more pods
-	// placed, then the lower price, then Plain's, then the earlier pass. It
-	// never costs more than Plain.
+	// (Options.Restarts); after every pass it merges pairs of claims that
+	// one node holds for no more than the two. It returns the best plan of
+	// all: more pods placed, then the lower price (with NodeOverhead),
+	// then Plain's, then the earlier pass. It never costs more than Plain.
 	Best Strategy = iota
 	// Plain is Karpenter's rule: the open claim with the fewest pods that
 	// takes the pod, else a new claim.
