@@ -11,8 +11,8 @@ import (
 )
 
 // Merging, after a pass of Best, joins two claims of one pool into one node
-// when that node costs no more than the two: cheaper, or as cheap with one
-// node fewer. A greedy pass cannot see it: it places one pod at a time, and
+// when that node costs no more than the two (with Options.NodeOverhead for
+// the node it saves): cheaper, or as cheap with one node fewer. A greedy pass cannot see it: it places one pod at a time, and
 // growing a full claim by one pod often costs more than a new claim, though
 // two such claims fit a type of the same family at the same price, or a
 // cheaper one once the per-node overhead is shared.
@@ -73,7 +73,7 @@ func (r *run) mergeRound() bool {
 			continue
 		}
 		for _, b := range cands[i+1 : min(len(cands), i+1+mergePartners)] {
-			if !b.c.gone && b.c.pi == a.c.pi && r.tryMerge(a.c, b.c, a.price+b.price) {
+			if !b.c.gone && b.c.pi == a.c.pi && r.tryMerge(a.c, b.c, a.price+b.price+r.s.opts.nodeOverhead()) {
 				joined = true
 				break
 			}
@@ -96,7 +96,8 @@ func (r *run) mergeable(c *claim) bool {
 }
 
 // tryMerge joins b into a when one node holds both for at most price, the
-// two claims' prices, and reports whether it did.
+// two claims' prices plus the node overhead the merge saves, and reports
+// whether it did.
 func (r *run) tryMerge(a, b *claim, price instancetypes.Price) bool {
 	pl := a.pl
 	need := a.used.Add(b.used)

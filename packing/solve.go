@@ -60,7 +60,7 @@ type Options struct {
 	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600.
 	MaxInstanceTypes int
 	// NodeOverhead is a price per node that the cost-aware strategy and
-	// Best's choice between strategies add to every new NodeClaim: costs
+	// Best's merging and choice between plans add to every new NodeClaim: costs
 	// the catalog does not show (per-node licences, agents, addresses) or
 	// simply a preference for fewer, larger nodes. Plan prices never
 	// include it. The zero value charges nothing (nor does a negative
