@@ -27,8 +27,8 @@
 //     size, claims with as many pods) and, in half the restarts, a random
 //     blend of cpu and memory as the size order, and keeps the best plan:
 //     the same input still gives the same plan. Options.Restarts sets how
-//     many; by default at most about 2,048 extra pod placements a rule,
-//     none past 2,048 pods.
+//     many; by default at most about 1,024 extra pod placements a rule,
+//     none past 1,024 pods.
 //   - After every pass Best merges pairs of claims of one NodePool that a
 //     single node holds for no more than the two cost: cheaper, or as cheap
 //     with a node fewer. Karpenter fills one claim as far as it goes, so it
@@ -73,9 +73,9 @@
 // rule; offerings are tested through per-type masks of (zone, capacity
 // type). Best runs its two rules on two goroutines, each pass followed by a
 // merge of O(rounds × claims × 8) bitset operations; the default restarts
-// add at most about 2,048 pod placements per rule, so they cost much on
+// add at most about 1,024 pod placements per rule, so they cost much on
 // small problems (a 100-pod solve takes several times as long) and
-// nothing past 2,048 pods.
+// nothing past 1,024 pods.
 //
 // [Verify] is an independent checker of a Plan against its Problem, written
 // without the solver's placement code: every pod exactly once, capacity of

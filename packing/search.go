@@ -9,7 +9,7 @@ import (
 // restartBudget is the pod placements the default restarts of one
 // strategy may add; maxRestarts caps their number on small problems.
 const (
-	restartBudget = 2048
+	restartBudget = 1024
 	maxRestarts   = 32
 )
 

@@ -15,11 +15,12 @@ func TestDefaultRestarts(t *testing.T) {
 		want int
 	}{
 		{name: "empty problem", p: Problem{}, want: maxRestarts},
-		{name: "60 pods", p: Problem{Pods: pods(60)}, want: maxRestarts},
-		{name: "100 pods", p: Problem{Pods: pods(100)}, want: 20},
-		{name: "nodes and their pods count", p: Problem{Pods: pods(24), Nodes: []Node{{Pods: pods(999)}}}, want: 2},
-		{name: "2048 pods", p: Problem{Pods: pods(2048)}, want: 1},
-		{name: "2049 pods", p: Problem{Pods: pods(2049)}, want: 0},
+		{name: "32 pods", p: Problem{Pods: pods(32)}, want: maxRestarts},
+		{name: "60 pods", p: Problem{Pods: pods(60)}, want: 17},
+		{name: "100 pods", p: Problem{Pods: pods(100)}, want: 10},
+		{name: "nodes and their pods count", p: Problem{Pods: pods(24), Nodes: []Node{{Pods: pods(487)}}}, want: 2},
+		{name: "1024 pods", p: Problem{Pods: pods(1024)}, want: 1},
+		{name: "1025 pods", p: Problem{Pods: pods(1025)}, want: 0},
 		{name: "explicit", o: Options{Restarts: 100}, p: Problem{Pods: pods(5000)}, want: 100},
 		{name: "off", o: Options{Restarts: -1}, p: Problem{Pods: pods(1)}, want: 0},
 	}

@@ -44,8 +44,8 @@ type Options struct {
 	// in map order, so its plans vary from run to run; the restarts let
 	// Best find the good ones on purpose. A strategy's restarts stop early
 	// when one meets no tie. The zero value means the default, min(32,
-	// 2048 / (pods + nodes + their pods)): at most about 2,048 extra pod
-	// placements per strategy, so none past 2,048 pods. A negative value
+	// 1024 / (pods + nodes + their pods)): at most about 1,024 extra pod
+	// placements per strategy, so none past 1,024 pods. A negative value
 	// runs none. Plain and CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same

@@ -52,6 +52,9 @@ type impl struct {
 var impls = []impl{
 	{"karpenter", func(w workload.Workload) (solver, error) { return sidebyside.Prepare(w, sidebyside.KarpenterOptions{}) }},
 	{"nodeplan", func(w workload.Workload) (solver, error) { return sidebyside.PrepareNodeplan(w, packing.Options{}) }},
+	{"nodeplan greedy", func(w workload.Workload) (solver, error) {
+		return sidebyside.PrepareNodeplan(w, packing.Options{Restarts: -1})
+	}},
 	{"cluster-autoscaler least-waste", func(w workload.Workload) (solver, error) {
 		return sidebyside.PrepareClusterAutoscaler(w, sidebyside.CAOptions{Expander: sidebyside.ExpanderLeastWaste})
 	}},
@@ -238,9 +241,11 @@ func section(table string, elapsed time.Duration) string {
 
 const notes = `
 Notes: pods/s is pods ÷ the median solve time (conversion and scheduler set-up not timed); nodes and
-$/h are from the last solve (Karpenter's vary slightly from run to run). Karpenter's $/h prices each
-NodeClaim at the cheapest available offering, among its instance-type options, compatible with its
-requirements. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
+$/h are from the last solve (Karpenter's vary from run to run: it breaks zone ties in map order).
+Karpenter's $/h prices each NodeClaim at the cheapest available offering, among its instance-type
+options, compatible with its requirements. "nodeplan" is packing.Solve's default (Strategy Best with
+its seeded restarts and merging); "nodeplan greedy" is the same with Restarts -1 (its two greedy passes,
+merged): the speed the restarts trade for price on small problems. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
 its binpacking estimator per node group and the least-waste or price expander; see its doc for what is
 and is not modelled, notably zone-level constraints taken as satisfied); their pods/s is the model's
 speed, not CA's. The bound is the largest of an LP relaxation of covering the summed cpu, memory, pod
