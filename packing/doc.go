@@ -20,15 +20,19 @@
 //   - Strategy Best (the default) also runs a cost-aware placement rule and
 //     returns whichever plan is cheaper, so it never costs more than the
 //     Karpenter-like rule on the same input.
+//   - The cost-aware rule takes pods by the sum of their shares of all cpu
+//     and all memory requested, larger first; Plain keeps Karpenter's
+//     cpu-then-memory order. Sorting by cpu alone leaves memory-heavy pods
+//     for last, where nothing is left to pair them with.
 //   - Best searches where Karpenter draws: Karpenter breaks ties between
 //     equally good zones in Go map order, so the same pods give plans that
 //     differ by up to a fifth in price from one run to the next. Best
-//     reruns both rules with seeded random tie-breaks (zones, pods of equal
-//     size, claims with as many pods) and, in half the restarts, a random
-//     blend of cpu and memory as the size order, and keeps the best plan:
-//     the same input still gives the same plan. Options.Restarts sets how
-//     many; by default at most about 1,024 extra pod placements a rule,
-//     none past 1,024 pods.
+//     reruns both rules with the other rule's pod order, then with seeded
+//     random tie-breaks (zones, pods of equal size, claims with as many
+//     pods) and, in half of those, a random blend of cpu and memory as the
+//     size order, and keeps the best plan: the same input still gives the
+//     same plan. Options.Restarts sets how many; by default at most about
+//     1,024 extra pod placements a rule, none past 1,024 pods.
 //   - After every pass Best merges pairs of claims of one NodePool that a
 //     single node holds for no more than the two cost: cheaper, or as cheap
 //     with a node fewer. Karpenter fills one claim as far as it goes, so it

@@ -20,7 +20,7 @@ type static struct {
 	pods     []podInfo
 	order    []int        // FFD order of pod indexes
 	equal    [][2]int     // runs of order whose pods are of equal size
-	shares   [][2]float64 // per pod: its share of all cpu and memory requested (restarts only)
+	shares   [][2]float64 // per pod: its share of all cpu and memory requested
 	counters []counterDef
 	// counterIndex finds a counter by its signature.
 	counterIndex map[string]int32
@@ -73,6 +73,7 @@ func prepare(p *Problem, o Options) *static {
 	}
 	s.order = ffdOrder(p.Pods, o.PriorityOrder)
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
+	s.blend()
 	return s
 }
 

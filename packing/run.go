@@ -40,6 +40,7 @@ type run struct {
 	pinBuf []pin               // scratch for freshPins
 	// hostTaken counts, per counter, the claims holding a pod it counts.
 	hostTaken []int32
+	seq       sequence // the order pods are taken in
 	// tie breaks ties at random in a restart (nil in a greedy pass);
 	// ties counts the random choices among two or more.
 	tie  *rand.Rand
@@ -107,11 +108,11 @@ func newMemo() *memo {
 
 // newRun starts a pass; m may come from an earlier pass of the same
 // goroutine, or be nil.
-func newRun(s *static, cost bool, tie *rand.Rand, m *memo) *run {
+func newRun(s *static, spec passSpec, m *memo) *run {
 	if m == nil {
 		m = newMemo()
 	}
-	r := &run{s: s, cost: cost, tie: tie, memo: m, held: map[reservation]int{}}
+	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
 	r.where = slices.Repeat([]int{-1}, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))

@@ -35,32 +35,63 @@ type pass struct {
 }
 
 // search runs one strategy's greedy pass, then its restarts, and returns
-// the best: see [static.better]; the earlier pass on a tie. Restart k
-// draws from a generator seeded with Options.Seed and (k, strategy), so
-// the result does not depend on timing. The restarts stop at the first
-// that met no tie, since every later one would repeat the greedy pass.
+// the best: see [static.better]; the earlier pass on a tie. The first
+// restart is the rule's other greedy order (see [sequence]); restart k ≥ 1
+// draws its ties from a generator seeded with Options.Seed and (k,
+// strategy), so the result does not depend on timing. The random restarts
+// stop at the first that met no tie, since every later one would repeat a
+// greedy pass.
 func (s *static) search(cost bool) pass {
 	m := newMemo()
-	best := s.runPass(cost, nil, m)
+	primary, other := s.sequences(cost)
+	best := s.runPass(passSpec{cost: cost, seq: primary}, m)
+	n := s.opts.restarts(s.prob)
+	if n > 0 {
+		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m))
+	}
 	stream := uint64(0)
 	if cost {
 		stream = 1
 	}
-	for k := range uint64(s.opts.restarts(s.prob)) {
-		p := s.runPass(cost, rand.New(rand.NewPCG(s.opts.Seed, k<<1|stream)), m)
+	for k := 1; k < n; k++ {
+		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(k)<<1|stream))
+		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m)
 		if p.r.ties == 0 {
 			break
 		}
-		if s.better(p.st, best.st) {
-			best = p
-		}
+		best = s.keep(best, p)
 	}
 	return best
 }
 
+// sequences are a rule's greedy pod order and its other one: Karpenter's
+// FFD for Plain, the shares order for CostAware.
+func (s *static) sequences(cost bool) (primary, other sequence) {
+	if cost {
+		return seqShares, seqFFD
+	}
+	return seqFFD, seqShares
+}
+
+// keep returns p if it is better than best, else best.
+func (s *static) keep(best, p pass) pass {
+	if s.better(p.st, best.st) {
+		return p
+	}
+	return best
+}
+
+// passSpec says how a pass runs: its claim rule, its pod order and, for a
+// random restart, the generator of its tie-breaks.
+type passSpec struct {
+	cost bool
+	seq  sequence
+	tie  *rand.Rand
+}
+
 // runPass runs one pass of Best: place every pod, then merge claims.
-func (s *static) runPass(cost bool, tie *rand.Rand, m *memo) pass {
-	r := newRun(s, cost, tie, m)
+func (s *static) runPass(spec passSpec, m *memo) pass {
+	r := newRun(s, spec, m)
 	r.solve()
 	r.merge()
 	return pass{r: r, st: r.settle()}
@@ -83,20 +114,43 @@ func (r *run) pick(n int) bool {
 	return r.tie.IntN(n) == 0
 }
 
-// reorder draws a restart's pod order into queue (in FFD order on entry):
-// half the time the FFD order with each run of equal-size pods shuffled,
-// otherwise the pods by a random blend of their cpu and memory shares
-// (see [static.blend]), larger first, after priority when Options ask for
-// it. A greedy pass keeps the FFD order.
+// sequence is the order a pass takes the pods in.
+type sequence uint8
+
+const (
+	// seqFFD is first-fit decreasing as Karpenter orders it: cpu, then
+	// memory (see ffdOrder).
+	seqFFD sequence = iota
+	// seqShares orders pods by the sum of their cpu and memory shares
+	// (see [static.blend]), larger first: FFD by cpu alone places
+	// memory-heavy pods last, where a size that weighs both pairs them
+	// with cpu-heavy ones.
+	seqShares
+	// seqRandom is a restart's: FFD with each run of equal-size pods
+	// shuffled and, half the time, then ordered by a random blend of the
+	// two shares.
+	seqRandom
+)
+
+// reorder puts queue, which holds the FFD order on entry, in the pass's
+// sequence. The blend orders keep priority first when Options ask for it.
 func (r *run) reorder(queue []int) {
-	if r.tie == nil {
-		return
+	switch r.seq {
+	case seqShares:
+		r.sortByBlend(queue, 0.5)
+	case seqRandom:
+		r.shuffleEqual(queue)
+		if r.tie.IntN(2) == 1 {
+			r.sortByBlend(queue, r.tie.Float64())
+			r.ties++
+		}
 	}
-	r.shuffleEqual(queue)
-	if r.tie.IntN(2) == 0 {
-		return
-	}
-	w, key := r.tie.Float64(), make([]float64, len(r.s.pods))
+}
+
+// sortByBlend sorts queue by w·cpu share + (1−w)·memory share, larger
+// first, stably.
+func (r *run) sortByBlend(queue []int, w float64) {
+	key := make([]float64, len(r.s.pods))
 	for _, i := range queue {
 		key[i] = w*r.s.shares[i][0] + (1-w)*r.s.shares[i][1]
 	}
@@ -107,12 +161,10 @@ func (r *run) reorder(queue []int) {
 		}
 		return cmp.Or(c, cmp.Compare(key[b], key[a]))
 	})
-	r.ties++
 }
 
 // blend computes each pod's share of the pending pods' total cpu and
-// memory requests, the sizes a restart may blend: FFD by cpu alone packs
-// memory-heavy pods last, where a blend can pair them with cpu-heavy ones.
+// memory requests, the sizes the blend orders weigh.
 func (s *static) blend() {
 	var cpu, mem float64
 	for i := range s.pods {

@@ -50,12 +50,12 @@ func TestRestartsOnlyImprove(t *testing.T) {
 func TestRestartsSeed(t *testing.T) {
 	differs := false
 	for _, p := range restartProblems(100) {
-		a, err := packing.Solve(p, packing.Options{Restarts: 1, Seed: 1})
+		a, err := packing.Solve(p, packing.Options{Restarts: 3, Seed: 1})
 		require.NoError(t, err)
-		b, err := packing.Solve(p, packing.Options{Restarts: 1, Seed: 1})
+		b, err := packing.Solve(p, packing.Options{Restarts: 3, Seed: 1})
 		require.NoError(t, err)
 		require.Equal(t, a, b)
-		c, err := packing.Solve(p, packing.Options{Restarts: 1, Seed: 2})
+		c, err := packing.Solve(p, packing.Options{Restarts: 3, Seed: 2})
 		require.NoError(t, err)
 		differs = differs || !reflect.DeepEqual(a, c)
 	}

@@ -23,7 +23,9 @@ const (
 	Plain
 	// CostAware puts a pod where it raises the plan's price least: on a
 	// claim whose cheapest type still has room, else on the cheapest
-	// upgrade of a claim or a new claim, whichever costs less.
+	// upgrade of a claim or a new claim, whichever costs less. It takes
+	// the pods by the sum of their shares of all cpu and all memory
+	// requested, larger first, rather than by cpu then memory.
 	CostAware
 )
 
@@ -36,17 +38,21 @@ func (s Strategy) String() string {
 type Options struct {
 	// Strategy picks the claim-choice rule; the default, Best, tries both.
 	Strategy Strategy
-	// Restarts is how many seeded passes Best runs after each of its two
-	// greedy ones. A restart is the same first-fit-decreasing pass with
-	// its ties broken at random: the order of pods of equal size, the
-	// domain among equally good topology domains and, for Plain, the
-	// order of claims with as many pods. Karpenter breaks the domain ties
-	// in map order, so its plans vary from run to run; the restarts let
-	// Best find the good ones on purpose. A strategy's restarts stop early
-	// when one meets no tie. The zero value means the default, min(32,
-	// 1024 / (pods + nodes + their pods)): at most about 1,024 extra pod
-	// placements per strategy, so none past 1,024 pods. A negative value
-	// runs none. Plain and CostAware alone never restart.
+	// Restarts is how many more passes Best runs after each of its two
+	// greedy ones. The first is the rule's other greedy pod order (Plain
+	// takes Karpenter's cpu-then-memory order, CostAware the sum of cpu
+	// and memory shares; see their docs); the others are seeded random
+	// restarts: the same pass with its ties broken at random (the order of
+	// pods of equal size, the domain among equally good topology domains
+	// and, for Plain, the order of claims with as many pods) and, half
+	// the time, pods ordered by a random blend of their cpu and memory
+	// shares. Karpenter breaks the domain ties in map order, so its plans
+	// vary from run to run; the restarts let Best find the good ones on
+	// purpose. A rule's random restarts stop early when one meets no tie.
+	// The zero value means the default, min(32, 1024 / (pods + nodes +
+	// their pods)): at most about 1,024 extra pod placements per rule, so
+	// none past 1,024 pods. A negative value runs none. Plain and
+	// CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
 	// Plan. The zero value is a seed like any other.
@@ -106,7 +112,8 @@ func (s *static) charged(st settlement) instancetypes.Price {
 }
 
 func solveWith(s *static, cost bool) Plan {
-	r := newRun(s, cost, nil, nil)
+	primary, _ := s.sequences(cost)
+	r := newRun(s, passSpec{cost: cost, seq: primary}, nil)
 	r.solve()
 	return r.plan()
 }
@@ -114,9 +121,6 @@ func solveWith(s *static, cost bool) Plan {
 // best runs both strategies, each with its restarts, concurrently and
 // renders the better plan (see Best).
 func best(s *static) Plan {
-	if s.opts.restarts(s.prob) > 0 {
-		s.blend()
-	}
 	var costed pass
 	var wg sync.WaitGroup
 	wg.Go(func() { costed = s.search(true) })
