@@ -30,14 +30,17 @@ import (
 const (
 	mergePartners = 8  // later claims, in price order, each claim tries to absorb per round
 	mergeRounds   = 16 // rounds at most; each can halve the mergeable claims
+	// mergeTail: merging stops after a round that joined fewer than one
+	// claim in mergeTail of those it considered.
+	mergeTail = 256
 )
 
-// merge joins claims in rounds until a round joins none. Claims are
-// visited cheapest first; each absorbs the first of the next few that it
-// can. It keeps the claims' order and renumbers them.
+// merge joins claims in rounds, until a round joins none or only a few.
+// Claims are visited cheapest first; each absorbs the first of the next
+// few that it can. It keeps the claims' order and renumbers them.
 func (r *run) merge() {
 	for range mergeRounds {
-		if !r.mergeRound() {
+		if considered, joined := r.mergeRound(); joined == 0 || joined*mergeTail < considered {
 			break
 		}
 	}
@@ -50,36 +53,30 @@ func (r *run) merge() {
 	}
 }
 
-// mergeRound runs one round and reports whether it joined any claims.
-func (r *run) mergeRound() bool {
-	type entry struct {
-		c     *claim
-		price instancetypes.Price
-	}
-	var cands []entry
+// mergeRound runs one round and returns how many claims it considered and
+// how many it joined into others.
+func (r *run) mergeRound() (considered, joined int) {
+	var cands []*claim
 	for _, c := range r.claims {
-		if !c.gone && r.mergeable(c) {
-			if price, ok := r.claimPrice(c.pl, c.pi, c.reqs, c.cand); ok {
-				cands = append(cands, entry{c, price})
-			}
+		if !c.gone && r.mergeable(c) && r.mergeView(c) {
+			cands = append(cands, c)
 		}
 	}
-	slices.SortStableFunc(cands, func(a, b entry) int {
-		return cmp.Or(cmp.Compare(a.c.pi, b.c.pi), cmp.Compare(a.price, b.price))
+	slices.SortStableFunc(cands, func(a, b *claim) int {
+		return cmp.Or(cmp.Compare(a.pi, b.pi), cmp.Compare(a.mv.price, b.mv.price))
 	})
-	joined := false
 	for i, a := range cands {
-		if a.c.gone {
+		if a.gone {
 			continue
 		}
 		for _, b := range cands[i+1 : min(len(cands), i+1+mergePartners)] {
-			if !b.c.gone && b.c.pi == a.c.pi && r.tryMerge(a.c, b.c, a.price+b.price+r.s.opts.nodeOverhead()) {
-				joined = true
+			if !b.gone && b.pi == a.pi && r.tryMerge(a, b) {
+				joined++
 				break
 			}
 		}
 	}
-	return joined
+	return len(cands), joined
 }
 
 // mergeable reports whether c may take part in a merge at all.
@@ -95,66 +92,120 @@ func (r *run) mergeable(c *claim) bool {
 	return true
 }
 
-// tryMerge joins b into a when one node holds both for at most price, the
-// two claims' prices plus the node overhead the merge saves, and reports
-// whether it did.
-func (r *run) tryMerge(a, b *claim, price instancetypes.Price) bool {
-	pl := a.pl
-	need := a.used.Add(b.used)
-	if !need.Fits(pl.maxAlloc) || portsConflict(a.ports, b.ports) || pl.compatible(a.reqs, b.reqs) != nil {
-		return false
-	}
-	reqs := a.reqs.Intersect(b.reqs)
-	if requirements.Contradicts(reqs, a.reqs, b.reqs) {
-		return false
-	}
-	cand, cut := r.mergedCandidates(a, b, need, reqs)
-	merged, ok := r.claimPrice(pl, a.pi, reqs, cand)
-	if !ok || merged > price || !r.slackAfter(a, b, cand.Next(0)) {
-		return false
-	}
-	if pl.minValues && !satisfiesMinValues(pl, reqs, cand) {
-		return false
-	}
-	r.absorb(a, b, reqs, cand, need)
-	a.cut = cut
-	return true
+// mergeView is what merging needs of a claim's requirements, computed once
+// per requirement set: their key, their signature (the compatible types)
+// and the pool's types priced under them.
+type mergeView struct {
+	key   string
+	sig   int32
+	list  []option
+	price instancetypes.Price // the claim's, as settle would pick it
 }
 
-// mergedCandidates are the types one claim holding a's and b's pods could
-// be: candidates of both, compatible with the merged requirements (with an
-// offering under them), and large enough for need. The cuts start from
-// the larger of the two claims' (see trim).
-func (r *run) mergedCandidates(a, b *claim, need resources.List, reqs requirements.Set) (bitset.Set, [dims]int) {
-	cand := a.cand.Clone()
-	cand.And(b.cand)
-	cand.And(r.bits[r.signature(reqs)][a.pi])
-	var cut [dims]int
-	for d := range dims {
-		cut[d] = max(a.cut[d], b.cut[d])
+// mergeView fills c.mv unless it is current, and reports whether c has a
+// price at all.
+func (r *run) mergeView(c *claim) bool {
+	if c.mv.key == "" {
+		c.mv = r.newMergeView(c.pl, c.pi, c.reqs)
+		c.mv.price, c.mvOK = firstPrice(c.mv.list, c.cand)
 	}
-	a.pl.trim(cand, &cut, need)
-	if hasExtended(need) {
-		for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-			if !need.Fits(a.pl.alloc[t]) {
-				cand.Remove(t)
-			}
-		}
-	}
-	return cand, cut
+	return c.mvOK
 }
 
-// claimPrice is what settle would price a claim of pool pl with these
-// requirements and candidates at when its pool's limits are slack: the
-// cheapest offering of a candidate under its zone and capacity type; false
-// when no candidate has one.
-func (r *run) claimPrice(pl *pool, pi int, reqs requirements.Set, cand bitset.Set) (instancetypes.Price, bool) {
-	for _, o := range r.pricedBy(pl, pi, reqs, nil) {
+func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
+	key := reqs.String()
+	return mergeView{key: key, sig: r.intern(key, reqs), list: r.pricedBy(pl, pi, reqs, nil)}
+}
+
+// firstPrice is what settle would price a claim with candidates cand at,
+// list being its pool's types priced under its requirements, when its
+// pool's limits are slack: the first (cheapest) candidate's offering.
+func firstPrice(list []option, cand bitset.Set) (instancetypes.Price, bool) {
+	for _, o := range list {
 		if cand.Has(o.t) {
 			return o.off.Price, true
 		}
 	}
 	return 0, false
+}
+
+// tryMerge joins b into a when one node holds both for at most the two
+// claims' prices plus the node overhead the merge saves, and reports
+// whether it did.
+func (r *run) tryMerge(a, b *claim) bool {
+	pl := a.pl
+	need := a.used.Add(b.used)
+	if !need.Fits(pl.maxAlloc) || portsConflict(a.ports, b.ports) {
+		return false
+	}
+	reqs, mv, ok := r.mergedView(a, b)
+	if !ok {
+		return false
+	}
+	compat := r.bits[mv.sig][a.pi]
+	price, ok := r.mergedPrice(a, b, need, compat, mv.list)
+	if !ok || price > a.mv.price+b.mv.price+r.s.opts.nodeOverhead() {
+		return false
+	}
+	cand, cut := a.cand.Clone(), maxCuts(a.cut, b.cut)
+	cand.And(b.cand)
+	cand.And(compat)
+	pl.trim(cand, &cut, need)
+	fitExtended(pl, cand, need)
+	if !r.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
+		return false
+	}
+	mv.price = price
+	r.absorb(a, b, reqs, cand, need)
+	a.cut, a.mv = cut, mv
+	return true
+}
+
+// mergedView is the requirements and merge view of one claim holding a's
+// and b's pods; false when they contradict.
+func (r *run) mergedView(a, b *claim) (requirements.Set, mergeView, bool) {
+	if a.mv.key == b.mv.key {
+		return a.reqs, a.mv, true
+	}
+	if a.pl.compatible(a.reqs, b.reqs) != nil {
+		return requirements.Set{}, mergeView{}, false
+	}
+	reqs := a.reqs.Intersect(b.reqs)
+	if requirements.Contradicts(reqs, a.reqs, b.reqs) {
+		return requirements.Set{}, mergeView{}, false
+	}
+	return reqs, r.newMergeView(a.pl, a.pi, reqs), true
+}
+
+// mergedPrice is the price settle would give the merged claim: the first
+// type in list that both claims allow, compat admits and need fits.
+func (r *run) mergedPrice(a, b *claim, need resources.List, compat bitset.Set, list []option) (instancetypes.Price, bool) {
+	for _, o := range list {
+		if a.cand.Has(o.t) && b.cand.Has(o.t) && compat.Has(o.t) && need.Fits(a.pl.alloc[o.t]) {
+			return o.off.Price, true
+		}
+	}
+	return 0, false
+}
+
+func maxCuts(a, b [dims]int) [dims]int {
+	for d := range dims {
+		a[d] = max(a[d], b[d])
+	}
+	return a
+}
+
+// fitExtended removes from cand the types short of need's extended
+// resources (trim has seen to the core ones).
+func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
+	if !hasExtended(need) {
+		return
+	}
+	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
+		if !need.Fits(pl.alloc[t]) {
+			cand.Remove(t)
+		}
+	}
 }
 
 // slackAfter reports whether a's pool's limits stay slack once a, at type

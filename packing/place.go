@@ -365,7 +365,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)
-	if len(r.byPods) > exactOrderClaims {
+	if !r.cost && len(r.byPods) > exactOrderClaims { // only Plain uses the order
 		r.bubble(c)
 	}
 }

@@ -90,7 +90,9 @@ type claim struct {
 	resv      reservation
 	hasResv   bool
 	resvUnits int
-	gone      bool // merged into another claim (see merge)
+	gone      bool      // merged into another claim (see merge)
+	mv        mergeView // set and kept by merge
+	mvOK      bool
 }
 
 // memo is what runs of one solve may share when they run one after
