@@ -10,17 +10,18 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// Merging, after a pass of Best, joins two claims of one pool into one node
-// when that node costs no more than the two (with Options.NodeOverhead for
-// the node it saves): cheaper, or as cheap with one node fewer. A greedy pass cannot see it: it places one pod at a time, and
-// growing a full claim by one pod often costs more than a new claim, though
-// two such claims fit a type of the same family at the same price, or a
-// cheaper one once the per-node overhead is shared.
+// Merging, after a pass of Best, joins two claims of one pool into one
+// node when that node costs no more than the two (with Options.NodeOverhead
+// for the node it saves): cheaper, or as cheap with one node fewer. A
+// greedy pass cannot see it: it places one pod at a time, and growing a
+// full claim by one pod often costs more than a new claim, though two such
+// claims fit a type of the same family at the same price, or a cheaper one
+// once the per-node overhead is shared.
 //
-// A merge moves no pod to another zone or other topology domain, so that
-// every count the pass relied on holds: claims pinned to different values
-// of a key do not merge, and a claim whose pods have no pin on a key are
-// not counted by it. Only hostname changes, so claims holding a pod whose
+// A merge moves no pod to another zone or other topology domain, so every
+// count the pass relied on holds: claims pinned to different values of a
+// key do not merge, and the pods of a claim with no pin on a key are not
+// counted by it. Only the hostname changes, so claims holding a pod whose
 // constraints, or another pod's, look at hostnames do not merge at all.
 // Nor do claims of pools with reserved offerings (their units are held in
 // pass order), or claims whose pool's limits could bind: there a claim's
