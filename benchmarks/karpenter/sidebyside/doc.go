@@ -12,8 +12,10 @@
 //
 // Cost model: conversion is O(pods + types·offerings); the solve costs what
 // Karpenter's costs (a few hundred pods per second on two cores). Karpenter's
-// scheduler is not deterministic across runs in general (it uses goroutines
-// and map iteration), although on these workloads node counts repeat.
+// scheduler is not deterministic across runs (it uses goroutines and map
+// iteration): on these workloads its node counts mostly repeat, but its
+// $/h does not, since ties between equally loaded zones fall in map order
+// (see TestDifferential).
 // Converted pods get a fixed creation time and UIDs hashed from their names,
 // so Karpenter's pod order is the same from run to run.
 package sidebyside
