@@ -38,16 +38,23 @@ const (
 
 // merge joins claims in rounds, until a round joins none or only a few.
 // Claims are visited cheapest first; each absorbs the first of the next
-// few that it can. It keeps the claims' order and renumbers them.
+// few that it can. It keeps the claims' order and, when it joined any,
+// renumbers and renames them, so that names stay "<pool>-1" onwards
+// without gaps. Renaming keeps every hostname constraint: names stay
+// distinct, and no pod whose constraints look at hostnames changed node.
 func (r *run) merge() {
+	n := len(r.claims)
 	for range mergeRounds {
 		if considered, joined := r.mergeRound(); joined == 0 || joined*mergeTail < considered {
 			break
 		}
 	}
 	r.claims = slices.DeleteFunc(r.claims, func(c *claim) bool { return c.gone })
+	if len(r.claims) == n {
+		return
+	}
 	for i, c := range r.claims {
-		c.id = i
+		c.id, c.name = i, claimName(c.pl, i)
 		for _, p := range c.pods {
 			r.where[p] = -i - 2
 		}
