@@ -54,7 +54,7 @@ func (r *run) merge() {
 		return
 	}
 	for i, c := range r.claims {
-		c.id, c.name = i, claimName(c.pl, i)
+		c.id, c.name = i, r.claimName(c.pl, c.pi, i)
 		for _, p := range c.pods {
 			r.where[p] = -i - 2
 		}

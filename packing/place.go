@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -158,15 +157,11 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 func (r *run) materialize(fresh *claim) *claim {
 	c := *fresh
 	c.id = len(r.claims)
-	c.name = claimName(c.pl, c.id)
+	c.name = r.claimName(c.pl, c.pi, c.id)
 	c.hostCounts = map[int32]int32{}
 	c.maxCount = c.pl.all.Len()
 	return &c
 }
-
-// claimName names the claim at index id of a run: its pool's name and its
-// position, from 1.
-func claimName(pl *pool, id int) string { return fmt.Sprintf("%s-%d", pl.np.Name, id+1) }
 
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)

@@ -32,12 +32,9 @@ type run struct {
 	usedLim [][]int64 // per pool: capacity committed in each limited resource
 	count   []int64   // per pool: nodes
 	*memo
-	fails  []Reason
-	pins   []pin               // scratch
-	cands  []string            // scratch
-	held   map[reservation]int // claims holding each reservation
-	fresh  []claim             // per pool: scratch for trying a new claim
-	pinBuf []pin               // scratch for freshPins
+	fails []Reason
+	held  map[reservation]int // claims holding each reservation
+	fresh []claim             // per pool: scratch for trying a new claim
 	// hostTaken counts, per counter, the claims holding a pod it counts.
 	hostTaken []int32
 	seq       sequence // the order pods are taken in
@@ -97,15 +94,32 @@ type claim struct {
 
 // memo is what runs of one solve may share when they run one after
 // another: it depends on the problem alone, not on the placements.
+// Its scratch buffers serve one pass at a time.
 type memo struct {
 	sigs   map[string]int32
 	bits   [][]bitset.Set // per signature, per pool: compatible types
 	reqsOf []requirements.Set
 	prices map[priceKey][]option // see priced
+	names  map[[2]int]string     // claim names by (pool, claim index)
+	pins   []pin                 // scratch
+	cands  []string              // scratch
+	pinBuf []pin                 // scratch for freshPins
 }
 
 func newMemo() *memo {
-	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}}
+	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}}
+}
+
+// claimName names the claim at index id of a run, from pool pi: its
+// pool's name and its position, from 1.
+func (m *memo) claimName(pl *pool, pi, id int) string {
+	k := [2]int{pi, id}
+	name, ok := m.names[k]
+	if !ok {
+		name = fmt.Sprintf("%s-%d", pl.np.Name, id+1)
+		m.names[k] = name
+	}
+	return name
 }
 
 // newRun starts a pass; m may come from an earlier pass of the same
