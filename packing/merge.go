@@ -104,10 +104,11 @@ func (r *run) mergeable(c *claim) bool {
 // per requirement set: their key, their signature (the compatible types)
 // and the pool's types priced under them.
 type mergeView struct {
-	key   string
-	sig   int32
-	list  []option
-	price instancetypes.Price // the claim's, as settle would pick it
+	key    string
+	sig    int32
+	list   []option
+	price  instancetypes.Price // the claim's, as settle would pick it
+	priced bool                // some candidate has a price
 }
 
 // mergeView fills c.mv unless it is current, and reports whether c has a
@@ -115,9 +116,9 @@ type mergeView struct {
 func (r *run) mergeView(c *claim) bool {
 	if c.mv.key == "" {
 		c.mv = r.newMergeView(c.pl, c.pi, c.reqs)
-		c.mv.price, c.mvOK = firstPrice(c.mv.list, c.cand)
+		c.mv.price, c.mv.priced = firstPrice(c.mv.list, c.cand.Has)
 	}
-	return c.mvOK
+	return c.mv.priced
 }
 
 func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
@@ -125,12 +126,13 @@ func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
 	return mergeView{key: key, sig: r.intern(key, reqs), list: r.pricedBy(pl, pi, reqs, nil)}
 }
 
-// firstPrice is what settle would price a claim with candidates cand at,
-// list being its pool's types priced under its requirements, when its
-// pool's limits are slack: the first (cheapest) candidate's offering.
-func firstPrice(list []option, cand bitset.Set) (instancetypes.Price, bool) {
+// firstPrice is what settle would price a claim at whose candidates are
+// the types cand admits, list being its pool's types priced under its
+// requirements, when its pool's limits are slack: the first (cheapest)
+// candidate's offering.
+func firstPrice(list []option, cand func(t int) bool) (instancetypes.Price, bool) {
 	for _, o := range list {
-		if cand.Has(o.t) {
+		if cand(o.t) {
 			return o.off.Price, true
 		}
 	}
@@ -151,7 +153,9 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	compat := r.bits[mv.sig][a.pi]
-	price, ok := r.mergedPrice(a, b, need, compat, mv.list)
+	price, ok := firstPrice(mv.list, func(t int) bool {
+		return a.cand.Has(t) && b.cand.Has(t) && compat.Has(t) && need.Fits(pl.alloc[t])
+	})
 	if !ok || price > a.mv.price+b.mv.price+r.s.opts.nodeOverhead() {
 		return false
 	}
@@ -163,7 +167,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	if !r.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
 		return false
 	}
-	mv.price = price
+	mv.price, mv.priced = price, true
 	r.absorb(a, b, reqs, cand, need)
 	a.cut, a.mv = cut, mv
 	return true
@@ -183,17 +187,6 @@ func (r *run) mergedView(a, b *claim) (requirements.Set, mergeView, bool) {
 		return requirements.Set{}, mergeView{}, false
 	}
 	return reqs, r.newMergeView(a.pl, a.pi, reqs), true
-}
-
-// mergedPrice is the price settle would give the merged claim: the first
-// type in list that both claims allow, compat admits and need fits.
-func (r *run) mergedPrice(a, b *claim, need resources.List, compat bitset.Set, list []option) (instancetypes.Price, bool) {
-	for _, o := range list {
-		if a.cand.Has(o.t) && b.cand.Has(o.t) && compat.Has(o.t) && need.Fits(a.pl.alloc[o.t]) {
-			return o.off.Price, true
-		}
-	}
-	return 0, false
 }
 
 func maxCuts(a, b [dims]int) [dims]int {
@@ -232,13 +225,12 @@ func (r *run) slackAfter(a, b *claim, t int) bool {
 // absorb moves b's pods into a, which takes the merged requirements and
 // candidates; b is marked gone, for merge to drop.
 func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {
-	t := cand.Next(0)
-	used := r.usedLim[a.pi]
-	for i := range used {
-		used[i] += a.pl.capLim[t][i] - a.pl.capLim[a.cheap][i] - a.pl.capLim[b.cheap][i]
+	r.chargeLimits(a, cand.Next(0))
+	for i, capB := range a.pl.capLim[b.cheap] {
+		r.usedLim[a.pi][i] -= capB
 	}
 	r.count[a.pi]--
-	a.reqs, a.cand, a.cheap, a.used = reqs, cand, t, need
+	a.reqs, a.cand, a.cheap, a.used = reqs, cand, cand.Next(0), need
 	a.pods = append(a.pods, b.pods...)
 	a.ports = append(a.ports, b.ports...)
 	for _, sig := range b.sigs {

@@ -39,8 +39,11 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 		f.pin(p)
 	}
 	f.active = f.hasPodReqs || f.hasZone || f.hasCT || c.pl.reserved
+	if !f.active {
+		return f
+	}
 	for i, p := range c.pl.offerPairs {
-		if f.active && f.zone(p.zone) && f.capacityType(p.ct) {
+		if f.zone(p.zone) && f.capacityType(p.ct) {
 			f.pairs |= 1 << i
 		}
 	}

@@ -165,8 +165,10 @@ func (r *run) materialize(fresh *claim) *claim {
 
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)
-	c.pos = len(r.byPods)
-	r.byPods = append(r.byPods, c)
+	if !r.cost { // only Plain takes claims in Karpenter's order
+		c.pos = len(r.byPods)
+		r.byPods = append(r.byPods, c)
+	}
 	r.count[c.pi]++
 }
 
@@ -364,7 +366,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)
-	if !r.cost && len(r.byPods) > exactOrderClaims { // only Plain uses the order
+	if len(r.byPods) > exactOrderClaims {
 		r.bubble(c)
 	}
 }

@@ -22,7 +22,7 @@ type run struct {
 	nodes   []*nodeT
 	free    *freeTree // the nodes' free cpu and memory, for first fit
 	claims  []*claim
-	byPods  []*claim // plain strategy: claims in Karpenter's order (see place)
+	byPods  []*claim // Plain only: claims in Karpenter's order (see place)
 	slack   *slackIndex
 	counts  []map[string]int32 // per counter: domain -> pods counted
 	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
@@ -89,7 +89,6 @@ type claim struct {
 	resvUnits int
 	gone      bool      // merged into another claim (see merge)
 	mv        mergeView // set and kept by merge
-	mvOK      bool
 }
 
 // memo is what runs of one solve may share when they run one after

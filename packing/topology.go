@@ -174,7 +174,7 @@ func (r *run) choose(v view, c constraint, cl *claim, pins []pin) (string, bool)
 		switch {
 		case n == 0 || (c.kind == spreadKind && counts[d] < counts[best]) || (c.kind == affinityKind && counts[d] > counts[best]):
 			best, n = d, 1
-		case counts[d] == counts[best] || c.kind == antiKind:
+		case counts[d] == counts[best]: // every domain anti-affinity allows counts 0
 			if n++; r.pick(n) {
 				best = d
 			}
