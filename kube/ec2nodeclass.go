@@ -3,8 +3,10 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -209,4 +211,25 @@ func status(s *EC2NodeClassStatus) drift.EC2NodeClassStatus {
 		out.SecurityGroups = append(out.SecurityGroups, drift.SecurityGroup{ID: g.ID, Name: g.Name})
 	}
 	return out
+}
+
+// zones returns the distinct zones of the class's resolved subnets,
+// in the order of the subnets. Each must be named and be a zone of region
+// (any zone when region is "", a catalog that does not know its region).
+func (class *EC2NodeClass) zones(region string) ([]string, error) {
+	var zones []string
+	for i, s := range class.Status.Subnets {
+		field := fmt.Sprintf("status.subnets[%d].zone", i)
+		switch {
+		case s.Zone == "":
+			return nil, &ObjectError{Kind: KindEC2NodeClass, Name: class.Metadata.Name, Field: field,
+				Err: fmt.Errorf("%w: subnet %q has no zone, so the zones its NodePools launch in are unknown", ErrInvalid, s.ID)}
+		case region != "" && !instancetypes.ZoneInRegion(s.Zone, region):
+			return nil, &ObjectError{Kind: KindEC2NodeClass, Name: class.Metadata.Name, Field: field,
+				Err: fmt.Errorf("%w: zone %q is not in region %q, the catalog's", ErrInvalid, s.Zone, region)}
+		case !slices.Contains(zones, s.Zone):
+			zones = append(zones, s.Zone)
+		}
+	}
+	return zones, nil
 }
