@@ -96,7 +96,6 @@ func TestProblemZones(t *testing.T) {
 			`EC2NodeClass default: status.subnets[0].zone: invalid object: zone "eu-west-1a" is not in region "us-east-1", the catalog's`},
 		{"one subnet in another region", "  - {id: s1, zone: us-east-1a}\n  - {id: s2, zone: us-west-2a}\n", "us-east-1a", nil, 0,
 			`EC2NodeClass default: status.subnets[1].zone: invalid object: zone "us-west-2a"`},
-		{"subnet without zone", "  - {id: s1}\n", "us-east-1a", nil, 0, `EC2NodeClass default: status.subnets[0].zone: invalid object: subnet "s1" has no zone`},
 	}
 	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	require.NoError(t, err)
@@ -144,6 +143,17 @@ func TestProblemNodeClassErrors(t *testing.T) {
 	_, err = c.Problem(cat)
 	assert.ErrorIs(t, err, ErrInvalid)
 	assert.ErrorContains(t, err, "EC2NodeClass default: metadata.name: invalid object: defined more than once")
+
+	c = zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
+	c.NodeClasses[0].Status.Subnets[0].Zone = ""
+	_, err = c.Problem(cat)
+	assert.ErrorContains(t, err, `EC2NodeClass default: status.subnets[0].zone: invalid object: zone "" is not in region "us-east-1"`,
+		"a class Load did not check")
+
+	_, err = Load(Source{Name: "c.yaml", Data: []byte("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\n" +
+		"status: {subnets: [{id: s1, zone: us-east-1a}, {id: s2}]}\n")})
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, `c.yaml: document 1: EC2NodeClass c: status.subnets[1].zone: subnet "s2" has no zone`)
 
 	c = zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
 	c.NodeClasses[0].Metadata.Name = "other"
