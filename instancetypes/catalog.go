@@ -45,8 +45,8 @@ type Origin struct {
 	// as "USD" or "CNY".
 	Currency string
 	// Source says, for people, where the on-demand prices come from, such
-	// as "embedded AWS on-demand prices for us-east-1, table of 2026-07-20
-	// (Karpenter's initial price table)"; Modelled is true when they come
+	// as "embedded AWS on-demand prices for us-east-1, Karpenter's initial
+	// price table of 2026-07-20"; Modelled is true when they come
 	// from the resource model (ModelVCPUHour, ...) rather than a price list.
 	Source   string
 	Modelled bool

@@ -83,9 +83,20 @@ type pricePartition struct {
 // table the prices are ("on-demand prices for us-east-1, table of
 // 2026-07-20"). It does not modify data. O(size of data).
 func ParsePrices(data []byte, region string) (Prices, error) {
+	p, date, err := parsePrices(data, region)
+	p.Source = "on-demand prices for " + p.Region
+	if date != "" {
+		p.Source += ", table of " + date
+	}
+	return p, err
+}
+
+// parsePrices is ParsePrices, and the date of the region's table ("" when
+// the list does not say).
+func parsePrices(data []byte, region string) (Prices, string, error) {
 	list, err := decodePriceList(data)
 	if err != nil {
-		return Prices{}, err
+		return Prices{}, "", err
 	}
 	regions := list.regions()
 	if region == "" && len(regions) == 1 {
@@ -94,10 +105,12 @@ func ParsePrices(data []byte, region string) (Prices, error) {
 	for _, name := range slices.Sorted(maps.Keys(list.Partitions)) {
 		part := list.Partitions[name]
 		if table, ok := part.Regions[region]; ok {
-			return part.prices(name, region, table)
+			d := part.TableGenerated
+			p, err := part.prices(name, region, table)
+			return p, d[:min(len(d), len("2006-01-02"))], err
 		}
 	}
-	return Prices{}, &NoPricesError{Region: region, Regions: regions, In: "the price list"}
+	return Prices{}, "", &NoPricesError{Region: region, Regions: regions, In: "the price list"}
 }
 
 func decodePriceList(data []byte) (priceList, error) {
@@ -138,11 +151,7 @@ func (p *pricePartition) prices(name, region string, table map[string]float64) (
 	if len(table) == 0 {
 		errs = append(errs, fieldErr("", field+".regions."+region, ErrInvalidPrice, "no prices"))
 	}
-	src := "on-demand prices for " + region
-	if d := p.TableGenerated; d != "" {
-		src += ", table of " + d[:min(len(d), len("2006-01-02"))]
-	}
-	return Prices{Region: region, Currency: p.Currency, Source: src, PerHour: table}, errors.Join(errs...)
+	return Prices{Region: region, Currency: p.Currency, PerHour: table}, errors.Join(errs...)
 }
 
 // validCurrency reports whether c looks like an ISO 4217 code: three
@@ -163,11 +172,11 @@ func validCurrency(c string) bool {
 // (Karpenter's initial price tables: us-east-1, us-gov-east-1,
 // us-gov-west-1 in USD, cn-north-1 in CNY), or a *NoPricesError.
 func embeddedPrices(region string) (Prices, error) {
-	p, err := ParsePrices(awsPrices, region)
+	p, date, err := parsePrices(awsPrices, region)
 	var np *NoPricesError
 	if errors.As(err, &np) {
 		np.In = "nodeplan's embedded AWS price list"
 	}
-	p.Source = "embedded AWS " + p.Source + " (Karpenter's initial price table)"
+	p.Source = fmt.Sprintf("embedded AWS on-demand prices for %s, Karpenter's initial price table of %s", region, date)
 	return p, err
 }

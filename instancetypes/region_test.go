@@ -28,9 +28,9 @@ func TestAWSRegions(t *testing.T) {
 		source       string
 	}{
 		{"default us-east-1", Options{}, 1367, 0.096, "USD", []string{"us-east-1a", "us-east-1b", "us-east-1c"}, false, "embedded AWS on-demand prices for us-east-1"},
-		{"us-gov-east-1", Options{Region: "us-gov-east-1"}, 549, 0.121, "USD", []string{"us-gov-east-1a", "us-gov-east-1b", "us-gov-east-1c"}, false, "us-gov-east-1, table of 2026-07-20"},
+		{"us-gov-east-1", Options{Region: "us-gov-east-1"}, 549, 0.121, "USD", []string{"us-gov-east-1a", "us-gov-east-1b", "us-gov-east-1c"}, false, "us-gov-east-1, Karpenter's initial price table of 2026-07-20"},
 		{"us-gov-west-1", Options{Region: "us-gov-west-1"}, 768, 0.121, "USD", []string{"us-gov-west-1a", "us-gov-west-1b", "us-gov-west-1c"}, false, "us-gov-west-1"},
-		{"cn-north-1 in CNY, zones a b d", Options{Region: "cn-north-1"}, 316, 1.013, "CNY", []string{"cn-north-1a", "cn-north-1b", "cn-north-1d"}, false, "cn-north-1, table of 2024-11-06"},
+		{"cn-north-1 in CNY, zones a b d", Options{Region: "cn-north-1"}, 316, 1.013, "CNY", []string{"cn-north-1a", "cn-north-1b", "cn-north-1d"}, false, "cn-north-1, Karpenter's initial price table of 2024-11-06"},
 		{"region without embedded prices, prices given", Options{Region: "ap-southeast-2",
 			Prices: Prices{Currency: "AUD", Source: "my.json", PerHour: map[string]float64{"m5.large": 0.12, "nosuch.type": 1}}},
 			1, 0.12, "AUD", []string{"ap-southeast-2a", "ap-southeast-2b", "ap-southeast-2c"}, true, "my.json"},
