@@ -263,7 +263,7 @@ func priceSource(p Prices, doc *document, def defaults, region string) (priceTab
 	e, err := embeddedPrices(region)
 	var np *NoPricesError
 	if errors.As(err, &np) && def.prices == fromDocument {
-		np.Regions = slices.Sorted(slices.Values(append(np.Regions, doc.RegionPrices...)))
+		np.Regions = slices.Compact(slices.Sorted(slices.Values(append(np.Regions, doc.RegionPrices...))))
 		np.In = "the catalog file or " + np.In
 	}
 	return priceTable{currency: e.Currency, source: e.Source, perHour: e.PerHour, field: "embedded prices"}, err

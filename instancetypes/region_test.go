@@ -98,7 +98,7 @@ func TestAWSRegionErrors(t *testing.T) {
 // TestParseRegionPrices: a catalog file is priced with its own prices for
 // the region, else the embedded ones, never another region's.
 func TestParseRegionPrices(t *testing.T) {
-	const file = `{"region_prices":["eu-west-1"],%s"instanceTypes":[
+	const file = `{"region_prices":["eu-west-1","us-east-1"],%s"instanceTypes":[
   {"name":"m5.large","family":"m5","size":"large","vcpu":2,"memoryMiB":8192,"gpus":0,"gpuManufacturer":"","gpuName":"","arch":"amd64","bareMetal":false,"price":{"eu-west-1":0.107},"spotPrice":{"eu-west-1":0.04}},
   {"name":"m6i.large","family":"m6i","size":"large","vcpu":2,"memoryMiB":8192,"gpus":0,"gpuManufacturer":"","gpuName":"","arch":"amd64","bareMetal":false,"price":{"eu-west-1":0.107}}]}`
 	usd, cny := []byte(fmt.Sprintf(file, "")), []byte(fmt.Sprintf(file, `"currency":"CNY",`))
