@@ -62,9 +62,11 @@
 // while apiVersion is nodeplan.io/v1.
 //
 //	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
+//	currency:         ISO 4217 code of every price (USD; CNY in cn-north-1)
+//	notes[]:          where the prices come from, how spot is priced
 //	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
 //	  name, existing (bool), nodePool, instanceType, zone, capacityType,
-//	  pricePerHour (USD, 6 decimals), instanceTypes[] (candidates, cheapest
+//	  pricePerHour (in currency, 6 decimals), instanceTypes[] (candidates, cheapest
 //	  first; new nodes only), requests{} and allocatable{} (resource name →
 //	  Kubernetes quantity; requests include pod slots and, on new nodes,
 //	  daemonset overhead), pods[] ("namespace/name")

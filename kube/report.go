@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -22,6 +23,11 @@ const (
 type Report struct {
 	APIVersion string `json:"apiVersion"`
 	Kind       string `json:"kind"`
+	// Currency is the ISO 4217 code of every price of the report, and Notes
+	// say where the prices come from and how spot is priced; both are set
+	// by the caller, which knows the catalog.
+	Currency string   `json:"currency,omitempty"`
+	Notes    []string `json:"notes,omitempty"`
 	// Nodes are the NodeClaims to launch, in the plan's order, then the
 	// existing nodes that hold pods, in input order.
 	Nodes         []ReportNode       `json:"nodes"`
@@ -191,8 +197,12 @@ const barWidth = 20
 // pods with their reasons, and the warnings. It returns the first write
 // error.
 func (r *Report) WriteTable(w io.Writer) error {
+	if len(r.Notes) > 0 {
+		fmt.Fprintf(w, "%s\n\n", strings.Join(r.Notes, "\n"))
+	}
+	cur := cmp.Or(r.Currency, "USD")
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NODE\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY\t$/HOUR\tPODS\tCPU\tMEMORY")
+	fmt.Fprintf(tw, "NODE\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY\t%s/HOUR\tPODS\tCPU\tMEMORY\n", cur)
 	for _, n := range r.Nodes {
 		name := n.Name
 		if n.Existing {
@@ -206,10 +216,10 @@ func (r *Report) WriteTable(w io.Writer) error {
 		return err
 	}
 	s := r.Summary
-	fmt.Fprintf(w, "\n%d new %s, %d %s scheduled, %d unschedulable: $%.6f/hour, $%.2f/month", s.NewNodes,
-		plural(s.NewNodes, "node"), s.ScheduledPods, plural(s.ScheduledPods, "pod"), s.UnschedulablePods, s.PricePerHour, s.PricePerMonth)
+	fmt.Fprintf(w, "\n%d new %s, %d %s scheduled, %d unschedulable: %.6f %s/hour, %.2f %s/month", s.NewNodes,
+		plural(s.NewNodes, "node"), s.ScheduledPods, plural(s.ScheduledPods, "pod"), s.UnschedulablePods, s.PricePerHour, cur, s.PricePerMonth, cur)
 	if s.ExistingNodes > 0 {
-		fmt.Fprintf(w, " (plus %d existing %s at $%.6f/hour)", s.ExistingNodes, plural(s.ExistingNodes, "node"), s.ExistingPricePerHour)
+		fmt.Fprintf(w, " (plus %d existing %s at %.6f %s/hour)", s.ExistingNodes, plural(s.ExistingNodes, "node"), s.ExistingPricePerHour, cur)
 	}
 	fmt.Fprintln(w)
 	r.writeUnschedulable(w)

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
 	"sigs.k8s.io/yaml"
@@ -25,7 +24,8 @@ const (
 )
 
 const usage = `usage: nodeplan provision -f FILE... [--catalog aws|azure|PATH] [--region R]
-       [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+       [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
+       [--spot-discount F] [-o table|json|yaml]
        nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
        nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 `
@@ -67,6 +67,8 @@ type config struct {
 	now          string
 	spotToSpot   bool
 	expireGrace  time.Duration
+
+	prices, capacityTypes string // see catalog.go
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
@@ -78,8 +80,10 @@ func parseFlags(name string, args []string, stderr io.Writer, outputs ...string)
 	fs.Var(&c.files, "f", "manifest file (YAML or JSON; - for stdin); repeatable")
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
-	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's first three)")
+	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
 	fs.Float64Var(&c.spotDiscount, "spot-discount", 0, "fraction of the on-demand price spot saves, in [0,1) (default 0.6)")
+	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
+	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
 	if name != "provision" {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
@@ -152,7 +156,9 @@ func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
 	if err != nil {
 		return kube.Report{}, nil, err
 	}
-	return kube.NewReport(&prob, &p, cluster.Warnings), kube.NodeClaims(p, cluster.NodePools), nil
+	r := kube.NewReport(&prob, &p, cluster.Warnings)
+	r.Notes, r.Currency = catalogNotes(cat, c), cat.Origin().Currency
+	return r, kube.NodeClaims(p, cluster.NodePools), nil
 }
 
 func read(names []string, stdin io.Reader) ([]kube.Source, error) {
@@ -171,28 +177,6 @@ func read(names []string, stdin io.Reader) ([]kube.Source, error) {
 		out = append(out, kube.Source{Name: name, Data: data})
 	}
 	return out, nil
-}
-
-func catalog(c config) (*instancetypes.Catalog, error) {
-	opts := instancetypes.Options{Region: c.region, SpotDiscount: c.spotDiscount}
-	if c.zones != "" {
-		opts.Zones = strings.Split(c.zones, ",")
-	}
-	switch c.catalog {
-	case "aws":
-		return instancetypes.AWS(opts)
-	case "azure":
-		return instancetypes.Azure(opts)
-	}
-	data, err := os.ReadFile(c.catalog)
-	if err != nil {
-		return nil, fmt.Errorf("--catalog: %w", err)
-	}
-	cat, err := instancetypes.Parse(data, opts)
-	if err != nil {
-		return nil, fmt.Errorf("--catalog %s: %w", c.catalog, err)
-	}
-	return cat, nil
 }
 
 func write(format string, r *kube.Report, claims []kube.NodeClaim, stdout, stderr io.Writer) error {
