@@ -217,7 +217,7 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 	if err != nil {
 		return fmt.Errorf("interruption: simulating the replacement: %w", err)
 	}
-	rename(&plan, "interruption")
+	s.rename(&plan, "interruption")
 	p.Replacement, p.Homes = plan, homes(plan, pods)
 	if len(plan.NodeClaims) > 0 {
 		p.ReadyAt = now.Add(latency)
