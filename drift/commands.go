@@ -58,14 +58,23 @@ type Blocked struct {
 
 // candidate is a node with findings, grouped for Commands.
 type candidate struct {
-	state    *NodeClaimState
+	node     string
+	state    *NodeClaimState // nil when the node is not in the cluster
 	findings []Finding
 	forceful bool
 	since    time.Time
 }
 
-func (c *candidate) name() string { return c.state.Node.Name }
-func (c *candidate) pool() string { return c.state.Node.NodePool }
+func (c *candidate) name() string { return c.node }
+
+// pool is the node's NodePool, or the first finding's when the node is
+// not in the cluster.
+func (c *candidate) pool() string {
+	if c.state == nil {
+		return c.findings[0].NodePool
+	}
+	return c.state.Node.NodePool
+}
 
 // budgetReason is Expired when an expiry decides, else Drifted.
 func (c *candidate) budgetReason() disruption.Reason {
@@ -98,11 +107,23 @@ func (c *candidate) budgetReason() disruption.Reason {
 // be in cl, of a NodePool of cl, and not already being deleted. Every node
 // with findings and no command gets a Blocked entry saying why.
 //
+// Commands acts only on a valid cluster: when [Cluster.Validate] rejects
+// cl, it returns no command and blocks every node with findings, naming
+// the errors. A finding whose Reason is not one of the package's is
+// blocked.
+//
 // Commands does not modify its arguments. The complexity is one
 // packing.Solve per candidate that passes the cheaper checks, plus
-// O(candidates²) to pick the next one.
+// O(candidates²) to pick the next one, plus Cluster.Validate.
 func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked) {
 	cands, blocked := group(findings, cl.Nodes)
+	if err := cl.Validate(); err != nil {
+		for _, c := range cands {
+			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason,
+				Why: fmt.Sprintf("The cluster is invalid: %v.", err)})
+		}
+		return nil, blocked
+	}
 	p := &planner{cl: cl, now: now, sim: newSim(cl.Nodes, cl.NodePools, cl.Catalog, cl.DaemonSets), budgets: newBudgets(cl, cands, now)}
 	var cmds []Command
 	for len(cands) > 0 {
@@ -129,27 +150,45 @@ type planner struct {
 }
 
 // group collects the findings per node, in the order of their first
-// finding; findings for nodes not in the cluster are blocked.
+// finding, and blocks the nodes that are not in the cluster or have a
+// finding with an unknown reason.
 func group(findings []Finding, states []NodeClaimState) ([]*candidate, []Blocked) {
 	byName := make(map[string]*candidate)
 	var cands []*candidate
-	var blocked []Blocked
 	for _, f := range findings {
 		c, ok := byName[f.Node]
 		if !ok {
-			i := slices.IndexFunc(states, func(s NodeClaimState) bool { return s.Node.Name == f.Node })
-			if i < 0 {
-				blocked = append(blocked, Blocked{Node: f.Node, NodePool: f.NodePool, Reason: f.Reason,
-					Why: fmt.Sprintf("Node %s is not in the cluster.", f.Node)})
-				continue
+			c = &candidate{node: f.Node, since: f.Since}
+			if i := slices.IndexFunc(states, func(s NodeClaimState) bool { return s.Node.Name == f.Node }); i >= 0 {
+				c.state = &states[i]
 			}
-			c = &candidate{state: &states[i], since: f.Since}
 			byName[f.Node] = c
 			cands = append(cands, c)
 		}
 		c.add(f)
 	}
+	var blocked []Blocked
+	cands = slices.DeleteFunc(cands, func(c *candidate) bool {
+		why := c.invalid()
+		if why != "" {
+			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why})
+		}
+		return why != ""
+	})
 	return cands, blocked
+}
+
+// invalid says why no command may be built from c's findings, or "".
+func (c *candidate) invalid() string {
+	if c.state == nil {
+		return fmt.Sprintf("Node %s is not in the cluster.", c.node)
+	}
+	for _, f := range c.findings {
+		if f.Reason < NodePoolDrifted || f.Reason > Interrupted {
+			return fmt.Sprintf("A finding for node %s has an unknown reason, %s.", c.node, f.Reason)
+		}
+	}
+	return ""
 }
 
 func (c *candidate) add(f Finding) {
