@@ -76,6 +76,11 @@ func (c *candidate) pool() string {
 	return c.state.Node.NodePool
 }
 
+// blocked is c's Blocked entry, saying why.
+func (c *candidate) blocked(why string) Blocked {
+	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why}
+}
+
 // budgetReason is Expired when an expiry decides, else Drifted.
 func (c *candidate) budgetReason() disruption.Reason {
 	if c.forceful || !c.findings[0].Reason.Drift() {
@@ -119,8 +124,7 @@ func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Block
 	cands, blocked := group(findings, cl.Nodes)
 	if err := cl.Validate(); err != nil {
 		for _, c := range cands {
-			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason,
-				Why: fmt.Sprintf("The cluster is invalid: %v.", err)})
+			blocked = append(blocked, c.blocked(fmt.Sprintf("The cluster is invalid: %v.", err)))
 		}
 		return nil, blocked
 	}
@@ -130,12 +134,11 @@ func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Block
 		k := p.next(cands)
 		c := cands[k]
 		cands = slices.Delete(cands, k, k+1)
-		cmd, why := p.command(c)
-		if why != "" {
-			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why})
-			continue
+		if cmd, why := p.command(c); why != "" {
+			blocked = append(blocked, c.blocked(why))
+		} else {
+			cmds = append(cmds, cmd)
 		}
-		cmds = append(cmds, cmd)
 	}
 	return cmds, blocked
 }
@@ -171,7 +174,7 @@ func group(findings []Finding, states []NodeClaimState) ([]*candidate, []Blocked
 	cands = slices.DeleteFunc(cands, func(c *candidate) bool {
 		why := c.invalid()
 		if why != "" {
-			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why})
+			blocked = append(blocked, c.blocked(why))
 		}
 		return why != ""
 	})
