@@ -233,3 +233,123 @@ func TestRequirementDriftCommand(t *testing.T) {
 	require.Len(t, cmds[0].Replacements, 1)
 	assert.Equal(t, "spot", cmds[0].Replacements[0].Offering.CapacityType.String())
 }
+
+// TestCommandsJudgeEachCommandOnTheClusterLeftBefore: a command is decided
+// on the cluster the earlier commands leave, so a pod a forceful command
+// moves still protects its new node, and a replacement never takes the name
+// (the hostname) of a node; the checker accepts what Commands returns.
+func TestCommandsJudgeEachCommandOnTheClusterLeftBefore(t *testing.T) {
+	at := t0.Add(721 * time.Hour)
+	// forced returns an expired node "old" running p and a drifted,
+	// empty node "next" (the only room for p) under a budget of two, one
+	// of which old takes.
+	forced := func(p packing.Pod) drift.Cluster {
+		next := drifted("next", 0)
+		next.Node.CreationTime = t0.Add(700 * time.Hour)
+		cl := cluster(state("old", p), next)
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+		return cl
+	}
+	dnd := pod("p", "1500m")
+	dnd.DoNotDisrupt = "true"
+	guarded := pod("p", "1500m")
+	guarded.Labels = map[string]string{"app": "db"}
+	withPDB := forced(guarded)
+	withPDB.PDBs = []disruption.PDB{{Namespace: "default", Name: "db",
+		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "db"))}}
+	web := func(name string) packing.Pod {
+		p := pod(name, "1500m")
+		p.Labels = map[string]string{"app": "web"}
+		p.TopologySpread = []packing.TopologySpread{{TopologyKey: requirements.LabelHostname, MaxSkew: 1,
+			Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "web"))}}
+		return p
+	}
+	spread := cluster(drifted("a", 0, web("w1")), state("a-replacement-1", web("w2")))
+	tests := []struct {
+		name       string
+		cl         drift.Cluster
+		now        time.Time
+		commanded  []string
+		blocked    string // the node blocked, and a part of why
+		why        string
+		claimNames []string
+	}{
+		{"a do-not-disrupt pod moved by a forceful command protects its new node", forced(dnd), at,
+			[]string{"old"}, "next", "do-not-disrupt", nil},
+		{"a pod under a PDB allowing 0 moved by a forceful command protects its new node", withPDB, at,
+			[]string{"old"}, "next", "PodDisruptionBudget default/db", nil},
+		{"a replacement never shares a node's hostname", spread, now,
+			[]string{"a"}, "", "", []string{"a-replacement-2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds, blocked := run(tc.cl, tc.now)
+			assert.Equal(t, tc.commanded, names(cmds))
+			assert.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.now))
+			if tc.blocked != "" {
+				require.Len(t, blocked, 1)
+				assert.Equal(t, tc.blocked, blocked[0].Node)
+				assert.Contains(t, blocked[0].Why, tc.why)
+			}
+			var claims []string
+			for _, c := range cmds {
+				for _, r := range c.Replacements {
+					claims = append(claims, r.Name)
+				}
+			}
+			if tc.claimNames != nil {
+				assert.Equal(t, tc.claimNames, claims)
+			}
+		})
+	}
+}
+
+// TestCommandsSeeEarlierMoves: the order and the deadlines of later
+// commands follow the pods earlier commands moved.
+func TestCommandsSeeEarlierMoves(t *testing.T) {
+	at := t0.Add(721 * time.Hour)
+	young := func(s drift.NodeClaimState) drift.NodeClaimState {
+		s.Node.CreationTime = t0.Add(700 * time.Hour)
+		return s
+	}
+	t.Run("a node a forceful command filled is no longer empty", func(t *testing.T) {
+		cl := cluster(state("old", pod("q", "1000m")), young(drifted("x", 0, pod("p", "1500m"))), young(drifted("e", time.Hour)))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+		cmds, blocked := run(cl, at)
+		require.Equal(t, "e", cmds[0].Homes[0].Node)
+		assert.Equal(t, []string{"old", "x"}, names(cmds), "the oldest drift goes first among non-empty nodes")
+		require.Len(t, blocked, 1)
+		assert.Equal(t, "e", blocked[0].Node)
+		assert.Empty(t, drift.VerifyCommands(cl, cmds, at))
+	})
+	t.Run("a moved pod keeps its grace period", func(t *testing.T) {
+		cl := cluster(state("old", pod("q", "1000m")), young(drifted("e", 0)))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 10 * time.Minute
+		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
+		cmds, _ := run(cl, at)
+		require.Equal(t, []string{"old", "e"}, names(cmds))
+		assert.Equal(t, []drift.PodDeadline{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
+	})
+}
+
+// TestCommandsBlockNodesNoCommandMayTake: findings (as a host may pass
+// them) for a node already being deleted or of an unknown NodePool get no
+// command, forceful or not.
+func TestCommandsBlockNodesNoCommandMayTake(t *testing.T) {
+	gone := state("gone")
+	gone.Node.MarkedForDeletion = true
+	stray := state("stray")
+	stray.Node.NodePool = "nowhere"
+	cl := cluster(gone, stray, state("spare"))
+	var findings []drift.Finding
+	for _, n := range []string{"gone", "stray"} {
+		findings = append(findings, drift.Finding{Node: n, Reason: drift.Interrupted, Forceful: true, Since: now},
+			drift.Finding{Node: n, Reason: drift.ImageDrifted, Since: now})
+	}
+	cmds, blocked := drift.Commands(findings, cl, now)
+	assert.Empty(t, cmds)
+	require.Len(t, blocked, 2)
+	assert.Contains(t, blocked[0].Why+blocked[1].Why, "already being deleted")
+	assert.Contains(t, blocked[0].Why+blocked[1].Why, `no NodePool of the cluster ("nowhere")`)
+}

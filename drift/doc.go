@@ -23,9 +23,14 @@
 //   - expiration may be graceful: with [Expiration.GracePeriod] set, an
 //     expired node is replaced under the budgets like a drifted one until the
 //     grace period ends, and only then forcefully;
-//   - [Commands] returns every command the budgets allow in one pass, each
-//     simulated on the cluster left by the ones before it, where Karpenter's
-//     drift method returns one command per pass.
+//   - [Commands] returns every command the budgets allow in one pass, where
+//     Karpenter's drift method returns one command per pass. Each command is
+//     chosen, checked (do-not-disrupt, PodDisruptionBudgets, budgets) and
+//     simulated on the cluster as the commands before it leave it: their
+//     pods on their new homes, their nodes being deleted, their
+//     replacements in flight; so a pod a forceful command moves still
+//     protects the node it moves to. [VerifyCommands] checks the same rule
+//     independently.
 //
 // Cost model: Evaluate is O(nodes × (labels + requirements + security
 // groups)) after O(pools + classes) set-up, with one hash per NodePool and

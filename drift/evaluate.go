@@ -49,7 +49,9 @@ type evaluator struct {
 // sorted by node name, then by Reason.
 //
 // Evaluate does not validate in (see [Input.Validate]); of two NodePools
-// with one name the first is used. It does not modify in. The complexity is
+// with one name the first is used, a negative expireAfter disables
+// expiration (as ExpireNever) and a negative Expiration.GracePeriod counts
+// as zero. It does not modify in. The complexity is
 // O(pools + nodes × (labels + requirements + groups × log)); a node with no
 // finding costs no allocation. It is safe for concurrent use.
 func Evaluate(in Input, now time.Time) []Finding {

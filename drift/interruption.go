@@ -100,8 +100,10 @@ var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 // offerings unavailable, so no replacement lands on a marked offering.
 //
 // Errors, naming the notice, are returned for an empty node name, an unknown
-// kind, a negative latency, or a nil catalog when a node must drain. A
-// notice for a node not in cl is reported in Actions and ignored.
+// kind, a negative latency, or a nil catalog when a node must drain; when a
+// node must drain, cl (with catalog) must also pass [Cluster.Validate]. A
+// notice for a node not in cl is reported in Actions and ignored, as is a
+// StateChange to a state not listed there.
 // Interruption does not modify its arguments.
 func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration, now time.Time) (InterruptionPlan, error) {
 	if err := validateNotices(notices, launchLatency); err != nil {
@@ -117,6 +119,10 @@ func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, 
 	}
 	if catalog == nil {
 		return InterruptionPlan{}, &FieldError{Object: "Interruption", Field: "catalog", Msg: "is nil but nodes must drain"}
+	}
+	cl.Catalog = catalog
+	if err := cl.Validate(); err != nil {
+		return InterruptionPlan{}, fmt.Errorf("interruption: %w", err)
 	}
 	return plan, plan.replace(cl, launchLatency, now)
 }
@@ -217,7 +223,7 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 	if err != nil {
 		return fmt.Errorf("interruption: simulating the replacement: %w", err)
 	}
-	rename(&plan, "interruption")
+	s.rename(&plan, "interruption")
 	p.Replacement, p.Homes = plan, homes(plan, pods)
 	if len(plan.NodeClaims) > 0 {
 		p.ReadyAt = now.Add(latency)

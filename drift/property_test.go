@@ -252,3 +252,52 @@ func TestInterruptionNeverRelaunchesOnAMarkedOffering(t *testing.T) {
 	}, gen.SliceOfN(5, gen.IntRange(0, 2)), gen.SliceOfN(5, gen.IntRange(0, 1)), gen.SliceOfN(5, gen.Bool())))
 	props.TestingRun(t)
 }
+
+// checkSequence runs Commands on sc and returns what is wrong: a
+// violation of VerifyCommands, a node with findings not exactly once in
+// the commands or the blocked list, a change to the cluster, or a second
+// run that differs.
+func checkSequence(sc scenario) string {
+	before := fmt.Sprintf("%+v", sc.cl)
+	cmds, blocked := drift.Commands(sc.findings, sc.cl, sc.now)
+	if vs := drift.VerifyCommands(sc.cl, cmds, sc.now); len(vs) > 0 {
+		return fmt.Sprintf("VerifyCommands: %v", vs)
+	}
+	if after := fmt.Sprintf("%+v", sc.cl); after != before {
+		return "Commands modified the cluster"
+	}
+	seen := map[string]int{}
+	for _, c := range cmds {
+		seen[c.Node]++
+	}
+	for _, b := range blocked {
+		seen[b.Node]++
+	}
+	for _, f := range sc.findings {
+		if seen[f.Node] != 1 {
+			return fmt.Sprintf("node %s is in %d commands or blocked entries", f.Node, seen[f.Node])
+		}
+	}
+	again, blockedAgain := drift.Commands(sc.findings, sc.cl, sc.now)
+	if fmt.Sprint(again, blockedAgain) != fmt.Sprint(cmds, blocked) {
+		return "Commands is not deterministic"
+	}
+	return ""
+}
+
+// TestCommandsPassVerifyCommands: on clusters mixing forceful commands
+// (expired past the grace period, interrupted) with budgeted ones,
+// protected pods, PodDisruptionBudgets allowing 0 and topology spreads,
+// every command sequence Commands returns passes VerifyCommands.
+func TestCommandsPassVerifyCommands(t *testing.T) {
+	p := params()
+	p.MinSuccessfulTests = 400
+	props := gopter.NewProperties(p)
+	props.Property("VerifyCommands accepts Commands", prop.ForAll(func(shape []byte) string {
+		if msg := checkSequence(decodeScenario(shape)); msg != "" {
+			return fmt.Sprintf("shape %x: %s", shape, msg)
+		}
+		return ""
+	}, gen.SliceOfN(96, gen.UInt8())))
+	props.TestingRun(t)
+}
