@@ -68,21 +68,21 @@ type consolSummary struct {
 }
 
 func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("consolidate", args, stdin, stderr)
+	c, s, err := start("consolidate", args, stdin)
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	cl, err := s.cluster.Consolidation(s.catalog, s.now)
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	res, err := consolidation.Plan(cl, consolidation.Options{SpotToSpot: c.spotToSpot})
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	r := newConsolidationReport(s, cl, res)
 	if err := emit(c.output, &r, stdout); err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	return exitOK
 }

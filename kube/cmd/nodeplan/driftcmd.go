@@ -60,23 +60,23 @@ type blockedReport struct {
 }
 
 func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("drift", args, stdin, stderr)
+	c, s, err := start("drift", args, stdin)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	cl, warnings, err := s.cluster.Drift(s.catalog)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	cl.Expiration.GracePeriod = c.expireGrace
 	if err := cl.Validate(); err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	findings := drift.Evaluate(cl.Input, s.now)
 	cmds, blocked := drift.Commands(findings, cl, s.now)
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
 	if err := emit(c.output, &r, stdout); err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	return exitOK
 }

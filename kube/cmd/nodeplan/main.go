@@ -6,6 +6,15 @@
 //	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
 //	nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan version
+//	nodeplan help [COMMAND]     (also -h, --help, and COMMAND --help)
+//
+// Input, as kubectl's: -f names a file, "-" (stdin) or a directory, whose
+// *.yaml, *.yml and *.json files are read in name order; -R (--recursive)
+// also reads its subdirectories, depth first in name order. Files and
+// manifest arguments are read in the order given. An input that holds no
+// object at all (empty files, an empty List) is an error, exit status 2:
+// "no objects in …".
 //
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
@@ -50,6 +59,10 @@
 // deadline, message}, commands[] {node, nodePool, reason, findings[],
 // forceful, deadline, replacements[], homes[] {pod, node | nodeClaim |
 // unschedulable}}, blocked[] {node, nodePool, reason, why}, warnings[].
+//
+// version prints the module version the binary was built from (go install
+// …@v1.2.3 records it), or "devel" and the VCS revision for a build from a
+// checkout. Help goes to stdout with exit status 0.
 //
 // Exit status: 0 on success (for provision, when every pod is scheduled),
 // 1 when provision leaves some pod unscheduled, 2 on bad input (the error,

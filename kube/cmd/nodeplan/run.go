@@ -24,10 +24,17 @@ const (
 	exitBadInput      = 2
 )
 
-const usage = `usage: nodeplan provision -f FILE... [--catalog aws|azure|PATH] [--region R]
-       [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
-       nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
-       nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+const usage = `nodeplan answers what Karpenter would launch, consolidate or replace, from manifests.
+
+usage:
+  nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
+        [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+  nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+  nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan version
+  nodeplan help [COMMAND]
+
+Run "nodeplan COMMAND --help" for a command's flags.
 `
 
 // run is the command line: it returns the exit code.
@@ -43,12 +50,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return consolidate(args[1:], stdin, stdout, stderr)
 	case "drift":
 		return driftCmd(args[1:], stdin, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+	case "version", "--version":
+		return version(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		return help(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "nodeplan: unknown command %q\n%s", args[0], usage)
 	return exitBadInput
+}
+
+// help prints the usage, or with a command name that command's, on stdout.
+func help(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if args[0] == "version" || args[0] == "help" {
+		fmt.Fprintf(stdout, "usage: nodeplan %s\n", args[0])
+		return exitOK
+	}
+	return run([]string{args[0], "--help"}, stdin, stdout, stderr)
 }
 
 // files is a repeatable -f flag.
@@ -59,6 +80,7 @@ func (f *files) Set(v string) error { *f = append(*f, v); return nil }
 
 type config struct {
 	files        files
+	recursive    bool
 	catalog      string
 	region       string
 	zones        string
@@ -70,12 +92,13 @@ type config struct {
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
-// values it accepts, the first the default.
-func parseFlags(name string, args []string, stderr io.Writer, outputs ...string) (config, error) {
+// values it accepts, the first the default. -h and --help return a
+// *helpRequested holding the subcommand's usage.
+func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("nodeplan "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Var(&c.files, "f", "manifest file (YAML or JSON; - for stdin); repeatable")
+	fs.SetOutput(io.Discard)
+	inputFlags(fs, &c)
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's first three)")
@@ -91,12 +114,12 @@ func parseFlags(name string, args []string, stderr io.Writer, outputs ...string)
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		return c, flagError(fs, name, err)
 	}
 	c.files = append(c.files, fs.Args()...)
 	switch {
 	case len(c.files) == 0:
-		return c, errors.New("no manifest given (-f FILE)")
+		return c, errors.New("no manifest given (-f FILE or DIR)")
 	case !slices.Contains(outputs, c.output):
 		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
 	case c.spotDiscount < 0 || c.spotDiscount >= 1:
@@ -108,21 +131,16 @@ func parseFlags(name string, args []string, stderr io.Writer, outputs ...string)
 }
 
 func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags("provision", args, stderr, "table", "json", "yaml")
+	c, err := parseFlags("provision", args, "table", "json", "yaml")
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		}
-		return exitBadInput
+		return fail("provision", err, stdout, stderr)
 	}
 	report, claims, err := plan(c, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		return exitBadInput
+		return fail("provision", err, stdout, stderr)
 	}
 	if err := write(c.output, &report, claims, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		return exitBadInput
+		return fail("provision", err, stdout, stderr)
 	}
 	if len(report.Unschedulable) > 0 {
 		return exitUnschedulable
@@ -132,11 +150,7 @@ func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // plan loads the manifests and the catalog and solves.
 func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
-	sources, err := read(c.files, stdin)
-	if err != nil {
-		return kube.Report{}, nil, err
-	}
-	cluster, err := kube.Load(sources...)
+	cluster, err := loadCluster(c, stdin)
 	if err != nil {
 		return kube.Report{}, nil, err
 	}
@@ -153,24 +167,6 @@ func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
 		return kube.Report{}, nil, err
 	}
 	return kube.NewReport(&prob, &p, cluster.Warnings), kube.NodeClaims(p, cluster.NodePools), nil
-}
-
-func read(names []string, stdin io.Reader) ([]kube.Source, error) {
-	var out []kube.Source
-	for _, name := range names {
-		var data []byte
-		var err error
-		if name == "-" {
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, kube.Source{Name: name, Data: data})
-	}
-	return out, nil
 }
 
 func catalog(c config) (*instancetypes.Catalog, error) {

@@ -23,13 +23,9 @@ type snapshot struct {
 	nowFrom string
 }
 
-// load reads the manifests and catalog of c and resolves now: --now when
-// given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
-// else, for input without any timestamp, the clock — the only case where
-// the output depends on when it runs.
 // start parses the flags of a table-or-JSON command and loads its snapshot.
-func start(name string, args []string, stdin io.Reader, stderr io.Writer) (config, snapshot, error) {
-	c, err := parseFlags(name, args, stderr, "table", "json")
+func start(name string, args []string, stdin io.Reader) (config, snapshot, error) {
+	c, err := parseFlags(name, args, "table", "json")
 	if err != nil {
 		return c, snapshot{}, err
 	}
@@ -48,13 +44,14 @@ func emit(output string, r tabler, w io.Writer) error {
 	return r.writeTable(w)
 }
 
+// load reads the manifests and catalog of c and resolves now: --now when
+// given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
+// else, for input without any timestamp, the clock — the only case where
+// the output depends on when it runs.
 func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
-	sources, err := read(c.files, stdin)
-	if err != nil {
-		return snapshot{}, err
-	}
 	var s snapshot
-	if s.cluster, err = kube.Load(sources...); err != nil {
+	var err error
+	if s.cluster, err = loadCluster(c, stdin); err != nil {
 		return snapshot{}, err
 	}
 	if s.catalog, err = catalog(c); err != nil {
@@ -78,9 +75,16 @@ func resolveNow(flagValue string, cl *kube.Cluster, clock func() time.Time) (tim
 	return clock().UTC().Truncate(time.Second), "clock", nil
 }
 
-// fail prints err for the subcommand and returns the bad-input code.
-func fail(name string, err error, stderr io.Writer) int {
-	if !errors.Is(err, flag.ErrHelp) {
+// fail prints err for the subcommand and returns the bad-input code; a
+// request for help prints the usage on stdout and succeeds.
+func fail(name string, err error, stdout, stderr io.Writer) int {
+	var h *helpRequested
+	switch {
+	case errors.As(err, &h):
+		fmt.Fprint(stdout, h.usage)
+		return exitOK
+	case errors.Is(err, flag.ErrHelp): // printed by parseFlags
+	default:
 		fmt.Fprintf(stderr, "nodeplan %s: %v\n", name, err)
 	}
 	return exitBadInput
