@@ -3,7 +3,7 @@
 // Kubernetes and Karpenter manifests:
 //
 //	nodeplan provision -f cluster.yaml [-f more.yaml ...] [--catalog aws|azure|PATH]
-//	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+//	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
 //	nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan version
@@ -21,8 +21,17 @@
 // karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
 // EC2NodeClasses, as YAML or JSON, also as kind List (the output of kubectl
 // get -o yaml). For provision, -o table (the default) prints one line per
-// node, -o json the report schema documented in package kube, -o yaml the
-// NodeClaims to create.
+// node (new or existing, NodePool, instance type, zone, capacity type,
+// hourly price, pods, CPU and memory use), the totals, and the
+// unschedulable pods grouped by owner and reason ("Deployment shop/web ×12
+// — Insufficient: …"); -o wide adds each node's architecture and candidate
+// instance types and lists the pods of each group; --no-headers prints the
+// node rows alone, for scripts, and sends the rest to stderr. The table is
+// package planview's, shared with examples/quickstart. -o json prints the
+// report schema documented in package kube, -o yaml the NodeClaims to
+// create (the totals and unschedulable pods go to stderr). Every price
+// carries its currency: "0.192000 USD", "USD/HOUR" in column headers; the
+// header lines before the table say where the prices came from.
 //
 // consolidate runs consolidation.Plan on the nodes with their bound pods,
 // the NodePools (with their disruption settings), daemonsets, pending pods
@@ -54,11 +63,14 @@
 // instanceType, zone, capacityType, pricePerHour, instanceTypes[]},
 // savingsPerHour, placements[] {pod, from, node | nodeClaim}), kept[]
 // {node, why, message}, summary {commands, deletedNodes, newNodes,
-// keptNodes, savingsPerHour, savingsPerMonth}, warnings[]. kind DriftReport
-// has now, nowFrom, findings[] {node, nodePool, reason, since, forceful,
-// deadline, message}, commands[] {node, nodePool, reason, findings[],
-// forceful, deadline, replacements[], homes[] {pod, node | nodeClaim |
-// unschedulable}}, blocked[] {node, nodePool, reason, why}, warnings[].
+// keptNodes, savingsPerHour, savingsPerMonth, currency}, notes[],
+// warnings[]. kind DriftReport has now, nowFrom, findings[] {node,
+// nodePool, reason, since, forceful, deadline, message}, commands[] {node,
+// nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
+// {pod, node | nodeClaim | unschedulable}}, blocked[] {node, nodePool,
+// reason, why}, currency, notes[], warnings[]. currency is the ISO 4217
+// code of every price of the report, notes[] the price notes of the table
+// header (both added to the first schema).
 //
 // version prints the module version the binary was built from (go install
 // …@v1.2.3 records it), or "devel" and the VCS revision for a build from a

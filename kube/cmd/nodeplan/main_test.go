@@ -20,6 +20,7 @@ const sample = "../../testdata/cluster.yaml"
 func TestGolden(t *testing.T) {
 	tests := []struct{ format, file string }{
 		{"table", "provision.txt"},
+		{"wide", "provision-wide.txt"},
 		{"json", "provision.json"},
 		{"yaml", "provision.yaml"},
 	}
@@ -70,7 +71,7 @@ spec:
 		{"no command", nil, exitBadInput, "", "  nodeplan provision -f"},
 		{"unknown command", []string{"scale"}, exitBadInput, "", `unknown command "scale"`},
 		{"no files", []string{"provision"}, exitBadInput, "", "no manifest given"},
-		{"bad output", []string{"provision", "-f", pod, "-o", "xml"}, exitBadInput, "", `-o "xml": want table, json or yaml`},
+		{"bad output", []string{"provision", "-f", pod, "-o", "xml"}, exitBadInput, "", `-o "xml": want table, wide, json or yaml`},
 		{"bad spot discount", []string{"provision", "-f", pod, "--spot-discount", "1.5"}, exitBadInput, "", "--spot-discount 1.5"},
 		{"unknown flag", []string{"provision", "--bogus"}, exitBadInput, "", "flag provided but not defined: -bogus"},
 		{"missing file", []string{"provision", "-f", filepath.Join(dir, "nope.yaml")}, exitBadInput, "", "nope.yaml: no such file"},

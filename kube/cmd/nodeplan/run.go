@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +13,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"sigs.k8s.io/yaml"
 )
 
@@ -28,7 +28,7 @@ const usage = `nodeplan answers what Karpenter would launch, consolidate or repl
 
 usage:
   nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
-        [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+        [--zones Z,...] [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
   nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan version
@@ -89,6 +89,7 @@ type config struct {
 	now          string
 	spotToSpot   bool
 	expireGrace  time.Duration
+	noHeaders    bool
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
@@ -108,6 +109,8 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
 	}
 	switch name {
+	case "provision":
+		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 	case "consolidate":
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	case "drift":
@@ -131,42 +134,55 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 }
 
 func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags("provision", args, "table", "json", "yaml")
+	c, err := parseFlags("provision", args, "table", "wide", "json", "yaml")
 	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
-	report, claims, err := plan(c, stdin)
+	res, err := plan(c, stdin)
 	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
-	if err := write(c.output, &report, claims, stdout, stderr); err != nil {
+	if err := write(c, &res, stdout, stderr); err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
-	if len(report.Unschedulable) > 0 {
+	if len(res.report.Unschedulable) > 0 {
 		return exitUnschedulable
 	}
 	return exitOK
 }
 
+// provisioned is a solved plan as provision prints it: the view (tables),
+// the report (JSON, built from the view) and the NodeClaims (YAML).
+type provisioned struct {
+	view   planview.View
+	opts   planview.Options
+	report kube.Report
+	claims []kube.NodeClaim
+}
+
 // plan loads the manifests and the catalog and solves.
-func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
+func plan(c config, stdin io.Reader) (provisioned, error) {
 	cluster, err := loadCluster(c, stdin)
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	cat, err := catalog(c)
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	prob, err := cluster.Problem(cat)
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	p, err := packing.Solve(prob, packing.Options{})
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
-	return kube.NewReport(&prob, &p, cluster.Warnings), kube.NodeClaims(p, cluster.NodePools), nil
+	prices := pricingOf(c)
+	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools),
+		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders}}
+	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: cluster.Warnings})
+	return res, nil
 }
 
 func catalog(c config) (*instancetypes.Catalog, error) {
@@ -191,25 +207,36 @@ func catalog(c config) (*instancetypes.Catalog, error) {
 	return cat, nil
 }
 
-func write(format string, r *kube.Report, claims []kube.NodeClaim, stdout, stderr io.Writer) error {
-	switch format {
-	case "json":
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
+// write prints res in c's output format. The tables go to stdout; with
+// --no-headers only their rows do, and the notes, totals, unschedulable
+// pods and warnings go to stderr, as they do beside -o yaml.
+func write(c config, res *provisioned, stdout, stderr io.Writer) error {
+	switch {
+	case c.output == "json":
+		return writeJSON(&res.report, stdout)
+	case c.output == "yaml":
+		if err := writeYAML(res.claims, stdout); err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", data)
-		return err
-	case "yaml":
-		for _, w := range r.Warnings {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
+		return writeSummary(res, stderr)
+	case c.noHeaders:
+		if err := res.view.WriteTable(stdout, res.opts); err != nil {
+			return err
 		}
-		for _, u := range r.Unschedulable {
-			fmt.Fprintf(stderr, "unschedulable: %s: %s: %s\n", u.Pod, u.Reason, u.Message)
-		}
-		return writeYAML(claims, stdout)
+		return writeSummary(res, stderr)
 	}
-	return r.WriteTable(stdout)
+	if err := res.view.WriteTable(stdout, res.opts); err != nil {
+		return err
+	}
+	return writeWarnings(stdout, res.report.Warnings)
+}
+
+// writeSummary writes the notes, totals, unschedulable pods and warnings.
+func writeSummary(res *provisioned, w io.Writer) error {
+	if err := res.view.WriteSummary(w, res.opts); err != nil {
+		return err
+	}
+	return writeWarnings(w, res.report.Warnings)
 }
 
 func writeYAML(claims []kube.NodeClaim, w io.Writer) error {

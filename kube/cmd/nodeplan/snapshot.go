@@ -21,6 +21,7 @@ type snapshot struct {
 	// nowFrom says where now came from: "--now", "newest creationTimestamp"
 	// or "clock" (no flag and no timestamp in the input).
 	nowFrom string
+	prices  pricing
 }
 
 // start parses the flags of a table-or-JSON command and loads its snapshot.
@@ -57,6 +58,7 @@ func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
 	if s.catalog, err = catalog(c); err != nil {
 		return snapshot{}, err
 	}
+	s.prices = pricingOf(c)
 	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, clock)
 	return s, err
 }
@@ -100,6 +102,16 @@ func writeJSON(v any, w io.Writer) error {
 }
 
 func dollars(p instancetypes.Price) float64 { return float64(int64(p.Dollars()*1e6+0.5)) / 1e6 }
+
+// writeNotes writes the price notes, then a blank line.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+	}
+}
 
 func dash(s string) string {
 	if s == "" {
