@@ -20,7 +20,9 @@ func unsched(pod, owner string, kind packing.ReasonKind, pool, msg string) Unsch
 }
 
 func TestGroups(t *testing.T) {
-	short := func(pod string) string { return "no instance type in NodePool general has 8 cpu; pod " + pod + " is short" }
+	short := func(pod string) string {
+		return "no instance type in NodePool general has 8 cpu; pod " + pod + " is short"
+	}
 	tests := []struct {
 		name string
 		in   []Unschedulable
