@@ -37,14 +37,29 @@ spec:
       requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m6i]}]
 `
 
+// cliCase is a run of nodeplan: the exit code it must return and strings
+// its stdout and stderr must contain.
+type cliCase struct {
+	name           string
+	args           []string
+	code           int
+	stdout, stderr string
+}
+
+// check runs nodeplan with args and an empty stdin, asserts the exit code
+// and that stdout and stderr contain the given strings, and returns them.
+func check(t *testing.T, args []string, code int, stdout, stderr string) (string, string) {
+	t.Helper()
+	var out, errs bytes.Buffer
+	got := run(args, strings.NewReader(""), &out, &errs)
+	assert.Equal(t, code, got, "stdout: %s\nstderr: %s", out.String(), errs.String())
+	assert.Contains(t, out.String(), stdout)
+	assert.Contains(t, errs.String(), stderr)
+	return out.String(), errs.String()
+}
+
 func TestHelpAndVersion(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
+	tests := []cliCase{
 		{"-h", []string{"-h"}, exitOK, "nodeplan help [COMMAND]", ""},
 		{"--help", []string{"--help"}, exitOK, "nodeplan help [COMMAND]", ""},
 		{"help", []string{"help"}, exitOK, "nodeplan help [COMMAND]", ""},
@@ -63,15 +78,11 @@ func TestHelpAndVersion(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(tc.args, nil, &stdout, &stderr)
-			assert.Equal(t, tc.code, code, "stdout: %s\nstderr: %s", stdout.String(), stderr.String())
-			assert.Contains(t, stdout.String(), tc.stdout)
-			assert.Contains(t, stderr.String(), tc.stderr)
+			stdout, stderr := check(t, tc.args, tc.code, tc.stdout, tc.stderr)
 			if tc.code == exitOK {
-				assert.Empty(t, stderr.String())
+				assert.Empty(t, stderr)
 			} else {
-				assert.Empty(t, stdout.String())
+				assert.Empty(t, stdout)
 			}
 		})
 	}
@@ -122,13 +133,7 @@ func TestInput(t *testing.T) {
 		"nested/only/f.yaml":  podJSON("f"),
 	})
 	at := func(name string) string { return filepath.Join(dir, name) }
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
+	tests := []cliCase{
 		{"directory: its manifests in name order", []string{"provision", "-o", "json", "-f", at("")}, exitOK,
 			`"pods": [
         "default/b",
@@ -151,13 +156,7 @@ func TestInput(t *testing.T) {
 		{"a file is read whatever its name", []string{"provision", "-f", at("notes.txt")}, exitBadInput, "", "notes.txt: document 1"},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			var stdout, stderr bytes.Buffer
-			code := run(tc.args, strings.NewReader(""), &stdout, &stderr)
-			assert.Equal(t, tc.code, code, "stdout: %s\nstderr: %s", stdout.String(), stderr.String())
-			assert.Contains(t, stdout.String(), tc.stdout)
-			assert.Contains(t, stderr.String(), tc.stderr)
-		})
+		t.Run(tc.name, func(t *testing.T) { check(t, tc.args, tc.code, tc.stdout, tc.stderr) })
 	}
 }
 

@@ -47,24 +47,11 @@ func TestExitCodes(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
 		return p
 	}
-	pool := write("pool.yaml", `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: default}
-spec:
-  template:
-    spec:
-      requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m6i]}]
-`)
-	pod := write("pod.yaml", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`)
+	pool := write("pool.yaml", poolYAML)
+	pod := write("pod.yaml", podJSON("a"))
 	bad := write("bad.yaml", "apiVersion: v1\nkind: Pod\n---\nkind: [\n")
 	catalog := write("catalog.json", "{not json")
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
+	tests := []cliCase{
 		{"all scheduled", []string{"provision", "-f", pool, "-f", pod}, exitOK, "1 new node, 1 pod scheduled, 0 unschedulable", ""},
 		{"files as arguments and stdin", []string{"provision", "-o", "json", pool, "-"}, exitOK, `"newNodes": 1`, ""},
 		{"no nodepool", []string{"provision", "-f", pod}, exitUnschedulable, "NoNodePool", ""},
