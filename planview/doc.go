@@ -12,7 +12,7 @@
 // [New] reads a packing.Problem and the packing.Plan solved from it and
 // does not modify either. Nodes are the new NodeClaims in plan order, then
 // the existing nodes that hold pods in input order. Unschedulable pods keep
-// the plan's order; [Group]s gather the pods that share a namespace, an
+// the plan's order; groups ([Group]) gather the pods that share a namespace, an
 // owner, a reason kind, a NodePool and a message (up to the pod's own name
 // in it), largest group first, ties in plan order — so twelve replicas
 // short of the same resource are one line, and a pod whose reason differs
@@ -33,5 +33,5 @@
 // View; writing is linear in the View. Nothing here is on a solver's hot
 // path. A View is plain data, safe for concurrent reads.
 //
-// See [Example].
+// The package example runs a plan from packing.Solve to the table.
 package planview
