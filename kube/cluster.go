@@ -39,7 +39,7 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	}
 	p.Nodes = slices.Clone(c.Nodes)
 	for i := range p.Nodes {
-		p.Nodes[i].Price = price(catalogFor(&p, p.Nodes[i].NodePool), &p.Nodes[i])
+		p.Nodes[i].Price = price(p.CatalogOf(p.Nodes[i].NodePool), &p.Nodes[i])
 	}
 	return p, errors.Join(errs...)
 }

@@ -3,10 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
-	"math"
+	"github.com/nodeplan/nodeplan/planview"
 	"os"
-	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -96,35 +94,9 @@ func readPrices(path, region string) (instancetypes.Prices, error) {
 	return p, nil
 }
 
-// catalogNotes are the lines every output prints with its prices: where
-// they come from and in which currency, how spot is priced, and the
-// assumptions the catalog makes.
+// catalogNotes are the lines every output prints with its prices
+// (planview.Notes), naming the flags that change them.
 func catalogNotes(cat *instancetypes.Catalog, c config) []string {
-	o := cat.Origin()
-	prices := fmt.Sprintf("prices: %s (%s)", o.Source, o.Currency)
-	if o.Unpriced > 0 {
-		prices += fmt.Sprintf("; %d instance types without a price there are left out", o.Unpriced)
-	}
-	notes := []string{prices, spotNote(o, c.capacityTypes)}
-	if o.ZonesAssumed {
-		notes = append(notes, fmt.Sprintf("zones: %s assumed: nodeplan knows no zone names for %s; set --zones, or give EC2NodeClasses with status.subnets",
-			strings.Join(o.Zones, ", "), o.Region))
-	}
-	if slices.Contains(o.CapacityTypes, instancetypes.Reserved) {
-		notes = append(notes, "reserved: none offered: capacity reservations are not in the catalog")
-	}
-	return notes
-}
-
-// spotNote says how spot offerings are priced, or that there are none.
-func spotNote(o instancetypes.Origin, flag string) string {
-	if !o.Spot() {
-		return fmt.Sprintf("spot: not offered (--capacity-types %s)", flag)
-	}
-	pct := strconv.FormatFloat(math.Round((1-o.SpotDiscount)*1e4)/100, 'f', -1, 64)
-	model := fmt.Sprintf("estimated at %s %% of on-demand (--spot-discount %s)", pct, strconv.FormatFloat(o.SpotDiscount, 'f', -1, 64))
-	if o.SpotGiven > 0 {
-		return fmt.Sprintf("spot: given for %d instance types, else %s", o.SpotGiven, model)
-	}
-	return "spot: " + model
+	flag := "--capacity-types " + c.capacityTypes
+	return planview.Notes(cat.Origin(), planview.Knobs{SpotDiscount: "--spot-discount", CapacityTypes: flag, Zones: "--zones"})
 }

@@ -132,12 +132,12 @@ func TestCatalogJSON(t *testing.T) {
 		nil, &stdout, &stderr)
 	require.Equal(t, exitUnschedulable, code, stderr.String())
 	var r struct {
-		Currency string
-		Notes    []string
-		Nodes    []struct{ Zone, CapacityType string }
+		Summary struct{ Currency string }
+		Notes   []string
+		Nodes   []struct{ Zone, CapacityType string }
 	}
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &r))
-	assert.Equal(t, "CNY", r.Currency)
+	assert.Equal(t, "CNY", r.Summary.Currency)
 	assert.Equal(t, []string{"prices: embedded AWS on-demand prices for cn-north-1, Karpenter's initial price table of 2024-11-06 (CNY); " +
 		"1082 instance types without a price there are left out", "spot: not offered (--capacity-types on-demand)"}, r.Notes)
 	for _, n := range r.Nodes {
