@@ -13,39 +13,6 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// TestValidateOptions: every out-of-range duration of the input is an
-// error naming its object and field.
-func TestValidateOptions(t *testing.T) {
-	tests := []struct {
-		name   string
-		mutate func(*drift.Input)
-		want   string
-	}{
-		{"negative expiration grace period", func(in *drift.Input) { in.Expiration.GracePeriod = -time.Second },
-			"Input: expiration.gracePeriod: is negative (-1s)"},
-		{"negative expireAfter", func(in *drift.Input) { in.NodePools[0].NodePool.Disruption.ExpireAfter = -time.Hour },
-			"nodePools[0]: disruption.expireAfter: is negative (-1h0m0s)"},
-		{"negative terminationGracePeriod", func(in *drift.Input) {
-			in.NodePools[0].NodePool.Disruption.TerminationGracePeriod = -time.Minute
-		}, "nodePools[0]: disruption.terminationGracePeriod: is negative (-1m0s)"},
-		{"negative pod grace period", func(in *drift.Input) {
-			in.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/p": -time.Second}
-		}, `nodes[0]: podGracePeriods["default/p"]: is negative (-1s)`},
-	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			in := input(state("n1", pod("p", "100m")))
-			require.NoError(t, in.Validate())
-			tc.mutate(&in)
-			err := in.Validate()
-			require.Error(t, err)
-			assert.ErrorIs(t, err, drift.ErrInvalid)
-			assert.Equal(t, tc.want, err.Error())
-			assert.ErrorContains(t, drift.Cluster{Input: in}.Validate(), tc.want)
-		})
-	}
-}
-
 // TestClusterValidate: what Commands cannot decide on is an error naming
 // the object and field.
 func TestClusterValidate(t *testing.T) {
@@ -110,9 +77,10 @@ func TestClusterValidateKeepsOtherPackagesErrors(t *testing.T) {
 	assert.ErrorIs(t, err, drift.ErrInvalid)
 }
 
-// TestEvaluateRejectsInvalidInput: Evaluate returns Input.Validate's errors,
-// each naming the field, and no findings, where it used to read the input
-// some way (the first of two NodePools, a negative duration as none).
+// TestEvaluateRejectsInvalidInput: Input.Validate names each invalid field,
+// and Evaluate and Commands return that error and nothing else, where they
+// used to read the input some way (the first of two NodePools, a negative
+// duration as none).
 func TestEvaluateRejectsInvalidInput(t *testing.T) {
 	tests := []struct {
 		name   string
@@ -151,6 +119,7 @@ func TestEvaluateRejectsInvalidInput(t *testing.T) {
 			findings := evaluate(t, in, at)
 			require.NotEmpty(t, findings, "the valid input has findings")
 			tc.mutate(&in)
+			assert.EqualError(t, in.Validate(), tc.want)
 			got, err := drift.Evaluate(in, at)
 			require.Error(t, err)
 			assert.Nil(t, got)
