@@ -2,6 +2,7 @@ package drift
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -112,22 +113,25 @@ func (c *candidate) budgetReason() disruption.Reason {
 // be in cl, of a NodePool of cl, and not already being deleted. Every node
 // with findings and no command gets a Blocked entry saying why.
 //
-// Commands acts only on a valid cluster: when [Cluster.Validate] rejects
-// cl, it returns no command and blocks every node with findings, naming
-// the errors. A finding whose Reason is not one of the package's is
-// blocked.
+// Commands first validates its input: when [Cluster.Validate] rejects cl
+// or a finding has an empty Node or a Reason that is not one of the
+// package's (the zero Reason included), it returns no command, no Blocked
+// entry and the errors, joined, each naming the object and field and
+// wrapping [ErrInvalid]. On valid input these readings hold: a finding for
+// a node not in cl is stale (the node went away since the findings were
+// made) and gets a Blocked entry saying so; the node's NodePool in cl
+// decides its budget and Command.NodePool, and a Finding's NodePool is read
+// only for that stale entry; a node is forceful when any of its findings
+// is, whatever its Reason.
 //
 // Commands does not modify its arguments. The complexity is one
 // packing.Solve per candidate that passes the cheaper checks, plus
 // O(candidates²) to pick the next one, plus Cluster.Validate.
-func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked) {
-	cands, blocked := group(findings, cl.Nodes)
-	if err := cl.Validate(); err != nil {
-		for _, c := range cands {
-			blocked = append(blocked, c.blocked(fmt.Sprintf("The cluster is invalid: %v.", err)))
-		}
-		return nil, blocked
+func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
+	if err := errors.Join(cl.Validate(), validateFindings(findings)); err != nil {
+		return nil, nil, err
 	}
+	cands, blocked := group(findings, cl.Nodes)
 	p := &planner{cl: cl, now: now, sim: newSim(cl.Nodes, cl.NodePools, cl.Catalog, cl.DaemonSets), budgets: newBudgets(cl, cands, now)}
 	var cmds []Command
 	for len(cands) > 0 {
@@ -140,7 +144,7 @@ func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Block
 			cmds = append(cmds, cmd)
 		}
 	}
-	return cmds, blocked
+	return cmds, blocked, nil
 }
 
 // planner is the state of one Commands call.
@@ -153,8 +157,7 @@ type planner struct {
 }
 
 // group collects the findings per node, in the order of their first
-// finding, and blocks the nodes that are not in the cluster or have a
-// finding with an unknown reason.
+// finding, and blocks the nodes that are not in the cluster.
 func group(findings []Finding, states []NodeClaimState) ([]*candidate, []Blocked) {
 	byName := make(map[string]*candidate)
 	var cands []*candidate
@@ -172,26 +175,12 @@ func group(findings []Finding, states []NodeClaimState) ([]*candidate, []Blocked
 	}
 	var blocked []Blocked
 	cands = slices.DeleteFunc(cands, func(c *candidate) bool {
-		why := c.invalid()
-		if why != "" {
-			blocked = append(blocked, c.blocked(why))
+		if c.state == nil {
+			blocked = append(blocked, c.blocked(fmt.Sprintf("Node %s is not in the cluster.", c.node)))
 		}
-		return why != ""
+		return c.state == nil
 	})
 	return cands, blocked
-}
-
-// invalid says why no command may be built from c's findings, or "".
-func (c *candidate) invalid() string {
-	if c.state == nil {
-		return fmt.Sprintf("Node %s is not in the cluster.", c.node)
-	}
-	for _, f := range c.findings {
-		if f.Reason < NodePoolDrifted || f.Reason > Interrupted {
-			return fmt.Sprintf("A finding for node %s has an unknown reason, %s.", c.node, f.Reason)
-		}
-	}
-	return ""
 }
 
 func (c *candidate) add(f Finding) {

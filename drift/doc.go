@@ -16,6 +16,16 @@
 // [UnavailableTTL], the catalog without them, the replacement plan and
 // whether it is ready inside the two-minute spot warning.
 //
+// Every entry point validates its input first ([Input.Validate],
+// [Cluster.Validate], and the findings or notices) and returns the
+// problems, joined, as an error naming each object and field and matching
+// [ErrInvalid] with errors.Is, with no partial answer: nodeplan never reads
+// invalid input some way (the first of two NodePools of one name, a
+// negative duration as zero). What stays is documented on each function:
+// in-range input that Karpenter itself reads a particular way, such as a
+// node of no known NodePool getting no finding, or a finding for a node
+// that has gone since being stale and blocked.
+//
 // The semantics are Karpenter v1.14's (pkg/controllers/nodeclaim/disruption,
 // nodeclaim/expiration, disruption/drift.go) and its AWS provider's
 // (EC2NodeClass drift, the interruption controller and its 3-minute

@@ -75,7 +75,7 @@ type Expiration struct {
 	// GracePeriod, when positive, makes expiration graceful: for this long
 	// after expiry the node is replaced under the disruption budgets (reason
 	// Expired) like a drifted one; after it, forcefully. A negative one is
-	// invalid ([Input.Validate]); Evaluate treats it as zero.
+	// invalid ([Input.Validate]): Evaluate and Commands return the error.
 	GracePeriod time.Duration
 }
 

@@ -1,6 +1,7 @@
 package drift_test
 
 import (
+	"errors"
 	"fmt"
 	"testing"
 	"time"
@@ -9,7 +10,10 @@ import (
 )
 
 // FuzzEvaluate feeds arbitrary recorded values and labels to Evaluate and
-// Commands: they must not panic, and Evaluate must be deterministic. shape
+// Commands: they must not panic, Evaluate must be deterministic, and
+// Commands must return an ErrInvalid error exactly when Cluster.Validate
+// rejects the cluster (a label value Kubernetes does not allow), and then
+// nothing else. shape
 // decodes into a cluster (see decodeScenario) of forceful and budgeted
 // findings, protected pods, PodDisruptionBudgets and spreads, whose command
 // sequence must pass VerifyCommands.
@@ -24,11 +28,15 @@ func FuzzEvaluate(f *testing.F) {
 		s.NodePoolHashVersion = version
 		in := input(s, state("spare"))
 		at := t0.Add(time.Duration(age%(1<<40)) * time.Second)
-		a, b := drift.Evaluate(in, at), drift.Evaluate(in, at)
+		a, b := evaluate(t, in, at), evaluate(t, in, at)
 		if fmt.Sprint(a) != fmt.Sprint(b) {
 			t.Fatalf("not deterministic: %v vs %v", a, b)
 		}
-		drift.Commands(a, drift.Cluster{Input: in}, at)
+		cl := drift.Cluster{Input: in}
+		cmds, blocked, err := drift.Commands(a, cl, at)
+		if (err != nil) != (cl.Validate() != nil) || (err != nil && (!errors.Is(err, drift.ErrInvalid) || cmds != nil || blocked != nil)) {
+			t.Fatalf("Commands on a cluster Validate says %v: %v, %v, %v", cl.Validate(), err, cmds, blocked)
+		}
 		if msg := checkSequence(decodeScenario(shape)); msg != "" {
 			t.Fatalf("shape %x: %s", shape, msg)
 		}

@@ -21,6 +21,7 @@ type scenario struct {
 	cl       drift.Cluster
 	findings []drift.Finding
 	now      time.Time
+	evalErr  error // Evaluate's on cl.Input
 }
 
 // byteReader hands out the bytes of data, then zeros.
@@ -41,7 +42,8 @@ func (r *byteReader) bit(b byte, i uint) bool { return b&(1<<i) != 0 }
 
 var scenarioBudgets = []string{"", "0", "1", "2", "100%", "50%", "0%", "3"}
 
-// decodeScenario builds a scenario from data; every input is valid.
+// decodeScenario builds a scenario from data; a few inputs are invalid
+// (see invalidate).
 func decodeScenario(data []byte) scenario {
 	r := &byteReader{data: data}
 	count, budget, flags := int(r.next()%8)+1, scenarioBudgets[r.next()%8], r.next()
@@ -81,7 +83,8 @@ func decodeScenario(data []byte) scenario {
 	}
 	invalidate(&cl, r.next())
 	sc.cl = cl
-	sc.findings = append(drift.Evaluate(cl.Input, sc.now), sc.findings...)
+	found, err := drift.Evaluate(cl.Input, sc.now)
+	sc.findings, sc.evalErr = append(found, sc.findings...), err
 	return sc
 }
 

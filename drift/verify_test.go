@@ -54,7 +54,7 @@ func verifyFixtures() map[string]struct {
 func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 	for name, f := range verifyFixtures() {
 		t.Run(name, func(t *testing.T) {
-			cmds, _ := run(f.cl, f.now)
+			cmds, _ := run(t, f.cl, f.now)
 			require.NotEmpty(t, cmds)
 			assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now), "%+v", cmds)
 		})
@@ -63,16 +63,16 @@ func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 
 // mutationBase drifts a (one pod, to spare) with budget 1; spare has room
 // for one small pod more and full has none.
-func mutationBase() (drift.Cluster, []drift.Command) {
+func mutationBase(t testing.TB) (drift.Cluster, []drift.Command) {
 	cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"), state("full", pod("big", "1850m")),
 		drifted("b", time.Minute, pod("q", "100m")))
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "1"}}
-	cmds, _ := run(cl, now)
+	cmds, _ := run(t, cl, now)
 	return cl, cmds
 }
 
 func TestVerifyCommandsMutations(t *testing.T) {
-	cl, base := mutationBase()
+	cl, base := mutationBase(t)
 	require.Len(t, base, 1)
 	require.Equal(t, "a", base[0].Node)
 	require.Empty(t, drift.VerifyCommands(cl, base, now))
@@ -124,7 +124,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cl, cmds := mutationBase()
+			cl, cmds := mutationBase(t)
 			cmds[0].Homes = slices.Clone(cmds[0].Homes)
 			tc.mutate(&cl, &cmds)
 			got := drift.VerifyCommands(cl, cmds, now)
@@ -146,7 +146,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 	cl := cluster(drifted("a", 0, pod("p", "1")), drifted("b", time.Minute, pod("q", "1")))
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-	cmds, _ := run(cl, now)
+	cmds, _ := run(t, cl, now)
 	require.Len(t, cmds, 2)
 	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
 	for _, h := range cmds[1].Homes {
@@ -161,7 +161,7 @@ func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 
 func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 	f := verifyFixtures()["forceful expiration"]
-	cmds, _ := run(f.cl, f.now)
+	cmds, _ := run(t, f.cl, f.now)
 	require.True(t, cmds[0].Forceful)
 	cmds[0].Homes = []drift.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
 	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
@@ -196,7 +196,7 @@ func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
 				cl.Nodes[0].Node.Pods[0].DoNotDisrupt = "true"
 				want = drift.RuleDoNotDisrupt
 			}
-			cmds, _ := run(cl, at)
+			cmds, _ := run(t, cl, at)
 			require.Equal(t, []string{"old"}, names(cmds))
 			require.Equal(t, "next", cmds[0].Homes[0].Node)
 			require.Empty(t, drift.VerifyCommands(cl, cmds, at))

@@ -75,8 +75,14 @@ func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err := cl.Validate(); err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
-	findings := drift.Evaluate(cl.Input, s.now)
-	cmds, blocked := drift.Commands(findings, cl, s.now)
+	findings, err := drift.Evaluate(cl.Input, s.now)
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
+	cmds, blocked, err := drift.Commands(findings, cl, s.now)
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
 	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("drift", err, stdout, stderr)
