@@ -638,6 +638,14 @@ func TestConformanceTopologySpread(t *testing.T) {
 			opts: packing.Options{Strategy: packing.Plain, IgnorePreferences: true},
 			pods: mkPods("p", 4, lab, withSpread(anyway(spreadBy(zone, 1, app...)))), claims: 1,
 			check: wantSkew(zone, []int{4}, app...)},
+		{name: "a spread over instance types takes only types that hold the pod (nodeplan: the domain is chosen among those that fit)",
+			types: fakeIts(5), opts: plain, pods: mkPods("p", 4, lab, req("cpu", "1.5"), withSpread(spreadBy(requirements.LabelInstanceType, 1, app...))),
+			claims: 4, check: wantSkew(requirements.LabelInstanceType, []int{1, 1, 1, 1}, app...)},
+		{name: "a zone whose types are all too small is not chosen (nodeplan: the domain is chosen among those that fit)",
+			types: []typeSpec{
+				{name: "small-z1", cpu: 1, memGi: 2, pods: 10, offerings: []instancetypes.Offering{odOffering(zone1, 0.1)}},
+				{name: "large-z2", cpu: 4, memGi: 8, pods: 10, offerings: []instancetypes.Offering{odOffering(zone2, 0.4)}}},
+			opts: plain, pods: []packing.Pod{cpuPod("p", "2", lab, zonal)}, claims: 1, check: wantLabel("p", zone, zone2)},
 		{name: "a selector that does not match its own pods does not spread them",
 			pods: mkPods("p", 5, podLabels("app", "other"), zonal), claims: 1, opts: plain},
 	}

@@ -45,6 +45,10 @@
 //     is counted by a topology constraint joins it, so that every count the
 //     solver relies on is the one the launched node will have; Karpenter
 //     leaves it open and records every possible zone.
+//   - A claim's topology domain is chosen among those where one of its
+//     remaining types holds the pod (with the claim's other pods, within
+//     the pool's limits) and can launch; Karpenter takes any domain at
+//     the least count and fails the pod when no type there fits it.
 //   - NodePool limits are charged with the chosen type's capacity, not the
 //     largest candidate's; candidates that would break the limit are left
 //     out of the claim's fallbacks.
@@ -72,7 +76,10 @@
 // is a search of the existing nodes through a segment tree of their free
 // CPU and memory, then a scan of the open claims in order (Plain, as
 // Karpenter) or a btree range scan by free CPU capped at a fixed number of
-// visits (CostAware). Instance-type compatibility is computed once
+// visits (CostAware). Choosing a new claim's topology domain costs
+// O(types + domains) (one pass over each, bitsets per domain), so a key
+// with many values, such as the instance type, costs about what a zone
+// does. Instance-type compatibility is computed once
 // per distinct requirement set, as bitsets, and shared by the passes of one
 // rule; offerings are tested through per-type masks of (zone, capacity
 // type). Best runs its two rules on two goroutines, each pass followed by a

@@ -2,6 +2,7 @@ package packing
 
 import (
 	"cmp"
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,7 +43,8 @@ type pool struct {
 	daemon    []resources.List              // daemonset overhead per type
 	all       bitset.Set
 	maxAlloc  resources.List
-	pins      map[pin]bitset.Set // types admitting key=value, for topology keys
+	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
+	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
 	minValues bool
 	typeKeys  map[string]bool    // label keys some type of the pool defines
 	reserved  bool               // some type has a reserved offering
@@ -69,7 +71,7 @@ func prepare(p *Problem, o Options) *static {
 	s.compileCounters()
 	s.domains = s.collectDomains()
 	for _, pl := range s.pools {
-		pl.pins = pinBits(pl, s.domains)
+		pinBits(pl, s.domains)
 	}
 	s.order = ffdOrder(p.Pods, o.PriorityOrder)
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
@@ -234,24 +236,46 @@ func hasSoftTaints(p *Problem) bool {
 }
 
 // pinBits computes, for every known domain of every topology key, the types
-// of the pool that admit it.
-func pinBits(pl *pool, domains map[string][]string) map[pin]bitset.Set {
-	pins := map[pin]bitset.Set{}
-	for key, values := range domains {
+// of the pool that admit it: pl.pins by (key, value) and pl.pinList by
+// key, aligned with domains[key]. A type stating its values with In sets
+// its bits by lookup, so a key with many values, each of few types (an
+// instance type), costs O(types · log domains), not O(types · domains).
+func pinBits(pl *pool, domains map[string][]string) {
+	pl.pins, pl.pinList = map[pin]bitset.Set{}, map[string][]bitset.Set{}
+	for _, key := range slices.Sorted(maps.Keys(domains)) {
 		if key == requirements.LabelHostname {
 			continue
 		}
-		for _, v := range values {
-			b := bitset.New(len(pl.types))
-			for i, t := range pl.types {
-				if t.Requirements.Get(key).Has(v) {
-					b.Add(i)
-				}
+		values := domains[key]
+		list := make([]bitset.Set, len(values))
+		for i := range list {
+			list[i] = bitset.New(len(pl.types))
+		}
+		for t, it := range pl.types {
+			setPinBits(list, values, it.Requirements.Get(key), t)
+		}
+		for i, v := range values {
+			pl.pins[pin{key, v}] = list[i]
+		}
+		pl.pinList[key] = list
+	}
+}
+
+// setPinBits sets bit t of list[i] for every values[i] that tr admits.
+func setPinBits(list []bitset.Set, values []string, tr requirements.Requirement, t int) {
+	if tr.Operator() == requirements.In {
+		for _, v := range tr.Values() {
+			if i, ok := slices.BinarySearch(values, v); ok && tr.Has(v) {
+				list[i].Add(t)
 			}
-			pins[pin{key, v}] = b
+		}
+		return
+	}
+	for i, v := range values {
+		if tr.Has(v) {
+			list[i].Add(t)
 		}
 	}
-	return pins
 }
 
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see
