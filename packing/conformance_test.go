@@ -427,6 +427,30 @@ func daemon(name string, opts ...podOpt) packing.DaemonSet {
 	return packing.DaemonSet{Name: name, Requests: p.Requests, Tolerations: p.Tolerations, NodeAffinity: p.NodeAffinity}
 }
 
+// gpuDaemon is a daemonset that tolerates every taint and requests one
+// fake.com/vendor-a device.
+func gpuDaemon(opts ...podOpt) packing.DaemonSet {
+	all := append([]podOpt{req(string(gpuA), "1"), tolerate(requirements.Toleration{Operator: requirements.TolerateExists})}, opts...)
+	return daemon("gpu", all...)
+}
+
+// verifies asserts that Verify accepts the plan.
+func verifies(t *testing.T, o outcome) {
+	t.Helper()
+	assert.Empty(t, packing.Verify(o.prob, o.plan))
+}
+
+// wantReason asserts the kind of the named pod's reason and that its
+// message contains text.
+func wantReason(pod string, kind packing.ReasonKind, text string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		why, ok := o.reason(pod)
+		require.True(t, ok, "pod %s is placed", pod)
+		assert.Equal(t, kind, why.Kind, why.Message)
+		assert.Contains(t, why.Message, text)
+	}
+}
+
 func TestConformanceDaemonSets(t *testing.T) {
 	oneCPU := req("cpu", "1", "memory", "1Gi")
 	p := func() []packing.Pod { return []packing.Pod{mkPod("p", oneCPU)} }
@@ -468,6 +492,28 @@ func TestConformanceDaemonSets(t *testing.T) {
 		{name: "a daemonset counts on a NodePool with a PreferNoSchedule taint", pools: []packing.NodePool{pool("default", poolTaint(soft))},
 			daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("soft")))},
 			claims: 1, check: wantType("p", "default-instance-type")},
+		// A daemonset's requests count on every type it is compatible with
+		// (taints, pool and type requirements), whatever its resources; a
+		// type its daemonsets overfill holds no pod (buildDaemonOverheadGroups,
+		// filterInstanceTypesByRequirements).
+		{name: "a GPU daemonset tolerating everything leaves only the GPU type of a mixed catalog",
+			daemons: []packing.DaemonSet{gpuDaemon()}, pods: p(), claims: 1,
+			check: all(wantType("p", "gpu-vendor-instance-type"), verifies, func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p")
+				assert.Equal(t, []string{"gpu-vendor-instance-type"}, c.InstanceTypes)
+				assert.Equal(t, int64(1), c.Requests.Get(gpuA))
+			})},
+		{name: "a GPU daemonset selecting arm64 types leaves out only the arm64 type",
+			daemons: []packing.DaemonSet{gpuDaemon(nodeSelector(requirements.LabelArch, "arm64"))},
+			pods: []packing.Pod{mkPod("amd", oneCPU, nodeSelector(requirements.LabelArch, "amd64")), mkPod("arm", nodeSelector(requirements.LabelArch, "arm64"))},
+			claims: 1, unsched: []string{"arm"},
+			check: all(wantType("amd", "small-instance-type"), verifies, wantReason("arm", packing.NoInstanceType,
+				"the daemonsets that would run on arm-instance-type request 1 fake.com/vendor-a, and it has 0"))},
+		{name: "a GPU daemonset that does not tolerate the NodePool's taint does not count",
+			pools:   []packing.NodePool{pool("default", poolTaint(dedicated))},
+			daemons: []packing.DaemonSet{daemon("gpu", req(string(gpuA), "1"))},
+			pods:    []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("dedicated")))},
+			claims:  1, check: all(wantType("p", "small-instance-type"), verifies)},
 		{name: "daemonset overhead is counted once per NodeClaim", opts: plain,
 			daemons: []packing.DaemonSet{daemon("ds", req("cpu", "1"))}, pods: mkPods("p", 2, req("cpu", "0.5")), claims: 1,
 			check: func(t *testing.T, o outcome) {

@@ -42,6 +42,11 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 		return reason(Incompatible, "NodePool %s: pod %s: %v", name, podName(v.info.pod), err)
 	}
 	compat := r.bits[v.sig][pi]
+	if u, ok := pl.unfitFor(v.reqs); ok && compat.Empty() {
+		short, _ := u.load.Shortfall(u.t.Allocatable)
+		return reason(NoInstanceType, "no instance type in NodePool %s can hold both its daemonsets and pod %s: the daemonsets that would run on %s request %s %s, and it has %s",
+			name, podName(v.info.pod), u.t.Name, formatAmount(short, u.load.Get(short)), short, formatAmount(short, u.t.Allocatable.Get(short)))
+	}
 	if compat.Empty() {
 		return reason(NoInstanceType, "no instance type in NodePool %s is compatible with pod %s (requirements %s)", name, podName(v.info.pod), pl.reqs.Intersect(v.reqs))
 	}
@@ -104,4 +109,16 @@ func podName(p *Pod) string { return p.Namespace + "/" + p.Name }
 func formatAmount(name resources.Name, v int64) string {
 	s := strings.TrimPrefix(resources.New(resources.Amount{Name: name, Value: v}).String(), string(name)+"=")
 	return cmp.Or(s, "0")
+}
+
+// unfitFor returns the first type left out of the pool for its daemonset
+// overhead (see unfitType) that requirements reqs of a pod would accept.
+func (pl *pool) unfitFor(reqs requirements.Set) (unfitType, bool) {
+	merged := pl.reqs.Intersect(reqs)
+	for _, u := range pl.unfit {
+		if u.t.Requirements.Intersects(merged) == nil {
+			return u, true
+		}
+	}
+	return unfitType{}, false
 }

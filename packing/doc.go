@@ -68,6 +68,20 @@
 //     benchmarks/RESULTS.md). Per-node costs the catalog does not price can
 //     be given as Options.NodeOverhead.
 //
+// Daemonset overhead is counted per instance type, as Karpenter's
+// daemon-overhead groups count it: a daemonset runs on type T of NodePool
+// P when it tolerates P's taints (PreferNoSchedule aside), one of its
+// required node-affinity alternatives (nodeSelector included) is
+// compatible with P's requirements and labels (a key P leaves undefined
+// is allowed when it is well known or one of T's labels), and T's
+// requirements intersect that alternative. Its requests, with its pod
+// slot, count on T whatever they ask for: a claim's pods plus T's
+// overhead must fit T, so a type its daemonsets alone overfill (a
+// daemonset that tolerates everything and requests a GPU, on a type
+// without GPUs) is never a candidate. [Verify] checks the same rule on
+// every candidate type; NodeClaim.Requests carries the chosen type's
+// overhead.
+//
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
 // scheduler rules when it simulates consolidation.

@@ -58,6 +58,9 @@ type pool struct {
 	// more than 64 pairs, and offerings are then checked one by one.
 	offerPairs []zoneCT
 	offerMask  []uint64
+	// unfit are the types left out because their daemonset overhead alone
+	// does not fit them.
+	unfit []unfitType
 }
 
 // pin is one topology key fixed to one value.
@@ -105,6 +108,13 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		}
 		off, ok := t.Cheapest(pl.reqs)
 		if !ok {
+			continue
+		}
+		// As Karpenter fits a claim's requests plus each type's own
+		// daemonset overhead, a type its daemonsets alone overfill (a
+		// daemonset requesting a GPU the type lacks) holds no pod.
+		if load := daemonLoad(p.DaemonSets, pl, t); !load.Fits(t.Allocatable) {
+			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
 			continue
 		}
 		pl.types = append(pl.types, t)
@@ -187,14 +197,29 @@ func (pl *pool) daemonOverhead(dss []DaemonSet) {
 	pl.daemon = make([]resources.List, len(pl.types))
 	pl.alloc = make([]resources.List, len(pl.types))
 	for i, t := range pl.types {
-		for j := range dss {
-			if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
-				pl.daemon[i] = pl.daemon[i].Add(podRequests(dss[j].Requests))
-			}
-		}
+		pl.daemon[i] = daemonLoad(dss, pl, t)
 		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
 		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
 	}
+}
+
+// daemonLoad sums the requests, pod slot included, of the daemonsets that
+// run on type t of pool pl (see daemonRuns).
+func daemonLoad(dss []DaemonSet, pl *pool, t *instancetypes.InstanceType) resources.List {
+	var sum resources.List
+	for j := range dss {
+		if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
+			sum = sum.Add(podRequests(dss[j].Requests))
+		}
+	}
+	return sum
+}
+
+// unfitType is a type of a pool's catalog that its daemonsets' load does
+// not fit, kept for the reasons a pod is given.
+type unfitType struct {
+	t    *instancetypes.InstanceType
+	load resources.List
 }
 
 func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
