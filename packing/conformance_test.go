@@ -818,3 +818,36 @@ func TestConformanceTaints(t *testing.T) {
 			}},
 	})
 }
+
+// --- NodePools whose requirements exclude their own nodes ---------------------
+
+// A NodePool whose requirements exclude a label every one of its nodes
+// carries (its name as karpenter.sh/nodepool, or one of its labels) can
+// launch no node that meets them: it launches nothing, its pods go to
+// another pool or are unschedulable with a reason naming the conflict, and
+// its domains do not count for topology spread (nodeplan's rule; Verify
+// rejects such a node).
+func TestConformanceSelfExcludingNodePools(t *testing.T) {
+	np := requirements.LabelNodePool
+	conflict := func(pod, text string) func(*testing.T, outcome) {
+		return all(verifies, wantReason(pod, packing.Incompatible, text))
+	}
+	runRows(t, []row{
+		{name: "nodepool In other names", pools: []packing.NodePool{pool("a", poolReq(in(np, "b", "c")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"},
+			check: conflict("p", "NodePool a can launch no node, so pod default/p cannot go there: its requirement karpenter.sh/nodepool In [b c] excludes its own label karpenter.sh/nodepool=a")},
+		{name: "nodepool NotIn itself", pools: []packing.NodePool{pool("a", poolReq(notIn(np, "a")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "karpenter.sh/nodepool NotIn [a]")},
+		{name: "nodepool DoesNotExist", pools: []packing.NodePool{pool("a", poolReq(dne(np)))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "karpenter.sh/nodepool DoesNotExist")},
+		{name: "a requirement excluding the pool's own label", pools: []packing.NodePool{pool("a", poolLabels("team", "x"), poolReq(notIn("team", "x")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "excludes its own label team=x")},
+		{name: "the pods go to another pool that takes them",
+			pools: []packing.NodePool{pool("a", poolWeight(100), poolReq(notIn(np, "a"))), pool("b")},
+			pods:  mkPods("p", 2), claims: 1, check: all(verifies, wantLabel("p-00", np, "b"), wantLabel("p-01", np, "b"))},
+		{name: "its zones are no spread domains", pools: []packing.NodePool{
+			pool("a", poolReq(in(requirements.LabelZone, zone1))), pool("bad", poolReq(notIn(np, "bad"), in(requirements.LabelZone, zone3)))},
+			pods: mkPods("p", 2, podLabels(app...), spread(spreadBy(requirements.LabelZone, 1, app...))), claims: anyClaims,
+			check: all(verifies, wantSkew(requirements.LabelZone, []int{2}, app...))},
+	})
+}

@@ -35,6 +35,10 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 	reason := func(k ReasonKind, format string, args ...any) Reason {
 		return Reason{Kind: k, NodePool: name, Message: fmt.Sprintf(format, args...)}
 	}
+	if pl.conflict != "" {
+		return reason(Incompatible, "NodePool %s can launch no node, so pod %s cannot go there: %s; change the NodePool's requirements or labels",
+			name, podName(v.info.pod), pl.conflict)
+	}
 	if err := requirements.Tolerates(v.tols, pl.taints); err != nil {
 		return reason(Untolerated, "NodePool %s: pod %s %v", name, podName(v.info.pod), err)
 	}

@@ -59,6 +59,11 @@
 //   - A required node-affinity term that contradicts itself or the
 //     nodeSelector matches no node (Karpenter's algebra turns "In [b]" and
 //     "DoesNotExist" into DoesNotExist, which an unlabelled node satisfies).
+//   - A NodePool whose requirements exclude a label its own nodes carry
+//     (karpenter.sh/nodepool In other names, NotIn its name or
+//     DoesNotExist, or a requirement against one of its labels) launches
+//     nothing: its pods go to another pool or are unschedulable with a
+//     reason naming the conflict, and its domains count for no spread.
 //   - Capacity reservations are held by claims during the solve, so no
 //     reservation is promised to more claims than it has units.
 //   - The cost-aware strategy prefers many right-sized nodes to a few large

@@ -274,7 +274,7 @@ func (s *static) tolerable(tols []requirements.Toleration, d pin) bool {
 }
 
 func poolDomains(pl *pool, key string, vals map[string]bool) {
-	if key == requirements.LabelHostname {
+	if key == requirements.LabelHostname || pl.conflict != "" {
 		return
 	}
 	pr := pl.reqs.Get(key)

@@ -2,6 +2,7 @@ package packing
 
 import (
 	"cmp"
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -61,6 +62,26 @@ type pool struct {
 	// unfit are the types left out because their daemonset overhead alone
 	// does not fit them.
 	unfit []unfitType
+	// conflict says how the pool's requirements exclude a label of its
+	// own nodes; such a pool has no types and launches nothing.
+	conflict string
+}
+
+// ownLabelConflict names the first label, in key order, that np puts on
+// its nodes (its labels and karpenter.sh/nodepool=<name>) and its own
+// requirements exclude, or returns "". Such a pool can launch no node that
+// meets its requirements.
+func ownLabelConflict(np *NodePool) string {
+	labels := map[string]string{requirements.LabelNodePool: np.Name}
+	for k, v := range np.Labels {
+		labels[requirements.Normalize(k)] = v
+	}
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
+			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
+		}
+	}
+	return ""
 }
 
 // pin is one topology key fixed to one value.
@@ -120,6 +141,9 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.types = append(pl.types, t)
 		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
 		pl.price = append(pl.price, off.Price)
+	}
+	if pl.conflict = ownLabelConflict(np); pl.conflict != "" {
+		pl.types, pl.price, pl.unfit, pl.reserved = nil, nil, nil, false // it launches nothing
 	}
 	pl.sortTypes()
 	pl.maskOffers()
