@@ -851,3 +851,30 @@ func TestConformanceSelfExcludingNodePools(t *testing.T) {
 			check: all(verifies, wantSkew(requirements.LabelZone, []int{2}, app...))},
 	})
 }
+
+// --- hostname in required node affinity --------------------------------------
+
+// Karpenter gives a new NodeClaim the requirement kubernetes.io/hostname In
+// [a placeholder]: a pod requiring a hostname value, its absence or a bound
+// on it goes only to an existing node that matches (every node has a
+// hostname); Exists and NotIn admit a new one.
+func TestConformanceHostnameAffinity(t *testing.T) {
+	host := requirements.LabelHostname
+	n := mkNode("n", "default", "default-instance-type", zone1)
+	runRows(t, []row{
+		{name: "hostname DoesNotExist matches no node, new or existing", nodes: []packing.Node{n},
+			pods: []packing.Pod{mkPod("p", term(dne(host)))}, unsched: []string{"p"},
+			check: all(verifies, wantReason("p", packing.Incompatible, "requires kubernetes.io/hostname DoesNotExist, which no new node of NodePool default can meet"))},
+		{name: "hostname In an existing node's name binds there", nodes: []packing.Node{n},
+			pods: []packing.Pod{mkPod("p", nodeSelector(host, "n"))}, check: all(verifies, func(t *testing.T, o outcome) {
+				node, _ := o.nodeOf("p")
+				assert.Equal(t, "n", node)
+			})},
+		{name: "hostname In the name a new claim would get does not put it there",
+			pods: []packing.Pod{mkPod("p", nodeSelector(host, "default-1"))}, unsched: []string{"p"},
+			check: wantReason("p", packing.Incompatible, "requires kubernetes.io/hostname In [default-1]")},
+		{name: "hostname NotIn and Exists take a new node", pods: []packing.Pod{
+			mkPod("notin", term(notIn(host, "n"))), mkPod("exists", term(exists(host)))}, claims: anyClaims, check: verifies},
+		{name: "a preferred hostname DoesNotExist is relaxed", pods: []packing.Pod{mkPod("p", prefer(1, dne(host)))}, claims: 1, check: verifies},
+	})
+}

@@ -45,6 +45,10 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 	if err := pl.compatible(pl.reqs, v.reqs); err != nil {
 		return reason(Incompatible, "NodePool %s: pod %s: %v", name, podName(v.info.pod), err)
 	}
+	if !admitsNewHost(v.reqs) {
+		return reason(Incompatible, "pod %s requires %s, which no new node of NodePool %s can meet: a node's hostname is unknown until it launches, and every node has one; "+
+			"only an existing node that matches can take the pod", podName(v.info.pod), v.reqs.Get(requirements.LabelHostname), name)
+	}
 	compat := r.bits[v.sig][pi]
 	if u, ok := pl.unfitFor(v.reqs); ok && compat.Empty() {
 		short, _ := u.load.Shortfall(u.t.Allocatable)

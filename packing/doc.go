@@ -87,6 +87,14 @@
 // every candidate type; NodeClaim.Requests carries the chosen type's
 // overhead.
 //
+// A new node's hostname is unknown until it launches, and every node has
+// one: as Karpenter gives a new NodeClaim the requirement
+// kubernetes.io/hostname In [a placeholder], a pod whose nodeSelector or
+// required node affinity asks for a hostname value (In), its absence
+// (DoesNotExist) or a bound goes only to an existing node that matches;
+// Exists and NotIn admit a new node. Verify matches a claim's pods against
+// a hostname no selector can name.
+//
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
 // scheduler rules when it simulates consolidation.

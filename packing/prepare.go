@@ -182,9 +182,10 @@ func compilePool(p *Problem, np *NodePool) *pool {
 // allowUndefined reports whether a pod may require a key the pool does not
 // define: a well-known label, or one its instance types define, which the
 // type choice settles (as a provider registers its type labels with
-// Karpenter).
+// Karpenter), or the hostname every node gets (Karpenter's new NodeClaim
+// requires hostname In [a placeholder]; see admitsNewHost).
 func (pl *pool) allowUndefined(key string) bool {
-	return requirements.IsWellKnown(key) || pl.typeKeys[key]
+	return requirements.IsWellKnown(key) || pl.typeKeys[key] || key == requirements.LabelHostname
 }
 
 // compatible is the pool's Compatible: r (a pool or claim requirement set)

@@ -465,14 +465,15 @@ func (r *run) intern(key string, reqs requirements.Set) int32 {
 
 func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 	b := bitset.New(len(pl.types))
-	if pl.compatible(pl.reqs, reqs) != nil {
+	if pl.compatible(pl.reqs, reqs) != nil || !admitsNewHost(reqs) {
 		return b
 	}
 	merged := pl.reqs.Intersect(reqs)
 	// A label the type does not define reaches the node only through the
-	// claim's labels: the pool's custom (not well-known) keys and its name.
+	// claim's labels: the pool's custom (not well-known) keys and its name,
+	// and the hostname every node gets (see admitsNewHost).
 	definedByPool := func(k string) bool {
-		return pl.reqs.Has(k) && (!requirements.IsWellKnown(k) || k == requirements.LabelNodePool)
+		return k == requirements.LabelHostname || pl.reqs.Has(k) && (!requirements.IsWellKnown(k) || k == requirements.LabelNodePool)
 	}
 	scan := pl.pinnedBy(merged)
 	for i := scan.Next(0); i >= 0; i = scan.Next(i + 1) {
@@ -509,4 +510,17 @@ func (pl *pool) pinnedBy(reqs requirements.Set) bitset.Set {
 func hasOffering(t *instancetypes.InstanceType, reqs requirements.Set) bool {
 	_, ok := t.Cheapest(reqs)
 	return ok
+}
+
+// freshHostname stands for the hostname of a node not launched yet: it is
+// not a valid label value, so no selector lists it, and not a number.
+const freshHostname = "-new-node-"
+
+// admitsNewHost reports whether reqs let a pod on a new claim. A new
+// node's hostname is unknown until it launches (Karpenter gives a new
+// NodeClaim the requirement hostname In [a placeholder]) and every node has
+// one, so only Exists or NotIn on kubernetes.io/hostname admit it; In,
+// DoesNotExist and bounds take existing nodes only.
+func admitsNewHost(reqs requirements.Set) bool {
+	return !reqs.Has(requirements.LabelHostname) || reqs.Get(requirements.LabelHostname).Has(freshHostname)
 }
