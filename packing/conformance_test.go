@@ -878,3 +878,44 @@ func TestConformanceHostnameAffinity(t *testing.T) {
 		{name: "a preferred hostname DoesNotExist is relaxed", pods: []packing.Pod{mkPod("p", prefer(1, dne(host)))}, claims: 1, check: verifies},
 	})
 }
+
+// --- deprecated beta labels ---------------------------------------------------
+
+// A node's beta labels count under their stable keys, a stable label wins
+// over its beta alias and a label over the Node field that implies it;
+// topology keys are normalised the same way (see doc.go). Solve and Verify
+// must agree on every domain.
+func TestConformanceBetaLabels(t *testing.T) {
+	zone, beta := requirements.LabelZone, "failure-domain.beta.kubernetes.io/zone"
+	node := func(name, field string, blocked bool, labels map[string]string, pods ...packing.Pod) packing.Node {
+		n := mkNode(name, "", "small-instance-type", field, pods...)
+		n.Labels = labels
+		if blocked {
+			n.Taints = []requirements.Taint{taint("blocked", requirements.NoSchedule)}
+		}
+		return n
+	}
+	target := mkPod("t", podLabels("app", "t"))
+	follower := func() []packing.Pod {
+		return []packing.Pod{mkPod("p", affinity(podTerm(beta, 0, "app", "t")))}
+	}
+	runRows(t, []row{
+		{name: "pod affinity on the beta zone key follows the node's beta label, not its Zone field",
+			nodes: []packing.Node{node("n1", zone1, true, map[string]string{beta: zone2}, target)},
+			pods:  follower(), claims: 1, check: all(verifies, wantLabel("p", zone, zone2))},
+		{name: "a stable zone label wins over its beta alias",
+			nodes: []packing.Node{node("n1", zone2, true, map[string]string{zone: zone1, beta: zone3}, target)},
+			pods:  follower(), claims: 1, check: all(verifies, wantLabel("p", zone, zone1))},
+		{name: "a spread on the beta zone key counts the node's beta label",
+			pools: []packing.NodePool{pool("default", poolReq(in(zone, zone1, zone3)))},
+			nodes: []packing.Node{node("n1", zone1, true, map[string]string{beta: zone3}, mkPod("old", podLabels(app...)))},
+			pods:  []packing.Pod{mkPod("p", podLabels(app...), spread(spreadBy(beta, 1, app...)))}, claims: 1,
+			check: all(verifies, wantLabel("p", zone, zone1))},
+		{name: "node affinity on the stable zone key matches a node's beta label",
+			nodes: []packing.Node{node("n", "", false, map[string]string{beta: zone2})},
+			pods:  []packing.Pod{mkPod("p", nodeSelector(zone, zone2))}, check: all(verifies, func(t *testing.T, o outcome) {
+				n, _ := o.nodeOf("p")
+				assert.Equal(t, "n", n)
+			})},
+	})
+}

@@ -95,6 +95,16 @@
 // Exists and NotIn admit a new node. Verify matches a claim's pods against
 // a hostname no selector can name.
 //
+// A node's labels are read under their stable keys (requirements.Normalize):
+// a deprecated beta label, such as failure-domain.beta.kubernetes.io/zone,
+// counts as its stable key (topology.kubernetes.io/zone) unless the node
+// also has the stable label, which then wins; the Node's fields (Name,
+// Zone, InstanceType, NodePool, CapacityType) stand for their well-known
+// labels only where the node has no label for them under either key, so a
+// label wins over a field that disagrees with it. Topology keys are
+// normalised the same way, so a term on the beta zone key counts zones.
+// Solve and Verify read labels by this one rule.
+//
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
 // scheduler rules when it simulates consolidation.

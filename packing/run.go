@@ -3,7 +3,6 @@ package packing
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -199,7 +198,7 @@ func cmpNodes(a, b *Node) int {
 // until it is gone its pods still count for topology and its capacity for
 // its pool's limits.
 func (r *run) addNode(n *Node) {
-	nd := &nodeT{n: n, labels: effectiveLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
+	nd := &nodeT{n: n, labels: nodeLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		nd.free = nd.free.Sub(podRequests(p.Requests))
@@ -253,27 +252,6 @@ func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
 		return t.Capacity
 	}
 	return n.Allocatable
-}
-
-// effectiveLabels adds to a node's labels the well-known ones its fields imply.
-func effectiveLabels(n *Node) map[string]string {
-	l := maps.Clone(n.Labels)
-	if l == nil {
-		l = map[string]string{}
-	}
-	set := func(k, v string) {
-		if _, ok := l[k]; !ok && v != "" {
-			l[k] = v
-		}
-	}
-	set(requirements.LabelHostname, n.Name)
-	set(requirements.LabelZone, n.Zone)
-	set(requirements.LabelInstanceType, n.InstanceType)
-	set(requirements.LabelNodePool, n.NodePool)
-	if n.InstanceType != "" {
-		set(requirements.LabelCapacityType, n.CapacityType.String())
-	}
-	return l
 }
 
 // effectiveTaints leaves out, on a node not yet initialized, the startup
