@@ -919,3 +919,78 @@ func TestConformanceBetaLabels(t *testing.T) {
 			})},
 	})
 }
+
+// --- reasons that name the catalog's gaps -------------------------------------
+
+// A pod or NodePool asking for what no instance type of the catalog has (an
+// OS, an architecture, a value of a well-known label, an extended resource)
+// is told so: no NodePool setting can help.
+func TestConformanceCatalogGaps(t *testing.T) {
+	linux := []typeSpec{
+		{name: "linux-small", cpu: 2, memGi: 4, pods: 10, os: []string{"linux"}},
+		{name: "linux-large", cpu: 8, memGi: 16, pods: 10, os: []string{"linux"}},
+	}
+	os, arch := requirements.LabelOS, requirements.LabelArch
+	windowsPool := pool("windows", poolReq(in(os, "windows")))
+	gap := func(pod string, kind packing.ReasonKind, text string) func(*testing.T, outcome) {
+		return wantReason(pod, kind, text)
+	}
+	runRows(t, []row{
+		{name: "a pod asking for an OS no type has", types: linux, pods: []packing.Pod{mkPod("p", nodeSelector(os, "windows"))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType,
+				"pod default/p requires kubernetes.io/os In [windows], but the catalog has no windows instance types")},
+		{name: "a NodePool asking for an OS no type has", types: linux, pools: []packing.NodePool{windowsPool},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: gap("p", packing.NoInstanceType,
+				"NodePool windows requires kubernetes.io/os In [windows], but the catalog has no windows instance types, so it launches no node")},
+		{name: "the pods of such a NodePool's peers still go to them", types: linux, pools: []packing.NodePool{windowsPool, pool("linux")},
+			pods: []packing.Pod{mkPod("p")}, claims: 1, check: wantLabel("p", requirements.LabelNodePool, "linux")},
+		{name: "a pod asking for an architecture no type has", types: fakeIts(3),
+			pods: []packing.Pod{mkPod("p", nodeSelector(arch, "arm64"))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "the catalog has no arm64 instance types")},
+		{name: "a pod requesting an extended resource no type has", pods: []packing.Pod{mkPod("p", req("nvidia.com/gpu", "1"))},
+			unsched: []string{"p"}, check: all(gap("p", packing.Insufficient,
+				"pod default/p requests 1 nvidia.com/gpu, but no instance type in the catalog has nvidia.com/gpu"),
+				func(t *testing.T, o outcome) {
+					why, _ := o.reason("p")
+					assert.Equal(t, resources.Name("nvidia.com/gpu"), why.Resource)
+					assert.Equal(t, int64(1), why.Requested)
+				})},
+		{name: "a pod asking for an instance type the catalog lacks",
+			pods:    []packing.Pod{mkPod("p", nodeSelector(requirements.LabelInstanceType, "x9.huge"))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType, "no instance type in the catalog has node.kubernetes.io/instance-type x9.huge")},
+		{name: "a pod asking for a zone the catalog lacks", pods: []packing.Pod{mkPod("p", term(in(requirements.LabelZone, "mars-1a", "mars-1b")))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType, "no instance type in the catalog has topology.kubernetes.io/zone mars-1a or mars-1b")},
+		{name: "a NodePool's own catalog is named", pools: []packing.NodePool{func() packing.NodePool {
+			np := pool("own")
+			np.Catalog = buildCatalog(t, linux)
+			return np
+		}()}, pods: []packing.Pod{mkPod("p", nodeSelector(os, "windows"))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "the catalog of NodePool own has no windows instance types")},
+		{name: "no gap when the types exist but not together (arch and zone)", types: []typeSpec{
+			{name: "arm-z1", cpu: 4, memGi: 4, pods: 5, arch: "arm64", offerings: []instancetypes.Offering{odOffering(zone1, 0.5)}},
+			{name: "amd-z2", cpu: 4, memGi: 4, pods: 5, offerings: []instancetypes.Offering{odOffering(zone2, 0.5)}}},
+			pods: []packing.Pod{mkPod("p", nodeSelector(arch, "arm64", requirements.LabelZone, zone2))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "no instance type in NodePool default is compatible with pod default/p")},
+	})
+}
+
+// TestWindowsNodePoolOnAWS: a Windows NodePool as in Karpenter's examples
+// (kubernetes.io/os In [windows]) on the embedded AWS catalog, which has no
+// Windows types, says so.
+func TestWindowsNodePoolOnAWS(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	windows := packing.NodePool{Name: "windows2022", Requirements: requirements.MustParse(
+		requirements.Expression{Key: requirements.LabelOS, Operator: requirements.In, Values: []string{"windows"}},
+		requirements.Expression{Key: requirements.LabelCapacityType, Operator: requirements.In, Values: []string{"on-demand"}})}
+	p := packing.Problem{Catalog: cat, NodePools: []packing.NodePool{windows},
+		Pods: []packing.Pod{mkPod("iis", req("cpu", "1"), nodeSelector(requirements.LabelOS, "windows"))}}
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, plan.Unschedulable, 1)
+	why := plan.Unschedulable[0].Reason
+	assert.Equal(t, packing.NoInstanceType, why.Kind)
+	assert.Equal(t, "windows2022", why.NodePool)
+	assert.Contains(t, why.Message, "the catalog has no windows instance types")
+	assert.Empty(t, packing.Verify(p, plan))
+}

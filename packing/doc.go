@@ -125,6 +125,12 @@
 // small problems (a 100-pod solve takes several times as long) and
 // nothing past 1,024 pods.
 //
+// A pod placed nowhere gets a [Reason] for the NodePool it came closest in;
+// when the pod or a NodePool asks for what no instance type of the catalog
+// has at all (an OS, an architecture, another well-known label's value, an
+// extended resource), the reason says so: "the catalog has no windows
+// instance types", "no instance type in the catalog has nvidia.com/gpu".
+//
 // [Verify] is an independent checker of a Plan against its Problem, written
 // without the solver's placement code: every pod exactly once, capacity of
 // every candidate type, affinity, taints, NodePool requirements, minValues

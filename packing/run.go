@@ -116,10 +116,11 @@ type memo struct {
 	pinBuf []pin                 // scratch for freshPins
 	admit  bitset.Set            // scratch for admissible
 	fit    bitset.Set            // scratch for pinnedCand
+	gaps   map[gapKey]bool       // see labelGap and resourceGap
 }
 
 func newMemo() *memo {
-	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}}
+	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
 }
 
 // claimName names the claim at index id of a run, from pool pi: its
