@@ -427,6 +427,30 @@ func daemon(name string, opts ...podOpt) packing.DaemonSet {
 	return packing.DaemonSet{Name: name, Requests: p.Requests, Tolerations: p.Tolerations, NodeAffinity: p.NodeAffinity}
 }
 
+// gpuDaemon is a daemonset that tolerates every taint and requests one
+// fake.com/vendor-a device.
+func gpuDaemon(opts ...podOpt) packing.DaemonSet {
+	all := append([]podOpt{req(string(gpuA), "1"), tolerate(requirements.Toleration{Operator: requirements.TolerateExists})}, opts...)
+	return daemon("gpu", all...)
+}
+
+// verifies asserts that Verify accepts the plan.
+func verifies(t *testing.T, o outcome) {
+	t.Helper()
+	assert.Empty(t, packing.Verify(o.prob, o.plan))
+}
+
+// wantReason asserts the kind of the named pod's reason and that its
+// message contains text.
+func wantReason(pod string, kind packing.ReasonKind, text string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		why, ok := o.reason(pod)
+		require.True(t, ok, "pod %s is placed", pod)
+		assert.Equal(t, kind, why.Kind, why.Message)
+		assert.Contains(t, why.Message, text)
+	}
+}
+
 func TestConformanceDaemonSets(t *testing.T) {
 	oneCPU := req("cpu", "1", "memory", "1Gi")
 	p := func() []packing.Pod { return []packing.Pod{mkPod("p", oneCPU)} }
@@ -468,6 +492,28 @@ func TestConformanceDaemonSets(t *testing.T) {
 		{name: "a daemonset counts on a NodePool with a PreferNoSchedule taint", pools: []packing.NodePool{pool("default", poolTaint(soft))},
 			daemons: []packing.DaemonSet{daemon("ds", oneCPU)}, pods: []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("soft")))},
 			claims: 1, check: wantType("p", "default-instance-type")},
+		// A daemonset's requests count on every type it is compatible with
+		// (taints, pool and type requirements), whatever its resources; a
+		// type its daemonsets overfill holds no pod (buildDaemonOverheadGroups,
+		// filterInstanceTypesByRequirements).
+		{name: "a GPU daemonset tolerating everything leaves only the GPU type of a mixed catalog",
+			daemons: []packing.DaemonSet{gpuDaemon()}, pods: p(), claims: 1,
+			check: all(wantType("p", "gpu-vendor-instance-type"), verifies, func(t *testing.T, o outcome) {
+				c, _ := o.claimOf("p")
+				assert.Equal(t, []string{"gpu-vendor-instance-type"}, c.InstanceTypes)
+				assert.Equal(t, int64(1), c.Requests.Get(gpuA))
+			})},
+		{name: "a GPU daemonset selecting arm64 types leaves out only the arm64 type",
+			daemons: []packing.DaemonSet{gpuDaemon(nodeSelector(requirements.LabelArch, "arm64"))},
+			pods:    []packing.Pod{mkPod("amd", oneCPU, nodeSelector(requirements.LabelArch, "amd64")), mkPod("arm", nodeSelector(requirements.LabelArch, "arm64"))},
+			claims:  1, unsched: []string{"arm"},
+			check: all(wantType("amd", "small-instance-type"), verifies, wantReason("arm", packing.NoInstanceType,
+				"the daemonsets that would run on arm-instance-type request 1 fake.com/vendor-a, and it has 0"))},
+		{name: "a GPU daemonset that does not tolerate the NodePool's taint does not count",
+			pools:   []packing.NodePool{pool("default", poolTaint(dedicated))},
+			daemons: []packing.DaemonSet{daemon("gpu", req(string(gpuA), "1"))},
+			pods:    []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("dedicated")))},
+			claims:  1, check: all(wantType("p", "small-instance-type"), verifies)},
 		{name: "daemonset overhead is counted once per NodeClaim", opts: plain,
 			daemons: []packing.DaemonSet{daemon("ds", req("cpu", "1"))}, pods: mkPods("p", 2, req("cpu", "0.5")), claims: 1,
 			check: func(t *testing.T, o outcome) {
@@ -638,6 +684,14 @@ func TestConformanceTopologySpread(t *testing.T) {
 			opts: packing.Options{Strategy: packing.Plain, IgnorePreferences: true},
 			pods: mkPods("p", 4, lab, withSpread(anyway(spreadBy(zone, 1, app...)))), claims: 1,
 			check: wantSkew(zone, []int{4}, app...)},
+		{name: "a spread over instance types takes only types that hold the pod (nodeplan: the domain is chosen among those that fit)",
+			types: fakeIts(5), opts: plain, pods: mkPods("p", 4, lab, req("cpu", "1.5"), withSpread(spreadBy(requirements.LabelInstanceType, 1, app...))),
+			claims: 4, check: wantSkew(requirements.LabelInstanceType, []int{1, 1, 1, 1}, app...)},
+		{name: "a zone whose types are all too small is not chosen (nodeplan: the domain is chosen among those that fit)",
+			types: []typeSpec{
+				{name: "small-z1", cpu: 1, memGi: 2, pods: 10, offerings: []instancetypes.Offering{odOffering(zone1, 0.1)}},
+				{name: "large-z2", cpu: 4, memGi: 8, pods: 10, offerings: []instancetypes.Offering{odOffering(zone2, 0.4)}}},
+			opts: plain, pods: []packing.Pod{cpuPod("p", "2", lab, zonal)}, claims: 1, check: wantLabel("p", zone, zone2)},
 		{name: "a selector that does not match its own pods does not spread them",
 			pods: mkPods("p", 5, podLabels("app", "other"), zonal), claims: 1, opts: plain},
 	}
@@ -763,4 +817,180 @@ func TestConformanceTaints(t *testing.T) {
 				assert.Contains(t, c.Taints, startup)
 			}},
 	})
+}
+
+// --- NodePools whose requirements exclude their own nodes ---------------------
+
+// A NodePool whose requirements exclude a label every one of its nodes
+// carries (its name as karpenter.sh/nodepool, or one of its labels) can
+// launch no node that meets them: it launches nothing, its pods go to
+// another pool or are unschedulable with a reason naming the conflict, and
+// its domains do not count for topology spread (nodeplan's rule; Verify
+// rejects such a node).
+func TestConformanceSelfExcludingNodePools(t *testing.T) {
+	np := requirements.LabelNodePool
+	conflict := func(pod, text string) func(*testing.T, outcome) {
+		return all(verifies, wantReason(pod, packing.Incompatible, text))
+	}
+	runRows(t, []row{
+		{name: "nodepool In other names", pools: []packing.NodePool{pool("a", poolReq(in(np, "b", "c")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"},
+			check: conflict("p", "NodePool a can launch no node, so pod default/p cannot go there: its requirement karpenter.sh/nodepool In [b c] excludes its own label karpenter.sh/nodepool=a")},
+		{name: "nodepool NotIn itself", pools: []packing.NodePool{pool("a", poolReq(notIn(np, "a")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "karpenter.sh/nodepool NotIn [a]")},
+		{name: "nodepool DoesNotExist", pools: []packing.NodePool{pool("a", poolReq(dne(np)))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "karpenter.sh/nodepool DoesNotExist")},
+		{name: "a requirement excluding the pool's own label", pools: []packing.NodePool{pool("a", poolLabels("team", "x"), poolReq(notIn("team", "x")))},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: conflict("p", "excludes its own label team=x")},
+		{name: "the pods go to another pool that takes them",
+			pools: []packing.NodePool{pool("a", poolWeight(100), poolReq(notIn(np, "a"))), pool("b")},
+			pods:  mkPods("p", 2), claims: 1, check: all(verifies, wantLabel("p-00", np, "b"), wantLabel("p-01", np, "b"))},
+		{name: "its zones are no spread domains", pools: []packing.NodePool{
+			pool("a", poolReq(in(requirements.LabelZone, zone1))), pool("bad", poolReq(notIn(np, "bad"), in(requirements.LabelZone, zone3)))},
+			pods: mkPods("p", 2, podLabels(app...), spread(spreadBy(requirements.LabelZone, 1, app...))), claims: anyClaims,
+			check: all(verifies, wantSkew(requirements.LabelZone, []int{2}, app...))},
+	})
+}
+
+// --- hostname in required node affinity --------------------------------------
+
+// Karpenter gives a new NodeClaim the requirement kubernetes.io/hostname In
+// [a placeholder]: a pod requiring a hostname value, its absence or a bound
+// on it goes only to an existing node that matches (every node has a
+// hostname); Exists and NotIn admit a new one.
+func TestConformanceHostnameAffinity(t *testing.T) {
+	host := requirements.LabelHostname
+	n := mkNode("n", "default", "default-instance-type", zone1)
+	runRows(t, []row{
+		{name: "hostname DoesNotExist matches no node, new or existing", nodes: []packing.Node{n},
+			pods: []packing.Pod{mkPod("p", term(dne(host)))}, unsched: []string{"p"},
+			check: all(verifies, wantReason("p", packing.Incompatible, "requires kubernetes.io/hostname DoesNotExist, which no new node of NodePool default can meet"))},
+		{name: "hostname In an existing node's name binds there", nodes: []packing.Node{n},
+			pods: []packing.Pod{mkPod("p", nodeSelector(host, "n"))}, check: all(verifies, func(t *testing.T, o outcome) {
+				node, _ := o.nodeOf("p")
+				assert.Equal(t, "n", node)
+			})},
+		{name: "hostname In the name a new claim would get does not put it there",
+			pods: []packing.Pod{mkPod("p", nodeSelector(host, "default-1"))}, unsched: []string{"p"},
+			check: wantReason("p", packing.Incompatible, "requires kubernetes.io/hostname In [default-1]")},
+		{name: "hostname NotIn and Exists take a new node", pods: []packing.Pod{
+			mkPod("notin", term(notIn(host, "n"))), mkPod("exists", term(exists(host)))}, claims: anyClaims, check: verifies},
+		{name: "a preferred hostname DoesNotExist is relaxed", pods: []packing.Pod{mkPod("p", prefer(1, dne(host)))}, claims: 1, check: verifies},
+	})
+}
+
+// --- deprecated beta labels ---------------------------------------------------
+
+// A node's beta labels count under their stable keys, a stable label wins
+// over its beta alias and a label over the Node field that implies it;
+// topology keys are normalised the same way (see doc.go). Solve and Verify
+// must agree on every domain.
+func TestConformanceBetaLabels(t *testing.T) {
+	zone, beta := requirements.LabelZone, "failure-domain.beta.kubernetes.io/zone"
+	node := func(name, field string, blocked bool, labels map[string]string, pods ...packing.Pod) packing.Node {
+		n := mkNode(name, "", "small-instance-type", field, pods...)
+		n.Labels = labels
+		if blocked {
+			n.Taints = []requirements.Taint{taint("blocked", requirements.NoSchedule)}
+		}
+		return n
+	}
+	target := mkPod("t", podLabels("app", "t"))
+	follower := func() []packing.Pod {
+		return []packing.Pod{mkPod("p", affinity(podTerm(beta, 0, "app", "t")))}
+	}
+	runRows(t, []row{
+		{name: "pod affinity on the beta zone key follows the node's beta label, not its Zone field",
+			nodes: []packing.Node{node("n1", zone1, true, map[string]string{beta: zone2}, target)},
+			pods:  follower(), claims: 1, check: all(verifies, wantLabel("p", zone, zone2))},
+		{name: "a stable zone label wins over its beta alias",
+			nodes: []packing.Node{node("n1", zone2, true, map[string]string{zone: zone1, beta: zone3}, target)},
+			pods:  follower(), claims: 1, check: all(verifies, wantLabel("p", zone, zone1))},
+		{name: "a spread on the beta zone key counts the node's beta label",
+			pools: []packing.NodePool{pool("default", poolReq(in(zone, zone1, zone3)))},
+			nodes: []packing.Node{node("n1", zone1, true, map[string]string{beta: zone3}, mkPod("old", podLabels(app...)))},
+			pods:  []packing.Pod{mkPod("p", podLabels(app...), spread(spreadBy(beta, 1, app...)))}, claims: 1,
+			check: all(verifies, wantLabel("p", zone, zone1))},
+		{name: "node affinity on the stable zone key matches a node's beta label",
+			nodes: []packing.Node{node("n", "", false, map[string]string{beta: zone2})},
+			pods:  []packing.Pod{mkPod("p", nodeSelector(zone, zone2))}, check: all(verifies, func(t *testing.T, o outcome) {
+				n, _ := o.nodeOf("p")
+				assert.Equal(t, "n", n)
+			})},
+	})
+}
+
+// --- reasons that name the catalog's gaps -------------------------------------
+
+// A pod or NodePool asking for what no instance type of the catalog has (an
+// OS, an architecture, a value of a well-known label, an extended resource)
+// is told so: no NodePool setting can help.
+func TestConformanceCatalogGaps(t *testing.T) {
+	linux := []typeSpec{
+		{name: "linux-small", cpu: 2, memGi: 4, pods: 10, os: []string{"linux"}},
+		{name: "linux-large", cpu: 8, memGi: 16, pods: 10, os: []string{"linux"}},
+	}
+	os, arch := requirements.LabelOS, requirements.LabelArch
+	windowsPool := pool("windows", poolReq(in(os, "windows")))
+	gap := func(pod string, kind packing.ReasonKind, text string) func(*testing.T, outcome) {
+		return wantReason(pod, kind, text)
+	}
+	runRows(t, []row{
+		{name: "a pod asking for an OS no type has", types: linux, pods: []packing.Pod{mkPod("p", nodeSelector(os, "windows"))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType,
+				"pod default/p requires kubernetes.io/os In [windows], but the catalog has no windows instance types")},
+		{name: "a NodePool asking for an OS no type has", types: linux, pools: []packing.NodePool{windowsPool},
+			pods: []packing.Pod{mkPod("p")}, unsched: []string{"p"}, check: gap("p", packing.NoInstanceType,
+				"NodePool windows requires kubernetes.io/os In [windows], but the catalog has no windows instance types, so it launches no node")},
+		{name: "the pods of such a NodePool's peers still go to them", types: linux, pools: []packing.NodePool{windowsPool, pool("linux")},
+			pods: []packing.Pod{mkPod("p")}, claims: 1, check: wantLabel("p", requirements.LabelNodePool, "linux")},
+		{name: "a pod asking for an architecture no type has", types: fakeIts(3),
+			pods: []packing.Pod{mkPod("p", nodeSelector(arch, "arm64"))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "the catalog has no arm64 instance types")},
+		{name: "a pod requesting an extended resource no type has", pods: []packing.Pod{mkPod("p", req("nvidia.com/gpu", "1"))},
+			unsched: []string{"p"}, check: all(gap("p", packing.Insufficient,
+				"pod default/p requests 1 nvidia.com/gpu, but no instance type in the catalog has nvidia.com/gpu"),
+				func(t *testing.T, o outcome) {
+					why, _ := o.reason("p")
+					assert.Equal(t, resources.Name("nvidia.com/gpu"), why.Resource)
+					assert.Equal(t, int64(1), why.Requested)
+				})},
+		{name: "a pod asking for an instance type the catalog lacks",
+			pods:    []packing.Pod{mkPod("p", nodeSelector(requirements.LabelInstanceType, "x9.huge"))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType, "no instance type in the catalog has node.kubernetes.io/instance-type x9.huge")},
+		{name: "a pod asking for a zone the catalog lacks", pods: []packing.Pod{mkPod("p", term(in(requirements.LabelZone, "mars-1a", "mars-1b")))},
+			unsched: []string{"p"}, check: gap("p", packing.NoInstanceType, "no instance type in the catalog has topology.kubernetes.io/zone mars-1a or mars-1b")},
+		{name: "a NodePool's own catalog is named", pools: []packing.NodePool{func() packing.NodePool {
+			np := pool("own")
+			np.Catalog = buildCatalog(t, linux)
+			return np
+		}()}, pods: []packing.Pod{mkPod("p", nodeSelector(os, "windows"))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "the catalog of NodePool own has no windows instance types")},
+		{name: "no gap when the types exist but not together (arch and zone)", types: []typeSpec{
+			{name: "arm-z1", cpu: 4, memGi: 4, pods: 5, arch: "arm64", offerings: []instancetypes.Offering{odOffering(zone1, 0.5)}},
+			{name: "amd-z2", cpu: 4, memGi: 4, pods: 5, offerings: []instancetypes.Offering{odOffering(zone2, 0.5)}}},
+			pods: []packing.Pod{mkPod("p", nodeSelector(arch, "arm64", requirements.LabelZone, zone2))}, unsched: []string{"p"},
+			check: gap("p", packing.NoInstanceType, "no instance type in NodePool default is compatible with pod default/p")},
+	})
+}
+
+// TestWindowsNodePoolOnAWS: a Windows NodePool as in Karpenter's examples
+// (kubernetes.io/os In [windows]) on the embedded AWS catalog, which has no
+// Windows types, says so.
+func TestWindowsNodePoolOnAWS(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	windows := packing.NodePool{Name: "windows2022", Requirements: requirements.MustParse(
+		requirements.Expression{Key: requirements.LabelOS, Operator: requirements.In, Values: []string{"windows"}},
+		requirements.Expression{Key: requirements.LabelCapacityType, Operator: requirements.In, Values: []string{"on-demand"}})}
+	p := packing.Problem{Catalog: cat, NodePools: []packing.NodePool{windows},
+		Pods: []packing.Pod{mkPod("iis", req("cpu", "1"), nodeSelector(requirements.LabelOS, "windows"))}}
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, plan.Unschedulable, 1)
+	why := plan.Unschedulable[0].Reason
+	assert.Equal(t, packing.NoInstanceType, why.Kind)
+	assert.Equal(t, "windows2022", why.NodePool)
+	assert.Contains(t, why.Message, "the catalog has no windows instance types")
+	assert.Empty(t, packing.Verify(p, plan))
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -30,35 +31,88 @@ func stage(k ReasonKind) int {
 }
 
 func (r *run) diagnosePool(v view, pi int) Reason {
-	pl := r.s.pools[pi]
-	name := pl.np.Name
-	reason := func(k ReasonKind, format string, args ...any) Reason {
-		return Reason{Kind: k, NodePool: name, Message: fmt.Sprintf(format, args...)}
-	}
-	if err := requirements.Tolerates(v.tols, pl.taints); err != nil {
-		return reason(Untolerated, "NodePool %s: pod %s %v", name, podName(v.info.pod), err)
-	}
-	if err := pl.compatible(pl.reqs, v.reqs); err != nil {
-		return reason(Incompatible, "NodePool %s: pod %s: %v", name, podName(v.info.pod), err)
-	}
-	compat := r.bits[v.sig][pi]
-	if compat.Empty() {
-		return reason(NoInstanceType, "no instance type in NodePool %s is compatible with pod %s (requirements %s)", name, podName(v.info.pod), pl.reqs.Intersect(v.reqs))
-	}
-	if why, short := insufficient(pl, compat, v.info.req); short {
-		why.NodePool = name
-		return why
-	}
-	if r.nodesLeft(pi) <= 0 || !r.anyWithinLimits(pl, pi, compat, v.info.req) {
-		return reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", name, podName(v.info.pod))
-	}
-	if pl.minValues {
-		c := &claim{pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all.Clone(), cheap: -1, maxAlloc: pl.maxAlloc}
-		if cand, _ := r.narrowed(v, c, v.info.req, nil); !satisfiesMinValues(pl, c.reqs.Intersect(v.reqs), cand) {
-			return reason(MinValues, "NodePool %s: the instance types that fit pod %s do not offer its minValues", name, podName(v.info.pod))
+	d := poolDiagnosis{r: r, v: v, pi: pi, pl: r.s.pools[pi], pod: podName(v.info.pod)}
+	// In the order a pod gets further: what nothing in the pool's catalog
+	// offers first, then the pool as a whole, its types, their room.
+	checks := [...]func() (Reason, bool){d.conflict, d.podGap, d.taints, d.compatible, d.hostname,
+		d.unfit, d.poolGap, d.noType, d.insufficient, d.limits, d.minValues}
+	for _, check := range checks {
+		if why, found := check(); found {
+			why.NodePool = d.pl.np.Name
+			return why
 		}
 	}
-	return reason(Topology, "pod %s: no node or new node in NodePool %s meets its topology constraints%s", podName(v.info.pod), name, r.constraintText(v))
+	return d.reason(Topology, "pod %s: no node or new node in NodePool %s meets its topology constraints%s", d.pod, d.pl.np.Name, r.constraintText(v))
+}
+
+// poolDiagnosis is diagnosePool's view of one pod and one pool. Each check
+// returns the reason and true when it is why the pod cannot go there.
+type poolDiagnosis struct {
+	r   *run
+	v   view
+	pi  int
+	pl  *pool
+	pod string
+}
+
+func (d poolDiagnosis) reason(k ReasonKind, format string, args ...any) Reason {
+	return Reason{Kind: k, Message: fmt.Sprintf(format, args...)}
+}
+
+func (d poolDiagnosis) conflict() (Reason, bool) {
+	return d.reason(Incompatible, "NodePool %s can launch no node, so pod %s cannot go there: %s; change the NodePool's requirements or labels",
+		d.pl.np.Name, d.pod, d.pl.conflict), d.pl.conflict != ""
+}
+
+func (d poolDiagnosis) taints() (Reason, bool) {
+	err := requirements.Tolerates(d.v.tols, d.pl.taints)
+	return d.reason(Untolerated, "NodePool %s: pod %s %v", d.pl.np.Name, d.pod, err), err != nil
+}
+
+func (d poolDiagnosis) compatible() (Reason, bool) {
+	err := d.pl.compatible(d.pl.reqs, d.v.reqs)
+	return d.reason(Incompatible, "NodePool %s: pod %s: %v", d.pl.np.Name, d.pod, err), err != nil
+}
+
+func (d poolDiagnosis) hostname() (Reason, bool) {
+	return d.reason(Incompatible, "pod %s requires %s, which no new node of NodePool %s can meet: a node's hostname is unknown until it launches, and every node has one; "+
+		"only an existing node that matches can take the pod", d.pod, d.v.reqs.Get(requirements.LabelHostname), d.pl.np.Name), !admitsNewHost(d.v.reqs)
+}
+
+func (d poolDiagnosis) compat() bitset.Set { return d.r.bits[d.v.sig][d.pi] }
+
+func (d poolDiagnosis) unfit() (Reason, bool) {
+	u, ok := d.pl.unfitFor(d.v.reqs)
+	if !ok || !d.compat().Empty() {
+		return Reason{}, false
+	}
+	short, _ := u.load.Shortfall(u.t.Allocatable)
+	return d.reason(NoInstanceType, "no instance type in NodePool %s can hold both its daemonsets and pod %s: the daemonsets that would run on %s request %s %s, and it has %s",
+		d.pl.np.Name, d.pod, u.t.Name, formatAmount(short, u.load.Get(short)), short, formatAmount(short, u.t.Allocatable.Get(short))), true
+}
+
+func (d poolDiagnosis) noType() (Reason, bool) {
+	return d.reason(NoInstanceType, "no instance type in NodePool %s is compatible with pod %s (requirements %s)",
+		d.pl.np.Name, d.pod, d.pl.reqs.Intersect(d.v.reqs)), d.compat().Empty()
+}
+
+func (d poolDiagnosis) insufficient() (Reason, bool) {
+	return insufficient(d.pl, d.compat(), d.v.info.req)
+}
+
+func (d poolDiagnosis) limits() (Reason, bool) {
+	full := d.r.nodesLeft(d.pi) <= 0 || !d.r.anyWithinLimits(d.pl, d.pi, d.compat(), d.v.info.req)
+	return d.reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", d.pl.np.Name, d.pod), full
+}
+
+func (d poolDiagnosis) minValues() (Reason, bool) {
+	if !d.pl.minValues {
+		return Reason{}, false
+	}
+	c := &claim{pl: d.pl, pi: d.pi, reqs: d.pl.reqs, cand: d.pl.all.Clone(), cheap: -1, maxAlloc: d.pl.maxAlloc}
+	cand, _ := d.r.narrowed(d.v, c, d.v.info.req, nil)
+	return d.reason(MinValues, "NodePool %s: the instance types that fit pod %s do not offer its minValues", d.pl.np.Name, d.pod),
+		!satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand)
 }
 
 // insufficient reports the first resource no compatible type has enough
@@ -104,4 +158,16 @@ func podName(p *Pod) string { return p.Namespace + "/" + p.Name }
 func formatAmount(name resources.Name, v int64) string {
 	s := strings.TrimPrefix(resources.New(resources.Amount{Name: name, Value: v}).String(), string(name)+"=")
 	return cmp.Or(s, "0")
+}
+
+// unfitFor returns the first type left out of the pool for its daemonset
+// overhead (see unfitType) that requirements reqs of a pod would accept.
+func (pl *pool) unfitFor(reqs requirements.Set) (unfitType, bool) {
+	merged := pl.reqs.Intersect(reqs)
+	for _, u := range pl.unfit {
+		if u.t.Requirements.Intersects(merged) == nil {
+			return u, true
+		}
+	}
+	return unfitType{}, false
 }

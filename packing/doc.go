@@ -45,6 +45,10 @@
 //     is counted by a topology constraint joins it, so that every count the
 //     solver relies on is the one the launched node will have; Karpenter
 //     leaves it open and records every possible zone.
+//   - A claim's topology domain is chosen among those where one of its
+//     remaining types holds the pod (with the claim's other pods, within
+//     the pool's limits) and can launch; Karpenter takes any domain at
+//     the least count and fails the pod when no type there fits it.
 //   - NodePool limits are charged with the chosen type's capacity, not the
 //     largest candidate's; candidates that would break the limit are left
 //     out of the claim's fallbacks.
@@ -55,6 +59,11 @@
 //   - A required node-affinity term that contradicts itself or the
 //     nodeSelector matches no node (Karpenter's algebra turns "In [b]" and
 //     "DoesNotExist" into DoesNotExist, which an unlabelled node satisfies).
+//   - A NodePool whose requirements exclude a label its own nodes carry
+//     (karpenter.sh/nodepool In other names, NotIn its name or
+//     DoesNotExist, or a requirement against one of its labels) launches
+//     nothing: its pods go to another pool or are unschedulable with a
+//     reason naming the conflict, and its domains count for no spread.
 //   - Capacity reservations are held by claims during the solve, so no
 //     reservation is promised to more claims than it has units.
 //   - The cost-aware strategy prefers many right-sized nodes to a few large
@@ -64,6 +73,38 @@
 //     benchmarks/RESULTS.md). Per-node costs the catalog does not price can
 //     be given as Options.NodeOverhead.
 //
+// Daemonset overhead is counted per instance type, as Karpenter's
+// daemon-overhead groups count it: a daemonset runs on type T of NodePool
+// P when it tolerates P's taints (PreferNoSchedule aside), one of its
+// required node-affinity alternatives (nodeSelector included) is
+// compatible with P's requirements and labels (a key P leaves undefined
+// is allowed when it is well known or one of T's labels), and T's
+// requirements intersect that alternative. Its requests, with its pod
+// slot, count on T whatever they ask for: a claim's pods plus T's
+// overhead must fit T, so a type its daemonsets alone overfill (a
+// daemonset that tolerates everything and requests a GPU, on a type
+// without GPUs) is never a candidate. [Verify] checks the same rule on
+// every candidate type; NodeClaim.Requests carries the chosen type's
+// overhead.
+//
+// A new node's hostname is unknown until it launches, and every node has
+// one: as Karpenter gives a new NodeClaim the requirement
+// kubernetes.io/hostname In [a placeholder], a pod whose nodeSelector or
+// required node affinity asks for a hostname value (In), its absence
+// (DoesNotExist) or a bound goes only to an existing node that matches;
+// Exists and NotIn admit a new node. Verify matches a claim's pods against
+// a hostname no selector can name.
+//
+// A node's labels are read under their stable keys (requirements.Normalize):
+// a deprecated beta label, such as failure-domain.beta.kubernetes.io/zone,
+// counts as its stable key (topology.kubernetes.io/zone) unless the node
+// also has the stable label, which then wins; the Node's fields (Name,
+// Zone, InstanceType, NodePool, CapacityType) stand for their well-known
+// labels only where the node has no label for them under either key, so a
+// label wins over a field that disagrees with it. Topology keys are
+// normalised the same way, so a term on the beta zone key counts zones.
+// Solve and Verify read labels by this one rule.
+//
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
 // scheduler rules when it simulates consolidation.
@@ -72,7 +113,10 @@
 // is a search of the existing nodes through a segment tree of their free
 // CPU and memory, then a scan of the open claims in order (Plain, as
 // Karpenter) or a btree range scan by free CPU capped at a fixed number of
-// visits (CostAware). Instance-type compatibility is computed once
+// visits (CostAware). Choosing a new claim's topology domain costs
+// O(types + domains) (one pass over each, bitsets per domain), so a key
+// with many values, such as the instance type, costs about what a zone
+// does. Instance-type compatibility is computed once
 // per distinct requirement set, as bitsets, and shared by the passes of one
 // rule; offerings are tested through per-type masks of (zone, capacity
 // type). Best runs its two rules on two goroutines, each pass followed by a
@@ -80,6 +124,12 @@
 // add at most about 1,024 pod placements per rule, so they cost much on
 // small problems (a 100-pod solve takes several times as long) and
 // nothing past 1,024 pods.
+//
+// A pod placed nowhere gets a [Reason] for the NodePool it came closest in;
+// when the pod or a NodePool asks for what no instance type of the catalog
+// has at all (an OS, an architecture, another well-known label's value, an
+// extended resource), the reason says so: "the catalog has no windows
+// instance types", "no instance type in the catalog has nvidia.com/gpu".
 //
 // [Verify] is an independent checker of a Plan against its Problem, written
 // without the solver's placement code: every pod exactly once, capacity of

@@ -179,7 +179,7 @@ func (r *run) mergedView(a, b *claim) (requirements.Set, mergeView, bool) {
 	if a.mv.key == b.mv.key {
 		return a.reqs, a.mv, true
 	}
-	if a.pl.compatible(a.reqs, b.reqs) != nil {
+	if pinsConflict(a.pinned, b.pinned) || a.pl.compatible(a.reqs, b.reqs) != nil {
 		return requirements.Set{}, mergeView{}, false
 	}
 	reqs := a.reqs.Intersect(b.reqs)
@@ -187,6 +187,19 @@ func (r *run) mergedView(a, b *claim) (requirements.Set, mergeView, bool) {
 		return requirements.Set{}, mergeView{}, false
 	}
 	return reqs, r.newMergeView(a.pl, a.pi, reqs), true
+}
+
+// pinsConflict reports whether a and b pin one key to different values,
+// which their requirements then contradict: a cheap early reject.
+func pinsConflict(a, b []pin) bool {
+	for _, p := range a {
+		for _, q := range b {
+			if p.key == q.key && p.value != q.value {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func maxCuts(a, b [dims]int) [dims]int {

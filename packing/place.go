@@ -14,6 +14,7 @@ import (
 // place puts the pod of v on an existing node, then on a claim opened in
 // this solve, then on a new claim from the first pool that takes it.
 func (r *run) place(v view) bool {
+	r.gen++ // a new pod, or a new view of it: no memoized minCount holds
 	req := &v.info.req
 	for ni := r.free.next(0, req.CPU, req.Memory); ni >= 0; ni = r.free.next(ni+1, req.CPU, req.Memory) {
 		if r.fitsNode(v, r.nodes[ni]) {
@@ -284,23 +285,28 @@ func (r *run) reqsCompatible(v view, c *claim) bool {
 // firstFit returns the cheapest candidate type of c compatible with the pod
 // and the pins that holds need within the pool's limits, or -1.
 func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
-	compat := r.bits[v.sig][c.pi]
+	cand := r.pinnedCand(v, c, pins)
 	offers := r.newOfferFilter(v, c, pins)
-	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(t) {
+	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
+		if need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(t) {
 			return t
 		}
 	}
 	return -1
 }
 
-func (pl *pool) pinned(pins []pin, t int) bool {
+// pinnedCand is the set of c's candidate types compatible with the pod
+// that admit pins, in a scratch set of r: O(types / 64) per pin.
+func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
+	a := append(r.fit[:0], c.cand...)
+	a.And(r.bits[v.sig][c.pi])
 	for _, p := range pins {
-		if b, ok := pl.pins[p]; ok && !b.Has(t) {
-			return false
+		if b, ok := c.pl.pins[p]; ok {
+			a.And(b)
 		}
 	}
-	return true
+	r.fit = a
+	return a
 }
 
 // withinLimits reports whether c may be of type t under its pool's limits,

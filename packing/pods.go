@@ -248,7 +248,7 @@ func (s *static) collectDomains() map[string][]string {
 
 func (s *static) nodeDomains(key string, vals map[string]bool) {
 	for i := range s.prob.Nodes {
-		if v, ok := effectiveLabels(&s.prob.Nodes[i])[key]; ok {
+		if v, ok := nodeLabels(&s.prob.Nodes[i])[key]; ok {
 			vals[v] = true
 			s.addDomainTaints(pin{key, v}, effectiveTaints(&s.prob.Nodes[i], s))
 		}
@@ -274,7 +274,7 @@ func (s *static) tolerable(tols []requirements.Toleration, d pin) bool {
 }
 
 func poolDomains(pl *pool, key string, vals map[string]bool) {
-	if key == requirements.LabelHostname {
+	if key == requirements.LabelHostname || pl.conflict != "" {
 		return
 	}
 	pr := pl.reqs.Get(key)

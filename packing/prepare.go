@@ -2,6 +2,8 @@ package packing
 
 import (
 	"cmp"
+	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -42,7 +44,8 @@ type pool struct {
 	daemon    []resources.List              // daemonset overhead per type
 	all       bitset.Set
 	maxAlloc  resources.List
-	pins      map[pin]bitset.Set // types admitting key=value, for topology keys
+	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
+	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
 	minValues bool
 	typeKeys  map[string]bool    // label keys some type of the pool defines
 	reserved  bool               // some type has a reserved offering
@@ -56,6 +59,29 @@ type pool struct {
 	// more than 64 pairs, and offerings are then checked one by one.
 	offerPairs []zoneCT
 	offerMask  []uint64
+	// unfit are the types left out because their daemonset overhead alone
+	// does not fit them.
+	unfit []unfitType
+	// conflict says how the pool's requirements exclude a label of its
+	// own nodes; such a pool has no types and launches nothing.
+	conflict string
+}
+
+// ownLabelConflict names the first label, in key order, that np puts on
+// its nodes (its labels and karpenter.sh/nodepool=<name>) and its own
+// requirements exclude, or returns "". Such a pool can launch no node that
+// meets its requirements.
+func ownLabelConflict(np *NodePool) string {
+	labels := map[string]string{requirements.LabelNodePool: np.Name}
+	for k, v := range np.Labels {
+		labels[requirements.Normalize(k)] = v
+	}
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
+			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
+		}
+	}
+	return ""
 }
 
 // pin is one topology key fixed to one value.
@@ -69,7 +95,7 @@ func prepare(p *Problem, o Options) *static {
 	s.compileCounters()
 	s.domains = s.collectDomains()
 	for _, pl := range s.pools {
-		pl.pins = pinBits(pl, s.domains)
+		pinBits(pl, s.domains)
 	}
 	s.order = ffdOrder(p.Pods, o.PriorityOrder)
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
@@ -105,9 +131,19 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		if !ok {
 			continue
 		}
+		// As Karpenter fits a claim's requests plus each type's own
+		// daemonset overhead, a type its daemonsets alone overfill (a
+		// daemonset requesting a GPU the type lacks) holds no pod.
+		if load := daemonLoad(p.DaemonSets, pl, t); !load.Fits(t.Allocatable) {
+			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
+			continue
+		}
 		pl.types = append(pl.types, t)
 		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
 		pl.price = append(pl.price, off.Price)
+	}
+	if pl.conflict = ownLabelConflict(np); pl.conflict != "" {
+		pl.types, pl.price, pl.unfit, pl.reserved = nil, nil, nil, false // it launches nothing
 	}
 	pl.sortTypes()
 	pl.maskOffers()
@@ -146,9 +182,10 @@ func compilePool(p *Problem, np *NodePool) *pool {
 // allowUndefined reports whether a pod may require a key the pool does not
 // define: a well-known label, or one its instance types define, which the
 // type choice settles (as a provider registers its type labels with
-// Karpenter).
+// Karpenter), or the hostname every node gets (Karpenter's new NodeClaim
+// requires hostname In [a placeholder]; see admitsNewHost).
 func (pl *pool) allowUndefined(key string) bool {
-	return requirements.IsWellKnown(key) || pl.typeKeys[key]
+	return requirements.IsWellKnown(key) || pl.typeKeys[key] || key == requirements.LabelHostname
 }
 
 // compatible is the pool's Compatible: r (a pool or claim requirement set)
@@ -185,14 +222,29 @@ func (pl *pool) daemonOverhead(dss []DaemonSet) {
 	pl.daemon = make([]resources.List, len(pl.types))
 	pl.alloc = make([]resources.List, len(pl.types))
 	for i, t := range pl.types {
-		for j := range dss {
-			if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
-				pl.daemon[i] = pl.daemon[i].Add(podRequests(dss[j].Requests))
-			}
-		}
+		pl.daemon[i] = daemonLoad(dss, pl, t)
 		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
 		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
 	}
+}
+
+// daemonLoad sums the requests, pod slot included, of the daemonsets that
+// run on type t of pool pl (see daemonRuns).
+func daemonLoad(dss []DaemonSet, pl *pool, t *instancetypes.InstanceType) resources.List {
+	var sum resources.List
+	for j := range dss {
+		if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
+			sum = sum.Add(podRequests(dss[j].Requests))
+		}
+	}
+	return sum
+}
+
+// unfitType is a type of a pool's catalog that its daemonsets' load does
+// not fit, kept for the reasons a pod is given.
+type unfitType struct {
+	t    *instancetypes.InstanceType
+	load resources.List
 }
 
 func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
@@ -234,24 +286,46 @@ func hasSoftTaints(p *Problem) bool {
 }
 
 // pinBits computes, for every known domain of every topology key, the types
-// of the pool that admit it.
-func pinBits(pl *pool, domains map[string][]string) map[pin]bitset.Set {
-	pins := map[pin]bitset.Set{}
-	for key, values := range domains {
+// of the pool that admit it: pl.pins by (key, value) and pl.pinList by
+// key, aligned with domains[key]. A type stating its values with In sets
+// its bits by lookup, so a key with many values, each of few types (an
+// instance type), costs O(types · log domains), not O(types · domains).
+func pinBits(pl *pool, domains map[string][]string) {
+	pl.pins, pl.pinList = map[pin]bitset.Set{}, map[string][]bitset.Set{}
+	for _, key := range slices.Sorted(maps.Keys(domains)) {
 		if key == requirements.LabelHostname {
 			continue
 		}
-		for _, v := range values {
-			b := bitset.New(len(pl.types))
-			for i, t := range pl.types {
-				if t.Requirements.Get(key).Has(v) {
-					b.Add(i)
-				}
+		values := domains[key]
+		list := make([]bitset.Set, len(values))
+		for i := range list {
+			list[i] = bitset.New(len(pl.types))
+		}
+		for t, it := range pl.types {
+			setPinBits(list, values, it.Requirements.Get(key), t)
+		}
+		for i, v := range values {
+			pl.pins[pin{key, v}] = list[i]
+		}
+		pl.pinList[key] = list
+	}
+}
+
+// setPinBits sets bit t of list[i] for every values[i] that tr admits.
+func setPinBits(list []bitset.Set, values []string, tr requirements.Requirement, t int) {
+	if tr.Operator() == requirements.In {
+		for _, v := range tr.Values() {
+			if i, ok := slices.BinarySearch(values, v); ok && tr.Has(v) {
+				list[i].Add(t)
 			}
-			pins[pin{key, v}] = b
+		}
+		return
+	}
+	for i, v := range values {
+		if tr.Has(v) {
+			list[i].Add(t)
 		}
 	}
-	return pins
 }
 
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see

@@ -3,7 +3,6 @@ package packing
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -17,14 +16,18 @@ import (
 // run is one first-fit-decreasing pass over the pods with one claim-choice
 // strategy. Runs of one Solve share a static, read-only.
 type run struct {
-	s       *static
-	cost    bool // choose claims by marginal cost, not fewest pods first
-	nodes   []*nodeT
-	free    *freeTree // the nodes' free cpu and memory, for first fit
-	claims  []*claim
-	byPods  []*claim // Plain only: claims in Karpenter's order (see place)
-	slack   *slackIndex
-	counts  []map[string]int32 // per counter: domain -> pods counted
+	s      *static
+	cost   bool // choose claims by marginal cost, not fewest pods first
+	nodes  []*nodeT
+	free   *freeTree // the nodes' free cpu and memory, for first fit
+	claims []*claim
+	byPods []*claim // Plain only: claims in Karpenter's order (see place)
+	slack  *slackIndex
+	counts []map[string]int32 // per counter: domain -> pods counted
+	// dcounts is counts for the known domains of each counter's key, by
+	// their index in static.domains; total sums counts per counter.
+	dcounts [][]int32
+	total   []int32
 	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
 	states  []podState
 	where   []int // per pod: node index, or -(claim index)-2; -1 unplaced
@@ -42,6 +45,14 @@ type run struct {
 	// ties counts the random choices among two or more.
 	tie  *rand.Rand
 	ties int
+	// gen changes whenever a memoized minCount may change: at every
+	// placement attempt and every recorded pod. minMemo holds, per
+	// counter, the last minCount computed.
+	gen     uint64
+	minMemo []minEntry
+	// work counts the domains and types the topology checks visit, so
+	// that a test can bound their cost without a clock.
+	work int
 }
 
 // podState is how far a pod's preferences have been relaxed.
@@ -101,12 +112,15 @@ type memo struct {
 	prices map[priceKey][]option // see priced
 	names  map[[2]int]string     // claim names by (pool, claim index)
 	pins   []pin                 // scratch
-	cands  []string              // scratch
+	cands  []int                 // scratch
 	pinBuf []pin                 // scratch for freshPins
+	admit  bitset.Set            // scratch for admissible
+	fit    bitset.Set            // scratch for pinnedCand
+	gaps   map[gapKey]bool       // see labelGap and resourceGap
 }
 
 func newMemo() *memo {
-	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}}
+	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
 }
 
 // claimName names the claim at index id of a run, from pool pi: its
@@ -133,6 +147,12 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 	r.fails = make([]Reason, len(s.pods))
 	r.counts = make([]map[string]int32, len(s.counters))
 	r.hostTaken = make([]int32, len(s.counters))
+	r.minMemo = make([]minEntry, len(s.counters))
+	r.total = make([]int32, len(s.counters))
+	r.dcounts = make([][]int32, len(s.counters))
+	for i, c := range s.counters {
+		r.dcounts[i] = make([]int32, len(s.domains[c.key]))
+	}
 	r.anti = make([]map[string]int32, len(s.counters))
 	for i := range r.counts {
 		r.counts[i], r.anti[i] = map[string]int32{}, map[string]int32{}
@@ -179,7 +199,7 @@ func cmpNodes(a, b *Node) int {
 // until it is gone its pods still count for topology and its capacity for
 // its pool's limits.
 func (r *run) addNode(n *Node) {
-	nd := &nodeT{n: n, labels: effectiveLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
+	nd := &nodeT{n: n, labels: nodeLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		nd.free = nd.free.Sub(podRequests(p.Requests))
@@ -235,27 +255,6 @@ func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
 	return n.Allocatable
 }
 
-// effectiveLabels adds to a node's labels the well-known ones its fields imply.
-func effectiveLabels(n *Node) map[string]string {
-	l := maps.Clone(n.Labels)
-	if l == nil {
-		l = map[string]string{}
-	}
-	set := func(k, v string) {
-		if _, ok := l[k]; !ok && v != "" {
-			l[k] = v
-		}
-	}
-	set(requirements.LabelHostname, n.Name)
-	set(requirements.LabelZone, n.Zone)
-	set(requirements.LabelInstanceType, n.InstanceType)
-	set(requirements.LabelNodePool, n.NodePool)
-	if n.InstanceType != "" {
-		set(requirements.LabelCapacityType, n.CapacityType.String())
-	}
-	return l
-}
-
 // effectiveTaints leaves out, on a node not yet initialized, the startup
 // taints of its pool and the taints Kubernetes puts on every new node, as
 // Karpenter assumes pods will land once the node is ready.
@@ -287,7 +286,7 @@ func ephemeralTaint(key string) bool {
 func (r *run) recordExisting(p *Pod, nd *nodeT) {
 	for _, c := range r.s.matching(p) {
 		if d, ok := nd.labels[r.s.counters[c].key]; ok {
-			r.counts[c][d]++
+			r.tally(c, d)
 		}
 	}
 	for _, t := range p.AntiAffinity {
@@ -445,16 +444,19 @@ func (r *run) intern(key string, reqs requirements.Set) int32 {
 
 func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 	b := bitset.New(len(pl.types))
-	if pl.compatible(pl.reqs, reqs) != nil {
+	if pl.compatible(pl.reqs, reqs) != nil || !admitsNewHost(reqs) {
 		return b
 	}
 	merged := pl.reqs.Intersect(reqs)
 	// A label the type does not define reaches the node only through the
-	// claim's labels: the pool's custom (not well-known) keys and its name.
+	// claim's labels: the pool's custom (not well-known) keys and its name,
+	// and the hostname every node gets (see admitsNewHost).
 	definedByPool := func(k string) bool {
-		return pl.reqs.Has(k) && (!requirements.IsWellKnown(k) || k == requirements.LabelNodePool)
+		return k == requirements.LabelHostname || pl.reqs.Has(k) && (!requirements.IsWellKnown(k) || k == requirements.LabelNodePool)
 	}
-	for i, t := range pl.types {
+	scan := pl.pinnedBy(merged)
+	for i := scan.Next(0); i >= 0; i = scan.Next(i + 1) {
+		t := pl.types[i]
 		// The type must define, or the pool fix, every label the pod asks a value of.
 		if t.Requirements.Intersects(merged) == nil && t.Requirements.CompatibleWith(reqs, definedByPool) == nil && hasOffering(t, merged) {
 			b.Add(i)
@@ -463,7 +465,41 @@ func compatibleTypes(pl *pool, reqs requirements.Set) bitset.Set {
 	return b
 }
 
+// pinnedBy is the set of the pool's types that admit every single value
+// reqs fixes on a topology key (see pinBits): only they can be compatible
+// with reqs. A claim pinned to one of many domains, such as an instance
+// type, is then checked against the few types of its domain, not all.
+func (pl *pool) pinnedBy(reqs requirements.Set) bitset.Set {
+	scan, own := pl.all, false
+	for r := range reqs.All() {
+		v, ok := r.Any()
+		if !ok || r.Operator() != requirements.In || r.Len() != 1 {
+			continue
+		}
+		if b, ok := pl.pins[pin{r.Key(), v}]; ok {
+			if !own {
+				scan, own = pl.all.Clone(), true
+			}
+			scan.And(b)
+		}
+	}
+	return scan
+}
+
 func hasOffering(t *instancetypes.InstanceType, reqs requirements.Set) bool {
 	_, ok := t.Cheapest(reqs)
 	return ok
+}
+
+// freshHostname stands for the hostname of a node not launched yet: it is
+// not a valid label value, so no selector lists it, and not a number.
+const freshHostname = "-new-node-"
+
+// admitsNewHost reports whether reqs let a pod on a new claim. A new
+// node's hostname is unknown until it launches (Karpenter gives a new
+// NodeClaim the requirement hostname In [a placeholder]) and every node has
+// one, so only Exists or NotIn on kubernetes.io/hostname admit it; In,
+// DoesNotExist and bounds take existing nodes only.
+func admitsNewHost(reqs requirements.Set) bool {
+	return !reqs.Has(requirements.LabelHostname) || reqs.Get(requirements.LabelHostname).Has(freshHostname)
 }

@@ -1,6 +1,11 @@
 package packing
 
-import "github.com/nodeplan/nodeplan/requirements"
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+)
 
 // target is where a pod may go: an existing node or a claim.
 type target struct {
@@ -79,81 +84,150 @@ func (r *run) countedPins(v view, t target, pins []pin) ([]pin, bool) {
 
 // satisfied reports whether placing the pod in domain d keeps constraint c.
 func (r *run) satisfied(v view, c constraint, d string) bool {
-	counts := r.counts[c.counter]
-	switch c.kind {
-	case antiKind:
-		return counts[d] == 0
-	case affinityKind:
-		if r.anyCounted(c) {
-			return counts[d] > 0
-		}
-		return c.self
-	}
-	self := int32(0)
-	if c.self {
-		self = 1
-	}
 	key := r.s.counters[c.counter].key
-	if key == requirements.LabelHostname {
-		return counts[d]+self <= c.maxSkew
+	if c.kind != spreadKind || key == requirements.LabelHostname {
+		return r.holds(c, r.counts[c.counter][d])
 	}
-	lo, ok := r.minCount(v, c, key, d)
-	return ok && counts[d]+self-lo <= c.maxSkew
+	i, known := slices.BinarySearch(r.s.domains[key], d)
+	return known && r.spreadHolds(v, c, key, i)
 }
 
-// minCount is the least count over the domains eligible for the pod (0
-// when fewer than minDomains), and whether d is one of them.
-func (r *run) minCount(v view, c constraint, key, d string) (int32, bool) {
-	counts := r.counts[c.counter]
-	lo, n, member := int32(1<<31-1), int32(0), false
-	strict := v.strict.Get(key)
-	for _, e := range r.s.domains[key] {
-		if (c.honorAff && !strict.Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
+// holds reports whether a domain where n placed pods count for c keeps c,
+// for an anti-affinity or affinity term or a spread on hostnames.
+func (r *run) holds(c constraint, n int32) bool {
+	switch c.kind {
+	case antiKind:
+		return n == 0
+	case affinityKind:
+		if r.total[c.counter] > 0 {
+			return n > 0
+		}
+		// As kube-scheduler (not Karpenter) rules, the first pod of a
+		// self-affine group may go anywhere only when no matching pod
+		// runs at all, even in a domain this pod cannot reach.
+		return c.self
+	}
+	return n+selfCount(c.self) <= c.maxSkew
+}
+
+// spreadHolds reports whether the spread c, on a key other than hostname,
+// holds with the pod in the known domain i of key (r.s.domains[key][i]).
+// It costs O(1) but, once per counter and placement, O(domains) (see
+// minCount).
+func (r *run) spreadHolds(v view, c constraint, key string, i int) bool {
+	return r.minCount(v, c, key).holds(c, r.dcounts[c.counter][i], i)
+}
+
+// holds reports whether the spread c, for which m was computed, holds with
+// the pod in domain i, where n pods count.
+func (m *minEntry) holds(c constraint, n int32, i int) bool {
+	return m.eligible.Has(i) && n+selfCount(c.self)-m.lo <= c.maxSkew
+}
+
+// minCount returns the domains of key eligible for the pod under c (those
+// its required node affinity allows, under nodeAffinityPolicy Honor, and
+// its tolerations, under nodeTaintsPolicy Honor) and the least count over
+// them (0 when fewer than minDomains). Neither depends on the domain
+// tried, so they are computed once per counter while the counts and the
+// pod stay the same (see minEntry): a spread over many domains, such as
+// instance types, then costs one pass over them per placement, not one per
+// domain tried.
+func (r *run) minCount(v view, c constraint, key string) *minEntry {
+	m := &r.minMemo[c.counter]
+	if m.gen == r.gen && m.honorAff == c.honorAff && m.honorTaint == c.honorTaint && m.minDomains == c.minDomains {
+		return m
+	}
+	counts, domains := r.dcounts[c.counter], r.s.domains[key]
+	lo, n := int32(1<<31-1), int32(0)
+	strict, honorAff := v.strict.Get(key), c.honorAff && v.strict.Has(key)
+	elig := m.eligible
+	if words := (len(domains) + 63) / 64; cap(elig) < words {
+		elig = bitset.New(len(domains))
+	} else {
+		elig = elig[:words]
+		elig.Clear()
+	}
+	for i, e := range domains {
+		r.work++
+		if (honorAff && !strict.Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
 			continue
 		}
-		lo, n, member = min(lo, counts[e]), n+1, member || e == d
+		elig.Add(i)
+		lo, n = min(lo, counts[i]), n+1
 	}
 	if n < c.minDomains || n == 0 {
 		lo = 0
 	}
-	return lo, member
+	*m = minEntry{gen: r.gen, honorAff: c.honorAff, honorTaint: c.honorTaint, minDomains: c.minDomains, lo: lo, eligible: elig}
+	return m
 }
 
-// anyCounted reports whether some pod counted by c's counter is placed
-// anywhere. As kube-scheduler (not Karpenter) rules, the first pod of a
-// self-affine group may go anywhere only when no matching pod runs at all,
-// even in a domain this pod cannot reach.
-func (r *run) anyCounted(c constraint) bool {
-	for _, n := range r.counts[c.counter] {
-		if n > 0 {
-			return true
-		}
-	}
-	return false
+// minEntry is a memoized minCount of one counter, valid while r.gen is
+// gen and for a constraint with the same policies and minDomains.
+type minEntry struct {
+	gen                  uint64
+	honorAff, honorTaint bool
+	minDomains           int32
+	lo                   int32
+	eligible             bitset.Set // by index in static.domains
 }
 
-// candidates lists, in order, the domains of key that claim c, the pod and
-// some remaining type admit. The result aliases a scratch buffer of r.
-func (r *run) candidates(v view, c *claim, key string, pins []pin) []string {
+// candidates lists, in order, the indexes in r.s.domains[key] of the
+// domains that claim c, the pod and some remaining type admit. The types
+// are filtered once (see admissible); each domain then costs a bitset
+// intersection, or for zone and capacity type, whose pins narrow the
+// offerings, a pass over the types that admit it. The result aliases a
+// scratch buffer of r.
+func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 	out := r.cands[:0]
+	// An unconstrained key allows every value: its test is skipped.
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
-	compat := r.bits[v.sig][c.pi]
-	for _, d := range r.s.domains[key] {
-		if creq.Has(d) && preq.Has(d) && r.typeAdmits(v, c, compat, pins, pin{key, d}) {
-			out = append(out, d)
+	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
+	admit := r.admissible(v, c, pins)
+	offerKey := key == requirements.LabelZone || key == requirements.LabelCapacityType
+	bits := c.pl.pinList[key]
+	for i, d := range r.s.domains[key] {
+		r.work++
+		switch {
+		case !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)):
+		case offerKey:
+			if r.typeAdmits(v, c, admit, pins, pin{key, d}) {
+				out = append(out, i)
+			}
+		case bits == nil && !admit.Empty(), bits != nil && admit.Intersects(bits[i]):
+			out = append(out, i)
 		}
 	}
 	r.cands = out
 	return out
 }
 
-// typeAdmits reports whether some candidate type of c is compatible with the
-// pod and admits the pins and extra.
-func (r *run) typeAdmits(v view, c *claim, compat interface{ Has(int) bool }, pins []pin, extra pin) bool {
+// admissible is the set of c's candidate types compatible with the pod
+// that admit pins, hold the claim's pods with this one within the pool's
+// limits, and have an offering the claim, the pod and pins allow: the
+// types a domain needs one of to be worth choosing. It aliases a scratch
+// set of r; O(types).
+func (r *run) admissible(v view, c *claim, pins []pin) bitset.Set {
+	a := append(r.admit[:0], r.pinnedCand(v, c, pins)...)
+	need := c.used.Add(v.info.req)
+	offers := r.newOfferFilter(v, c, pins)
+	for t := a.Next(0); t >= 0; t = a.Next(t + 1) {
+		if !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) || !offers.admits(t) {
+			a.Remove(t)
+		}
+	}
+	r.admit = a
+	return a
+}
+
+// typeAdmits reports whether some type of admit (see admissible) admits
+// extra, with an offering the pins and extra allow.
+func (r *run) typeAdmits(v view, c *claim, admit bitset.Set, pins []pin, extra pin) bool {
 	b, ok := c.pl.pins[extra]
 	offers := r.newOfferFilter(v, c, pins, extra)
-	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		if compat.Has(t) && c.pl.pinned(pins, t) && (!ok || b.Has(t)) && offers.admits(t) {
+	for t := admit.Next(0); t >= 0; t = admit.Next(t + 1) {
+		r.work++
+		if (!ok || b.Has(t)) && offers.admits(t) {
 			return true
 		}
 	}
@@ -163,32 +237,42 @@ func (r *run) typeAdmits(v view, c *claim, compat interface{ Has(int) bool }, pi
 // choose picks the domain of an unpinned claim for constraint c: the least
 // loaded valid domain for spread, the fullest for affinity, an empty one
 // for anti-affinity; ties go to the first in order, or in a restart to a
-// random one.
+// random one. O(domains) with slice lookups (see candidates).
 func (r *run) choose(v view, c constraint, cl *claim, pins []pin) (string, bool) {
-	counts := r.counts[c.counter]
-	best, n := "", 0
-	for _, d := range r.candidates(v, cl, r.s.counters[c.counter].key, pins) {
-		if !r.satisfied(v, c, d) {
+	key := r.s.counters[c.counter].key
+	counts := r.dcounts[c.counter]
+	var spread *minEntry
+	if c.kind == spreadKind {
+		spread = r.minCount(v, c, key)
+	}
+	best, n := 0, 0
+	for _, i := range r.candidates(v, cl, key, pins) {
+		if (spread != nil && !spread.holds(c, counts[i], i)) || (spread == nil && !r.holds(c, counts[i])) {
 			continue
 		}
 		switch {
-		case n == 0 || (c.kind == spreadKind && counts[d] < counts[best]) || (c.kind == affinityKind && counts[d] > counts[best]):
-			best, n = d, 1
-		case counts[d] == counts[best]: // every domain anti-affinity allows counts 0
+		case n == 0 || (c.kind == spreadKind && counts[i] < counts[best]) || (c.kind == affinityKind && counts[i] > counts[best]):
+			best, n = i, 1
+		case counts[i] == counts[best]: // every domain anti-affinity allows counts 0
 			if n++; r.pick(n) {
-				best = d
+				best = i
 			}
 		}
 	}
-	return best, n > 0
+	if n == 0 {
+		return "", false
+	}
+	return r.s.domains[key][best], true
 }
 
 // chooseFree picks the domain for a key the pod is only counted by: the
 // first one no placed pod's anti-affinity forbids, or in a restart a
 // random one.
 func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) {
+	key := r.s.counters[m].key
 	best, n := "", 0
-	for _, d := range r.candidates(v, cl, r.s.counters[m].key, pins) {
+	for _, i := range r.candidates(v, cl, key, pins) {
+		d := r.s.domains[key][i]
 		if r.anti[m][d] != 0 {
 			continue
 		}
@@ -204,10 +288,11 @@ func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) 
 
 // record counts the placed pod in the domains of t.
 func (r *run) record(v view, t target, pins []pin) {
+	r.gen++
 	for _, m := range v.info.matches {
 		key := r.s.counters[m].key
 		if d, ok := r.domain(t, key, pins); ok {
-			r.counts[m][d]++
+			r.tally(m, d)
 		}
 		if key == requirements.LabelHostname && t.claim != nil {
 			if t.claim.hostCounts[m]++; t.claim.hostCounts[m] == 1 {
@@ -221,5 +306,14 @@ func (r *run) record(v view, t target, pins []pin) {
 				r.anti[c.counter][d]++
 			}
 		}
+	}
+}
+
+// tally counts one more pod of counter m in domain d.
+func (r *run) tally(m int32, d string) {
+	r.counts[m][d]++
+	r.total[m]++
+	if i, ok := slices.BinarySearch(r.s.domains[r.s.counters[m].key], d); ok {
+		r.dcounts[m][i]++
 	}
 }

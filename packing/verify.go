@@ -104,7 +104,8 @@ func compareViolations(a, b Violation) int {
 // Verify checks plan against the semantics a solution of p must satisfy
 // and returns every violation found, sorted by rule, node, pod and message;
 // nil means the plan is valid. It is an independent re-check of [Solve]:
-// it shares no code with the solver.
+// it shares no placement code with the solver, and reads a node's labels
+// by the one rule the package documentation states.
 //
 // Verify never panics: pod indexes out of range, unknown nodes, pools and
 // instance types, and nil catalogs are reported as violations. It does not

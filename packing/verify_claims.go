@@ -98,6 +98,21 @@ func (v *verifier) checkPool(h *vHost) {
 	v.checkMinValues(h, reqs)
 }
 
+// ownLabelsMet reports whether reqs, np's full requirements, admit the
+// labels every node of np carries: its labels and its name. A pool whose
+// requirements exclude them can launch no valid node.
+func ownLabelsMet(np *NodePool, reqs requirements.Set) bool {
+	if !reqs.Get(requirements.LabelNodePool).Has(np.Name) {
+		return false
+	}
+	for k, val := range np.Labels {
+		if !reqs.Get(requirements.Normalize(k)).Has(val) {
+			return false
+		}
+	}
+	return true
+}
+
 func (v *verifier) checkMinValues(h *vHost, reqs requirements.Set) {
 	types := v.candidateTypes(h)
 	for r := range reqs.All() {

@@ -103,30 +103,6 @@ func (v *verifier) addNodeHosts() {
 	}
 }
 
-// nodeLabels is node.Labels plus the well-known labels its fields imply,
-// where the labels lack them.
-func nodeLabels(n *Node) map[string]string {
-	l := make(map[string]string, len(n.Labels)+5)
-	for k, val := range n.Labels {
-		l[requirements.Normalize(k)] = val
-	}
-	setAbsent(l, requirements.LabelHostname, n.Name)
-	setAbsent(l, requirements.LabelZone, n.Zone)
-	setAbsent(l, requirements.LabelInstanceType, n.InstanceType)
-	setAbsent(l, requirements.LabelNodePool, n.NodePool)
-	if n.InstanceType != "" {
-		setAbsent(l, requirements.LabelCapacityType, n.CapacityType.String())
-	}
-	return l
-}
-
-// setAbsent sets l[k] = val when val is not empty and l has no k.
-func setAbsent(l map[string]string, k, val string) {
-	if _, ok := l[k]; !ok && val != "" {
-		l[k] = val
-	}
-}
-
 func (v *verifier) addClaimHosts() {
 	for i := range v.plan.NodeClaims {
 		c := &v.plan.NodeClaims[i]
@@ -137,13 +113,14 @@ func (v *verifier) addClaimHosts() {
 	}
 }
 
-// claimLabels is the claim's Labels, plus the single-valued In
+// claimLabels is the claim's Labels (read as nodeLabels reads a node's), plus the single-valued In
 // requirements of its chosen type and its hostname where absent.
 func claimLabels(c *NodeClaim, t *instancetypes.InstanceType) map[string]string {
-	l := make(map[string]string, len(c.Labels)+8)
+	raw := make(map[string]string, len(c.Labels))
 	for _, lb := range c.Labels {
-		l[requirements.Normalize(lb.Key)] = lb.Value
+		raw[lb.Key] = lb.Value
 	}
+	l := normalizedLabels(raw, 8)
 	if t != nil {
 		for r := range t.Requirements.All() {
 			if vals := r.Values(); !r.Complement() && len(vals) == 1 {

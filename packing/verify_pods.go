@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"maps"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/requirements"
@@ -9,16 +10,29 @@ import (
 // checkPodsOn checks node affinity and taints of h's pending pods (rules 4
 // and 5).
 func (v *verifier) checkPodsOn(h *vHost) {
-	taints := v.enforcedTaints(h)
+	taints, labels := v.enforcedTaints(h), affinityLabels(h)
 	for _, i := range h.pods {
 		pod := &v.p.Pods[i]
-		if err := matchNodeAffinity(pod.NodeAffinity, h.labels); err != nil {
+		if err := matchNodeAffinity(pod.NodeAffinity, labels); err != nil {
 			v.add(RuleNodeAffinity, i, h.name, "%s on %s %s: node selector or affinity not met: %v", v.podName(i), h.kind(), h.name, err)
 		}
 		if err := requirements.Tolerates(pod.Tolerations, taints); err != nil {
 			v.add(RuleTaint, i, h.name, "%s on %s %s: %v", v.podName(i), h.kind(), h.name, err)
 		}
 	}
+}
+
+// affinityLabels are the labels node affinity is matched against on h.
+// A claim's node gets its hostname when it launches: it has one, but no
+// selector can name it, so it stands here as a value no label value
+// equals (not valid, not a number).
+func affinityLabels(h *vHost) map[string]string {
+	if h.claim == nil {
+		return h.labels
+	}
+	l := maps.Clone(h.labels)
+	l[requirements.LabelHostname] = "-unlaunched-"
+	return l
 }
 
 // matchNodeAffinity checks the node selector and one required alternative.

@@ -314,6 +314,12 @@ func TestVerifyMutations(t *testing.T) {
 		{"node selector not met on claim", basic, func(_ testing.TB, p *Problem, _ *Plan) {
 			p.Pods[1].NodeAffinity.Selector = requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.In, "b"))
 		}, RuleNodeAffinity, true},
+		{"hostname DoesNotExist on a claim", basic, func(_ testing.TB, p *Problem, _ *Plan) {
+			p.Pods[1].NodeAffinity.Required = []requirements.Set{requirements.NewSet(requirements.MustNew(requirements.LabelHostname, requirements.DoesNotExist))}
+		}, RuleNodeAffinity, true},
+		{"hostname In the claim's name (unknown until launch)", basic, func(_ testing.TB, p *Problem, plan *Plan) {
+			p.Pods[1].NodeAffinity.Selector = requirements.NewSet(requirements.MustNew(requirements.LabelHostname, requirements.In, plan.NodeClaims[0].Name))
+		}, RuleNodeAffinity, true},
 		{"required node affinity not met on node", basic, func(_ testing.TB, p *Problem, _ *Plan) {
 			p.Pods[0].NodeAffinity.Required = []requirements.Set{
 				requirements.NewSet(requirements.MustNew(requirements.LabelArch, requirements.In, "arm64")),

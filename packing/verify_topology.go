@@ -239,6 +239,9 @@ func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
 // offering.
 func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
 	reqs := v.poolReqs[np.Name]
+	if !ownLabelsMet(np, reqs) {
+		return ds // the pool launches nothing
+	}
 	allowed := reqs.Get(key)
 	for _, it := range catalogTypes(v.catalogOf(np)) {
 		r := it.Requirements.Get(key)
