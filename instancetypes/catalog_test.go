@@ -24,6 +24,9 @@ func TestNewInvalid(t *testing.T) {
 	}{
 		{"empty name", func(it *InstanceType) { it.Name = "" }, nil, ErrInvalidName, "name"},
 		{"name not a label value", func(it *InstanceType) { it.Name = "a b" }, nil, ErrInvalidName, "name"},
+		{"requirement value not a label value", func(it *InstanceType) {
+			it.Requirements = requirements.FromLabels(map[string]string{"rack": "a:b"})
+		}, nil, ErrInvalidSpec, "requirements"},
 		{"zero cpu", func(it *InstanceType) { it.Capacity.CPU = 0 }, nil, ErrInvalidCapacity, "capacity.cpu"},
 		{"negative memory", func(it *InstanceType) { it.Capacity.Memory = -1 }, nil, ErrInvalidCapacity, "capacity.memory"},
 		{"zero pods", func(it *InstanceType) { it.Capacity.Pods = 0 }, nil, ErrInvalidCapacity, "capacity.pods"},

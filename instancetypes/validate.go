@@ -12,6 +12,9 @@ import (
 // build validates t and returns the catalog's own copy of it.
 func build(t InstanceType) (*InstanceType, error) {
 	errs := validateName(t.Name)
+	if err := t.Requirements.Validate(); err != nil {
+		errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
+	}
 	errs = append(errs, validateResources(t)...)
 	errs = append(errs, validateOfferings(t)...)
 	if len(errs) > 0 {

@@ -40,7 +40,8 @@ const MaxLimit = 1 << 60
 // name, zone, instance type, NodePool and capacity type where they stand
 // for its hostname, zone, instance-type, nodepool and capacity-type labels,
 // topology keys and matchLabelKeys, taints, tolerations and host-port
-// protocols. Numbers are checked against the bounds that keep the solver's
+// protocols, and the keys and values of every requirement set (which
+// requirements.FromLabels builds unchecked). Numbers are checked against the bounds that keep the solver's
 // arithmetic exact: every resource value in 0..[resources.MaxAmount],
 // limits in 0..[MaxLimit], node prices in
 // 0..[instancetypes.MaxValidPrice]. The complexity is O(size of p); the
@@ -112,6 +113,7 @@ func checkPod(is issues, p *Pod) issues {
 	}
 	is = checkLabels(is, "labels", p.Labels)
 	is = checkResources(is, "requests", p.Requests)
+	is = checkAffinity(is, p.NodeAffinity)
 	is = checkTolerations(is, "tolerations", p.Tolerations)
 	for j := range p.TopologySpread {
 		is = checkSpread(is, j, &p.TopologySpread[j])
@@ -143,6 +145,9 @@ func checkSpread(is issues, j int, ts *TopologySpread) issues {
 	if err := requirements.ValidateKey(ts.TopologyKey); err != nil {
 		is.add(at(f, j, "topologyKey"), "%v", err)
 	}
+	if err := ts.Selector.Validate(); err != nil {
+		is.add(at(f, j, "labelSelector"), "%v", err)
+	}
 	for k, key := range ts.MatchLabelKeys {
 		if err := requirements.ValidateKey(key); err != nil {
 			is.add(at(f, j, fmt.Sprintf("matchLabelKeys[%d]", k)), "%v", err)
@@ -168,6 +173,17 @@ func checkTerms(is issues, field string, terms []PodAffinityTerm) issues {
 		if err := requirements.ValidateKey(t.TopologyKey); err != nil {
 			is.add(at(field, j, "topologyKey"), "%v", err)
 		}
+		if err := t.Selector.Validate(); err != nil {
+			is.add(at(field, j, "labelSelector"), "%v", err)
+		}
+	}
+	return is
+}
+
+// checkAffinity reports a node affinity built from unchecked sets.
+func checkAffinity(is issues, a requirements.NodeAffinity) issues {
+	if err := a.Validate(); err != nil {
+		is.add("nodeAffinity", "%v", err)
 	}
 	return is
 }
@@ -239,6 +255,9 @@ func checkPool(np *NodePool, seen map[string]bool) issues {
 		is = checkValue(is, "name", np.Name) // the karpenter.sh/nodepool label of its nodes
 	}
 	seen[np.Name] = true
+	if err := np.Requirements.Validate(); err != nil {
+		is.add("requirements", "%v", err)
+	}
 	is = checkLabels(is, "labels", np.Labels)
 	is = checkTaints(is, "taints", np.Taints)
 	is = checkTaints(is, "startupTaints", np.StartupTaints)
@@ -327,6 +346,7 @@ func checkNodeLabels(is issues, n *Node) issues {
 
 func checkDaemonSet(ds *DaemonSet) issues {
 	is := checkResources(nil, "requests", ds.Requests)
+	is = checkAffinity(is, ds.NodeAffinity)
 	return checkTolerations(is, "tolerations", ds.Tolerations)
 }
 

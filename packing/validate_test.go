@@ -109,6 +109,22 @@ func TestValidate(t *testing.T) {
 		{"host port protocol", func(p *packing.Problem) {
 			pod(p).HostPorts = []packing.HostPort{{Port: 80, Protocol: "tcp"}}
 		}, "pod default/web", "hostPorts[0].protocol"},
+		// Requirement sets built unchecked (requirements.FromLabels).
+		{"node selector value", func(p *packing.Problem) {
+			pod(p).NodeAffinity.Selector = requirements.FromLabels(map[string]string{"zone": "a b"})
+		}, "pod default/web", "nodeAffinity"},
+		{"spread selector", func(p *packing.Problem) {
+			pod(p).TopologySpread[0].Selector = requirements.FromLabels(map[string]string{"app": "bad value!"})
+		}, "pod default/web", "topologySpread[0].labelSelector"},
+		{"affinity selector", func(p *packing.Problem) {
+			pod(p).Affinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelZone, Selector: requirements.NewSet(requirements.Requirement{})}}
+		}, "pod default/web", "affinity[0].labelSelector"},
+		{"pool requirements", func(p *packing.Problem) {
+			np(p).Requirements = requirements.FromLabels(map[string]string{"team/": "x"})
+		}, "nodepool default", "requirements"},
+		{"daemonset affinity", func(p *packing.Problem) {
+			p.DaemonSets[0].NodeAffinity.Selector = requirements.FromLabels(map[string]string{"a": "-"})
+		}, "daemonset agent", "nodeAffinity"},
 		// Issue 20, point 10: quantities near 2^63.
 		{"cpu request near 2^63", func(p *packing.Problem) { pod(p).Requests.CPU = math.MaxInt64 }, "pod default/web", "requests.cpu"},
 		{"memory request above MaxAmount", func(p *packing.Problem) { pod(p).Requests.Memory = resources.MaxAmount + 1 }, "pod default/web", "requests.memory"},
