@@ -226,8 +226,8 @@ func TestNodeAffinityValidate(t *testing.T) {
 	assert.NoError(t, NodeAffinity{}.Validate())
 	bad := FromLabels(map[string]string{"a": "b c"})
 	for name, a := range map[string]NodeAffinity{
-		"selector": {Selector: bad},
-		"required": {Required: []Set{{}, bad}},
+		"selector":  {Selector: bad},
+		"required":  {Required: []Set{{}, bad}},
 		"preferred": {Preferred: []Preference{{Weight: 1, Terms: bad}}},
 		"weight":    {Preferred: []Preference{{Weight: 0}}},
 	} {
