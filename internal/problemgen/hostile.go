@@ -102,10 +102,10 @@ func hostileMatchLabelKeys(g *gen, p *packing.Problem) bool {
 // hostileNodeLabelSpread labels a node rack=<hostile> and spreads a pod
 // over rack, as the rack="a:b" that crashed a solver goroutine.
 func hostileNodeLabelSpread(g *gen, p *packing.Problem) bool {
-	if len(p.Nodes) == 0 {
+	n := g.someNode(p)
+	if n == nil {
 		return false
 	}
-	n := &p.Nodes[g.intn(len(p.Nodes))]
 	n.Labels = cloneLabels(n.Labels)
 	n.Labels["rack"] = g.hostileString()
 	if pod := g.somePod(p); pod != nil {
@@ -117,10 +117,10 @@ func hostileNodeLabelSpread(g *gen, p *packing.Problem) bool {
 
 // hostilePoolName renames a pool, and the nodes it owns.
 func hostilePoolName(g *gen, p *packing.Problem) bool {
-	if len(p.NodePools) == 0 {
+	np := g.somePool(p)
+	if np == nil {
 		return false
 	}
-	np := &p.NodePools[g.intn(len(p.NodePools))]
 	old, name := np.Name, g.hostileString()
 	np.Name = name
 	for i := range p.Nodes {
@@ -134,10 +134,10 @@ func hostilePoolName(g *gen, p *packing.Problem) bool {
 }
 
 func hostilePoolLabel(g *gen, p *packing.Problem) bool {
-	if len(p.NodePools) == 0 {
+	np := g.somePool(p)
+	if np == nil {
 		return false
 	}
-	np := &p.NodePools[g.intn(len(p.NodePools))]
 	np.Labels = cloneLabels(np.Labels)
 	np.Labels[pick(g, []string{"team", g.hostileString()})] = g.hostileString()
 	return true
@@ -146,10 +146,10 @@ func hostilePoolLabel(g *gen, p *packing.Problem) bool {
 // hostileNodeField puts a hostile string in a node field that stands for
 // a label, and drops the label so that the field counts.
 func hostileNodeField(g *gen, p *packing.Problem) bool {
-	if len(p.Nodes) == 0 {
+	n := g.someNode(p)
+	if n == nil {
 		return false
 	}
-	n := &p.Nodes[g.intn(len(p.Nodes))]
 	n.Labels = cloneLabels(n.Labels)
 	s := g.hostileString()
 	switch g.intn(5) {
@@ -178,17 +178,15 @@ func hostileTaint(g *gen, p *packing.Problem) bool {
 	if g.chance(1, 2) {
 		t.Key, t.Value = g.hostileString(), "x"
 	}
-	switch {
-	case len(p.NodePools) > 0 && g.chance(1, 2):
-		np := &p.NodePools[g.intn(len(p.NodePools))]
+	if np := g.somePool(p); np != nil && g.chance(1, 2) {
 		np.Taints = append(slices.Clip(np.Taints), t)
-	case len(p.Nodes) > 0:
-		n := &p.Nodes[g.intn(len(p.Nodes))]
-		n.Taints = append(slices.Clip(n.Taints), t)
-	default:
-		return false
+		return true
 	}
-	return true
+	if n := g.someNode(p); n != nil {
+		n.Taints = append(slices.Clip(n.Taints), t)
+		return true
+	}
+	return false
 }
 
 // hostileToleration gives a pod a toleration with hostile strings or an
@@ -247,10 +245,10 @@ var extremeNames = []resources.Name{resources.CPU, resources.Memory, resources.E
 // extremeNode sets a node's price or one dimension of its allocatable to
 // an extreme.
 func extremeNode(g *gen, p *packing.Problem) bool {
-	if len(p.Nodes) == 0 {
+	n := g.someNode(p)
+	if n == nil {
 		return false
 	}
-	n := &p.Nodes[g.intn(len(p.Nodes))]
 	if g.chance(1, 2) {
 		n.Price = instancetypes.Price(g.extreme())
 	} else {
@@ -260,10 +258,10 @@ func extremeNode(g *gen, p *packing.Problem) bool {
 }
 
 func extremeLimit(g *gen, p *packing.Problem) bool {
-	if len(p.NodePools) == 0 {
+	np := g.somePool(p)
+	if np == nil {
 		return false
 	}
-	np := &p.NodePools[g.intn(len(p.NodePools))]
 	limits := map[resources.Name]int64{}
 	for k, v := range np.Limits {
 		limits[k] = v
@@ -279,6 +277,22 @@ func extremeDaemonSet(g *gen, p *packing.Problem) bool {
 	ds := packing.DaemonSet{Name: "extreme", Requests: resources.List{}.With(pick(g, extremeNames), g.extreme())}
 	p.DaemonSets = append(slices.Clip(p.DaemonSets), ds)
 	return true
+}
+
+// somePool returns a random pool of p, or nil when it has none.
+func (g *gen) somePool(p *packing.Problem) *packing.NodePool {
+	if len(p.NodePools) == 0 {
+		return nil
+	}
+	return &p.NodePools[g.intn(len(p.NodePools))]
+}
+
+// someNode returns a random node of p, or nil when it has none.
+func (g *gen) someNode(p *packing.Problem) *packing.Node {
+	if len(p.Nodes) == 0 {
+		return nil
+	}
+	return &p.Nodes[g.intn(len(p.Nodes))]
 }
 
 // cloneLabels copies labels (nil gives an empty map), since generated

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 	"time"
 
@@ -487,4 +488,62 @@ func TestExtremeArguments(t *testing.T) {
 			_, _ = drift.Interruption([]drift.Notice{{Kind: drift.NoticeKind(l & 7), Node: "n2"}}, w.Cluster, w.Catalog, time.Duration(l), now)
 		}
 	})
+}
+
+// TestHostileResultsInVerifiers hands the verifiers results no solver
+// would produce: indexes out of range, unknown and hostile names, extreme
+// prices. They must report violations, never panic.
+func TestHostileResultsInVerifiers(t *testing.T) {
+	w := newWorld(t)
+	p := w.problem()
+	plan, err := packing.Solve(p, packing.Options{})
+	if err != nil || len(plan.NodeClaims) == 0 {
+		t.Fatalf("the world needs a claim: %v %+v", err, plan)
+	}
+	c := w.consolidation()
+	for _, s := range hostile() {
+		for _, v := range append(problemgen.ExtremeInts(), 2, 3) {
+			name := fmt.Sprintf("%q/%d", abbrev(s), v)
+			for i, mutate := range planMutations {
+				q := plan
+				q.NodeClaims = slices.Clone(plan.NodeClaims)
+				q.NodeClaims[0].Pods = slices.Clone(plan.NodeClaims[0].Pods)
+				mutate(&q, s, v)
+				mustNotPanic(t, fmt.Sprintf("packing.Verify, plan mutation %d, %s", i, name), func() { packing.Verify(p, q) })
+			}
+			cmd := consolidation.Command{Candidates: []string{s, "n1"}, Savings: instancetypes.Price(v),
+				Replacements: []packing.NodeClaim{{Name: s, NodePool: s, InstanceTypes: []string{s}, InstanceType: s, Pods: []int{int(v)}}},
+				Placements:   []consolidation.Placement{{Pod: s, Node: s}, {Pod: "default/db-0", NodeClaim: s}}}
+			mustNotPanic(t, "consolidation.VerifyCommands "+name, func() { consolidation.VerifyCommands(c, []consolidation.Command{cmd}) })
+			mustNotPanic(t, "consolidation.Validate "+name, func() { _ = consolidation.Validate(cmd, c) })
+			dcmd := drift.Command{Node: s, NodePool: s, Reason: disruption.Reason(v & 0xff),
+				Replacements: cmd.Replacements, Homes: []drift.Home{{Pod: drift.PodRef{Namespace: s, Name: s}, Node: s, NodeClaim: s}}}
+			mustNotPanic(t, "drift.VerifyCommands "+name, func() { drift.VerifyCommands(w.Cluster, []drift.Command{dcmd}, now) })
+		}
+	}
+}
+
+// planMutations corrupt one part of a plan each.
+var planMutations = []func(pl *packing.Plan, s string, v int64){
+	func(pl *packing.Plan, s string, v int64) {
+		pl.Bindings = append(pl.Bindings, packing.Binding{Pod: int(v), Node: s})
+	},
+	func(pl *packing.Plan, s string, v int64) {
+		pl.NodeClaims[0].Pods = append(pl.NodeClaims[0].Pods, int(v))
+	},
+	func(pl *packing.Plan, s string, v int64) { pl.NodeClaims[0].InstanceTypes = []string{s} },
+	func(pl *packing.Plan, s string, v int64) { pl.NodeClaims[0].InstanceType = s },
+	func(pl *packing.Plan, s string, v int64) { pl.NodeClaims[0].NodePool = s },
+	func(pl *packing.Plan, s string, v int64) { pl.NodeClaims[0].Name = s },
+	func(pl *packing.Plan, s string, v int64) {
+		pl.NodeClaims[0].Offering.Zone, pl.NodeClaims[0].Offering.Price = s, instancetypes.Price(v)
+	},
+	func(pl *packing.Plan, s string, v int64) { pl.Order = append(pl.Order, int(v)) },
+	func(pl *packing.Plan, s string, v int64) {
+		pl.Unschedulable = append(pl.Unschedulable, packing.Unschedulable{Pod: int(v)})
+	},
+	func(pl *packing.Plan, s string, v int64) { pl.Price = instancetypes.Price(v) },
+	func(pl *packing.Plan, s string, v int64) {
+		pl.NodeClaims = append(pl.NodeClaims, packing.NodeClaim{Name: s, Pods: []int{int(v)}})
+	},
 }
