@@ -3,6 +3,7 @@ package packing_test
 import (
 	"errors"
 	"math"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -237,4 +238,24 @@ func TestOptionsValidate(t *testing.T) {
 		_, err := solveSafely(t, validationBase(t), o)
 		assert.NoError(t, err, "%+v", o)
 	}
+}
+
+// TestValidateBoundPodsAllocate: valid pods of nodes, a cluster's most
+// numerous objects, cost Validate no allocation.
+func TestValidateBoundPodsAllocate(t *testing.T) {
+	allocs := func(pods int) float64 {
+		p := validationBase(t)
+		bound := p.Nodes[0].Pods[0]
+		bound.TopologySpread = p.Pods[0].TopologySpread
+		bound.Tolerations = []requirements.Toleration{{Key: "k", Operator: requirements.TolerateExists}}
+		bound.HostPorts = []packing.HostPort{{Port: 80, Protocol: "UDP"}}
+		p.Nodes[0].Pods = nil
+		for i := range pods {
+			bound.Name = strconv.Itoa(i)
+			p.Nodes[0].Pods = append(p.Nodes[0].Pods, bound)
+		}
+		require.NoError(t, p.Validate())
+		return testing.AllocsPerRun(20, func() { _ = p.Validate() })
+	}
+	assert.Equal(t, allocs(1), allocs(500), "allocations grow with the bound pods")
 }
