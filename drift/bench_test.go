@@ -47,7 +47,9 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				drift.Evaluate(in, at)
+				if _, err := drift.Evaluate(in, at); err != nil {
+					b.Fatal(err)
+				}
 			}
 		})
 	}
@@ -64,9 +66,14 @@ func BenchmarkHash(b *testing.B) {
 func BenchmarkCommands(b *testing.B) {
 	cl := drift.Cluster{Input: benchInput(200)}
 	at := t0.Add(2 * time.Hour)
-	f := drift.Evaluate(cl.Input, at)
+	f, err := drift.Evaluate(cl.Input, at)
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ReportAllocs()
 	for b.Loop() {
-		drift.Commands(f, cl, at)
+		if _, _, err := drift.Commands(f, cl, at); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

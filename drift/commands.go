@@ -2,6 +2,7 @@ package drift
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -58,15 +59,28 @@ type Blocked struct {
 
 // candidate is a node with findings, grouped for Commands.
 type candidate struct {
-	state    *NodeClaimState
+	node     string
+	state    *NodeClaimState // nil when the node is not in the cluster
 	findings []Finding
 	forceful bool
 	since    time.Time
-	empty    bool
 }
 
-func (c *candidate) name() string { return c.state.Node.Name }
-func (c *candidate) pool() string { return c.state.Node.NodePool }
+func (c *candidate) name() string { return c.node }
+
+// pool is the node's NodePool, or the first finding's when the node is
+// not in the cluster.
+func (c *candidate) pool() string {
+	if c.state == nil {
+		return c.findings[0].NodePool
+	}
+	return c.state.Node.NodePool
+}
+
+// blocked is c's Blocked entry, saying why.
+func (c *candidate) blocked(why string) Blocked {
+	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why}
+}
 
 // budgetReason is Expired when an expiry decides, else Drifted.
 func (c *candidate) budgetReason() disruption.Reason {
@@ -76,55 +90,96 @@ func (c *candidate) budgetReason() disruption.Reason {
 	return disruption.Drifted
 }
 
-// Commands turns findings into replacement commands for cl at now, in
-// Karpenter's order: forceful ones (expiration) first, then the budgeted
-// ones, empty nodes before others and, within each, the oldest finding first
-// (ties by name). A budgeted command needs its pool's budget for its reason
-// (disruption.AllowedDisruptions on the cluster after the forceful commands,
-// each command consuming one), no do-not-disrupt node or pod, no blocking
-// PodDisruptionBudget, and a home for every pod in the simulation
-// (packing.Solve on the cluster as the earlier commands leave it). Every node
+// Commands turns findings into replacement commands for cl at now, one
+// command at a time, each decided on the cluster as the commands before it
+// leave it: their nodes emptied and marked for deletion, their pods on the
+// homes the simulation gave them, their replacements in flight. This is
+// the cluster Karpenter sees when it computes its next drift command, with
+// the earlier commands carried out.
+//
+// The next command goes, in Karpenter's order, to the forceful candidates
+// (forceful expiration, interruption) first, then to the budgeted ones;
+// within each, to nodes empty now (no pods but daemonset ones, counting the
+// pods earlier commands moved there) before others and, within those, to
+// the oldest finding first (ties by name). A budgeted command needs its
+// pool's budget for its reason (disruption.AllowedDisruptions on the
+// cluster with the forceful candidates marked for deletion, each budgeted
+// command consuming one), no do-not-disrupt node or pod and no blocking
+// PodDisruptionBudget among the pods the node runs now (including those an
+// earlier command, forceful or not, moved onto it), and a home for every
+// pod in the simulation (packing.Solve on that cluster, where nodes not
+// yet initialized take no pods). PodDisruptionBudgets are read as given:
+// a moved pod counts as healthy on its new home. Every command's node must
+// be in cl, of a NodePool of cl, and not already being deleted. Every node
 // with findings and no command gets a Blocked entry saying why.
 //
+// Commands first validates its input: when [Cluster.Validate] rejects cl
+// or a finding has an empty Node or a Reason that is not one of the
+// package's (the zero Reason included), it returns no command, no Blocked
+// entry and the errors, joined, each naming the object and field and
+// wrapping [ErrInvalid]. On valid input these readings hold: a finding for
+// a node not in cl is stale (the node went away since the findings were
+// made) and gets a Blocked entry saying so; the node's NodePool in cl
+// decides its budget and Command.NodePool, and a Finding's NodePool is read
+// only for that stale entry; a node is forceful when any of its findings
+// is, whatever its Reason.
+//
 // Commands does not modify its arguments. The complexity is one
-// packing.Solve per candidate that passes the cheaper checks.
-func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked) {
-	cands, blocked := group(findings, cl.Nodes)
-	s := newSim(cl.Nodes, cl.NodePools, cl.Catalog, cl.DaemonSets)
-	b := newBudgets(cl, cands, now)
-	var cmds []Command
-	for _, c := range cands {
-		cmd, why := command(c, s, b, cl, now)
-		if why != "" {
-			blocked = append(blocked, Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why})
-			continue
-		}
-		cmds = append(cmds, cmd)
+// packing.Solve per candidate that passes the cheaper checks, plus
+// O(candidates²) to pick the next one, plus Cluster.Validate.
+func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
+	if err := errors.Join(cl.Validate(), validateFindings(findings)); err != nil {
+		return nil, nil, err
 	}
-	return cmds, blocked
+	cands, blocked := group(findings, cl.Nodes)
+	p := &planner{cl: cl, now: now, sim: newSim(cl.Nodes, cl.NodePools, cl.Catalog, cl.DaemonSets), budgets: newBudgets(cl, cands, now)}
+	var cmds []Command
+	for len(cands) > 0 {
+		k := p.next(cands)
+		c := cands[k]
+		cands = slices.Delete(cands, k, k+1)
+		if cmd, why := p.command(c); why != "" {
+			blocked = append(blocked, c.blocked(why))
+		} else {
+			cmds = append(cmds, cmd)
+		}
+	}
+	return cmds, blocked, nil
 }
 
-// group collects the findings per node and orders the candidates.
+// planner is the state of one Commands call.
+type planner struct {
+	cl      Cluster
+	now     time.Time
+	sim     *sim
+	budgets *budgets
+	graces  map[string]time.Duration
+}
+
+// group collects the findings per node, in the order of their first
+// finding, and blocks the nodes that are not in the cluster.
 func group(findings []Finding, states []NodeClaimState) ([]*candidate, []Blocked) {
 	byName := make(map[string]*candidate)
 	var cands []*candidate
-	var blocked []Blocked
 	for _, f := range findings {
 		c, ok := byName[f.Node]
 		if !ok {
-			i := slices.IndexFunc(states, func(s NodeClaimState) bool { return s.Node.Name == f.Node })
-			if i < 0 {
-				blocked = append(blocked, Blocked{Node: f.Node, NodePool: f.NodePool, Reason: f.Reason,
-					Why: fmt.Sprintf("Node %s is not in the cluster.", f.Node)})
-				continue
+			c = &candidate{node: f.Node, since: f.Since}
+			if i := slices.IndexFunc(states, func(s NodeClaimState) bool { return s.Node.Name == f.Node }); i >= 0 {
+				c.state = &states[i]
 			}
-			c = &candidate{state: &states[i], since: f.Since, empty: len(reschedulablePods(states[i].Node.Pods)) == 0}
 			byName[f.Node] = c
 			cands = append(cands, c)
 		}
 		c.add(f)
 	}
-	slices.SortStableFunc(cands, compareCandidates)
+	var blocked []Blocked
+	cands = slices.DeleteFunc(cands, func(c *candidate) bool {
+		if c.state == nil {
+			blocked = append(blocked, c.blocked(fmt.Sprintf("Node %s is not in the cluster.", c.node)))
+		}
+		return c.state == nil
+	})
 	return cands, blocked
 }
 
@@ -141,18 +196,27 @@ func (c *candidate) add(f Finding) {
 	}
 }
 
-func compareCandidates(a, b *candidate) int {
-	if a.forceful != b.forceful {
-		return boolFirst(a.forceful)
+// next returns the index of the candidate that goes next: forceful first,
+// then empty now, then the oldest finding, then by name.
+func (p *planner) next(cands []*candidate) int {
+	best, bestEmpty := 0, p.sim.empty(cands[0].name())
+	for k := 1; k < len(cands); k++ {
+		a, b := cands[k], cands[best]
+		empty := p.sim.empty(a.name())
+		if cmp.Or(boolFirst(a.forceful, b.forceful), boolFirst(empty, bestEmpty), a.since.Compare(b.since),
+			strings.Compare(a.name(), b.name())) < 0 {
+			best, bestEmpty = k, empty
+		}
 	}
-	if a.empty != b.empty {
-		return boolFirst(a.empty)
-	}
-	return cmp.Or(a.since.Compare(b.since), strings.Compare(a.name(), b.name()))
+	return best
 }
 
-func boolFirst(a bool) int {
-	if a {
+// boolFirst orders true before false.
+func boolFirst(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
 		return -1
 	}
 	return 1
@@ -168,31 +232,49 @@ func reschedulablePods(pods []packing.Pod) []packing.Pod {
 	return out
 }
 
-// command builds the command for c, or says why there is none.
-func command(c *candidate, s *sim, b *budgets, cl Cluster, now time.Time) (Command, string) {
+// command builds the command for c on the cluster the commands so far
+// leave, and applies it; or says why there is none.
+func (p *planner) command(c *candidate) (Command, string) {
+	n, why := p.current(c)
+	if why != "" {
+		return Command{}, why
+	}
 	if !c.forceful {
-		if why := voluntaryBlock(c, b, cl, now); why != "" {
+		if why := p.voluntaryBlock(c, n); why != "" {
 			return Command{}, why
 		}
 	}
 	names := []string{c.name()}
-	pods := s.reschedulable(names)
-	plan, err := s.place(names, pods)
+	pods := p.sim.reschedulable(names)
+	plan, err := p.sim.place(names, pods)
 	if err != nil {
 		return Command{}, fmt.Sprintf("The simulation of node %s's pods failed: %v.", c.name(), err)
 	}
 	if len(plan.Unschedulable) > 0 && !c.forceful {
 		return Command{}, unschedulable(c.name(), plan, pods)
 	}
-	rename(&plan, c.name())
-	s.apply(names, plan, pods)
-	if !c.forceful {
-		b.used[c.pool()]++
-	}
+	p.sim.rename(&plan, c.name())
 	cmd := Command{Node: c.name(), NodePool: c.pool(), Reason: c.budgetReason(), Findings: c.findings,
 		Forceful: c.forceful, Replacements: plan.NodeClaims, Homes: homes(plan, pods)}
-	cmd.Deadline, cmd.PodDeadlines = deadlines(c.state, poolOf(cl.NodePools, c.pool()), now)
+	cmd.Deadline, cmd.PodDeadlines = p.deadlines(c, n.Pods)
+	p.sim.apply(names, plan, pods)
+	if !c.forceful {
+		p.budgets.used[c.pool()]++
+	}
 	return cmd, ""
+}
+
+// current returns c's node as the commands so far leave it, or why no
+// command may take it.
+func (p *planner) current(c *candidate) (packing.Node, string) {
+	n := p.sim.nodes[p.sim.index(c.name())]
+	switch {
+	case n.MarkedForDeletion:
+		return n, fmt.Sprintf("Node %s is already being deleted.", n.Name)
+	case !slices.ContainsFunc(p.cl.NodePools, func(t Template) bool { return t.NodePool.Name == n.NodePool }):
+		return n, fmt.Sprintf("Node %s belongs to no NodePool of the cluster (%q).", n.Name, n.NodePool)
+	}
+	return n, ""
 }
 
 func unschedulable(node string, plan packing.Plan, pods []packing.Pod) string {
@@ -201,21 +283,21 @@ func unschedulable(node string, plan packing.Plan, pods []packing.Pod) string {
 		node, len(plan.Unschedulable), refOf(&pods[u.Pod]), u.Reason.Message)
 }
 
-// voluntaryBlock returns why a budgeted candidate may not go now.
-func voluntaryBlock(c *candidate, b *budgets, cl Cluster, now time.Time) string {
-	n := &c.state.Node
-	if ok, why := disruption.NodeBlocks(*n); ok {
+// voluntaryBlock returns why a budgeted candidate may not go now, judged
+// on its node n as the earlier commands left it.
+func (p *planner) voluntaryBlock(c *candidate, n packing.Node) string {
+	if ok, why := disruption.NodeBlocks(n); ok {
 		return why
 	}
-	for _, p := range n.Pods {
-		if ok, why := disruption.PodBlocks(p, now); ok {
+	for _, pod := range n.Pods {
+		if ok, why := disruption.PodBlocks(pod, p.now); ok {
 			return why
 		}
 	}
-	if ok, why := disruption.PDBBlocks(reschedulablePods(n.Pods), cl.PDBs); ok {
+	if ok, why := disruption.PDBBlocks(reschedulablePods(n.Pods), p.cl.PDBs); ok {
 		return why
 	}
-	return b.check(c.pool(), c.budgetReason())
+	return p.budgets.check(c.pool(), c.budgetReason())
 }
 
 func poolOf(ts []Template, name string) packing.NodePool {
@@ -226,27 +308,47 @@ func poolOf(ts []Template, name string) packing.NodePool {
 }
 
 // deadlines computes the node's terminationGracePeriod deadline from now and
-// for every pod the latest deletion that lets its own grace period end by it.
-func deadlines(s *NodeClaimState, np packing.NodePool, now time.Time) (time.Time, []PodDeadline) {
-	tgp := np.Disruption.TerminationGracePeriod
+// for every pod it runs the latest deletion that lets its own grace period
+// end by it.
+func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodDeadline) {
+	tgp := poolOf(p.cl.NodePools, c.pool()).Disruption.TerminationGracePeriod
 	if tgp <= 0 {
 		return time.Time{}, nil
 	}
-	end := now.Add(tgp)
-	out := make([]PodDeadline, 0, len(s.Node.Pods))
-	for i := range s.Node.Pods {
-		ref := refOf(&s.Node.Pods[i])
-		grace, ok := s.PodGracePeriods[ref.String()]
-		if !ok {
-			grace = DefaultPodGracePeriod
-		}
-		at := end.Add(-grace)
-		if at.Before(now) {
-			at = now
+	end := p.now.Add(tgp)
+	out := make([]PodDeadline, 0, len(pods))
+	for i := range pods {
+		ref := refOf(&pods[i])
+		at := end.Add(-p.grace(c.state, ref))
+		if at.Before(p.now) {
+			at = p.now
 		}
 		out = append(out, PodDeadline{Pod: ref, DeleteAt: at})
 	}
 	return end, out
+}
+
+// grace is the pod's terminationGracePeriod: as its node's state records
+// it, else as the state of any node records it (a pod an earlier command
+// moved), else DefaultPodGracePeriod.
+func (p *planner) grace(s *NodeClaimState, ref PodRef) time.Duration {
+	if g, ok := s.PodGracePeriods[ref.String()]; ok {
+		return g
+	}
+	if p.graces == nil {
+		p.graces = map[string]time.Duration{}
+		for _, st := range p.cl.Nodes {
+			for k, g := range st.PodGracePeriods {
+				if _, seen := p.graces[k]; !seen {
+					p.graces[k] = g
+				}
+			}
+		}
+	}
+	if g, ok := p.graces[ref.String()]; ok {
+		return g
+	}
+	return DefaultPodGracePeriod
 }
 
 // budgets tracks how much of each pool's allowance the commands used.

@@ -24,8 +24,18 @@ func cluster(nodes ...drift.NodeClaimState) drift.Cluster {
 	return drift.Cluster{Input: input(nodes...)}
 }
 
-func run(cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
-	return drift.Commands(drift.Evaluate(cl.Input, now), cl, now)
+// run evaluates cl and turns the findings into commands; cl must be valid.
+func run(t testing.TB, cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
+	t.Helper()
+	return commands(t, evaluate(t, cl.Input, now), cl, now)
+}
+
+// commands is drift.Commands on valid input.
+func commands(t testing.TB, findings []drift.Finding, cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
+	t.Helper()
+	cmds, blocked, err := drift.Commands(findings, cl, now)
+	require.NoError(t, err)
+	return cmds, blocked
 }
 
 func names(cmds []drift.Command) []string {
@@ -43,13 +53,13 @@ func TestCommands(t *testing.T) {
 	t.Run("empty drifted nodes go before non-empty ones", func(t *testing.T) {
 		cl := cluster(drifted("busy", 0, pod("p", "100m")), drifted("empty", time.Hour), state("spare"))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		assert.Equal(t, []string{"empty", "busy"}, names(cmds))
 	})
 	t.Run("the earliest drift goes first", func(t *testing.T) {
 		cl := cluster(drifted("late", time.Hour, pod("a", "100m")), drifted("early", time.Minute, pod("b", "100m")), state("spare"))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		assert.Equal(t, []string{"early", "late"}, names(cmds))
 	})
 	t.Run("budgets cap the commands and the rest are explained", func(t *testing.T) {
@@ -59,7 +69,7 @@ func TestCommands(t *testing.T) {
 		}
 		cl := cluster(nodes...)
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"a", "b"}, names(cmds))
 		require.Len(t, blocked, 3)
 		assert.Contains(t, blocked[0].Why, "disruption budget")
@@ -69,13 +79,13 @@ func TestCommands(t *testing.T) {
 		for _, n := range []string{"a", "b", "c", "d", "e", "f", "g", "h", "i", "j", "k"} {
 			nodes = append(nodes, drifted(n, 0))
 		}
-		cmds, _ := run(cluster(nodes...), now)
+		cmds, _ := run(t, cluster(nodes...), now)
 		assert.Len(t, cmds, 2)
 	})
 	t.Run("a budget for another reason does not apply", func(t *testing.T) {
 		cl := cluster(drifted("a", 0), drifted("b", 0))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0", Reasons: []string{"Underutilized"}}, {Nodes: "100%"}}
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		assert.Len(t, cmds, 2)
 	})
 	t.Run("budgets of different NodePools are separate", func(t *testing.T) {
@@ -85,7 +95,7 @@ func TestCommands(t *testing.T) {
 		cl.NodePools = append(cl.NodePools, other)
 		cl.Nodes[1].Node.NodePool = "other"
 		cl.Nodes[1].NodePoolHash = other.Hash()
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"a"}, names(cmds))
 		require.Len(t, blocked, 1)
 		assert.Equal(t, "other", blocked[0].NodePool)
@@ -93,7 +103,7 @@ func TestCommands(t *testing.T) {
 	t.Run("a do-not-disrupt node is not drifted away", func(t *testing.T) {
 		s := drifted("a", 0)
 		s.Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
-		cmds, blocked := run(cluster(s), now)
+		cmds, blocked := run(t, cluster(s), now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
 		assert.Equal(t, drift.ImageDrifted, blocked[0].Reason)
@@ -101,7 +111,7 @@ func TestCommands(t *testing.T) {
 	t.Run("do-not-disrupt false does not protect a node", func(t *testing.T) {
 		s := drifted("a", 0)
 		s.Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "false"}
-		cmds, _ := run(cluster(s), now)
+		cmds, _ := run(t, cluster(s), now)
 		assert.Len(t, cmds, 1)
 	})
 	t.Run("a do-not-disrupt pod blocks even with a terminationGracePeriod", func(t *testing.T) {
@@ -110,23 +120,23 @@ func TestCommands(t *testing.T) {
 		cl := cluster(drifted("a", 0, p), state("spare"))
 		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = time.Hour
 		cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
 	})
 	t.Run("a pod whose do-not-disrupt duration is still running blocks", func(t *testing.T) {
 		p := pod("p", "100m")
 		p.DoNotDisrupt = "3h"
-		cmds, _ := run(cluster(drifted("a", 0, p), state("spare")), now)
+		cmds, _ := run(t, cluster(drifted("a", 0, p), state("spare")), now)
 		assert.Empty(t, cmds)
 		p.DoNotDisrupt = "1h"
-		cmds, _ = run(cluster(drifted("a", 0, p), state("spare")), now)
+		cmds, _ = run(t, cluster(drifted("a", 0, p), state("spare")), now)
 		assert.Len(t, cmds, 1, "an elapsed duration no longer blocks")
 	})
 	t.Run("a blocking PodDisruptionBudget blocks", func(t *testing.T) {
 		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
 		cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all", DisruptionsAllowed: 0}}
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
 		assert.Contains(t, blocked[0].Why, "all")
@@ -135,20 +145,20 @@ func TestCommands(t *testing.T) {
 		big := pod("huge", "64")
 		cl := cluster(drifted("first", 0, big), drifted("second", time.Minute, pod("p", "100m")), state("spare"))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"second"}, names(cmds))
 		require.Len(t, blocked, 1)
 		assert.Contains(t, blocked[0].Why, "default/huge")
 	})
 	t.Run("pods move to existing capacity without a replacement", func(t *testing.T) {
-		cmds, _ := run(cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
+		cmds, _ := run(t, cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
 		require.Len(t, cmds, 1)
 		assert.Empty(t, cmds[0].Replacements)
 		assert.Equal(t, []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
 		assert.Equal(t, disruption.Drifted, cmds[0].Reason)
 	})
 	t.Run("a replacement is launched when nothing else has room", func(t *testing.T) {
-		cmds, _ := run(cluster(drifted("a", 0, pod("p", "1500m"))), now)
+		cmds, _ := run(t, cluster(drifted("a", 0, pod("p", "1500m"))), now)
 		require.Len(t, cmds, 1)
 		require.Len(t, cmds[0].Replacements, 1)
 		assert.Equal(t, "a-replacement-1", cmds[0].Replacements[0].Name)
@@ -157,7 +167,7 @@ func TestCommands(t *testing.T) {
 	t.Run("a later command sees the earlier command's replacement", func(t *testing.T) {
 		cl := cluster(drifted("a", 0, pod("p", "1")), drifted("b", time.Minute, pod("q", "1")))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		require.Len(t, cmds, 2)
 		for _, c := range cmds {
 			for _, h := range c.Homes {
@@ -172,7 +182,7 @@ func TestCommands(t *testing.T) {
 		cl := cluster(state("old", p), state("spare"))
 		cl.Nodes[1].Node.CreationTime = t0.Add(700 * time.Hour)
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0"}}
-		cmds, blocked := run(cl, t0.Add(721*time.Hour))
+		cmds, blocked := run(t, cl, t0.Add(721*time.Hour))
 		assert.Empty(t, blocked)
 		require.Len(t, cmds, 1)
 		assert.True(t, cmds[0].Forceful)
@@ -182,11 +192,11 @@ func TestCommands(t *testing.T) {
 		cl := cluster(state("old"))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0", Reasons: []string{"Expired"}}}
 		cl.Expiration.GracePeriod = time.Hour
-		cmds, blocked := run(cl, t0.Add(720*time.Hour+time.Minute))
+		cmds, blocked := run(t, cl, t0.Add(720*time.Hour+time.Minute))
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
 		assert.Equal(t, drift.Expired, blocked[0].Reason)
-		cmds, _ = run(cl, t0.Add(722*time.Hour))
+		cmds, _ = run(t, cl, t0.Add(722*time.Hour))
 		assert.Len(t, cmds, 1, "after the grace period it is forceful")
 	})
 	t.Run("terminationGracePeriod gives every pod a deletion deadline", func(t *testing.T) {
@@ -194,7 +204,7 @@ func TestCommands(t *testing.T) {
 		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 10 * time.Minute
 		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
 		cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		require.Len(t, cmds, 1)
 		assert.Equal(t, now.Add(10*time.Minute), cmds[0].Deadline)
 		assert.Equal(t, []drift.PodDeadline{
@@ -207,18 +217,18 @@ func TestCommands(t *testing.T) {
 		ds.Owner = "DaemonSet/logs"
 		cl := cluster(drifted("busy", 0, pod("p", "100m")), drifted("ds-only", time.Hour, ds), state("spare"))
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-		cmds, _ := run(cl, now)
+		cmds, _ := run(t, cl, now)
 		assert.Equal(t, []string{"ds-only", "busy"}, names(cmds))
 		assert.Empty(t, cmds[0].Homes)
 	})
 	t.Run("a finding for an unknown node is explained", func(t *testing.T) {
-		_, blocked := drift.Commands([]drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}}, cluster(), now)
+		_, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}}, cluster(), now)
 		require.Len(t, blocked, 1)
 		assert.Contains(t, blocked[0].Why, "not in the cluster")
 	})
 	t.Run("commands do not modify the cluster", func(t *testing.T) {
 		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
-		run(cl, now)
+		run(t, cl, now)
 		assert.Len(t, cl.Nodes[1].Node.Pods, 0)
 		assert.False(t, cl.Nodes[0].Node.MarkedForDeletion)
 		assert.Len(t, cl.Nodes[0].Node.Pods, 1)
@@ -228,8 +238,128 @@ func TestCommands(t *testing.T) {
 func TestRequirementDriftCommand(t *testing.T) {
 	cl := cluster(state("a", pod("p", "100m")))
 	cl.NodePools[0].NodePool.Requirements = requirements.NewSet(expr(requirements.LabelCapacityType, requirements.In, "spot"))
-	cmds, _ := run(cl, now)
+	cmds, _ := run(t, cl, now)
 	require.Len(t, cmds, 1)
 	require.Len(t, cmds[0].Replacements, 1)
 	assert.Equal(t, "spot", cmds[0].Replacements[0].Offering.CapacityType.String())
+}
+
+// TestCommandsJudgeEachCommandOnTheClusterLeftBefore: a command is decided
+// on the cluster the earlier commands leave, so a pod a forceful command
+// moves still protects its new node, and a replacement never takes the name
+// (the hostname) of a node; the checker accepts what Commands returns.
+func TestCommandsJudgeEachCommandOnTheClusterLeftBefore(t *testing.T) {
+	at := t0.Add(721 * time.Hour)
+	// forced returns an expired node "old" running p and a drifted,
+	// empty node "next" (the only room for p) under a budget of two, one
+	// of which old takes.
+	forced := func(p packing.Pod) drift.Cluster {
+		next := drifted("next", 0)
+		next.Node.CreationTime = t0.Add(700 * time.Hour)
+		cl := cluster(state("old", p), next)
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+		return cl
+	}
+	dnd := pod("p", "1500m")
+	dnd.DoNotDisrupt = "true"
+	guarded := pod("p", "1500m")
+	guarded.Labels = map[string]string{"app": "db"}
+	withPDB := forced(guarded)
+	withPDB.PDBs = []disruption.PDB{{Namespace: "default", Name: "db",
+		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "db"))}}
+	web := func(name string) packing.Pod {
+		p := pod(name, "1500m")
+		p.Labels = map[string]string{"app": "web"}
+		p.TopologySpread = []packing.TopologySpread{{TopologyKey: requirements.LabelHostname, MaxSkew: 1,
+			Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "web"))}}
+		return p
+	}
+	spread := cluster(drifted("a", 0, web("w1")), state("a-replacement-1", web("w2")))
+	tests := []struct {
+		name       string
+		cl         drift.Cluster
+		now        time.Time
+		commanded  []string
+		blocked    string // the node blocked, and a part of why
+		why        string
+		claimNames []string
+	}{
+		{"a do-not-disrupt pod moved by a forceful command protects its new node", forced(dnd), at,
+			[]string{"old"}, "next", "do-not-disrupt", nil},
+		{"a pod under a PDB allowing 0 moved by a forceful command protects its new node", withPDB, at,
+			[]string{"old"}, "next", "PodDisruptionBudget default/db", nil},
+		{"a replacement never shares a node's hostname", spread, now,
+			[]string{"a"}, "", "", []string{"a-replacement-2"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds, blocked := run(t, tc.cl, tc.now)
+			assert.Equal(t, tc.commanded, names(cmds))
+			assert.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.now))
+			if tc.blocked != "" {
+				require.Len(t, blocked, 1)
+				assert.Equal(t, tc.blocked, blocked[0].Node)
+				assert.Contains(t, blocked[0].Why, tc.why)
+			}
+			var claims []string
+			for _, c := range cmds {
+				for _, r := range c.Replacements {
+					claims = append(claims, r.Name)
+				}
+			}
+			if tc.claimNames != nil {
+				assert.Equal(t, tc.claimNames, claims)
+			}
+		})
+	}
+}
+
+// TestCommandsSeeEarlierMoves: the order and the deadlines of later
+// commands follow the pods earlier commands moved.
+func TestCommandsSeeEarlierMoves(t *testing.T) {
+	at := t0.Add(721 * time.Hour)
+	young := func(s drift.NodeClaimState) drift.NodeClaimState {
+		s.Node.CreationTime = t0.Add(700 * time.Hour)
+		return s
+	}
+	t.Run("a node a forceful command filled is no longer empty", func(t *testing.T) {
+		cl := cluster(state("old", pod("q", "1000m")), young(drifted("x", 0, pod("p", "1500m"))), young(drifted("e", time.Hour)))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "2"}}
+		cmds, blocked := run(t, cl, at)
+		require.Equal(t, "e", cmds[0].Homes[0].Node)
+		assert.Equal(t, []string{"old", "x"}, names(cmds), "the oldest drift goes first among non-empty nodes")
+		require.Len(t, blocked, 1)
+		assert.Equal(t, "e", blocked[0].Node)
+		assert.Empty(t, drift.VerifyCommands(cl, cmds, at))
+	})
+	t.Run("a moved pod keeps its grace period", func(t *testing.T) {
+		cl := cluster(state("old", pod("q", "1000m")), young(drifted("e", 0)))
+		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 10 * time.Minute
+		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
+		cmds, _ := run(t, cl, at)
+		require.Equal(t, []string{"old", "e"}, names(cmds))
+		assert.Equal(t, []drift.PodDeadline{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
+	})
+}
+
+// TestCommandsBlockNodesNoCommandMayTake: findings (as a host may pass
+// them) for a node already being deleted or of an unknown NodePool get no
+// command, forceful or not.
+func TestCommandsBlockNodesNoCommandMayTake(t *testing.T) {
+	gone := state("gone")
+	gone.Node.MarkedForDeletion = true
+	stray := state("stray")
+	stray.Node.NodePool = "nowhere"
+	cl := cluster(gone, stray, state("spare"))
+	var findings []drift.Finding
+	for _, n := range []string{"gone", "stray"} {
+		findings = append(findings, drift.Finding{Node: n, Reason: drift.Interrupted, Forceful: true, Since: now},
+			drift.Finding{Node: n, Reason: drift.ImageDrifted, Since: now})
+	}
+	cmds, blocked := commands(t, findings, cl, now)
+	assert.Empty(t, cmds)
+	require.Len(t, blocked, 2)
+	assert.Contains(t, blocked[0].Why+blocked[1].Why, "already being deleted")
+	assert.Contains(t, blocked[0].Why+blocked[1].Why, `no NodePool of the cluster ("nowhere")`)
 }

@@ -16,6 +16,16 @@
 // [UnavailableTTL], the catalog without them, the replacement plan and
 // whether it is ready inside the two-minute spot warning.
 //
+// Every entry point validates its input first ([Input.Validate],
+// [Cluster.Validate], and the findings or notices) and returns the
+// problems, joined, as an error naming each object and field and matching
+// [ErrInvalid] with errors.Is, with no partial answer: nodeplan never reads
+// invalid input some way (the first of two NodePools of one name, a
+// negative duration as zero). What stays is documented on each function:
+// in-range input that Karpenter itself reads a particular way, such as a
+// node of no known NodePool getting no finding, or a finding for a node
+// that has gone since being stale and blocked.
+//
 // The semantics are Karpenter v1.14's (pkg/controllers/nodeclaim/disruption,
 // nodeclaim/expiration, disruption/drift.go) and its AWS provider's
 // (EC2NodeClass drift, the interruption controller and its 3-minute
@@ -23,9 +33,14 @@
 //   - expiration may be graceful: with [Expiration.GracePeriod] set, an
 //     expired node is replaced under the budgets like a drifted one until the
 //     grace period ends, and only then forcefully;
-//   - [Commands] returns every command the budgets allow in one pass, each
-//     simulated on the cluster left by the ones before it, where Karpenter's
-//     drift method returns one command per pass.
+//   - [Commands] returns every command the budgets allow in one pass, where
+//     Karpenter's drift method returns one command per pass. Each command is
+//     chosen, checked (do-not-disrupt, PodDisruptionBudgets, budgets) and
+//     simulated on the cluster as the commands before it leave it: their
+//     pods on their new homes, their nodes being deleted, their
+//     replacements in flight; so a pod a forceful command moves still
+//     protects the node it moves to. [VerifyCommands] checks the same rule
+//     independently.
 //
 // Cost model: Evaluate is O(nodes × (labels + requirements + security
 // groups)) after O(pools + classes) set-up, with one hash per NodePool and

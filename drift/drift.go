@@ -44,7 +44,9 @@ type NodeClaimState struct {
 	// rule applies to it, as Karpenter clears drift on unlaunched claims.
 	Unlaunched bool
 	// PodGracePeriods are the pods' terminationGracePeriodSeconds keyed by
-	// "namespace/name"; absent pods get Kubernetes' 30s.
+	// "namespace/name"; absent pods get Kubernetes' 30s. A pod that an
+	// earlier command moves keeps the grace period its first node's state
+	// records. Negative ones are invalid ([Input.Validate]).
 	PodGracePeriods map[string]time.Duration
 }
 
@@ -72,7 +74,8 @@ type Template struct {
 type Expiration struct {
 	// GracePeriod, when positive, makes expiration graceful: for this long
 	// after expiry the node is replaced under the disruption budgets (reason
-	// Expired) like a drifted one; after it, forcefully.
+	// Expired) like a drifted one; after it, forcefully. A negative one is
+	// invalid ([Input.Validate]): Evaluate and Commands return the error.
 	GracePeriod time.Duration
 }
 

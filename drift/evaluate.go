@@ -44,15 +44,30 @@ type evaluator struct {
 // Evaluate returns the findings for in at now: for every launched node of a
 // known NodePool, one Finding per rule that holds, in Karpenter's order
 // (NodePool hash, requirements, instance type gone, image, subnet, security
-// groups, NodeClass hash) and then expiration. Nodes marked for deletion,
-// unlaunched ones and those of unknown NodePools get none. Findings are
-// sorted by node name, then by Reason.
+// groups, NodeClass hash) and then expiration. Findings are sorted by node
+// name, then by Reason.
 //
-// Evaluate does not validate in (see [Input.Validate]); of two NodePools
-// with one name the first is used. It does not modify in. The complexity is
-// O(pools + nodes × (labels + requirements + groups × log)); a node with no
-// finding costs no allocation. It is safe for concurrent use.
-func Evaluate(in Input, now time.Time) []Finding {
+// Evaluate first validates in: when [Input.Validate] reports errors (a
+// duplicate or empty node or NodePool name, a negative duration, ...), it
+// returns no findings and those errors, joined, each a *FieldError naming
+// the object and field and wrapping [ErrInvalid]. On a valid input these
+// readings hold, as in Karpenter: nodes marked for deletion, unlaunched ones
+// and those without a NodePool or of a NodePool not in in get no finding
+// (Karpenter judges only the NodeClaims of its NodePools); a NodePool whose
+// NodeClassRef names no NodeClass of in gets no NodeClass rule; a node
+// without a creation time is never found expired or of a type gone; a nil
+// Catalog disables the instance-type rule; recorded values left empty are
+// not checked (see [NodeClaimState]).
+//
+// Evaluate does not modify in. The complexity is
+// O(pools + nodes × (labels + requirements + groups × log)) plus
+// Input.Validate's; apart from the validation's name sets, allocated once,
+// a node with no finding costs no allocation. It is safe for concurrent
+// use.
+func Evaluate(in Input, now time.Time) ([]Finding, error) {
+	if err := in.Validate(); err != nil {
+		return nil, err
+	}
 	ev := newEvaluator(in, now)
 	var out []Finding
 	for i := range in.Nodes {
@@ -61,16 +76,16 @@ func Evaluate(in Input, now time.Time) []Finding {
 	slices.SortStableFunc(out, func(a, b Finding) int {
 		return cmp.Or(strings.Compare(a.Node, b.Node), cmp.Compare(a.Reason, b.Reason))
 	})
-	return out
+	return out, nil
 }
 
+// newEvaluator compiles the NodePools of in, which is valid: their names
+// are unique.
 func newEvaluator(in Input, now time.Time) *evaluator {
 	ev := &evaluator{pools: make(map[string]*pool, len(in.NodePools)), catalog: in.Catalog, exp: in.Expiration, now: now}
 	for i := range in.NodePools {
 		t := &in.NodePools[i]
-		if _, dup := ev.pools[t.NodePool.Name]; !dup {
-			ev.pools[t.NodePool.Name] = compile(t, in.NodeClasses)
-		}
+		ev.pools[t.NodePool.Name] = compile(t, in.NodeClasses)
 	}
 	return ev
 }

@@ -138,7 +138,7 @@ func TestEvaluate(t *testing.T) {
 			if after == 0 {
 				after = 2 * time.Hour
 			}
-			got := drift.Evaluate(in, t0.Add(after))
+			got := evaluate(t, in, t0.Add(after))
 			assert.Equal(t, tc.want, reasons(got))
 			for _, f := range got {
 				assert.NotEmpty(t, f.Message)
@@ -170,9 +170,11 @@ func TestStaticFieldsDrift(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			in := input(state("n1"))
-			in.NodeClasses["other"] = nodeClass()
+			other := nodeClass()
+			other.Name = "other"
+			in.NodeClasses["other"] = other
 			tc.change(&in.NodePools[0])
-			got := drift.Evaluate(in, t0.Add(time.Minute))
+			got := evaluate(t, in, t0.Add(time.Minute))
 			require.NotEmpty(t, got)
 			assert.Equal(t, drift.NodePoolDrifted, got[0].Reason)
 		})
@@ -183,16 +185,16 @@ func TestGracefulExpiration(t *testing.T) {
 	in := input(state("n1"))
 	in.Expiration.GracePeriod = 24 * time.Hour
 	at := t0.Add(720 * time.Hour)
-	f := drift.Evaluate(in, at.Add(time.Hour))
+	f := evaluate(t, in, at.Add(time.Hour))
 	require.Len(t, f, 1)
 	assert.False(t, f[0].Forceful, "graceful inside the grace period")
 	assert.Equal(t, at, f[0].Since)
 	assert.Equal(t, at.Add(24*time.Hour), f[0].Deadline)
-	f = drift.Evaluate(in, at.Add(24*time.Hour))
+	f = evaluate(t, in, at.Add(24*time.Hour))
 	require.Len(t, f, 1)
 	assert.True(t, f[0].Forceful, "forceful from the deadline on")
 	in.Expiration = drift.Expiration{}
-	f = drift.Evaluate(in, at)
+	f = evaluate(t, in, at)
 	assert.True(t, f[0].Forceful, "forceful by default, as Karpenter v1")
 }
 
@@ -200,11 +202,11 @@ func TestDriftedSinceOrdersFindings(t *testing.T) {
 	s := state("n1")
 	s.Image = "ami-ancient"
 	s.DriftedSince = t0.Add(time.Minute)
-	f := drift.Evaluate(input(s), t0.Add(2*time.Hour))
+	f := evaluate(t, input(s), t0.Add(2*time.Hour))
 	require.Len(t, f, 1)
 	assert.Equal(t, s.DriftedSince, f[0].Since)
 	s.DriftedSince = time.Time{}
-	f = drift.Evaluate(input(s), t0.Add(2*time.Hour))
+	f = evaluate(t, input(s), t0.Add(2*time.Hour))
 	assert.Equal(t, t0.Add(2*time.Hour), f[0].Since, "zero DriftedSince means now")
 }
 
@@ -213,7 +215,7 @@ func TestEvaluateDoesNotModifyInput(t *testing.T) {
 	delete(s.Node.Labels, requirements.LabelZone)
 	s.SecurityGroups = []string{"sg-2", "sg-1"}
 	in := input(s)
-	drift.Evaluate(in, t0.Add(2*time.Hour))
+	evaluate(t, in, t0.Add(2*time.Hour))
 	assert.Equal(t, []string{"sg-2", "sg-1"}, in.Nodes[0].SecurityGroups)
 	_, has := in.Nodes[0].Node.Labels[requirements.LabelZone]
 	assert.False(t, has)

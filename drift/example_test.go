@@ -24,11 +24,19 @@ func Example() {
 	}
 	now := t0.Add(2 * time.Hour)
 
-	findings := drift.Evaluate(cl.Input, now)
+	findings, err := drift.Evaluate(cl.Input, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, f := range findings {
 		fmt.Printf("%s %s: %s\n", f.Node, f.Reason, f.Message)
 	}
-	cmds, blocked := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, cl, now)
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	for _, c := range cmds {
 		fmt.Printf("replace %s (%s, forceful=%v), deadline +%s\n", c.Node, c.Reason, c.Forceful, c.Deadline.Sub(now))
 		for _, h := range c.Homes {

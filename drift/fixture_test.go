@@ -2,7 +2,10 @@ package drift_test
 
 import (
 	"fmt"
+	"testing"
 	"time"
+
+	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -83,6 +86,14 @@ func state(name string, pods ...packing.Pod) drift.NodeClaimState {
 func input(nodes ...drift.NodeClaimState) drift.Input {
 	return drift.Input{Nodes: nodes, NodePools: []drift.Template{template("default")},
 		NodeClasses: map[string]drift.NodeClass{"default": nodeClass()}, Catalog: testCatalog()}
+}
+
+// evaluate is drift.Evaluate on a valid input.
+func evaluate(t testing.TB, in drift.Input, at time.Time) []drift.Finding {
+	t.Helper()
+	f, err := drift.Evaluate(in, at)
+	require.NoError(t, err)
+	return f
 }
 
 func reasons(fs []drift.Finding) []string {

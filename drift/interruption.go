@@ -99,12 +99,17 @@ var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 // are placed by one packing.Solve on the rest of the cluster with those
 // offerings unavailable, so no replacement lands on a marked offering.
 //
-// Errors, naming the notice, are returned for an empty node name, an unknown
-// kind, a negative latency, or a nil catalog when a node must drain. A
-// notice for a node not in cl is reported in Actions and ignored.
+// Interruption first validates its input, as [Commands] does: an empty
+// node name or unknown kind in a notice, a negative latency, a nil catalog,
+// and every error of [Cluster.Validate] on cl with catalog, whether or not
+// a node must drain. It then returns an empty plan and the errors, joined,
+// each naming the object and field and wrapping [ErrInvalid]. On valid
+// input a notice for a node not in cl is stale: it is reported in Actions
+// and ignored, as is a StateChange to a state not listed there.
 // Interruption does not modify its arguments.
 func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration, now time.Time) (InterruptionPlan, error) {
-	if err := validateNotices(notices, launchLatency); err != nil {
+	cl.Catalog = catalog
+	if err := validateInterruption(notices, cl, launchLatency); err != nil {
 		return InterruptionPlan{}, err
 	}
 	plan := InterruptionPlan{Catalog: catalog, ReadyAt: now, Ready: true}
@@ -115,27 +120,28 @@ func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, 
 	if len(plan.Findings) == 0 {
 		return plan, nil
 	}
-	if catalog == nil {
-		return InterruptionPlan{}, &FieldError{Object: "Interruption", Field: "catalog", Msg: "is nil but nodes must drain"}
-	}
 	return plan, plan.replace(cl, launchLatency, now)
 }
 
-func validateNotices(notices []Notice, latency time.Duration) error {
+// validateInterruption reports every problem of Interruption's input,
+// joined; cl carries the catalog.
+func validateInterruption(notices []Notice, cl Cluster, latency time.Duration) error {
 	var errs []error
 	if latency < 0 {
 		errs = append(errs, &FieldError{Object: "Interruption", Field: "launchLatency", Msg: "is negative"})
 	}
+	if cl.Catalog == nil {
+		errs = append(errs, &FieldError{Object: "Interruption", Field: "catalog", Msg: "is nil"})
+	}
 	for i, n := range notices {
-		obj := fmt.Sprintf("notices[%d]", i)
 		if n.Node == "" {
-			errs = append(errs, &FieldError{Object: obj, Field: "node", Msg: "is empty"})
+			errs = append(errs, &FieldError{Object: index("notices", i), Field: "node", Msg: "is empty"})
 		}
 		if n.Kind > StateChange {
-			errs = append(errs, &FieldError{Object: obj, Field: "kind", Msg: n.Kind.String() + " is unknown"})
+			errs = append(errs, &FieldError{Object: index("notices", i), Field: "kind", Msg: n.Kind.String() + " is unknown"})
 		}
 	}
-	return errors.Join(errs...)
+	return errors.Join(append(errs, cl.Validate())...)
 }
 
 // act decides one notice, recording drains and marks in p.
@@ -217,7 +223,7 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 	if err != nil {
 		return fmt.Errorf("interruption: simulating the replacement: %w", err)
 	}
-	rename(&plan, "interruption")
+	s.rename(&plan, "interruption")
 	p.Replacement, p.Homes = plan, homes(plan, pods)
 	if len(plan.NodeClaims) > 0 {
 		p.ReadyAt = now.Add(latency)

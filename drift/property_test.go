@@ -1,6 +1,7 @@
 package drift_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -101,7 +102,7 @@ func TestDriftedIffSomeRuleSaysSo(t *testing.T) {
 	props.Property("findings are exactly the rules that hold", prop.ForAll(func(k knobs) string {
 		in, at := k.input()
 		var got []drift.Reason
-		for _, f := range drift.Evaluate(in, at) {
+		for _, f := range evaluate(t, in, at) {
 			got = append(got, f.Reason)
 		}
 		if want := k.expected(); !slices.Equal(got, want) {
@@ -111,7 +112,7 @@ func TestDriftedIffSomeRuleSaysSo(t *testing.T) {
 	}, genKnobs()))
 	props.Property("Evaluate is deterministic", prop.ForAll(func(k knobs) bool {
 		in, at := k.input()
-		return fmt.Sprint(drift.Evaluate(in, at)) == fmt.Sprint(drift.Evaluate(in, at))
+		return fmt.Sprint(evaluate(t, in, at)) == fmt.Sprint(evaluate(t, in, at))
 	}, genKnobs()))
 	props.TestingRun(t)
 }
@@ -192,7 +193,7 @@ func TestCommandsRespectBudgets(t *testing.T) {
 			s.NodePoolHash = ""
 			cl.Nodes = append(cl.Nodes, s)
 		}
-		cmds, blocked := run(cl, now)
+		cmds, blocked := run(t, cl, now)
 		if len(cmds)+len(blocked) != n+m {
 			return fmt.Sprintf("%d commands + %d blocked for %d nodes", len(cmds), len(blocked), n+m)
 		}
@@ -250,5 +251,74 @@ func TestInterruptionNeverRelaunchesOnAMarkedOffering(t *testing.T) {
 		}
 		return ""
 	}, gen.SliceOfN(5, gen.IntRange(0, 2)), gen.SliceOfN(5, gen.IntRange(0, 1)), gen.SliceOfN(5, gen.Bool())))
+	props.TestingRun(t)
+}
+
+// checkSequence runs Commands on sc and returns what is wrong: an answer
+// on an input Cluster.Validate rejects (or an error on one it accepts), a
+// violation of VerifyCommands, a node with findings not exactly once in
+// the commands or the blocked list, a change to the cluster, or a second
+// run that differs.
+func checkSequence(sc scenario) string {
+	before := fmt.Sprintf("%+v", sc.cl)
+	cmds, blocked, err := drift.Commands(sc.findings, sc.cl, sc.now)
+	if after := fmt.Sprintf("%+v", sc.cl); after != before {
+		return "Commands modified the cluster"
+	}
+	if msg := checkInvalid(sc, cmds, blocked, err); msg != "" || err != nil {
+		return msg
+	}
+	if vs := drift.VerifyCommands(sc.cl, cmds, sc.now); len(vs) > 0 {
+		return fmt.Sprintf("VerifyCommands: %v", vs)
+	}
+	seen := map[string]int{}
+	for _, c := range cmds {
+		seen[c.Node]++
+	}
+	for _, b := range blocked {
+		seen[b.Node]++
+	}
+	for _, f := range sc.findings {
+		if seen[f.Node] != 1 {
+			return fmt.Sprintf("node %s is in %d commands or blocked entries", f.Node, seen[f.Node])
+		}
+	}
+	again, blockedAgain, _ := drift.Commands(sc.findings, sc.cl, sc.now)
+	if fmt.Sprint(again, blockedAgain) != fmt.Sprint(cmds, blocked) {
+		return "Commands is not deterministic"
+	}
+	return ""
+}
+
+// checkInvalid says what is wrong with how Evaluate and Commands answered
+// sc: each must reject what Cluster.Validate rejects (Evaluate the part
+// Input.Validate covers) with an ErrInvalid error and nothing else.
+func checkInvalid(sc scenario, cmds []drift.Command, blocked []drift.Blocked, err error) string {
+	verr := sc.cl.Validate()
+	switch {
+	case (sc.evalErr != nil) != (sc.cl.Input.Validate() != nil):
+		return fmt.Sprintf("Evaluate said %v where Input.Validate says %v", sc.evalErr, sc.cl.Input.Validate())
+	case (err != nil) != (verr != nil):
+		return fmt.Sprintf("Commands said %v where Cluster.Validate says %v", err, verr)
+	case err != nil && (!errors.Is(err, drift.ErrInvalid) || cmds != nil || blocked != nil):
+		return fmt.Sprintf("Commands on an invalid cluster: %v, %v, %v", err, cmds, blocked)
+	}
+	return ""
+}
+
+// TestCommandsPassVerifyCommands: on clusters mixing forceful commands
+// (expired past the grace period, interrupted) with budgeted ones,
+// protected pods, PodDisruptionBudgets allowing 0 and topology spreads,
+// every command sequence Commands returns passes VerifyCommands.
+func TestCommandsPassVerifyCommands(t *testing.T) {
+	p := params()
+	p.MinSuccessfulTests = 400
+	props := gopter.NewProperties(p)
+	props.Property("VerifyCommands accepts Commands", prop.ForAll(func(shape []byte) string {
+		if msg := checkSequence(decodeScenario(shape)); msg != "" {
+			return fmt.Sprintf("shape %x: %s", shape, msg)
+		}
+		return ""
+	}, gen.SliceOfN(96, gen.UInt8())))
 	props.TestingRun(t)
 }

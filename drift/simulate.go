@@ -33,15 +33,17 @@ type Home struct {
 // node slice; node pod slices are cloned before they are changed.
 type sim struct {
 	nodes   []packing.Node
+	byName  map[string]int // the first node of each name
 	pools   []packing.NodePool
 	catalog *instancetypes.Catalog
 	ds      []packing.DaemonSet
 }
 
 func newSim(states []NodeClaimState, templates []Template, catalog *instancetypes.Catalog, ds []packing.DaemonSet) *sim {
-	s := &sim{nodes: make([]packing.Node, len(states)), pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
+	s := &sim{nodes: make([]packing.Node, 0, len(states)), byName: make(map[string]int, len(states)),
+		pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
 	for i := range states {
-		s.nodes[i] = states[i].Node
+		s.add(states[i].Node)
 	}
 	for i := range templates {
 		s.pools[i] = templates[i].NodePool
@@ -49,8 +51,25 @@ func newSim(states []NodeClaimState, templates []Template, catalog *instancetype
 	return s
 }
 
+func (s *sim) add(n packing.Node) {
+	if _, dup := s.byName[n.Name]; !dup {
+		s.byName[n.Name] = len(s.nodes)
+	}
+	s.nodes = append(s.nodes, n)
+}
+
+// index returns the position of the named node, or -1.
 func (s *sim) index(name string) int {
-	return slices.IndexFunc(s.nodes, func(n packing.Node) bool { return n.Name == name })
+	if i, ok := s.byName[name]; ok {
+		return i
+	}
+	return -1
+}
+
+// empty reports whether the named node runs no pods but daemonset ones.
+func (s *sim) empty(name string) bool {
+	i := s.index(name)
+	return i < 0 || !slices.ContainsFunc(s.nodes[i].Pods, func(p packing.Pod) bool { return !strings.HasPrefix(p.Owner, "DaemonSet/") })
 }
 
 // reschedulable returns the pods of the named nodes that must move: all but
@@ -87,11 +106,19 @@ func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 		packing.Options{})
 }
 
-// rename gives the plan's claims names unique to the replaced node.
-func rename(plan *packing.Plan, prefix string) {
+// rename names the plan's claims "<prefix>-replacement-<k>", k counting
+// from 1 and skipping names a node of s already has, so that a claim never
+// shares a node's name (and hostname).
+func (s *sim) rename(plan *packing.Plan, prefix string) {
 	plan.NodeClaims = slices.Clone(plan.NodeClaims)
+	k := 0
 	for i := range plan.NodeClaims {
-		plan.NodeClaims[i].Name = fmt.Sprintf("%s-replacement-%d", prefix, i+1)
+		name := ""
+		for name == "" || s.index(name) >= 0 {
+			k++
+			name = fmt.Sprintf("%s-replacement-%d", prefix, k)
+		}
+		plan.NodeClaims[i].Name = name
 	}
 }
 
@@ -129,7 +156,7 @@ func (s *sim) apply(names []string, plan packing.Plan, pods []packing.Pod) {
 		}
 	}
 	for _, c := range plan.NodeClaims {
-		s.nodes = append(s.nodes, s.inFlight(c, pods))
+		s.add(s.inFlight(c, pods))
 	}
 }
 

@@ -5,21 +5,41 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
+
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/packing"
 )
 
-// Validate reports every problem of in that Evaluate would paper over, each
-// a *FieldError naming the object and field, joined: empty or duplicate node
-// and NodePool names, and a NodeClass keyed under a name other than its own.
-// The complexity is O(nodes + pools + classes log classes).
+// Validate reports every problem of in that [Evaluate] and [Commands]
+// reject, each a *FieldError naming the object and field, joined: empty or
+// duplicate node and NodePool names, a NodeClass keyed under a name other
+// than its own, a negative Expiration.GracePeriod, a NodePool's negative
+// expireAfter or terminationGracePeriod, and a node's negative pod grace
+// period. Every error wraps [ErrInvalid].
+// The complexity is O(nodes + pools + classes log classes + grace periods
+// log grace periods); a valid input costs the two name sets' allocations.
 func (in Input) Validate() error {
 	var errs []error
-	seen := map[string]bool{}
-	for i, s := range in.Nodes {
-		errs = appendName(errs, seen, fmt.Sprintf("nodes[%d]", i), "node.name", s.Node.Name)
+	if in.Expiration.GracePeriod < 0 {
+		errs = append(errs, negative("Input", "expiration.gracePeriod", in.Expiration.GracePeriod))
 	}
-	clear(seen)
-	for i, t := range in.NodePools {
-		errs = appendName(errs, seen, fmt.Sprintf("nodePools[%d]", i), "nodePool.name", t.NodePool.Name)
+	seen := make(map[string]bool, len(in.Nodes))
+	for i := range in.Nodes {
+		s := &in.Nodes[i]
+		errs = appendName(errs, seen, "nodes", i, "node.name", s.Node.Name)
+		errs = appendGracePeriods(errs, i, s.PodGracePeriods)
+	}
+	seen = make(map[string]bool, len(in.NodePools))
+	for i := range in.NodePools {
+		t := &in.NodePools[i]
+		errs = appendName(errs, seen, "nodePools", i, "nodePool.name", t.NodePool.Name)
+		if d := t.NodePool.Disruption; d.ExpireAfter < 0 {
+			errs = append(errs, negative(index("nodePools", i), "disruption.expireAfter", d.ExpireAfter))
+		}
+		if d := t.NodePool.Disruption; d.TerminationGracePeriod < 0 {
+			errs = append(errs, negative(index("nodePools", i), "disruption.terminationGracePeriod", d.TerminationGracePeriod))
+		}
 	}
 	for _, k := range slices.Sorted(maps.Keys(in.NodeClasses)) {
 		if c := in.NodeClasses[k]; c.Name != "" && c.Name != k {
@@ -29,13 +49,144 @@ func (in Input) Validate() error {
 	return errors.Join(errs...)
 }
 
-func appendName(errs []error, seen map[string]bool, obj, field, name string) []error {
+// index names element i of a list, formatted only for an error.
+func index(list string, i int) string { return fmt.Sprintf("%s[%d]", list, i) }
+
+// appendGracePeriods appends an error for every negative grace period of
+// node i, in key order; it sorts only when there is one.
+func appendGracePeriods(errs []error, i int, graces map[string]time.Duration) []error {
+	for _, g := range graces {
+		if g < 0 {
+			for _, k := range slices.Sorted(maps.Keys(graces)) {
+				if g := graces[k]; g < 0 {
+					errs = append(errs, negative(index("nodes", i), fmt.Sprintf("podGracePeriods[%q]", k), g))
+				}
+			}
+			return errs
+		}
+	}
+	return errs
+}
+
+func negative(obj, field string, v fmt.Stringer) error {
+	return &FieldError{Object: obj, Field: field, Msg: fmt.Sprintf("is negative (%s)", v)}
+}
+
+func appendName(errs []error, seen map[string]bool, list string, i int, field, name string) []error {
 	switch {
 	case name == "":
-		return append(errs, &FieldError{Object: obj, Field: field, Msg: "is empty"})
+		return append(errs, &FieldError{Object: index(list, i), Field: field, Msg: "is empty"})
 	case seen[name]:
-		return append(errs, &FieldError{Object: obj, Field: field, Msg: fmt.Sprintf("%q is a duplicate", name)})
+		return append(errs, &FieldError{Object: index(list, i), Field: field, Msg: fmt.Sprintf("%q is a duplicate", name)})
 	}
 	seen[name] = true
+	return errs
+}
+
+// Validate reports every problem of cl that [Commands] rejects, joined:
+// those of [Input.Validate]; those of [packing.Problem.Validate] on the
+// nodes, NodePools, catalog and daemonsets (so a nil Catalog is an error,
+// as the simulation needs one); a pod name (namespace/name) empty or held
+// by two pods of the nodes, since homes and grace periods name pods; every
+// NodePool's disruption budgets ([disruption.AllowedDisruptions]'s
+// errors); and a PodDisruptionBudget with an empty name, a duplicate
+// namespace/name or a negative DisruptionsAllowed. Every error wraps
+// [ErrInvalid]; the packing ones also wrap packing.ErrInvalidProblem and
+// are *packing.FieldError, the budget ones *disruption.BudgetError, the
+// others *FieldError. The complexity is that of the checks, linear in the
+// pods but for packing's.
+func (cl Cluster) Validate() error {
+	errs := []error{cl.Input.Validate(), invalid(cl.problem().Validate())}
+	errs = append(errs, cl.validatePods()...)
+	for _, t := range cl.NodePools {
+		if _, err := disruption.AllowedDisruptions(t.NodePool, nil, disruption.Drifted, time.Time{}); err != nil {
+			errs = append(errs, invalid(err))
+		}
+	}
+	return errors.Join(append(errs, cl.validatePDBs()...)...)
+}
+
+// invalidError is another package's validation error that also matches
+// ErrInvalid; its text is the original's.
+type invalidError struct{ err error }
+
+func (e *invalidError) Error() string   { return e.err.Error() }
+func (e *invalidError) Unwrap() []error { return []error{e.err, ErrInvalid} }
+
+// invalid wraps err so that errors.Is(err, ErrInvalid) holds; nil stays
+// nil.
+func invalid(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &invalidError{err: err}
+}
+
+// validateFindings reports every finding Commands cannot act on, each a
+// *FieldError, joined: an empty node name or a Reason that is not one of
+// the package's.
+func validateFindings(findings []Finding) error {
+	var errs []error
+	for i := range findings {
+		f := &findings[i]
+		if f.Node == "" {
+			errs = append(errs, &FieldError{Object: index("findings", i), Field: "node", Msg: "is empty"})
+		}
+		if f.Reason < NodePoolDrifted || f.Reason > Interrupted {
+			errs = append(errs, &FieldError{Object: index("findings", i), Field: "reason", Msg: f.Reason.String() + " is unknown"})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// problem is cl as a packing problem without pending pods.
+func (cl Cluster) problem() packing.Problem {
+	p := packing.Problem{Catalog: cl.Catalog, DaemonSets: cl.DaemonSets,
+		Nodes: make([]packing.Node, len(cl.Nodes)), NodePools: make([]packing.NodePool, len(cl.NodePools))}
+	for i := range cl.Nodes {
+		p.Nodes[i] = cl.Nodes[i].Node
+	}
+	for i := range cl.NodePools {
+		p.NodePools[i] = cl.NodePools[i].NodePool
+	}
+	return p
+}
+
+func (cl Cluster) validatePods() []error {
+	var errs []error
+	seen := map[PodRef]bool{}
+	for i := range cl.Nodes {
+		for j := range cl.Nodes[i].Node.Pods {
+			ref := refOf(&cl.Nodes[i].Node.Pods[j])
+			obj := fmt.Sprintf("nodes[%d].node.pods[%d]", i, j)
+			switch {
+			case ref.Name == "":
+				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: "is empty"})
+			case seen[ref]:
+				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: fmt.Sprintf("pod %s is held by an earlier node too", ref)})
+			}
+			seen[ref] = true
+		}
+	}
+	return errs
+}
+
+func (cl Cluster) validatePDBs() []error {
+	var errs []error
+	seen := map[[2]string]bool{}
+	for i, b := range cl.PDBs {
+		obj := fmt.Sprintf("pdbs[%d]", i)
+		switch key := [2]string{b.Namespace, b.Name}; {
+		case b.Name == "":
+			errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: "is empty"})
+		case seen[key]:
+			errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: fmt.Sprintf("%s/%s is a duplicate", b.Namespace, b.Name)})
+		default:
+			seen[key] = true
+		}
+		if b.DisruptionsAllowed < 0 {
+			errs = append(errs, &FieldError{Object: obj, Field: "disruptionsAllowed", Msg: fmt.Sprintf("is negative (%d)", b.DisruptionsAllowed)})
+		}
+	}
 	return errs
 }

@@ -37,9 +37,13 @@ const (
 	// RuleBudget: the budgeted commands exceed, or meet an invalid,
 	// disruption budget.
 	RuleBudget
+	// RuleReplacement: a replacement has no name, or the name (its
+	// hostname) of a node in the cluster, of an earlier command's
+	// replacement or of another replacement of the command.
+	RuleReplacement
 )
 
-var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget"}
+var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Replacement"}
 
 // String returns the rule's name without the prefix, such as "Budget".
 func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
@@ -62,6 +66,8 @@ type Violation = disruption.CommandViolation[Rule]
 // nodes) and must satisfy:
 //
 //   - its node is a node of a NodePool, not already being deleted;
+//   - every replacement has a name no node of the cluster, no earlier
+//     replacement and no other replacement of the command has;
 //   - every reschedulable pod of the node has exactly one Home, naming one
 //     existing node or replacement; only forceful commands may leave a pod
 //     Unschedulable;
@@ -69,9 +75,12 @@ type Violation = disruption.CommandViolation[Rule]
 //     affinity, taints, topology, limits, offerings), except the claim
 //     Requests and price accounting; budgeted commands send no pod to a
 //     node that is not initialized;
-//   - a budgeted (not Forceful) command's node and pods have no active
-//     do-not-disrupt ([disruption.NodeBlocks], [disruption.PodBlocks]) and
-//     no blocking PodDisruptionBudget ([disruption.PDBBlocks]), and per
+//   - a budgeted (not Forceful) command's node and its pods as the earlier
+//     commands left them (those moved onto it included, daemonset pods
+//     too) have no active do-not-disrupt ([disruption.NodeBlocks],
+//     [disruption.PodBlocks]), no reschedulable pod has a blocking
+//     PodDisruptionBudget ([disruption.PDBBlocks], on the PDBs as given),
+//     and per
 //     NodePool the budgeted commands so far stay within
 //     [disruption.AllowedDisruptions] for each command's Reason, on c with
 //     the forceful commands' nodes marked for deletion.
@@ -165,13 +174,12 @@ func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
 	if blocked, why := disruption.NodeBlocks(n); blocked {
 		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
 	}
-	pods := movable(n.Pods)
-	for _, p := range pods {
+	for _, p := range n.Pods {
 		if blocked, why := disruption.PodBlocks(p, v.now); blocked {
 			v.add(i, RuleDoNotDisrupt, n.Name, p.Namespace+"/"+p.Name, "%s", why)
 		}
 	}
-	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {
+	if blocked, why := disruption.PDBBlocks(movable(n.Pods), v.c.PDBs); blocked {
 		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
 	}
 }

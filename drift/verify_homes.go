@@ -24,6 +24,7 @@ func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 	h.prob.Nodes[j].MarkedForDeletion, h.prob.Nodes[j].Pods = true, nil
 	claims := map[string]int{}
 	for _, nc := range cmd.Replacements {
+		v.checkName(i, nc.Name, claims)
 		nc.Pods = nil
 		claims[nc.Name] = len(h.plan.NodeClaims)
 		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
@@ -35,6 +36,18 @@ func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 		}
 	}
 	return h
+}
+
+// checkName reports a replacement name that is empty or taken by a node
+// (existing, or an earlier replacement) or by a replacement in claims.
+func (v *cmdVerifier) checkName(i int, name string, claims map[string]int) {
+	_, dup := claims[name]
+	switch {
+	case name == "":
+		v.add(i, RuleReplacement, name, "", "a replacement has no name")
+	case dup || v.index(name) >= 0:
+		v.add(i, RuleReplacement, name, "", "replacement %s has the name of another node or replacement", name)
+	}
 }
 
 func (v *cmdVerifier) templatePools() []packing.NodePool {

@@ -54,7 +54,7 @@ func verifyFixtures() map[string]struct {
 func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 	for name, f := range verifyFixtures() {
 		t.Run(name, func(t *testing.T) {
-			cmds, _ := run(f.cl, f.now)
+			cmds, _ := run(t, f.cl, f.now)
 			require.NotEmpty(t, cmds)
 			assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now), "%+v", cmds)
 		})
@@ -63,16 +63,16 @@ func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 
 // mutationBase drifts a (one pod, to spare) with budget 1; spare has room
 // for one small pod more and full has none.
-func mutationBase() (drift.Cluster, []drift.Command) {
+func mutationBase(t testing.TB) (drift.Cluster, []drift.Command) {
 	cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"), state("full", pod("big", "1850m")),
 		drifted("b", time.Minute, pod("q", "100m")))
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "1"}}
-	cmds, _ := run(cl, now)
+	cmds, _ := run(t, cl, now)
 	return cl, cmds
 }
 
 func TestVerifyCommandsMutations(t *testing.T) {
-	cl, base := mutationBase()
+	cl, base := mutationBase(t)
 	require.Len(t, base, 1)
 	require.Equal(t, "a", base[0].Node)
 	require.Empty(t, drift.VerifyCommands(cl, base, now))
@@ -105,12 +105,26 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		{"PDB blocks", func(cl *drift.Cluster, _ *[]drift.Command) {
 			cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all"}}
 		}, drift.RulePDB, 0},
+		{"touch a node whose daemonset pod has do-not-disrupt", func(cl *drift.Cluster, _ *[]drift.Command) {
+			ds := pod("logs", "10m")
+			ds.Owner, ds.DoNotDisrupt = "DaemonSet/logs", "true"
+			cl.Nodes[0].Node.Pods = append(slices.Clone(cl.Nodes[0].Node.Pods), ds)
+		}, drift.RuleDoNotDisrupt, 0},
+		{"a replacement named as a node", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Replacements = []packing.NodeClaim{{Name: "full", NodePool: "default"}}
+		}, drift.RuleReplacement, 0},
+		{"a replacement without a name", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Replacements = []packing.NodeClaim{{NodePool: "default"}}
+		}, drift.RuleReplacement, 0},
+		{"two replacements of one name", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Replacements = []packing.NodeClaim{{Name: "r", NodePool: "default"}, {Name: "r", NodePool: "default"}}
+		}, drift.RuleReplacement, 0},
 		{"replace a node twice", func(_ *drift.Cluster, cmds *[]drift.Command) { *cmds = append(*cmds, (*cmds)[0]) }, drift.RuleNode, 0},
 		{"unknown node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Node = "ghost" }, drift.RuleNode, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			cl, cmds := mutationBase()
+			cl, cmds := mutationBase(t)
 			cmds[0].Homes = slices.Clone(cmds[0].Homes)
 			tc.mutate(&cl, &cmds)
 			got := drift.VerifyCommands(cl, cmds, now)
@@ -132,7 +146,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 	cl := cluster(drifted("a", 0, pod("p", "1")), drifted("b", time.Minute, pod("q", "1")))
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
-	cmds, _ := run(cl, now)
+	cmds, _ := run(t, cl, now)
 	require.Len(t, cmds, 2)
 	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
 	for _, h := range cmds[1].Homes {
@@ -147,7 +161,7 @@ func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 
 func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 	f := verifyFixtures()["forceful expiration"]
-	cmds, _ := run(f.cl, f.now)
+	cmds, _ := run(t, f.cl, f.now)
 	require.True(t, cmds[0].Forceful)
 	cmds[0].Homes = []drift.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
 	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
@@ -160,4 +174,37 @@ func TestVerifyRuleString(t *testing.T) {
 	assert.Equal(t, "Rule(99)", drift.Rule(99).String())
 	v := drift.Violation{Rule: drift.RulePacking, Packing: packing.RuleTaint, Message: "m"}
 	assert.Equal(t, "command 0: Packing/Taint: m", v.String())
+}
+
+// TestVerifyCommandsJudgesOnTheClusterLeftBefore: the checker judges a
+// budgeted command on the pods its node runs after the earlier commands,
+// so a protected pod a forceful command moved there blocks it.
+func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
+	at := t0.Add(721 * time.Hour)
+	for _, protect := range []string{"do-not-disrupt", "PDB"} {
+		t.Run(protect, func(t *testing.T) {
+			p := pod("p", "1500m")
+			next := drifted("next", 0)
+			next.Node.CreationTime = t0.Add(700 * time.Hour)
+			cl := cluster(state("old", p), next)
+			cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+			want := drift.RulePDB
+			if protect == "PDB" {
+				cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all"}}
+			} else {
+				cl.Nodes[0].Node.Pods = []packing.Pod{p}
+				cl.Nodes[0].Node.Pods[0].DoNotDisrupt = "true"
+				want = drift.RuleDoNotDisrupt
+			}
+			cmds, _ := run(t, cl, at)
+			require.Equal(t, []string{"old"}, names(cmds))
+			require.Equal(t, "next", cmds[0].Homes[0].Node)
+			require.Empty(t, drift.VerifyCommands(cl, cmds, at))
+			cmds = append(cmds, drift.Command{Node: "next", NodePool: "default", Reason: disruption.Drifted,
+				Replacements: []packing.NodeClaim{{Name: "next-replacement-1", NodePool: "default", InstanceType: "m5.large"}},
+				Homes:        []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
+			got := drift.VerifyCommands(cl, cmds, at)
+			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Command == 1 && v.Rule == want }), "%v", got)
+		})
+	}
 }

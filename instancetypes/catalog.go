@@ -27,7 +27,44 @@ type Catalog struct {
 	index  *labelIndex               // shared by derived catalogs
 	order  *btree.BTreeG[priceEntry] // types with a usable offering, by (min price, index)
 	avail  bitset.Set                // types with a usable offering
+	origin Origin                    // set by parse and WithZones; zero from New
 }
+
+// Origin says where a catalog's region, zones and prices come from, so
+// that every consumer can say so next to the prices it prints. The zero
+// Origin is that of a catalog built by [New], about which nothing is known.
+type Origin struct {
+	// Region is the topology.kubernetes.io/region of every type.
+	Region string
+	// Zones are the zones the offerings were built in, and ZonesAssumed
+	// says they are the guess region+"a", "b", "c" for a region whose zone
+	// names nodeplan does not know (see the package doc).
+	Zones        []string
+	ZonesAssumed bool
+	// Currency is the ISO 4217 code of every [Price] of the catalog, such
+	// as "USD" or "CNY".
+	Currency string
+	// Source says, for people, where the on-demand prices come from, such
+	// as "embedded AWS on-demand prices for us-east-1, Karpenter's initial
+	// price table of 2026-07-20"; Modelled is true when they come
+	// from the resource model (ModelVCPUHour, ...) rather than a price list.
+	Source   string
+	Modelled bool
+	// CapacityTypes are the capacity types offerings were built for, in
+	// label order (on-demand, spot, reserved).
+	CapacityTypes []CapacityType
+	// SpotDiscount is the fraction of the on-demand price a modelled spot
+	// price saves; SpotGiven counts the types whose spot price was given
+	// (Options.SpotPrice or the file's spotPrice) rather than modelled.
+	SpotDiscount float64
+	SpotGiven    int
+	// Unpriced counts the types of the catalog file left out because they
+	// have no on-demand price in the region.
+	Unpriced int
+}
+
+// Spot reports whether the catalog was built with spot offerings.
+func (o Origin) Spot() bool { return slices.Contains(o.CapacityTypes, Spot) }
 
 // priceEntry orders a type by the lower bound of every price it can offer.
 type priceEntry struct {
@@ -93,6 +130,14 @@ func (c *Catalog) insert(i int, t *InstanceType) {
 		c.order.ReplaceOrInsert(priceEntry{p, i})
 		c.avail.Add(i)
 	}
+}
+
+// Origin returns where the catalog's region, zones and prices come from.
+// The slices are copies. The complexity is O(zones).
+func (c *Catalog) Origin() Origin {
+	o := c.origin
+	o.Zones, o.CapacityTypes = slices.Clone(o.Zones), slices.Clone(o.CapacityTypes)
+	return o
 }
 
 // Len returns the number of instance types.
@@ -246,7 +291,7 @@ func (c *Catalog) cheapestMerged(q *query, reqs requirements.Set) (priceEntry, O
 // (copy-on-write) the price order. The complexity is O(n/64 + k log n) for k
 // changed types.
 func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
-	out := &Catalog{types: c.types, byName: c.byName, index: c.index, order: c.order, avail: c.avail}
+	out := &Catalog{types: c.types, byName: c.byName, index: c.index, order: c.order, avail: c.avail, origin: c.origin}
 	copied := false
 	for _, name := range changedTypes(unavailable) {
 		i, ok := c.byName[name]
@@ -269,6 +314,106 @@ func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
 		return c
 	}
 	return out
+}
+
+// WithZones returns a catalog in which every type is offered in exactly
+// zones, as Karpenter offers the types of a NodeClass in the zones of its
+// subnets: the offerings a type has in each zone of the catalog are
+// replaced by the same offerings (capacity type, price, availability) in
+// each of zones. That needs offerings that do not differ by zone, as [AWS],
+// [Azure] and [Parse] build them: a type whose offerings differ between the
+// catalog's zones, or that holds a capacity reservation, is a *FieldError
+// wrapping ErrInvalidOffering. zones must be distinct label values and,
+// when the catalog has a region, zones of it ([ZoneInRegion]); errors wrap
+// ErrInvalidOptions. The receiver and zones are unchanged. The complexity
+// is that of [New].
+func (c *Catalog) WithZones(zones ...string) (*Catalog, error) {
+	if errs := validateZones(c.origin.Region, "zones", zones); len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	all := c.zones()
+	types := make([]InstanceType, 0, len(c.types))
+	var errs []error
+	for _, t := range c.types {
+		offs, err := rezone(t, all, zones)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		cp := *t
+		cp.Offerings = offs
+		types = append(types, cp)
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	out, err := New(types)
+	if err != nil {
+		return nil, err
+	}
+	out.origin = c.Origin()
+	out.origin.Zones, out.origin.ZonesAssumed = slices.Clone(zones), false
+	return out, nil
+}
+
+// zones returns every zone an offering of c names, sorted.
+func (c *Catalog) zones() []string {
+	var out []string
+	for _, t := range c.types {
+		for _, o := range t.Offerings {
+			out = append(out, o.Zone)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// rezone returns the offerings of t moved from the zones all to zones; t
+// must offer the same in every zone of all.
+func rezone(t *InstanceType, all, zones []string) ([]Offering, error) {
+	var first []Offering
+	for _, o := range t.Offerings {
+		if o.ReservationID != "" {
+			return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "capacity reservation %s is in zone %s and cannot move", o.ReservationID, o.Zone)
+		}
+		if o.Zone == all[0] {
+			first = append(first, o)
+		}
+	}
+	for _, z := range all[1:] {
+		if !sameOfferings(t.Offerings, first, z) {
+			return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "zone %s is not offered as %s is: offerings differ by zone", z, all[0])
+		}
+	}
+	out := make([]Offering, 0, len(first)*len(zones))
+	for _, z := range zones {
+		for _, o := range first {
+			o.Zone = z
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// sameOfferings reports whether the offerings of offs in zone are those of
+// want, in order, but for the zone.
+func sameOfferings(offs, want []Offering, zone string) bool {
+	i := 0
+	for _, o := range offs {
+		if o.Zone != zone {
+			continue
+		}
+		if i == len(want) {
+			return false
+		}
+		w := want[i]
+		w.Zone = zone
+		if o != w {
+			return false
+		}
+		i++
+	}
+	return i == len(want)
 }
 
 // changedTypes returns the distinct type names of keys, sorted.

@@ -27,15 +27,45 @@
 // keep every sum the packing and consolidation packages compute from a
 // few of them exact (see the packing package doc).
 //
-// # Prices
+// # Prices, regions and zones
 //
-// A [Price] is an exact fixed-point count of nano-dollars per hour. Spot
-// prices are a model, not a fact: DefaultSpotDiscount takes 60% off the
-// on-demand price unless [Options] says otherwise. Catalog files without
-// prices (Azure) are priced by a resource model (ModelVCPUHour,
-// ModelGiBHour, ModelGPUHour, ModelAcceleratorHour). AWS types without a
-// us-east-1 price (31 of 1,398: HPC types not sold there, Macs sold per
-// dedicated host, capacity-block-only types) are left out of [AWS].
+// A [Price] is an exact fixed-point count of nano-units per hour of its
+// catalog's currency ([Origin].Currency: USD, or CNY in cn-north-1).
+// On-demand prices come, first match wins, from
+//
+//  1. Options.Prices, the user's prices for the region ([ParsePrices] reads
+//     them from a file in the layout of aws-ec2-prices.json);
+//  2. for [Parse], the catalog file's own prices for the region;
+//  3. for [AWS], and for [Parse] of a file with prices for other regions
+//     only, the embedded AWS price list: Karpenter's initial on-demand
+//     tables for us-east-1, us-gov-east-1 and us-gov-west-1 (USD) and
+//     cn-north-1 (CNY) — the one source of the AWS prices in the code path
+//     (the us-east-1 prices of the embedded catalog equal it and are not
+//     read);
+//  4. for [Azure], and for [Parse] of a file without any prices, the
+//     resource model (ModelVCPUHour, ModelGiBHour, ModelGPUHour,
+//     ModelAcceleratorHour, in USD).
+//
+// Another region's prices are never used: a region none of these covers is
+// a [*NoPricesError] (ErrNoPrices) that lists the regions that have prices.
+// A type without a price in the chosen source is left out (31 of the 1,398
+// AWS types in us-east-1: HPC types not sold there, Macs sold per dedicated
+// host, capacity-block-only types); [Origin].Unpriced counts them.
+//
+// Spot prices are a model, not a fact: DefaultSpotDiscount takes 60% off
+// the on-demand price unless Options.SpotDiscount, Options.SpotPrice or a
+// file's spotPrice says otherwise. Options.CapacityTypes chooses the
+// capacity types offerings are built for (default on-demand and spot).
+//
+// Zones default to the region's: us-east-1a/b/c, us-gov-east-1a/b/c,
+// us-gov-west-1a/b/c and cn-north-1a/b/d for the regions with embedded
+// prices (zone names those regions have; zone lists are not in the data),
+// region+"a"/"b"/"c" for any other AWS region — an assumption that
+// [Origin].ZonesAssumed flags — and region+"-1"/"-2"/"-3" for Azure. Every
+// zone must be named as a zone of the region ([ZoneInRegion]).
+// [Catalog.WithZones] moves a catalog's offerings to other zones, as a
+// NodeClass's subnets restrict them. [Catalog.Origin] tells a consumer the
+// region, zones, currency, price source and spot model, to print them.
 //
 // # Overhead: the EKS model of Karpenter's AWS provider
 //
@@ -103,8 +133,10 @@
 //   - "spotPrice": {"region": dollars per hour} — the spot price in place of
 //     the discount model.
 //
-// A document with an empty region_prices is priced by the resource model; a
-// type missing a price in a priced document is left out.
+// nodeplan's optional document field "currency" is the ISO 4217 code of the
+// price and spotPrice fields (default "USD"). A document with an empty
+// region_prices is priced by the resource model; see Prices above for the
+// rest.
 //
 // See Example for the cheapest arm64 types with at least 4 vCPUs.
 package instancetypes

@@ -22,21 +22,28 @@ var azureCatalog []byte
 // gives the documented defaults.
 type Options struct {
 	// Region labels every type (topology.kubernetes.io/region) and selects
-	// the prices. Default "us-east-1" ([AWS], [Parse]) or "eastus" ([Azure]).
-	// A region the document has no prices for uses the document's first
-	// priced region: regional price differences are not modelled.
+	// the prices. Default Prices.Region, else "us-east-1" ([AWS], [Parse])
+	// or "eastus" ([Azure]). Prices are never taken from another region: a
+	// region no price source covers is a [*NoPricesError] (see the package
+	// doc for the order of the sources).
 	Region string
-	// Zones are the zones every type is offered in. Default: the region's
-	// first three zones, "<region>a", "<region>b", "<region>c" for AWS and
-	// "<region>-1", "<region>-2", "<region>-3" for Azure.
+	// Zones are the zones every type is offered in; each must be a zone of
+	// Region ([ZoneInRegion]). Default: the region's zones (see the package
+	// doc).
 	Zones []string
+	// Prices, when PerHour is not empty, are the on-demand prices of Region
+	// in their currency, ahead of every other source; a type without a
+	// price in them is left out.
+	Prices Prices
+	// CapacityTypes are the capacity types offerings are built for. Default
+	// on-demand and spot. Catalog files hold no capacity reservations, so
+	// Reserved builds no offering: it may be listed with others, not alone.
+	CapacityTypes []CapacityType
 	// SpotDiscount is the fraction of the on-demand price a spot offering
 	// saves, in [0, 1). 0 means DefaultSpotDiscount.
 	SpotDiscount float64
-	// NoSpot leaves out the spot offerings.
-	NoSpot bool
-	// SpotPrice sets the spot price, in dollars per hour, of the named types
-	// in every zone, instead of the discount model.
+	// SpotPrice sets the spot price, per hour in the catalog's currency, of
+	// the named types in every zone, instead of the discount model.
 	SpotPrice map[string]float64
 	// MaxPods, when positive, is every type's pod capacity, as the kubelet
 	// maxPods setting of an EC2NodeClass; kube-reserved memory is still sized
@@ -51,7 +58,8 @@ const DefaultSpotDiscount = 0.6
 
 // The resource price model for documents without prices (Azure, and user
 // catalogs that list none): a linear fit of AWS us-east-1 c5/m5/r5.large
-// on-demand Linux prices, plus a flat price per GPU and per accelerator.
+// on-demand Linux prices in USD, plus a flat price per GPU and per
+// accelerator.
 const (
 	ModelVCPUHour        = Price(36_500_000)  // $0.0365 per vCPU-hour
 	ModelGiBHour         = Price(3_000_000)   // $0.0030 per GiB-hour
@@ -59,37 +67,36 @@ const (
 	ModelAcceleratorHour = Price(500_000_000) // $0.50 per accelerator-hour
 )
 
-// AWS returns the embedded AWS EC2 catalog (1,398 types in the data, less
-// the 31 without a us-east-1 price) under opts. The complexity is
-// O(n log n); it decodes the embedded JSON on every call.
+// AWS returns the embedded AWS EC2 catalog under opts: the 1,398 types of
+// the data that have an on-demand price in the region (1,367 in us-east-1,
+// 549 in us-gov-east-1, 768 in us-gov-west-1, 316 in cn-north-1), priced
+// from the embedded price list, or from opts.Prices. Any other region
+// without opts.Prices is a [*NoPricesError]. The complexity is O(n log n);
+// it decodes the embedded JSON on every call.
 func AWS(opts Options) (*Catalog, error) {
-	return parse(awsCatalog, opts, defaults{"us-east-1", awsZones, DefaultPods})
+	return parse(awsCatalog, opts, defaults{"AWS", "us-east-1", awsZones, DefaultPods, fromEmbedded})
 }
 
 // Azure returns the embedded Azure catalog (1,369 sizes) under opts. The
 // data has no prices, so every size is priced by the resource model
-// (ModelVCPUHour, ModelGiBHour, ModelGPUHour) and its labels use the same
-// keys as AWS (instance-cpu, instance-memory, instance-family, ...), with
-// values such as the SKU family made valid label values (lowercase, runs of
-// other characters as '-'). Pods default to DefaultAzurePods, and the EKS
-// overhead model applies (AKS's own reservations are not modelled).
+// (ModelVCPUHour, ModelGiBHour, ModelGPUHour) in USD unless opts.Prices
+// gives prices, and its labels use the same keys as AWS (instance-cpu,
+// instance-memory, instance-family, ...), with values such as the SKU
+// family made valid label values (lowercase, runs of other characters as
+// '-'). Pods default to DefaultAzurePods, and the EKS overhead model
+// applies (AKS's own reservations are not modelled).
 func Azure(opts Options) (*Catalog, error) {
-	return parse(azureCatalog, opts, defaults{"eastus", azureZones, DefaultAzurePods})
+	return parse(azureCatalog, opts, defaults{"Azure", "eastus", azureZones, DefaultAzurePods, fromModel})
 }
 
 // Parse reads a user catalog in the schema of the embedded ones (see the
 // package doc), with the same labels, overhead and spot model as [AWS]. Zone
-// names default as for AWS.
+// names default as for AWS. Prices come from opts.Prices, else the file's
+// prices for the region, else, when the file has prices for other regions
+// only, the embedded AWS price list; a file without any prices is priced
+// by the resource model.
 func Parse(data []byte, opts Options) (*Catalog, error) {
-	return parse(data, opts, defaults{"us-east-1", awsZones, DefaultPods})
-}
-
-func awsZones(region string) []string {
-	return []string{region + "a", region + "b", region + "c"}
-}
-
-func azureZones(region string) []string {
-	return []string{region + "-1", region + "-2", region + "-3"}
+	return parse(data, opts, defaults{"", "us-east-1", awsZones, DefaultPods, fromDocument})
 }
 
 // DefaultAzurePods is the pod capacity of an Azure size: the Azure CNI
@@ -97,22 +104,46 @@ func azureZones(region string) []string {
 // memory would not fit the 1 GiB sizes).
 const DefaultAzurePods = 30
 
+// priceFrom is where a provider's on-demand prices come from when
+// Options.Prices gives none.
+type priceFrom uint8
+
+const (
+	fromEmbedded priceFrom = iota // the embedded AWS price list
+	fromDocument                  // the document's prices, else the embedded list; the model for a document without prices
+	fromModel                     // the resource model
+)
+
 // defaults are a provider's defaults for Options.
 type defaults struct {
-	region string
-	zones  func(region string) []string
-	pods   int64
+	provider string // "AWS", "Azure", "" for a user catalog
+	region   string
+	zones    func(region string) (zones []string, known bool)
+	pods     int64
+	prices   priceFrom
 }
 
 // settings are Options resolved against a document.
 type settings struct {
-	region, priceRegion string // priceRegion "" means the resource model
-	zones               []string
-	spotOffPPM          int64
-	noSpot              bool
-	spotPrice           map[string]Price
-	maxPods             int64
-	defaultPods         int64
+	region      string
+	zones       []string
+	table       priceTable
+	docCurrency string
+	offer       [len(capacityTypeNames)]bool // capacity types to build offerings for
+	spotOffPPM  int64
+	spotPrice   map[string]Price
+	spotGiven   int // types whose spot price was given, not modelled
+	maxPods     int64
+	defaultPods int64
+}
+
+// priceTable is the on-demand price source of a catalog.
+type priceTable struct {
+	currency, source string
+	modelled         bool
+	fromDoc          bool               // the document's price field
+	perHour          map[string]float64 // Options.Prices or the embedded list
+	field            string             // names the source in errors
 }
 
 func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
@@ -120,7 +151,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := resolve(opts, doc, def)
+	s, origin, err := resolve(opts, &doc, def)
 	if err != nil {
 		return nil, err
 	}
@@ -128,30 +159,37 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	var errs []error
 	for i := range doc.InstanceTypes {
 		t, ok, err := s.instanceType(&doc.InstanceTypes[i])
-		if err != nil {
+		switch {
+		case err != nil:
 			errs = append(errs, err)
-		} else if ok {
+		case ok:
 			types = append(types, t)
+		default:
+			origin.Unpriced++
 		}
 	}
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	return New(types)
+	c, err := New(types)
+	if err != nil {
+		return nil, err
+	}
+	origin.SpotGiven = s.spotGiven
+	c.origin = origin
+	return c, nil
 }
 
 // resolve applies the defaults and validates opts.
-func resolve(opts Options, doc document, def defaults) (settings, error) {
-	s := settings{region: cmp.Or(opts.Region, def.region), noSpot: opts.NoSpot, maxPods: int64(opts.MaxPods),
-		defaultPods: def.pods}
-	s.zones = cmpOr(opts.Zones, def.zones(s.region))
-	if len(doc.RegionPrices) > 0 {
-		s.priceRegion = doc.RegionPrices[0]
-		if slices.Contains(doc.RegionPrices, s.region) {
-			s.priceRegion = s.region
-		}
+func resolve(opts Options, doc *document, def defaults) (settings, Origin, error) {
+	region := cmp.Or(opts.Region, opts.Prices.Region, def.region)
+	zones, known := slices.Clone(opts.Zones), true
+	if len(zones) == 0 {
+		zones, known = def.zones(region)
 	}
-	var errs []error
+	s := settings{region: region, zones: zones, maxPods: int64(opts.MaxPods), defaultPods: def.pods,
+		docCurrency: cmp.Or(doc.Currency, "USD")}
+	errs := s.where(opts.Prices, doc, def)
 	d := opts.SpotDiscount
 	if math.IsNaN(d) || d < 0 || d >= 1 {
 		errs = append(errs, fieldErr("", "Options.SpotDiscount", ErrInvalidOptions, "%v not in [0, 1)", d))
@@ -160,24 +198,101 @@ func resolve(opts Options, doc document, def defaults) (settings, error) {
 	if opts.MaxPods < 0 {
 		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d is negative", opts.MaxPods))
 	}
-	errs = append(errs, validateZones(s.zones)...)
+	cts, err := s.capacityTypes(opts.CapacityTypes)
+	errs = append(errs, err)
 	var spotErrs []error
 	s.spotPrice, spotErrs = spotPrices(opts.SpotPrice, doc)
-	return s, errors.Join(append(errs, spotErrs...)...)
+	origin := Origin{Region: region, Zones: zones, ZonesAssumed: !known, Currency: s.table.currency,
+		Source: s.table.source, Modelled: s.table.modelled, CapacityTypes: cts, SpotDiscount: cmp.Or(d, DefaultSpotDiscount)}
+	return s, origin, errors.Join(append(errs, spotErrs...)...)
 }
 
-func validateZones(zones []string) []error {
-	var errs []error
-	for i, z := range zones {
-		if err := validateOffering("", "", Offering{Zone: z}); err != nil || slices.Contains(zones[:i], z) {
-			errs = append(errs, fieldErr("", fmt.Sprintf("Options.Zones[%d]", i), ErrInvalidOptions, "%q is empty, duplicated or not a label value", z))
+// where validates the region, zones and currency of s and chooses its
+// prices.
+func (s *settings) where(p Prices, doc *document, def defaults) []error {
+	if errs := validateRegion(s.region, "Options.Region"); len(errs) > 0 {
+		return errs
+	}
+	errs := validateZones(s.region, "Options.Zones", s.zones)
+	if !validCurrency(s.docCurrency) {
+		errs = append(errs, fieldErr("", "currency", ErrInvalidSpec, "%q is not an ISO 4217 code such as USD", doc.Currency))
+	}
+	var err error
+	s.table, err = priceSource(p, doc, def, s.region)
+	return append(errs, err)
+}
+
+// capacityTypes records which capacity types to offer and returns them in
+// label order.
+func (s *settings) capacityTypes(cts []CapacityType) ([]CapacityType, error) {
+	if len(cts) == 0 {
+		cts = []CapacityType{OnDemand, Spot}
+	}
+	for i, ct := range cts {
+		if !ct.valid() {
+			return nil, fieldErr("", fmt.Sprintf("Options.CapacityTypes[%d]", i), ErrInvalidCapacityType, "%s is not on-demand, spot or reserved", ct)
+		}
+		s.offer[ct] = true
+	}
+	if !s.offer[OnDemand] && !s.offer[Spot] {
+		return nil, fieldErr("", "Options.CapacityTypes", ErrInvalidOptions,
+			"reserved alone offers nothing: reserved capacity comes from capacity reservations, which a catalog file does not hold; add on-demand or spot")
+	}
+	var out []CapacityType
+	for ct, ok := range s.offer {
+		if ok {
+			out = append(out, CapacityType(ct))
 		}
 	}
-	return errs
+	return out, nil
+}
+
+// priceSource chooses the on-demand prices: opts.Prices, else the
+// provider's source for the region.
+func priceSource(p Prices, doc *document, def defaults, region string) (priceTable, error) {
+	if len(p.PerHour) > 0 {
+		return givenPrices(p, region)
+	}
+	switch {
+	case def.prices == fromModel, def.prices == fromDocument && len(doc.RegionPrices) == 0:
+		return modelTable(def.provider), nil
+	case def.prices == fromDocument && slices.Contains(doc.RegionPrices, region):
+		return priceTable{currency: cmp.Or(doc.Currency, "USD"), source: "the catalog file's prices for " + region,
+			fromDoc: true, field: "price." + region}, nil
+	}
+	e, err := embeddedPrices(region)
+	var np *NoPricesError
+	if errors.As(err, &np) && def.prices == fromDocument {
+		np.Regions = slices.Compact(slices.Sorted(slices.Values(append(np.Regions, doc.RegionPrices...))))
+		np.In = "the catalog file or " + np.In
+	}
+	return priceTable{currency: e.Currency, source: e.Source, perHour: e.PerHour, field: "embedded prices"}, err
+}
+
+// givenPrices checks Options.Prices for region.
+func givenPrices(p Prices, region string) (priceTable, error) {
+	if p.Region != "" && p.Region != region {
+		return priceTable{}, fieldErr("", "Options.Prices.Region", ErrInvalidOptions, "prices for %q, catalog for %q: nodeplan never uses another region's prices", p.Region, region)
+	}
+	cur := cmp.Or(p.Currency, "USD")
+	if !validCurrency(cur) {
+		return priceTable{}, fieldErr("", "Options.Prices.Currency", ErrInvalidOptions, "%q is not an ISO 4217 code such as USD", cur)
+	}
+	return priceTable{currency: cur, source: cmp.Or(p.Source, "Options.Prices"), perHour: p.PerHour, field: "Options.Prices"}, nil
+}
+
+// modelTable is the resource model, named for the provider whose list
+// prices it is not.
+func modelTable(provider string) priceTable {
+	src := "modelled from vCPU/memory/GPU (the catalog file has no prices)"
+	if provider != "" {
+		src = "modelled from vCPU/memory/GPU, not " + provider + " list prices"
+	}
+	return priceTable{currency: "USD", source: src, modelled: true}
 }
 
 // spotPrices converts the per-type spot overrides, checking the names exist.
-func spotPrices(in map[string]float64, doc document) (map[string]Price, []error) {
+func spotPrices(in map[string]float64, doc *document) (map[string]Price, []error) {
 	names := make(map[string]bool, len(doc.InstanceTypes))
 	for _, t := range doc.InstanceTypes {
 		names[t.Name] = true
@@ -199,7 +314,7 @@ func spotPrices(in map[string]float64, doc document) (map[string]Price, []error)
 }
 
 // instanceType builds the type of sp; ok is false when it has no price in
-// the price region and is left out.
+// the region and is left out.
 func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	if errs := sp.validate(); len(errs) > 0 {
 		return InstanceType{}, false, errors.Join(errs...)
@@ -221,19 +336,22 @@ func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	return t, true, err
 }
 
-// onDemandPrice is the type's price in the price region, or the resource
-// model when the document has no prices.
+// onDemandPrice is the type's price in the region's price table, or the
+// resource model.
 func (s *settings) onDemandPrice(sp *spec) (Price, bool, error) {
-	if s.priceRegion == "" {
+	if s.table.modelled {
 		return modelPrice(sp), true, nil
 	}
-	d, ok := sp.Price[s.priceRegion]
+	d, ok := s.table.perHour[sp.Name]
+	if s.table.fromDoc {
+		d, ok = sp.Price[s.region]
+	}
 	if !ok {
 		return 0, false, nil
 	}
 	p, err := PriceFromDollars(d)
 	if err != nil {
-		return 0, false, fieldErr(sp.Name, "price."+s.priceRegion, ErrInvalidPrice, "%v", err)
+		return 0, false, fieldErr(sp.Name, s.table.field, ErrInvalidPrice, "%v", err)
 	}
 	return p, true, nil
 }
@@ -243,14 +361,20 @@ func modelPrice(sp *spec) Price {
 	return Price(*sp.VCPU)*ModelVCPUHour + mem + Price(sp.GPUs)*ModelGPUHour + Price(sp.Accelerators)*ModelAcceleratorHour
 }
 
-// offerings returns on-demand and (unless NoSpot) spot offerings in every
-// zone.
+// offerings returns an on-demand and a spot offering in every zone, each
+// when its capacity type is offered.
 func (s *settings) offerings(sp *spec, od Price) ([]Offering, error) {
-	spot, err := s.spot(sp, od)
+	var spot Price
+	var err error
+	if s.offer[Spot] {
+		spot, err = s.spot(sp, od)
+	}
 	offs := make([]Offering, 0, 2*len(s.zones))
 	for _, z := range s.zones {
-		offs = append(offs, Offering{Zone: z, CapacityType: OnDemand, Price: od, Available: true})
-		if !s.noSpot {
+		if s.offer[OnDemand] {
+			offs = append(offs, Offering{Zone: z, CapacityType: OnDemand, Price: od, Available: true})
+		}
+		if s.offer[Spot] {
 			offs = append(offs, Offering{Zone: z, CapacityType: Spot, Price: spot, Available: true})
 		}
 	}
@@ -258,19 +382,26 @@ func (s *settings) offerings(sp *spec, od Price) ([]Offering, error) {
 }
 
 // spot is the spot price: Options.SpotPrice, else the file's spotPrice for
-// the price region, else the discount model.
+// the region, else the discount model.
 func (s *settings) spot(sp *spec, od Price) (Price, error) {
 	if p, ok := s.spotPrice[sp.Name]; ok {
+		s.spotGiven++
 		return p, nil
 	}
-	if d, ok := sp.SpotPrice[s.priceRegion]; ok {
-		p, err := PriceFromDollars(d)
-		if err != nil {
-			return 0, fieldErr(sp.Name, "spotPrice."+s.priceRegion, ErrInvalidPrice, "%v", err)
-		}
-		return p, nil
+	d, ok := sp.SpotPrice[s.region]
+	if !ok {
+		return od.scale(s.spotOffPPM), nil
 	}
-	return od.scale(s.spotOffPPM), nil
+	s.spotGiven++
+	field := "spotPrice." + s.region
+	if s.docCurrency != s.table.currency {
+		return 0, fieldErr(sp.Name, field, ErrInvalidPrice, "in %s, but the on-demand prices are in %s", s.docCurrency, s.table.currency)
+	}
+	p, err := PriceFromDollars(d)
+	if err != nil {
+		return 0, fieldErr(sp.Name, field, ErrInvalidPrice, "%v", err)
+	}
+	return p, nil
 }
 
 // resources returns the capacity and the EKS overhead of sp, with the

@@ -62,7 +62,7 @@ func ExampleInstanceType_WorstLaunchPrice() {
 // WithAvailability marks offerings unavailable after an insufficient-
 // capacity error, in a new catalog.
 func ExampleCatalog_WithAvailability() {
-	catalog, _ := instancetypes.AWS(instancetypes.Options{NoSpot: true, Zones: []string{"us-east-1a"}})
+	catalog, _ := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}, Zones: []string{"us-east-1a"}})
 	m5 := requirements.NewSet(requirements.MustNew(requirements.LabelInstanceFamily, requirements.In, "m5"))
 	before, _, _ := catalog.Cheapest(m5)
 	after, _, _ := catalog.WithAvailability(instancetypes.OfferingKey{

@@ -7,9 +7,12 @@ import (
 	"strconv"
 )
 
-// Price is an hourly price in nano-dollars (1e-9 USD per hour), an exact
-// fixed-point value so that sums and comparisons never round. The zero Price
-// is free. A Price fits about 9.2 billion dollars per hour.
+// Price is an hourly price in nano-units (1e-9) of its catalog's currency
+// ([Origin].Currency: US dollars unless the catalog says otherwise, such as
+// CNY in cn-north-1), an exact fixed-point value so that sums and
+// comparisons never round. The zero Price is free. A Price fits about 9.2
+// billion currency units per hour. The names Dollars and PriceFromDollars
+// mean whole currency units.
 type Price int64
 
 // nanosPerDollar is the number of Price units in one dollar.
@@ -43,11 +46,14 @@ func MustPriceFromDollars(dollars float64) Price {
 	return p
 }
 
-// Dollars returns p in dollars per hour, rounded to the nearest float64.
+// Dollars returns p in whole currency units (dollars for USD) per hour,
+// rounded to the nearest float64.
 func (p Price) Dollars() float64 { return float64(p) / nanosPerDollar }
 
 // String formats p as "$0.096000/h": six decimals when p is a whole number
-// of micro-dollars, nine otherwise, so the text is exact.
+// of micro-dollars, nine otherwise, so the text is exact. It assumes USD: a
+// price of a catalog in another currency should be printed with its
+// [Origin].Currency instead.
 func (p Price) String() string {
 	sign, u := "", uint64(p)
 	if p < 0 {

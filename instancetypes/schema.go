@@ -16,10 +16,13 @@ import (
 
 // document is a catalog file (see the package doc for the schema).
 type document struct {
-	Source        []string `json:"source"`
-	Generated     string   `json:"generated"`
-	RegionPrices  []string `json:"region_prices"`
-	InstanceTypes []spec   `json:"instanceTypes"`
+	Source       []string `json:"source"`
+	Generated    string   `json:"generated"`
+	RegionPrices []string `json:"region_prices"`
+	// Currency is nodeplan's own: the ISO 4217 code of the price and
+	// spotPrice fields; "" means USD.
+	Currency      string `json:"currency"`
+	InstanceTypes []spec `json:"instanceTypes"`
 }
 
 // spec is one instance type of a catalog file. Pointer fields are optional:

@@ -45,13 +45,11 @@ func TestParseUserCatalog(t *testing.T) {
 }
 
 func TestParseOptions(t *testing.T) {
-	c, err := Parse([]byte(userCatalog), Options{Region: "eu-west-1", Zones: []string{"z1", "z2"}, NoSpot: true,
+	c, err := Parse([]byte(userCatalog), Options{Zones: []string{"us-east-1d", "us-east-1f"}, CapacityTypes: []CapacityType{OnDemand},
 		MaxPods: 110, SpotPrice: map[string]float64{"m5.large": 0.01}})
 	require.NoError(t, err)
 	m5, _ := c.Get("m5.large")
-	assert.Equal(t, []Offering{off("z1", OnDemand, 96_000_000), off("z2", OnDemand, 96_000_000)}, m5.Offerings,
-		"us-east-1 prices stand in for a region without prices")
-	assert.True(t, m5.Requirements.Get(requirements.LabelRegion).Has("eu-west-1"))
+	assert.Equal(t, []Offering{off("us-east-1d", OnDemand, 96_000_000), off("us-east-1f", OnDemand, 96_000_000)}, m5.Offerings)
 	assert.Equal(t, int64(110), m5.Capacity.Pods)
 	assert.Equal(t, int64((11*29+255)*mib+100*mib), m5.Overhead.Memory, "kube-reserved still sized for ENI pods")
 
@@ -84,7 +82,7 @@ func TestParseErrors(t *testing.T) {
 		{"duplicate", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":4096,"arch":"amd64"},{"name":"a","vcpu":2,"memoryMiB":4096,"arch":"amd64"}]}`, Options{}, ErrDuplicateName, `"a": name`},
 		{"spot discount", `{"instanceTypes":[]}`, Options{SpotDiscount: 1}, ErrInvalidOptions, "Options.SpotDiscount"},
 		{"max pods", `{"instanceTypes":[]}`, Options{MaxPods: -1}, ErrInvalidOptions, "Options.MaxPods"},
-		{"zones", `{"instanceTypes":[]}`, Options{Zones: []string{"a", "a"}}, ErrInvalidOptions, "Options.Zones[1]"},
+		{"zones", `{"instanceTypes":[]}`, Options{Zones: []string{"us-east-1a", "us-east-1a"}}, ErrInvalidOptions, "Options.Zones[1]"},
 		{"spot price type", `{"instanceTypes":[]}`, Options{SpotPrice: map[string]float64{"x": 1}}, ErrInvalidOptions, `"x": Options.SpotPrice`},
 	}
 	for _, tc := range tests {

@@ -59,27 +59,40 @@
 // # The JSON report (nodeplan provision -o json)
 //
 // The schema is stable: fields may be added, none removed or renamed
-// while apiVersion is nodeplan.io/v1.
+// while apiVersion is nodeplan.io/v1. [NewReport] builds it from the same
+// planview.View the table is printed from.
 //
 //	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
 //	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
 //	  name, existing (bool), nodePool, instanceType, zone, capacityType,
-//	  pricePerHour (USD, 6 decimals), instanceTypes[] (candidates, cheapest
-//	  first; new nodes only), requests{} and allocatable{} (resource name →
-//	  Kubernetes quantity; requests include pod slots and, on new nodes,
-//	  daemonset overhead), pods[] ("namespace/name")
+//	  pricePerHour (in summary.currency, 6 decimals), arch (kubernetes.io/arch,
+//	  absent when unknown), instanceTypes[] (candidates, cheapest first; new
+//	  nodes only), requests{} and allocatable{} (resource name → Kubernetes
+//	  quantity; requests include pod slots and, on new nodes, daemonset
+//	  overhead), pods[] ("namespace/name")
 //	unschedulable[]:  pod ("namespace/name"), reason (packing.ReasonKind:
 //	  NoNodePool, Untolerated, Incompatible, NoInstanceType, Insufficient,
 //	  LimitExceeded, Topology, HostPortConflict, MinValues), nodePool, message
+//	unschedulableGroups[]: the same pods grouped as the table prints them,
+//	  largest group first: namespace, owner ("Kind/name"; absent for a pod
+//	  without one, which is a group alone), reason, nodePool, message (the
+//	  pod it names written "namespace/<owner name>-*" when the group has
+//	  several), count, pods[]
 //	summary:          newNodes, existingNodes, scheduledPods, unschedulablePods,
-//	  pricePerHour and pricePerMonth (new nodes; 730 h), existingPricePerHour
+//	  pricePerHour and pricePerMonth (new nodes; 730 h), existingPricePerHour,
+//	  currency (ISO 4217 code of every price in the report, such as "USD")
+//	notes[]:          where the prices came from and how spot is modelled
 //	warnings[]:       objects skipped, each naming file, document and object
+//
+// Added since the first release of the schema: nodes[].arch,
+// unschedulableGroups, summary.currency, notes.
 //
 // # Try it on your cluster
 //
 //	kubectl get nodepools -o yaml > pools.yaml
 //	kubectl get nodes,pods,daemonsets,pdb -A -o yaml > cluster.yaml
 //	nodeplan provision -f pools.yaml -f cluster.yaml
+//	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //
 // Add a Deployment manifest with -f to ask what scaling it would launch.
 //

@@ -3,8 +3,10 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/drift"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"k8s.io/apimachinery/pkg/api/resource"
 )
 
@@ -108,7 +110,8 @@ type ResolvedGroup struct {
 }
 
 // FromEC2NodeClass converts c into drift's [drift.EC2NodeClass] shape. It
-// checks that every selector term selects by something and reads the EBS
+// checks that every selector term selects by something and every resolved
+// subnet has a zone, and reads the EBS
 // volume sizes as quantities (rounded up to GiB). It does not modify c.
 // Errors are *ObjectError values naming the field. O(size of c).
 func FromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
@@ -149,6 +152,9 @@ func fromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
 	out := drift.EC2NodeClass{Name: c.Metadata.Name, Spec: drift.EC2NodeClassSpec{Role: s.Role,
 		InstanceProfile: s.InstanceProfile, UserData: s.UserData, MetadataOptions: metadataOptions(s.MetadataOptions),
 		Tags: s.Tags}, Status: status(&c.Status)}
+	if err := checkSubnets(c.Status.Subnets); err != nil {
+		return drift.EC2NodeClass{}, err
+	}
 	for i, m := range s.BlockDeviceMappings {
 		d, err := blockDevice(m)
 		if err != nil {
@@ -157,6 +163,18 @@ func fromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
 		out.Spec.BlockDeviceMappings = append(out.Spec.BlockDeviceMappings, d)
 	}
 	return out, nil
+}
+
+// checkSubnets checks that every resolved subnet names its zone, which
+// decides where the class's NodePools launch ([Cluster.Problem]).
+func checkSubnets(subnets []ResolvedSubnet) error {
+	for i, n := range subnets {
+		if n.Zone == "" {
+			return atField(fmt.Sprintf("status.subnets[%d].zone", i),
+				fmt.Errorf("subnet %q has no zone, so the zones its NodePools launch in are unknown", n.ID))
+		}
+	}
+	return nil
 }
 
 func checkTerms(terms []SelectorTerm) error {
@@ -209,4 +227,23 @@ func status(s *EC2NodeClassStatus) drift.EC2NodeClassStatus {
 		out.SecurityGroups = append(out.SecurityGroups, drift.SecurityGroup{ID: g.ID, Name: g.Name})
 	}
 	return out
+}
+
+// zones returns the distinct zones of the class's resolved subnets,
+// in the order of the subnets. Each must be a zone of region (any
+// non-empty zone when region is "", a catalog that does not know its
+// region).
+func (class *EC2NodeClass) zones(region string) ([]string, error) {
+	var zones []string
+	for i, s := range class.Status.Subnets {
+		field := fmt.Sprintf("status.subnets[%d].zone", i)
+		switch {
+		case s.Zone == "" || region != "" && !instancetypes.ZoneInRegion(s.Zone, region):
+			return nil, &ObjectError{Kind: KindEC2NodeClass, Name: class.Metadata.Name, Field: field,
+				Err: fmt.Errorf("%w: zone %q is not in region %q, the catalog's", ErrInvalid, s.Zone, region)}
+		case !slices.Contains(zones, s.Zone):
+			zones = append(zones, s.Zone)
+		}
+	}
+	return zones, nil
 }

@@ -10,7 +10,7 @@ import (
 )
 
 func ExampleSolve() {
-	catalog, _ := instancetypes.AWS(instancetypes.Options{NoSpot: true})
+	catalog, _ := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	arch := requirements.MustParse(requirements.Expression{Key: requirements.LabelArch, Operator: requirements.In, Values: []string{"amd64"}})
 	var pods []packing.Pod
 	for i := range 6 {

@@ -133,14 +133,21 @@ func (nc NodeClaim) InFlight(catalog *instancetypes.Catalog, pods []Pod, created
 	return n
 }
 
+// CatalogOf is the catalog the named NodePool launches from: its own
+// Catalog when set, else p's. An unknown pool gets p's. The complexity is
+// O(pools).
+func (p Problem) CatalogOf(pool string) *instancetypes.Catalog {
+	if i := slices.IndexFunc(p.NodePools, func(np NodePool) bool { return np.Name == pool }); i >= 0 && p.NodePools[i].Catalog != nil {
+		return p.NodePools[i].Catalog
+	}
+	return p.Catalog
+}
+
 // Launched is InFlight for a claim of a plan for p: the type is looked up in
 // the catalog of the claim's NodePool (or p's), and the node holds the pods
 // of p the claim lists (indices out of range are left out).
 func (p Problem) Launched(nc NodeClaim, created time.Time) Node {
-	cat := p.Catalog
-	if i := slices.IndexFunc(p.NodePools, func(np NodePool) bool { return np.Name == nc.NodePool }); i >= 0 && p.NodePools[i].Catalog != nil {
-		cat = p.NodePools[i].Catalog
-	}
+	cat := p.CatalogOf(nc.NodePool)
 	pods := make([]Pod, 0, len(nc.Pods))
 	for _, k := range nc.Pods {
 		if k >= 0 && k < len(p.Pods) {

@@ -38,14 +38,17 @@ func run(w io.Writer) error {
 		return err
 	}
 	cl := cluster(catalog)
-	if err := cl.Validate(); err != nil {
+	findings, err := drift.Evaluate(cl.Input, now)
+	if err != nil {
 		return err
 	}
-	findings := drift.Evaluate(cl.Input, now)
 	for _, f := range findings {
 		fmt.Fprintf(w, "finding %s %s: %s\n", f.Node, f.Reason, f.Message)
 	}
-	cmds, blocked := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, cl, now)
+	if err != nil {
+		return err
+	}
 	for _, c := range cmds {
 		printCommand(w, c)
 	}

@@ -1,6 +1,7 @@
 // Command quickstart packs a realistic mixed workload onto the embedded AWS
-// catalog and prints the plan: one line per node, the pods that cannot be
-// placed with the reason, and the total price.
+// catalog and prints the plan as nodeplan provision does (package planview):
+// one line per node, the totals, and the pods that cannot be placed,
+// grouped by owner, with the reason.
 //
 //	go run ./examples/quickstart
 package main
@@ -9,10 +10,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -34,8 +35,9 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printPlan(w, p, plan)
-	return nil
+	v := planview.New(&p, &plan)
+	o := catalog.Origin()
+	return v.WriteTable(w, planview.Options{Currency: o.Currency, Notes: planview.Notes(o, planview.Knobs{})})
 }
 
 var gpuTaint = requirements.Taint{Key: string(resources.GPU), Value: "true", Effect: requirements.NoSchedule}
@@ -78,7 +80,7 @@ func nodePools() []packing.NodePool {
 func pods(name string, n int, cpu, memory string, edit func(*packing.Pod)) []packing.Pod {
 	out := make([]packing.Pod, n)
 	for i := range out {
-		out[i] = packing.Pod{Namespace: "default", Name: fmt.Sprintf("%s-%d", name, i),
+		out[i] = packing.Pod{Namespace: "default", Name: fmt.Sprintf("%s-%d", name, i), Owner: "Deployment/" + name,
 			Requests: resources.MustParse(map[resources.Name]string{resources.CPU: cpu, resources.Memory: memory})}
 		if edit != nil {
 			edit(&out[i])
@@ -100,30 +102,4 @@ func affinity(selector map[string]string) requirements.NodeAffinity {
 		panic(err) // hard-coded selector
 	}
 	return a
-}
-
-func printPlan(w io.Writer, p packing.Problem, plan packing.Plan) {
-	fmt.Fprintf(w, "%-12s %-16s %-11s %-9s %10s  %-24s %-24s %s\n", "NODE", "INSTANCE TYPE", "ZONE", "CAPACITY", "$/HOUR", "CPU", "MEMORY", "PODS")
-	for _, nc := range plan.NodeClaims {
-		t, _ := p.Catalog.Get(nc.InstanceType)
-		fmt.Fprintf(w, "%-12s %-16s %-11s %-9s %10.4f  %s %s %d\n", nc.Name, nc.InstanceType, nc.Offering.Zone,
-			nc.Offering.CapacityType, nc.Offering.Price.Dollars(),
-			bar(nc.Requests.CPU, t.Allocatable.CPU), bar(nc.Requests.Memory, t.Allocatable.Memory), len(nc.Pods))
-	}
-	for _, u := range plan.Unschedulable {
-		pod := p.Pods[u.Pod]
-		fmt.Fprintf(w, "unschedulable %s/%s: %s\n", pod.Namespace, pod.Name, u.Reason.Message)
-	}
-	fmt.Fprintf(w, "total: %d nodes, %d pods placed, %d unschedulable, $%.4f/hour\n",
-		len(plan.NodeClaims), len(plan.Order), len(plan.Unschedulable), plan.Price.Dollars())
-}
-
-// bar draws used/allocatable as a 10-cell bar with the percentage.
-func bar(used, alloc int64) string {
-	pct := 0
-	if alloc > 0 {
-		pct = int(100 * used / alloc)
-	}
-	cells := min(pct/10, 10)
-	return fmt.Sprintf("[%s%s] %3d%%", strings.Repeat("#", cells), strings.Repeat(".", 10-cells), pct)
 }

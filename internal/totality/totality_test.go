@@ -278,7 +278,7 @@ func checkWorld(t *testing.T, name string, w *world) {
 	mustNotPanic(t, name+": packing", func() { checkPacking(t, name, p) })
 	mustNotPanic(t, name+": consolidation", func() { checkConsolidation(t, name, w.consolidation()) })
 	mustNotPanic(t, name+": disruption", func() { checkDisruption(w) })
-	mustNotPanic(t, name+": drift", func() { checkDrift(t, name, w, p.Validate() == nil) })
+	mustNotPanic(t, name+": drift", func() { checkDrift(t, name, w) })
 }
 
 func checkPacking(t *testing.T, name string, p packing.Problem) {
@@ -325,17 +325,30 @@ func checkDisruption(w *world) {
 	disruption.Order(w.problem().Nodes)
 }
 
-// checkDrift runs Evaluate, Commands and Interruption; on a snapshot that
-// packing accepts, the commands must pass drift.VerifyCommands.
-func checkDrift(t *testing.T, name string, w *world, valid bool) {
+// checkDrift runs Evaluate, Commands and Interruption: an error must wrap
+// drift.ErrInvalid, and commands must pass drift.VerifyCommands.
+func checkDrift(t *testing.T, name string, w *world) {
 	_ = w.Input.Validate()
-	findings := drift.Evaluate(w.Input, now)
-	cmds, _ := drift.Commands(findings, w.Cluster, now)
-	if v := drift.VerifyCommands(w.Cluster, cmds, now); valid && len(v) > 0 {
-		t.Errorf("%s: drift.VerifyCommands rejects the commands of Commands: %v", name, v)
-	}
 	notices := []drift.Notice{{Kind: drift.SpotInterruption, Node: "n2", Time: now}, {Kind: drift.StateChange, Node: w.Nodes[0].Node.Name, State: "stopping"}}
-	_, _ = drift.Interruption(notices, w.Cluster, w.Catalog, time.Minute, now)
+	if _, err := drift.Interruption(notices, w.Cluster, w.Catalog, time.Minute, now); err != nil && !errors.Is(err, drift.ErrInvalid) {
+		t.Errorf("%s: drift.Interruption: an error that names no field: %v", name, err)
+	}
+	findings, err := drift.Evaluate(w.Input, now)
+	if err != nil {
+		if !errors.Is(err, drift.ErrInvalid) {
+			t.Errorf("%s: drift.Evaluate: an error that names no field: %v", name, err)
+		}
+		return
+	}
+	cmds, _, err := drift.Commands(findings, w.Cluster, now)
+	switch {
+	case err != nil && !errors.Is(err, drift.ErrInvalid):
+		t.Errorf("%s: drift.Commands: an error that names no field: %v", name, err)
+	case err == nil:
+		if v := drift.VerifyCommands(w.Cluster, cmds, now); len(v) > 0 {
+			t.Errorf("%s: drift.VerifyCommands rejects the commands of Commands: %v", name, v)
+		}
+	}
 }
 
 func TestHostileStringsInSnapshots(t *testing.T) {

@@ -8,8 +8,10 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/consolidation"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 )
 
 // consolidationReport is the JSON of nodeplan consolidate -o json; see the
@@ -22,6 +24,7 @@ type consolidationReport struct {
 	Commands   []cmdReport   `json:"commands"`
 	Kept       []keptReport  `json:"kept"`
 	Summary    consolSummary `json:"summary"`
+	Notes      []string      `json:"notes"`
 	Warnings   []string      `json:"warnings"`
 }
 
@@ -33,6 +36,8 @@ type cmdReport struct {
 	Replacements   []replacement `json:"replacements"`
 	SavingsPerHour float64       `json:"savingsPerHour"`
 	Placements     []placement   `json:"placements"`
+
+	savings instancetypes.Price
 }
 
 type replacement struct {
@@ -43,6 +48,8 @@ type replacement struct {
 	CapacityType  string   `json:"capacityType"`
 	PricePerHour  float64  `json:"pricePerHour"`
 	InstanceTypes []string `json:"instanceTypes"`
+
+	price instancetypes.Price
 }
 
 type placement struct {
@@ -65,24 +72,28 @@ type consolSummary struct {
 	KeptNodes       int     `json:"keptNodes"`
 	SavingsPerHour  float64 `json:"savingsPerHour"`
 	SavingsPerMonth float64 `json:"savingsPerMonth"`
+	// Currency is the ISO 4217 code of every price of the report.
+	Currency string `json:"currency"`
+
+	savings instancetypes.Price
 }
 
 func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("consolidate", args, stdin, stderr)
+	c, s, err := start("consolidate", args, stdin)
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	cl, err := s.cluster.Consolidation(s.catalog, s.now)
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	res, err := consolidation.Plan(cl, consolidation.Options{SpotToSpot: c.spotToSpot})
 	if err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	r := newConsolidationReport(s, cl, res)
 	if err := emit(c.output, &r, stdout); err != nil {
-		return fail("consolidate", err, stderr)
+		return fail("consolidate", err, stdout, stderr)
 	}
 	return exitOK
 }
@@ -90,7 +101,8 @@ func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidation.Result) consolidationReport {
 	r := consolidationReport{APIVersion: kube.ReportAPIVersion, Kind: "ConsolidationReport",
 		Now: s.now.Format(time.RFC3339), NowFrom: s.nowFrom, Commands: []cmdReport{}, Kept: []keptReport{},
-		Warnings: append([]string{}, s.cluster.Warnings...)}
+		Notes: append([]string{}, s.prices.notes...), Warnings: append([]string{}, s.cluster.Warnings...)}
+	r.Summary.Currency = s.prices.currency
 	from := podHomes(cl.Nodes)
 	var saved float64
 	for _, cmd := range res.Commands {
@@ -98,6 +110,7 @@ func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidat
 		r.Summary.DeletedNodes += len(cmd.Candidates)
 		r.Summary.NewNodes += len(cmd.Replacements)
 		saved += cmd.Savings.Dollars()
+		r.Summary.savings += cmd.Savings
 	}
 	for _, k := range res.Kept {
 		r.Kept = append(r.Kept, keptReport{Node: k.Node, Why: k.Why.String(), Message: k.Message})
@@ -125,11 +138,9 @@ func podHomes(nodes []packing.Node) map[string]string {
 func commandReport(cmd consolidation.Command, from map[string]string) cmdReport {
 	r := cmdReport{Reason: cmd.Reason.String(), Method: cmd.Method.String(), Decision: cmd.Decision(),
 		Candidates: append([]string{}, cmd.Candidates...), Replacements: []replacement{},
-		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}}
+		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}, savings: cmd.Savings}
 	for _, nc := range cmd.Replacements {
-		r.Replacements = append(r.Replacements, replacement{Name: nc.Name, NodePool: nc.NodePool,
-			InstanceType: nc.InstanceType, Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType.String(),
-			PricePerHour: dollars(nc.Offering.Price), InstanceTypes: append([]string{}, nc.InstanceTypes...)})
+		r.Replacements = append(r.Replacements, newReplacement(nc))
 	}
 	for _, p := range cmd.Placements {
 		r.Placements = append(r.Placements, placement{Pod: p.Pod, From: dash(from[p.Pod]), Node: p.Node, NodeClaim: p.NodeClaim})
@@ -140,12 +151,14 @@ func commandReport(cmd consolidation.Command, from map[string]string) cmdReport 
 // writeTable prints the commands, where their pods go, the kept nodes and
 // the totals.
 func (r *consolidationReport) writeTable(w io.Writer) error {
+	writeNotes(w, r.Notes)
 	fmt.Fprintf(w, "now %s (%s)\n\n", r.Now, r.NowFrom)
+	cur := r.Summary.Currency
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "#\tREASON\tMETHOD\tDECISION\tCANDIDATES\tREPLACEMENTS\tSAVINGS $/HOUR")
+	fmt.Fprintf(tw, "#\tREASON\tMETHOD\tDECISION\tCANDIDATES\tREPLACEMENTS\tSAVINGS %s/HOUR\n", cur)
 	for i, c := range r.Commands {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%.6f\n", i+1, c.Reason, c.Method, c.Decision,
-			strings.Join(c.Candidates, ","), replacements(c.Replacements), c.SavingsPerHour)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Reason, c.Method, c.Decision,
+			strings.Join(c.Candidates, ","), replacements(c.Replacements, cur), planview.Amount(c.savings))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -153,18 +166,27 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	r.writePlacements(w)
 	r.writeKept(w)
 	s := r.Summary
-	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves $%.6f/hour, $%.2f/month; %s kept\n",
-		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.SavingsPerHour, s.SavingsPerMonth, count(s.KeptNodes, "node"))
+	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s/hour, %s %s/month; %s kept\n",
+		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, planview.FormatPrice(s.savings, cur),
+		planview.MonthlyAmount(s.savings), cur, count(s.KeptNodes, "node"))
 	return writeWarnings(w, r.Warnings)
 }
 
-func replacements(rs []replacement) string {
+func newReplacement(nc packing.NodeClaim) replacement {
+	return replacement{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
+		CapacityType: nc.Offering.CapacityType.String(), PricePerHour: dollars(nc.Offering.Price),
+		InstanceTypes: append([]string{}, nc.InstanceTypes...), price: nc.Offering.Price}
+}
+
+// replacements lists new nodes with their offering and hourly price in
+// currency.
+func replacements(rs []replacement, currency string) string {
 	if len(rs) == 0 {
 		return "-"
 	}
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (%s %s %s $%.6f)", r.Name, r.InstanceType, r.Zone, r.CapacityType, r.PricePerHour))
+		out = append(out, fmt.Sprintf("%s (%s %s %s %s/hour)", r.Name, r.InstanceType, r.Zone, r.CapacityType, planview.FormatPrice(r.price, currency)))
 	}
 	return strings.Join(out, ", ")
 }

@@ -21,7 +21,10 @@ type driftReport struct {
 	Findings   []findingReport `json:"findings"`
 	Commands   []driftCommand  `json:"commands"`
 	Blocked    []blockedReport `json:"blocked"`
-	Warnings   []string        `json:"warnings"`
+	// Currency is the ISO 4217 code of every price of the report.
+	Currency string   `json:"currency"`
+	Notes    []string `json:"notes"`
+	Warnings []string `json:"warnings"`
 }
 
 type findingReport struct {
@@ -60,23 +63,29 @@ type blockedReport struct {
 }
 
 func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("drift", args, stdin, stderr)
+	c, s, err := start("drift", args, stdin)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	cl, warnings, err := s.cluster.Drift(s.catalog)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	cl.Expiration.GracePeriod = c.expireGrace
 	if err := cl.Validate(); err != nil {
+		return fail("drift", err, stdout, stderr)
+	}
+	findings, err := drift.Evaluate(cl.Input, s.now)
+	if err != nil {
 		return fail("drift", err, stderr)
 	}
-	findings := drift.Evaluate(cl.Input, s.now)
-	cmds, blocked := drift.Commands(findings, cl, s.now)
+	cmds, blocked, err := drift.Commands(findings, cl, s.now)
+	if err != nil {
+		return fail("drift", err, stderr)
+	}
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
 	if err := emit(c.output, &r, stdout); err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	return exitOK
 }
@@ -90,7 +99,8 @@ func stamp(t time.Time) string {
 
 func newDriftReport(s snapshot, fs []drift.Finding, cmds []drift.Command, blocked []drift.Blocked, warnings []string) driftReport {
 	r := driftReport{APIVersion: kube.ReportAPIVersion, Kind: "DriftReport", Now: stamp(s.now), NowFrom: s.nowFrom,
-		Findings: []findingReport{}, Commands: []driftCommand{}, Blocked: []blockedReport{}, Warnings: warnings}
+		Findings: []findingReport{}, Commands: []driftCommand{}, Blocked: []blockedReport{}, Currency: s.prices.currency,
+		Notes: append([]string{}, s.prices.notes...), Warnings: warnings}
 	for _, f := range fs {
 		r.Findings = append(r.Findings, findingReport{Node: f.Node, NodePool: f.NodePool, Reason: f.Reason.String(),
 			Since: stamp(f.Since), Forceful: f.Forceful, Deadline: stamp(f.Deadline), Message: f.Message})
@@ -111,9 +121,7 @@ func driftCommandReport(c drift.Command) driftCommand {
 		out.Findings = append(out.Findings, f.Reason.String())
 	}
 	for _, nc := range c.Replacements {
-		out.Replacements = append(out.Replacements, replacement{Name: nc.Name, NodePool: nc.NodePool,
-			InstanceType: nc.InstanceType, Zone: nc.Offering.Zone, CapacityType: nc.Offering.CapacityType.String(),
-			PricePerHour: dollars(nc.Offering.Price), InstanceTypes: append([]string{}, nc.InstanceTypes...)})
+		out.Replacements = append(out.Replacements, newReplacement(nc))
 	}
 	for _, h := range c.Homes {
 		out.Homes = append(out.Homes, home{Pod: h.Pod.String(), Node: h.Node, NodeClaim: h.NodeClaim, Unschedulable: h.Unschedulable})
@@ -124,6 +132,7 @@ func driftCommandReport(c drift.Command) driftCommand {
 // writeTable prints the findings, the commands with their pods' homes, the
 // blocked nodes and the warnings.
 func (r *driftReport) writeTable(w io.Writer) error {
+	writeNotes(w, r.Notes)
 	fmt.Fprintf(w, "now %s (%s)\n\n", r.Now, r.NowFrom)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NODE\tNODEPOOL\tFINDING\tSINCE\tFORCEFUL\tMESSAGE")
@@ -132,7 +141,7 @@ func (r *driftReport) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, "\n#\tNODE\tREASON\tFORCEFUL\tDEADLINE\tREPLACEMENTS")
 	for i, c := range r.Commands {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\n", i+1, c.Node, c.Reason, c.Forceful, dash(c.Deadline), replacements(c.Replacements))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\n", i+1, c.Node, c.Reason, c.Forceful, dash(c.Deadline), replacements(c.Replacements, r.Currency))
 	}
 	if err := tw.Flush(); err != nil {
 		return err

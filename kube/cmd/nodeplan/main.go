@@ -3,17 +3,35 @@
 // Kubernetes and Karpenter manifests:
 //
 //	nodeplan provision -f cluster.yaml [-f more.yaml ...] [--catalog aws|azure|PATH]
-//	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
+//	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
 //	nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan version
+//	nodeplan help [COMMAND]     (also -h, --help, and COMMAND --help)
+//
+// Input, as kubectl's: -f names a file, "-" (stdin) or a directory, whose
+// *.yaml, *.yml and *.json files are read in name order; -R (--recursive)
+// also reads its subdirectories, depth first in name order. Files and
+// manifest arguments are read in the order given. An input that holds no
+// object at all (empty files, an empty List) is an error, exit status 2:
+// "no objects in …".
 //
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
 // karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
 // EC2NodeClasses, as YAML or JSON, also as kind List (the output of kubectl
 // get -o yaml). For provision, -o table (the default) prints one line per
-// node, -o json the report schema documented in package kube, -o yaml the
-// NodeClaims to create.
+// node (new or existing, NodePool, instance type, zone, capacity type,
+// hourly price, pods, CPU and memory use), the totals, and the
+// unschedulable pods grouped by owner and reason ("Deployment shop/web ×12
+// — Insufficient: …"); -o wide adds each node's architecture and candidate
+// instance types and lists the pods of each group; --no-headers prints the
+// node rows alone, for scripts, and sends the rest to stderr. The table is
+// package planview's, shared with examples/quickstart. -o json prints the
+// report schema documented in package kube, -o yaml the NodeClaims to
+// create (the totals and unschedulable pods go to stderr). Every price
+// carries its currency: "0.192000 USD", "USD/HOUR" in column headers; the
+// header lines before the table say where the prices came from.
 //
 // consolidate runs consolidation.Plan on the nodes with their bound pods,
 // the NodePools (with their disruption settings), daemonsets, pending pods
@@ -45,11 +63,18 @@
 // instanceType, zone, capacityType, pricePerHour, instanceTypes[]},
 // savingsPerHour, placements[] {pod, from, node | nodeClaim}), kept[]
 // {node, why, message}, summary {commands, deletedNodes, newNodes,
-// keptNodes, savingsPerHour, savingsPerMonth}, warnings[]. kind DriftReport
-// has now, nowFrom, findings[] {node, nodePool, reason, since, forceful,
-// deadline, message}, commands[] {node, nodePool, reason, findings[],
-// forceful, deadline, replacements[], homes[] {pod, node | nodeClaim |
-// unschedulable}}, blocked[] {node, nodePool, reason, why}, warnings[].
+// keptNodes, savingsPerHour, savingsPerMonth, currency}, notes[],
+// warnings[]. kind DriftReport has now, nowFrom, findings[] {node,
+// nodePool, reason, since, forceful, deadline, message}, commands[] {node,
+// nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
+// {pod, node | nodeClaim | unschedulable}}, blocked[] {node, nodePool,
+// reason, why}, currency, notes[], warnings[]. currency is the ISO 4217
+// code of every price of the report, notes[] the price notes of the table
+// header (both added to the first schema).
+//
+// version prints the module version the binary was built from (go install
+// …@v1.2.3 records it), or "devel" and the VCS revision for a build from a
+// checkout. Help goes to stdout with exit status 0.
 //
 // Exit status: 0 on success (for provision, when every pod is scheduled),
 // 1 when provision leaves some pod unscheduled, 2 on bad input (the error,

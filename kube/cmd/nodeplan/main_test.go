@@ -20,6 +20,7 @@ const sample = "../../testdata/cluster.yaml"
 func TestGolden(t *testing.T) {
 	tests := []struct{ format, file string }{
 		{"table", "provision.txt"},
+		{"wide", "provision-wide.txt"},
 		{"json", "provision.json"},
 		{"yaml", "provision.yaml"},
 	}
@@ -46,31 +47,18 @@ func TestExitCodes(t *testing.T) {
 		require.NoError(t, os.WriteFile(p, []byte(data), 0o644))
 		return p
 	}
-	pool := write("pool.yaml", `apiVersion: karpenter.sh/v1
-kind: NodePool
-metadata: {name: default}
-spec:
-  template:
-    spec:
-      requirements: [{key: karpenter.k8s.aws/instance-family, operator: In, values: [m6i]}]
-`)
-	pod := write("pod.yaml", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`)
+	pool := write("pool.yaml", poolYAML)
+	pod := write("pod.yaml", podJSON("a"))
 	bad := write("bad.yaml", "apiVersion: v1\nkind: Pod\n---\nkind: [\n")
 	catalog := write("catalog.json", "{not json")
-	tests := []struct {
-		name   string
-		args   []string
-		code   int
-		stdout string
-		stderr string
-	}{
+	tests := []cliCase{
 		{"all scheduled", []string{"provision", "-f", pool, "-f", pod}, exitOK, "1 new node, 1 pod scheduled, 0 unschedulable", ""},
 		{"files as arguments and stdin", []string{"provision", "-o", "json", pool, "-"}, exitOK, `"newNodes": 1`, ""},
 		{"no nodepool", []string{"provision", "-f", pod}, exitUnschedulable, "NoNodePool", ""},
-		{"no command", nil, exitBadInput, "", "usage: nodeplan provision"},
+		{"no command", nil, exitBadInput, "", "  nodeplan provision -f"},
 		{"unknown command", []string{"scale"}, exitBadInput, "", `unknown command "scale"`},
 		{"no files", []string{"provision"}, exitBadInput, "", "no manifest given"},
-		{"bad output", []string{"provision", "-f", pod, "-o", "xml"}, exitBadInput, "", `-o "xml": want table, json or yaml`},
+		{"bad output", []string{"provision", "-f", pod, "-o", "xml"}, exitBadInput, "", `-o "xml": want table, wide, json or yaml`},
 		{"bad spot discount", []string{"provision", "-f", pod, "--spot-discount", "1.5"}, exitBadInput, "", "--spot-discount 1.5"},
 		{"unknown flag", []string{"provision", "--bogus"}, exitBadInput, "", "flag provided but not defined: -bogus"},
 		{"missing file", []string{"provision", "-f", filepath.Join(dir, "nope.yaml")}, exitBadInput, "", "nope.yaml: no such file"},

@@ -1,19 +1,17 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"sigs.k8s.io/yaml"
 )
 
@@ -24,10 +22,18 @@ const (
 	exitBadInput      = 2
 )
 
-const usage = `usage: nodeplan provision -f FILE... [--catalog aws|azure|PATH] [--region R]
-       [--zones Z,...] [--spot-discount F] [-o table|json|yaml]
-       nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
-       nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+const usage = `nodeplan answers what Karpenter would launch, consolidate or replace, from manifests.
+
+usage:
+  nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
+        [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
+        [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+  nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+  nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan version
+  nodeplan help [COMMAND]
+
+Run "nodeplan COMMAND --help" for a command's flags.
 `
 
 // run is the command line: it returns the exit code.
@@ -43,12 +49,26 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return consolidate(args[1:], stdin, stdout, stderr)
 	case "drift":
 		return driftCmd(args[1:], stdin, stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return exitOK
+	case "version", "--version":
+		return version(args[1:], stdout, stderr)
+	case "help", "-h", "-help", "--help":
+		return help(args[1:], stdin, stdout, stderr)
 	}
 	fmt.Fprintf(stderr, "nodeplan: unknown command %q\n%s", args[0], usage)
 	return exitBadInput
+}
+
+// help prints the usage, or with a command name that command's, on stdout.
+func help(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stdout, usage)
+		return exitOK
+	}
+	if args[0] == "version" || args[0] == "help" {
+		fmt.Fprintf(stdout, "usage: nodeplan %s\n", args[0])
+		return exitOK
+	}
+	return run([]string{args[0], "--help"}, stdin, stdout, stderr)
 }
 
 // files is a repeatable -f flag.
@@ -59,6 +79,7 @@ func (f *files) Set(v string) error { *f = append(*f, v); return nil }
 
 type config struct {
 	files        files
+	recursive    bool
 	catalog      string
 	region       string
 	zones        string
@@ -67,36 +88,44 @@ type config struct {
 	now          string
 	spotToSpot   bool
 	expireGrace  time.Duration
+	noHeaders    bool
+
+	prices, capacityTypes string // see catalog.go
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
-// values it accepts, the first the default.
-func parseFlags(name string, args []string, stderr io.Writer, outputs ...string) (config, error) {
+// values it accepts, the first the default. -h and --help return a
+// *helpRequested holding the subcommand's usage.
+func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("nodeplan "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Var(&c.files, "f", "manifest file (YAML or JSON; - for stdin); repeatable")
+	fs.SetOutput(io.Discard)
+	inputFlags(fs, &c)
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
-	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's first three)")
+	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
 	fs.Float64Var(&c.spotDiscount, "spot-discount", 0, "fraction of the on-demand price spot saves, in [0,1) (default 0.6)")
+	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
+	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
 	if name != "provision" {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
 	}
 	switch name {
+	case "provision":
+		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 	case "consolidate":
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	case "drift":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
 	if err := fs.Parse(args); err != nil {
-		return c, err
+		return c, flagError(fs, name, err)
 	}
 	c.files = append(c.files, fs.Args()...)
 	switch {
 	case len(c.files) == 0:
-		return c, errors.New("no manifest given (-f FILE)")
+		return c, errors.New("no manifest given (-f FILE or DIR)")
 	case !slices.Contains(outputs, c.output):
 		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
 	case c.spotDiscount < 0 || c.spotDiscount >= 1:
@@ -108,112 +137,87 @@ func parseFlags(name string, args []string, stderr io.Writer, outputs ...string)
 }
 
 func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, err := parseFlags("provision", args, stderr, "table", "json", "yaml")
+	c, err := parseFlags("provision", args, "table", "wide", "json", "yaml")
 	if err != nil {
-		if !errors.Is(err, flag.ErrHelp) {
-			fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		}
-		return exitBadInput
+		return fail("provision", err, stdout, stderr)
 	}
-	report, claims, err := plan(c, stdin)
+	res, err := plan(c, stdin)
 	if err != nil {
-		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		return exitBadInput
+		return fail("provision", err, stdout, stderr)
 	}
-	if err := write(c.output, &report, claims, stdout, stderr); err != nil {
-		fmt.Fprintf(stderr, "nodeplan provision: %v\n", err)
-		return exitBadInput
+	if err := write(c, &res, stdout, stderr); err != nil {
+		return fail("provision", err, stdout, stderr)
 	}
-	if len(report.Unschedulable) > 0 {
+	if len(res.report.Unschedulable) > 0 {
 		return exitUnschedulable
 	}
 	return exitOK
 }
 
+// provisioned is a solved plan as provision prints it: the view (tables),
+// the report (JSON, built from the view) and the NodeClaims (YAML).
+type provisioned struct {
+	view   planview.View
+	opts   planview.Options
+	report kube.Report
+	claims []kube.NodeClaim
+}
+
 // plan loads the manifests and the catalog and solves.
-func plan(c config, stdin io.Reader) (kube.Report, []kube.NodeClaim, error) {
-	sources, err := read(c.files, stdin)
+func plan(c config, stdin io.Reader) (provisioned, error) {
+	cluster, err := loadCluster(c, stdin)
 	if err != nil {
-		return kube.Report{}, nil, err
-	}
-	cluster, err := kube.Load(sources...)
-	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	cat, err := catalog(c)
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	prob, err := cluster.Problem(cat)
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
 	p, err := packing.Solve(prob, packing.Options{})
 	if err != nil {
-		return kube.Report{}, nil, err
+		return provisioned{}, err
 	}
-	return kube.NewReport(&prob, &p, cluster.Warnings), kube.NodeClaims(p, cluster.NodePools), nil
+	prices := pricingOf(cat, c)
+	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools),
+		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders}}
+	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: cluster.Warnings})
+	return res, nil
 }
 
-func read(names []string, stdin io.Reader) ([]kube.Source, error) {
-	var out []kube.Source
-	for _, name := range names {
-		var data []byte
-		var err error
-		if name == "-" {
-			data, err = io.ReadAll(stdin)
-		} else {
-			data, err = os.ReadFile(name)
-		}
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, kube.Source{Name: name, Data: data})
-	}
-	return out, nil
-}
-
-func catalog(c config) (*instancetypes.Catalog, error) {
-	opts := instancetypes.Options{Region: c.region, SpotDiscount: c.spotDiscount}
-	if c.zones != "" {
-		opts.Zones = strings.Split(c.zones, ",")
-	}
-	switch c.catalog {
-	case "aws":
-		return instancetypes.AWS(opts)
-	case "azure":
-		return instancetypes.Azure(opts)
-	}
-	data, err := os.ReadFile(c.catalog)
-	if err != nil {
-		return nil, fmt.Errorf("--catalog: %w", err)
-	}
-	cat, err := instancetypes.Parse(data, opts)
-	if err != nil {
-		return nil, fmt.Errorf("--catalog %s: %w", c.catalog, err)
-	}
-	return cat, nil
-}
-
-func write(format string, r *kube.Report, claims []kube.NodeClaim, stdout, stderr io.Writer) error {
-	switch format {
-	case "json":
-		data, err := json.MarshalIndent(r, "", "  ")
-		if err != nil {
+// write prints res in c's output format. The tables go to stdout; with
+// --no-headers only their rows do, and the notes, totals, unschedulable
+// pods and warnings go to stderr, as they do beside -o yaml.
+func write(c config, res *provisioned, stdout, stderr io.Writer) error {
+	switch {
+	case c.output == "json":
+		return writeJSON(&res.report, stdout)
+	case c.output == "yaml":
+		if err := writeYAML(res.claims, stdout); err != nil {
 			return err
 		}
-		_, err = fmt.Fprintf(stdout, "%s\n", data)
-		return err
-	case "yaml":
-		for _, w := range r.Warnings {
-			fmt.Fprintf(stderr, "warning: %s\n", w)
+		return writeSummary(res, stderr)
+	case c.noHeaders:
+		if err := res.view.WriteTable(stdout, res.opts); err != nil {
+			return err
 		}
-		for _, u := range r.Unschedulable {
-			fmt.Fprintf(stderr, "unschedulable: %s: %s: %s\n", u.Pod, u.Reason, u.Message)
-		}
-		return writeYAML(claims, stdout)
+		return writeSummary(res, stderr)
 	}
-	return r.WriteTable(stdout)
+	if err := res.view.WriteTable(stdout, res.opts); err != nil {
+		return err
+	}
+	return writeWarnings(stdout, res.report.Warnings)
+}
+
+// writeSummary writes the notes, totals, unschedulable pods and warnings.
+func writeSummary(res *provisioned, w io.Writer) error {
+	if err := res.view.WriteSummary(w, res.opts); err != nil {
+		return err
+	}
+	return writeWarnings(w, res.report.Warnings)
 }
 
 func writeYAML(claims []kube.NodeClaim, w io.Writer) error {

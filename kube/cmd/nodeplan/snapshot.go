@@ -21,15 +21,12 @@ type snapshot struct {
 	// nowFrom says where now came from: "--now", "newest creationTimestamp"
 	// or "clock" (no flag and no timestamp in the input).
 	nowFrom string
+	prices  pricing
 }
 
-// load reads the manifests and catalog of c and resolves now: --now when
-// given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
-// else, for input without any timestamp, the clock — the only case where
-// the output depends on when it runs.
 // start parses the flags of a table-or-JSON command and loads its snapshot.
-func start(name string, args []string, stdin io.Reader, stderr io.Writer) (config, snapshot, error) {
-	c, err := parseFlags(name, args, stderr, "table", "json")
+func start(name string, args []string, stdin io.Reader) (config, snapshot, error) {
+	c, err := parseFlags(name, args, "table", "json")
 	if err != nil {
 		return c, snapshot{}, err
 	}
@@ -48,18 +45,20 @@ func emit(output string, r tabler, w io.Writer) error {
 	return r.writeTable(w)
 }
 
+// load reads the manifests and catalog of c and resolves now: --now when
+// given, else the newest creationTimestamp of the input (kube.Cluster.Newest),
+// else, for input without any timestamp, the clock — the only case where
+// the output depends on when it runs.
 func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
-	sources, err := read(c.files, stdin)
-	if err != nil {
-		return snapshot{}, err
-	}
 	var s snapshot
-	if s.cluster, err = kube.Load(sources...); err != nil {
+	var err error
+	if s.cluster, err = loadCluster(c, stdin); err != nil {
 		return snapshot{}, err
 	}
 	if s.catalog, err = catalog(c); err != nil {
 		return snapshot{}, err
 	}
+	s.prices = pricingOf(s.catalog, c)
 	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, clock)
 	return s, err
 }
@@ -78,9 +77,16 @@ func resolveNow(flagValue string, cl *kube.Cluster, clock func() time.Time) (tim
 	return clock().UTC().Truncate(time.Second), "clock", nil
 }
 
-// fail prints err for the subcommand and returns the bad-input code.
-func fail(name string, err error, stderr io.Writer) int {
-	if !errors.Is(err, flag.ErrHelp) {
+// fail prints err for the subcommand and returns the bad-input code; a
+// request for help prints the usage on stdout and succeeds.
+func fail(name string, err error, stdout, stderr io.Writer) int {
+	var h *helpRequested
+	switch {
+	case errors.As(err, &h):
+		fmt.Fprint(stdout, h.usage)
+		return exitOK
+	case errors.Is(err, flag.ErrHelp): // printed by parseFlags
+	default:
 		fmt.Fprintf(stderr, "nodeplan %s: %v\n", name, err)
 	}
 	return exitBadInput
@@ -96,6 +102,16 @@ func writeJSON(v any, w io.Writer) error {
 }
 
 func dollars(p instancetypes.Price) float64 { return float64(int64(p.Dollars()*1e6+0.5)) / 1e6 }
+
+// writeNotes writes the price notes, then a blank line.
+func writeNotes(w io.Writer, notes []string) {
+	for _, n := range notes {
+		fmt.Fprintln(w, n)
+	}
+	if len(notes) > 0 {
+		fmt.Fprintln(w)
+	}
+}
 
 func dash(s string) string {
 	if s == "" {

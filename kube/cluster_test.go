@@ -1,0 +1,163 @@
+package kube
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// zonedCluster is a NodePool "default" whose nodeClassRef names the
+// EC2NodeClass "default" (status given by subnets, none when empty), a
+// second pool "plain" without a node class, a pending pod per pool and a
+// full node of pool default in zone nodeZone.
+func zonedCluster(t *testing.T, subnets, nodeZone string) Cluster {
+	t.Helper()
+	status := ""
+	if subnets != "" {
+		status = "status:\n  subnets:\n" + subnets
+	}
+	yaml := fmt.Sprintf(`apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}
+      requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}]
+---
+apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: plain}
+spec:
+  template:
+    spec:
+      requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}]
+      taints: [{key: plain, effect: NoSchedule}]
+---
+apiVersion: karpenter.k8s.aws/v1
+kind: EC2NodeClass
+metadata: {name: default}
+spec:
+  role: r
+%s
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec: {containers: [{name: c, resources: {requests: {cpu: 1500m}}}]}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: b}
+spec:
+  tolerations: [{key: plain, operator: Exists}]
+  nodeSelector: {karpenter.sh/nodepool: plain}
+  containers: [{name: c, resources: {requests: {cpu: "1"}}}]
+---
+apiVersion: v1
+kind: Node
+metadata:
+  name: n1
+  labels:
+    karpenter.sh/nodepool: default
+    karpenter.sh/capacity-type: on-demand
+    node.kubernetes.io/instance-type: m5.large
+    topology.kubernetes.io/zone: %s
+status: {allocatable: {cpu: "1", memory: 8Gi, pods: "29"}}
+`, status, nodeZone)
+	c, err := Load(Source{Name: "zones.yaml", Data: []byte(yaml)})
+	require.NoError(t, err)
+	return c
+}
+
+// TestProblemZones: a NodePool is offered in its EC2NodeClass's subnet
+// zones; without them, in the catalog's; zones of another region are an
+// error naming the EC2NodeClass and field.
+func TestProblemZones(t *testing.T) {
+	const onDemandM5 = 96_000_000
+	tests := []struct {
+		name      string
+		subnets   string
+		nodeZone  string
+		zones     []string // of the default pool's claim's offerings; nil: the catalog's
+		nodePrice instancetypes.Price
+		err       string
+	}{
+		{"zones from status.subnets", "  - {id: s1, zone: us-east-1d}\n  - {id: s2, zone: us-east-1f}\n  - {id: s3, zone: us-east-1d}\n",
+			"us-east-1d", []string{"us-east-1d", "us-east-1f"}, onDemandM5, ""},
+		{"no status: the catalog's zones", "", "us-east-1a", nil, onDemandM5, ""},
+		{"no status: a node outside the catalog's zones is not priced", "", "us-east-1d", nil, 0, ""},
+		{"subnets in another region", "  - {id: s1, zone: eu-west-1a}\n  - {id: s2, zone: eu-west-1b}\n", "eu-west-1a", nil, 0,
+			`EC2NodeClass default: status.subnets[0].zone: invalid object: zone "eu-west-1a" is not in region "us-east-1", the catalog's`},
+		{"one subnet in another region", "  - {id: s1, zone: us-east-1a}\n  - {id: s2, zone: us-west-2a}\n", "us-east-1a", nil, 0,
+			`EC2NodeClass default: status.subnets[1].zone: invalid object: zone "us-west-2a"`},
+	}
+	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
+	require.NoError(t, err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := zonedCluster(t, tc.subnets, tc.nodeZone)
+			p, err := c.Problem(cat)
+			if tc.err != "" {
+				require.Error(t, err)
+				assert.ErrorIs(t, err, ErrInvalid)
+				assert.Contains(t, err.Error(), tc.err)
+				return
+			}
+			require.NoError(t, err)
+			assert.Equal(t, tc.nodePrice, p.Nodes[0].Price)
+			require.Nil(t, p.NodePools[1].Catalog, "a pool without a node class keeps the problem's catalog")
+			want := tc.zones
+			if want == nil {
+				assert.Nil(t, p.NodePools[0].Catalog)
+				want = cat.Origin().Zones
+			}
+			plan, err := packing.Solve(p, packing.Options{})
+			require.NoError(t, err)
+			require.Len(t, plan.NodeClaims, 2)
+			for _, nc := range plan.NodeClaims {
+				if nc.NodePool == "default" {
+					assert.Contains(t, want, nc.Offering.Zone)
+				} else {
+					assert.Contains(t, cat.Origin().Zones, nc.Offering.Zone, "the plain pool")
+				}
+			}
+			if tc.zones != nil {
+				m5, _ := p.NodePools[0].Catalog.Get("m5.large")
+				assert.Equal(t, tc.zones, m5.Requirements.Get(requirements.LabelZone).Values())
+			}
+		})
+	}
+}
+
+func TestProblemNodeClassErrors(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	c := zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
+	c.NodeClasses = append(c.NodeClasses, c.NodeClasses[0])
+	_, err = c.Problem(cat)
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, "EC2NodeClass default: metadata.name: invalid object: defined more than once")
+
+	c = zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
+	c.NodeClasses[0].Status.Subnets[0].Zone = ""
+	_, err = c.Problem(cat)
+	assert.ErrorContains(t, err, `EC2NodeClass default: status.subnets[0].zone: invalid object: zone "" is not in region "us-east-1"`,
+		"a class Load did not check")
+
+	_, err = Load(Source{Name: "c.yaml", Data: []byte("apiVersion: karpenter.k8s.aws/v1\nkind: EC2NodeClass\nmetadata: {name: c}\n" +
+		"status: {subnets: [{id: s1, zone: us-east-1a}, {id: s2}]}\n")})
+	assert.ErrorIs(t, err, ErrInvalid)
+	assert.ErrorContains(t, err, `c.yaml: document 1: EC2NodeClass c: status.subnets[1].zone: subnet "s2" has no zone`)
+
+	c = zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
+	c.NodeClasses[0].Metadata.Name = "other"
+	p, err := c.Problem(cat)
+	require.NoError(t, err, "a nodeClassRef to a class not in the manifests keeps the catalog")
+	assert.Nil(t, p.NodePools[0].Catalog)
+}

@@ -1,0 +1,60 @@
+package planview_test
+
+import (
+	"testing"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestNew(t *testing.T) {
+	catalog, err := instancetypes.New([]instancetypes.InstanceType{machine("m.large", 2, 8, 0.096), machine("m.xlarge", 4, 16, 0.192)})
+	require.NoError(t, err)
+	gib := resources.List{Memory: 1 << 30}
+	p := packing.Problem{Catalog: catalog, NodePools: []packing.NodePool{{Name: "general"}},
+		Nodes: []packing.Node{
+			{Name: "idle", Allocatable: resources.List{CPU: 2000, Memory: 8 << 30, Pods: 10}, Initialized: true},
+			{Name: "busy", NodePool: "general", InstanceType: "m.large", Zone: "zone-a", CapacityType: instancetypes.Spot,
+				Labels: map[string]string{requirements.LabelArch: "arm64"}, Price: 40_000_000, Initialized: true,
+				Allocatable: resources.List{CPU: 2000, Memory: 8 << 30, Pods: 10},
+				Pods:        []packing.Pod{{Namespace: "shop", Name: "old", Requests: gib}}},
+		},
+		Pods: append(replicas("web", 3, "1500m"), packing.Pod{Namespace: "batch", Name: "giant",
+			Requests: resources.List{CPU: 64000}}),
+	}
+	plan := packing.Plan{
+		Bindings:      []packing.Binding{{Pod: 0, Node: "busy"}},
+		NodeClaims:    []packing.NodeClaim{{Name: "general-1", NodePool: "general", InstanceTypes: []string{"m.large", "m.xlarge"}, InstanceType: "m.large", Offering: catalog.Types()[0].Offerings[0], Pods: []int{1, 2}, Requests: resources.List{CPU: 3000, Pods: 2}}},
+		Unschedulable: []packing.Unschedulable{{Pod: 3, Reason: packing.Reason{Kind: packing.Insufficient, NodePool: "general", Message: "pod batch/giant is too big"}}},
+		Order:         []int{0, 1, 2},
+		Price:         96_000_000,
+	}
+	before := packing.Plan{Bindings: append([]packing.Binding(nil), plan.Bindings...)}
+	v := planview.New(&p, &plan)
+
+	require.Len(t, v.Nodes, 2, "the claim, then the existing nodes with pods; idle holds none")
+	claim, busy := v.Nodes[0], v.Nodes[1]
+	assert.Equal(t, planview.Node{Name: "general-1", NodePool: "general", InstanceType: "m.large", Zone: "zone-a",
+		Price: 96_000_000, Arch: "amd64", InstanceTypes: []string{"m.large", "m.xlarge"},
+		Requests: resources.List{CPU: 3000, Pods: 2}, Allocatable: catalog.Types()[0].Allocatable,
+		Pods: []string{"shop/web-1", "shop/web-2"}}, claim)
+	assert.Equal(t, planview.Node{Name: "busy", Existing: true, NodePool: "general", InstanceType: "m.large", Zone: "zone-a",
+		CapacityType: instancetypes.Spot, Price: 40_000_000, Arch: "arm64",
+		Requests:    resources.List{CPU: 1500, Memory: 2 << 30, Pods: 2},
+		Allocatable: resources.List{CPU: 2000, Memory: 8 << 30, Pods: 10},
+		Pods:        []string{"shop/old", "shop/web-0"}}, busy)
+	assert.Equal(t, []planview.Unschedulable{{Pod: "batch/giant", Namespace: "batch", Reason: plan.Unschedulable[0].Reason}}, v.Unschedulable)
+	require.Len(t, v.Groups, 1)
+	assert.Equal(t, "Pod batch/giant", v.Groups[0].Label())
+	assert.Equal(t, planview.Summary{NewNodes: 1, ExistingNodes: 1, ScheduledPods: 3, UnschedulablePods: 1,
+		Price: 96_000_000, ExistingPrice: 40_000_000}, v.Summary)
+
+	v.Nodes[0].InstanceTypes[0] = "changed"
+	assert.Equal(t, "m.large", plan.NodeClaims[0].InstanceTypes[0], "the view does not share the plan's slices")
+	assert.Equal(t, before.Bindings, plan.Bindings)
+}

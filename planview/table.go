@@ -1,0 +1,187 @@
+package planview
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+)
+
+// Options say how a View is written. The zero Options write the default
+// table with prices in [DefaultCurrency] and no notes.
+type Options struct {
+	// Currency is the ISO 4217 code of every price of the plan; ""
+	// is DefaultCurrency.
+	Currency string
+	// Notes are header lines written before the table, in order, such as
+	// "prices: embedded AWS on-demand, us-east-1 (USD)".
+	Notes []string
+	// Wide adds the ARCH and INSTANCE TYPES (candidates, cheapest first)
+	// columns and lists the pods of every unschedulable group, as kubectl's
+	// -o wide.
+	Wide bool
+	// NoHeaders makes WriteTable write the node rows alone, as kubectl's
+	// --no-headers: no notes, header row, totals or unschedulable pods;
+	// write those with WriteSummary (nodeplan sends them to stderr).
+	NoHeaders bool
+}
+
+// barWidth is the number of cells of a utilisation bar.
+const barWidth = 10
+
+// candidatesShown is how many candidate types a wide row names.
+const candidatesShown = 5
+
+// WriteTable writes v for people, after eks-node-viewer and kubectl: the
+// notes, one row per node (name, new or existing, NodePool, instance type,
+// zone, capacity type, hourly price, pod count, CPU and memory bars of
+// requests over allocatable), the totals and the unschedulable pods by
+// group. With o.NoHeaders only the rows. It returns the first write error.
+func (v *View) WriteTable(w io.Writer, o Options) error {
+	ew := &errWriter{w: w}
+	if !o.NoHeaders && len(o.Notes) > 0 {
+		ew.notes(o.Notes)
+		ew.printf("\n")
+	}
+	v.writeNodes(ew, o)
+	if !o.NoHeaders {
+		ew.printf("\n")
+		v.writeTotals(ew, o)
+	}
+	return ew.err
+}
+
+// WriteSummary writes what WriteTable writes besides the node rows: the
+// notes, the totals and the unschedulable pods by group. It returns the
+// first write error.
+func (v *View) WriteSummary(w io.Writer, o Options) error {
+	ew := &errWriter{w: w}
+	ew.notes(o.Notes)
+	v.writeTotals(ew, o)
+	return ew.err
+}
+
+// errWriter keeps the first write error and writes nothing after it.
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	var n int
+	n, e.err = e.w.Write(p)
+	return n, e.err
+}
+
+func (e *errWriter) printf(format string, args ...any) { fmt.Fprintf(e, format, args...) }
+
+func (e *errWriter) notes(notes []string) {
+	for _, n := range notes {
+		e.printf("%s\n", n)
+	}
+}
+
+func (v *View) writeNodes(w *errWriter, o Options) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	if !o.NoHeaders {
+		header := "NODE\tSTATUS\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY\t" + orDefault(o.Currency) + "/HOUR\tPODS\tCPU\tMEMORY"
+		if o.Wide {
+			header += "\tARCH\tINSTANCE TYPES"
+		}
+		fmt.Fprintln(tw, header)
+	}
+	for i := range v.Nodes {
+		fmt.Fprintln(tw, row(&v.Nodes[i], o.Wide))
+	}
+	tw.Flush() // its error is w's, kept there
+}
+
+func row(n *Node, wide bool) string {
+	status := "new"
+	if n.Existing {
+		status = "existing"
+	}
+	cells := []string{n.Name, status, dash(n.NodePool), dash(n.InstanceType), dash(n.Zone), n.CapacityType.String(),
+		Amount(n.Price), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
+	if wide {
+		cells = append(cells, dash(n.Arch), candidates(n.InstanceTypes))
+	}
+	return strings.Join(cells, "\t")
+}
+
+// candidates names the first candidatesShown types and counts the rest,
+// without spaces so that a row splits into the same fields every time.
+func candidates(types []string) string {
+	if len(types) <= candidatesShown {
+		return dash(strings.Join(types, ","))
+	}
+	return fmt.Sprintf("%s,+%d", strings.Join(types[:candidatesShown], ","), len(types)-candidatesShown)
+}
+
+func (v *View) writeTotals(w *errWriter, o Options) {
+	s, cur := v.Summary, orDefault(o.Currency)
+	w.printf("%s, %s scheduled, %d unschedulable: %s/hour, %s %s/month", count(s.NewNodes, "new node"),
+		count(s.ScheduledPods, "pod"), s.UnschedulablePods, FormatPrice(s.Price, cur), MonthlyAmount(s.Price), cur)
+	if s.ExistingNodes > 0 {
+		w.printf(" (plus %s at %s/hour)", count(s.ExistingNodes, "existing node"), FormatPrice(s.ExistingPrice, cur))
+	}
+	w.printf("\n")
+	v.writeGroups(w, o.Wide)
+}
+
+// writeGroups writes one line per unschedulable group, "Deployment
+// shop/web ×12 — Insufficient: <message>", and with wide its pods.
+func (v *View) writeGroups(w *errWriter, wide bool) {
+	if len(v.Groups) == 0 {
+		return
+	}
+	w.printf("\nUnschedulable pods:\n")
+	for _, g := range v.Groups {
+		times := ""
+		if g.Owner != "" {
+			times = fmt.Sprintf(" ×%d", len(g.Pods))
+		}
+		w.printf("  %s%s — %s: %s\n", g.Label(), times, g.Kind, g.Message)
+		if wide && g.Owner != "" {
+			w.printf("      pods: %s\n", strings.Join(names(g.Pods), ", "))
+		}
+	}
+}
+
+// names are the pods' names without their namespace.
+func names(pods []string) []string {
+	out := make([]string, len(pods))
+	for i, p := range pods {
+		_, out[i], _ = strings.Cut(p, "/")
+	}
+	return out
+}
+
+func dash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// bar draws used/capacity as barWidth cells and a percentage, both
+// rounded half up.
+func bar(used, capacity int64) string {
+	if capacity <= 0 {
+		return strings.Repeat("░", barWidth) + "    -"
+	}
+	used = max(0, used)
+	full := min(barWidth, int((2*barWidth*used+capacity)/(2*capacity)))
+	pct := (200*used + capacity) / (2 * capacity)
+	return fmt.Sprintf("%s%s %3d%%", strings.Repeat("█", full), strings.Repeat("░", barWidth-full), pct)
+}
