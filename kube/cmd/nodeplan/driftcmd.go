@@ -77,11 +77,11 @@ func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	findings, err := drift.Evaluate(cl.Input, s.now)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	cmds, blocked, err := drift.Commands(findings, cl, s.now)
 	if err != nil {
-		return fail("drift", err, stderr)
+		return fail("drift", err, stdout, stderr)
 	}
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
 	if err := emit(c.output, &r, stdout); err != nil {
