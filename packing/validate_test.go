@@ -259,3 +259,40 @@ func TestValidateBoundPodsAllocate(t *testing.T) {
 	}
 	assert.Equal(t, allocs(1), allocs(500), "allocations grow with the bound pods")
 }
+
+// TestLimitUsageDoesNotWrap: a pool whose existing nodes' capacity sums
+// past 2^63 stays over its limit (issue 20, point 10); the sum wrapped to
+// a negative usage and let a new claim through.
+func TestLimitUsageDoesNotWrap(t *testing.T) {
+	p := validationBase(t)
+	p.NodePools[0].Limits = map[resources.Name]int64{resources.CPU: packing.MaxLimit}
+	p.Nodes = nil
+	for i := range 8200 { // 8,200 × 2^50 > 2^63
+		p.Nodes = append(p.Nodes, packing.Node{Name: "big-" + strconv.Itoa(i), NodePool: "default", MarkedForDeletion: true,
+			Allocatable: resources.List{CPU: resources.MaxAmount, Memory: resources.MaxAmount, Pods: 100}})
+	}
+	plan, err := solveSafely(t, p, packing.Options{Strategy: packing.Plain})
+	require.NoError(t, err)
+	assert.Empty(t, plan.NodeClaims)
+	require.Len(t, plan.Unschedulable, 1)
+	assert.Equal(t, packing.LimitExceeded, plan.Unschedulable[0].Reason.Kind)
+	assert.Empty(t, packing.Verify(p, plan))
+}
+
+// TestPlanPriceSaturates: 9,300 claims at MaxValidPrice cost more than
+// 2^63 nano-dollars; the plan's price stops at MaxPrice instead of
+// wrapping to a negative price (issue 20, point 10).
+func TestPlanPriceSaturates(t *testing.T) {
+	dear := fakeType(typeSpec{name: "dear", cpu: 1, memGi: 1, pods: 10,
+		offerings: []instancetypes.Offering{odOffering(zone1, 1)}})
+	dear.Offerings[0].Price = instancetypes.MaxValidPrice
+	cat, err := instancetypes.New([]instancetypes.InstanceType{dear})
+	require.NoError(t, err)
+	p := packing.Problem{Catalog: cat, NodePools: []packing.NodePool{{Name: "default"}},
+		Pods: mkPods("web", 9300, req("cpu", "800m"))} // one per node
+	plan, err := solveSafely(t, p, packing.Options{Strategy: packing.CostAware})
+	require.NoError(t, err)
+	require.Len(t, plan.NodeClaims, 9300)
+	assert.Equal(t, instancetypes.MaxPrice, plan.Price)
+	assert.Empty(t, packing.Verify(p, plan))
+}
