@@ -3,6 +3,7 @@ package consolidation_test
 import (
 	"errors"
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/consolidation"
@@ -22,6 +23,14 @@ func FuzzPlan(f *testing.F) {
 	for seed := range uint64(24) {
 		p := problemgen.Generate(seed, problemgen.Size{})
 		f.Add([]byte(problemgen.Dump(p))[:min(64, len(problemgen.Dump(p)))])
+	}
+	rng := rand.New(rand.NewPCG(3, 5)) // long inputs leave bytes for hostile fields and options
+	for i := range 24 {
+		b := make([]byte, 64<<(i%5))
+		for j := range b {
+			b[j] = byte(rng.UintN(256))
+		}
+		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		p, rest := problemgen.DecodeRest(data)
