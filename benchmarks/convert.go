@@ -66,14 +66,16 @@ func instanceType(it workload.InstanceType) (instancetypes.InstanceType, error) 
 		t.Offerings = append(t.Offerings, off)
 		zones[o.Zone], cts[o.CapacityType] = true, true
 	}
-	reqs := []requirements.Requirement{
-		requirements.MustNew(requirements.LabelInstanceType, requirements.In, it.Name),
-		requirements.MustNew(requirements.LabelArch, requirements.In, it.Arch),
-		requirements.MustNew(requirements.LabelOS, requirements.In, it.OS...),
-		requirements.MustNew(requirements.LabelZone, requirements.In, slices.Sorted(maps.Keys(zones))...),
-		requirements.MustNew(requirements.LabelCapacityType, requirements.In, slices.Sorted(maps.Keys(cts))...),
+	in := func(key string, values ...string) requirements.Expression {
+		return requirements.Expression{Key: key, Operator: requirements.In, Values: values}
 	}
-	t.Requirements = requirements.NewSet(reqs...).Intersect(requirements.FromLabels(it.Labels))
+	reqs, err := requirements.Parse(in(requirements.LabelInstanceType, it.Name), in(requirements.LabelArch, it.Arch),
+		in(requirements.LabelOS, it.OS...), in(requirements.LabelZone, slices.Sorted(maps.Keys(zones))...),
+		in(requirements.LabelCapacityType, slices.Sorted(maps.Keys(cts))...))
+	if err != nil {
+		return t, fmt.Errorf("instance type %s: %w", it.Name, err)
+	}
+	t.Requirements = reqs.Intersect(requirements.FromLabels(it.Labels))
 	return t, nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
@@ -63,7 +64,7 @@ func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Comma
 	total := sumPrice(m.cands)
 	var launched instancetypes.Price
 	for _, nc := range claims {
-		launched += nc.Offering.Price
+		launched = sat.Add(launched, nc.Offering.Price)
 	}
 	if len(claims) > 0 && launched >= s.threshold(total) {
 		return Command{}, s.why(m.cands, NoCheaperReplacement, "replacements cost %s, not less than %s", launched, total)
@@ -102,7 +103,7 @@ func (s *state) threshold(total instancetypes.Price) instancetypes.Price {
 func sumPrice(cands []candidate) instancetypes.Price {
 	var p instancetypes.Price
 	for _, c := range cands {
-		p += c.price
+		p = sat.Add(p, c.price)
 	}
 	return p
 }

@@ -1,6 +1,9 @@
 package consolidation_test
 
 import (
+	"errors"
+	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/consolidation"
@@ -21,13 +24,29 @@ func FuzzPlan(f *testing.F) {
 		p := problemgen.Generate(seed, problemgen.Size{})
 		f.Add([]byte(problemgen.Dump(p))[:min(64, len(problemgen.Dump(p)))])
 	}
+	rng := rand.New(rand.NewPCG(3, 5)) // long inputs leave bytes for hostile fields and options
+	for i := range 24 {
+		b := make([]byte, 64<<(i%5))
+		for j := range b {
+			b[j] = byte(rng.UintN(256))
+		}
+		f.Add(b)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p := problemgen.Decode(data)
+		p, rest := problemgen.DecodeRest(data)
 		c := consolidation.Cluster{Nodes: p.Nodes, NodePools: p.NodePools, Catalog: p.Catalog, DaemonSets: p.DaemonSets,
 			Pending: p.Pods, Now: now}
-		r, err := consolidation.Plan(c, consolidation.Options{Repack: len(data)%2 == 1})
-		if err != nil {
+		o := decodeOptions(rest, len(data)%2 == 1)
+		r, err := consolidation.Plan(c, o)
+		switch {
+		case err != nil && !errors.Is(err, consolidation.ErrInvalidCluster) && !errors.Is(err, consolidation.ErrInvalidOptions):
+			t.Fatalf("Plan returned an error that names neither the cluster nor the options: %v", err)
+		case err != nil && errors.Is(err, consolidation.ErrInvalidOptions) && o.Validate() == nil:
+			t.Fatalf("Plan rejected options Validate accepts: %v", err)
+		case err != nil:
 			return
+		case o.Validate() != nil:
+			t.Fatalf("Plan accepted options %+v that Validate rejects", o)
 		}
 		base := packing.Problem{NodePools: p.NodePools, Catalog: p.Catalog, Nodes: p.Nodes, DaemonSets: p.DaemonSets}
 		if len(packing.Verify(base, packing.Plan{})) > 0 {
@@ -37,4 +56,25 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("violations %v\ncommands %v\n%s", v, r.Commands, problemgen.Dump(p))
 		}
 	})
+}
+
+// decodeOptions reads consolidation options from the bytes Decode left:
+// Karpenter's defaults (with repack as asked) once they run out, else
+// thresholds and caps among valid, negative, NaN and extreme values, and
+// solver options from problemgen.DecodeOptions.
+func decodeOptions(s *problemgen.Stream, repack bool) consolidation.Options {
+	o := consolidation.Options{Repack: repack}
+	if s.IntN(4) != 3 {
+		return o
+	}
+	fractions := []float64{0, 0.5, 1, -0.1, 1.5, math.NaN(), math.Inf(1)}
+	counts := []int64{0, 1, 2, 7, -1, math.MinInt64, math.MaxInt64}
+	o.MinPriceImprovement = fractions[s.IntN(len(fractions))]
+	o.MinScore = fractions[s.IntN(len(fractions))]
+	o.SpotToSpot = s.IntN(2) == 1
+	o.MaxCandidates = int(s.Pick(counts))
+	o.MaxSingle = int(s.Pick(counts))
+	o.MaxIterations = int(min(s.Pick(counts), 64)) // a huge cap would only slow the fuzzer
+	o.Solver = problemgen.DecodeOptions(s)
+	return o
 }

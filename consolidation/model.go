@@ -46,7 +46,8 @@ type Options struct {
 	SpotToSpot bool
 	// MaxCandidates caps the multi-node prefix; 0 means 100.
 	MaxCandidates int
-	// MaxSingle caps the single-node commands; 0 means unlimited.
+	// MaxSingle caps the single-node commands; 0 means unlimited. The
+	// candidates the cap leaves untried are in Result.Kept, Why Capped.
 	MaxSingle int
 	// Repack runs the m→n search after Karpenter's methods: it tries each
 	// prefix of the candidates (savings-ratio order) with any number of
@@ -166,11 +167,14 @@ const (
 	ScoreTooLow
 	// Changed: an earlier command moved pods onto the node.
 	Changed
+	// Capped: Options.MaxSingle single-node commands were planned before
+	// the node was tried.
+	Capped
 )
 
 var whyNames = [...]string{"NotManaged", "NotInitialized", "Deleting", "Nominated", "NodeDoNotDisrupt",
 	"PodDoNotDisrupt", "PDBBlocked", "Disabled", "ConsolidateAfter", "PolicyWhenEmpty", "Budget",
-	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed"}
+	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed", "Capped"}
 
 // String returns the name of w.
 func (w Why) String() string { return enum.String(w, "Why", whyNames[:]) }

@@ -26,6 +26,9 @@ type state struct {
 }
 
 func newState(c Cluster, o Options) (*state, error) {
+	if err := o.Validate(); err != nil {
+		return nil, err
+	}
 	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, changed: map[string]bool{}, kept: map[string]Explanation{}}
 	s.c.Nodes = slices.Clone(c.Nodes)
 	s.c.LastPodEvent = c.podEvents() // bind records the moves' pod events
@@ -103,6 +106,9 @@ func (s *state) passes() ([]Command, error) {
 				singles++
 			}
 		}
+		if err == nil && cmd == nil && s.o.MaxSingle > 0 && singles >= s.o.MaxSingle {
+			s.keepCapped()
+		}
 		if err != nil || cmd == nil {
 			return cmds, err
 		}
@@ -111,6 +117,15 @@ func (s *state) passes() ([]Command, error) {
 		}
 		s.apply(*cmd)
 		cmds = append(cmds, *cmd)
+	}
+}
+
+// keepCapped explains the candidates Options.MaxSingle left untried.
+func (s *state) keepCapped() {
+	for _, c := range s.underutilized() {
+		if _, ok := s.kept[c.name]; !ok {
+			s.keep(*explain(c.name, Capped, "Options.MaxSingle (%d) single-node commands were planned before node %s was tried", s.o.MaxSingle, c.name))
+		}
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -211,10 +212,10 @@ func (v *cmdVerifier) checkBudget(i int, cmd Command, cands []int) {
 func (v *cmdVerifier) checkCost(i int, cmd Command, cands []int) {
 	var before, after instancetypes.Price
 	for _, j := range cands {
-		before += v.nodes[j].Price
+		before = sat.Add(before, v.nodes[j].Price)
 	}
 	for _, nc := range cmd.Replacements {
-		after += nc.Offering.Price
+		after = sat.Add(after, nc.Offering.Price)
 	}
 	if after > before {
 		v.add(i, RuleCost, "", "", "the replacements cost %s, more than the %s of the candidates they replace", after, before)

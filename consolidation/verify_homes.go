@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -37,7 +38,7 @@ func (v *cmdVerifier) homes(i int, cmd Command, cands []int) homes {
 		nc.Pods = nil
 		claims[nc.Name] = len(h.plan.NodeClaims)
 		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
-		h.plan.Price += nc.Offering.Price
+		h.plan.Price = sat.Add(h.plan.Price, nc.Offering.Price)
 	}
 	for _, d := range pods {
 		if len(d.placed) > 0 {

@@ -439,9 +439,12 @@ func withoutOfferings(t *InstanceType, keys []OfferingKey) (*InstanceType, bool)
 	if !changed {
 		return t, false
 	}
+	reqs, err := offeringRequirements(t.Requirements, offs)
+	if err != nil { // cannot happen: New validated every zone
+		return t, false
+	}
 	cp := *t
-	cp.Offerings = offs
-	cp.Requirements = offeringRequirements(cp.Requirements, offs)
+	cp.Offerings, cp.Requirements = offs, reqs
 	return &cp, true
 }
 

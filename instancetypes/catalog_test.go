@@ -2,6 +2,7 @@ package instancetypes
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"testing"
 
@@ -23,6 +24,9 @@ func TestNewInvalid(t *testing.T) {
 	}{
 		{"empty name", func(it *InstanceType) { it.Name = "" }, nil, ErrInvalidName, "name"},
 		{"name not a label value", func(it *InstanceType) { it.Name = "a b" }, nil, ErrInvalidName, "name"},
+		{"requirement value not a label value", func(it *InstanceType) {
+			it.Requirements = requirements.FromLabels(map[string]string{"rack": "a:b"})
+		}, nil, ErrInvalidSpec, "requirements"},
 		{"zero cpu", func(it *InstanceType) { it.Capacity.CPU = 0 }, nil, ErrInvalidCapacity, "capacity.cpu"},
 		{"negative memory", func(it *InstanceType) { it.Capacity.Memory = -1 }, nil, ErrInvalidCapacity, "capacity.memory"},
 		{"zero pods", func(it *InstanceType) { it.Capacity.Pods = 0 }, nil, ErrInvalidCapacity, "capacity.pods"},
@@ -32,7 +36,17 @@ func TestNewInvalid(t *testing.T) {
 		}, nil, ErrInvalidCapacity, "capacity.nvidia.com/gpu"},
 		{"negative overhead", func(it *InstanceType) { it.Overhead.CPU = -1 }, nil, ErrInvalidOverhead, "overhead.cpu"},
 		{"overhead above capacity", func(it *InstanceType) { it.Overhead.Memory = 9 * gib }, nil, ErrInvalidOverhead, "overhead.memory"},
+		{"cpu above MaxAmount", func(it *InstanceType) { it.Capacity.CPU = resources.MaxAmount + 1 }, nil, ErrInvalidCapacity, "capacity.cpu"},
+		{"memory near 2^63", func(it *InstanceType) { it.Capacity.Memory = math.MaxInt64 }, nil, ErrInvalidCapacity, "capacity.memory"},
+		{"gpu above MaxAmount", func(it *InstanceType) {
+			it.Capacity = it.Capacity.With(resources.GPU, resources.MaxAmount+1)
+		}, nil, ErrInvalidCapacity, "capacity.nvidia.com/gpu"},
+		{"overhead storage above MaxAmount", func(it *InstanceType) {
+			it.Overhead.EphemeralStorage = math.MaxInt64
+		}, nil, ErrInvalidOverhead, "overhead.ephemeral-storage"},
 		{"no offerings", func(it *InstanceType) { it.Offerings = nil }, nil, ErrNoOfferings, "offerings"},
+		{"price above MaxValidPrice", func(it *InstanceType) { it.Offerings[0].Price = MaxValidPrice + 1 }, nil, ErrInvalidPrice, "offerings[0].price"},
+		{"price near 2^63", func(it *InstanceType) { it.Offerings[0].Price = MaxPrice }, nil, ErrInvalidPrice, "offerings[0].price"},
 		{"negative price", func(it *InstanceType) { it.Offerings[0].Price = -1 }, nil, ErrInvalidPrice, "offerings[0].price"},
 		{"unknown capacity type", func(it *InstanceType) { it.Offerings[0].CapacityType = 3 }, nil, ErrInvalidCapacityType, "offerings[0].capacityType"},
 		{"empty zone", func(it *InstanceType) { it.Offerings[0].Zone = "" }, nil, ErrInvalidOffering, "offerings[0].zone"},
@@ -64,6 +78,15 @@ func TestNewInvalid(t *testing.T) {
 			assert.NotContains(t, err.Error(), `"good"`)
 		})
 	}
+}
+
+func TestNewAcceptsBounds(t *testing.T) {
+	it := testType("edge", off("a", OnDemand, 1))
+	it.Capacity = resources.List{CPU: resources.MaxAmount, Memory: resources.MaxAmount, Pods: resources.MaxAmount,
+		EphemeralStorage: resources.MaxAmount}.With(resources.GPU, resources.MaxAmount)
+	it.Offerings[0].Price = MaxValidPrice
+	_, err := New([]InstanceType{it})
+	assert.NoError(t, err)
 }
 
 func TestNewAggregatesErrors(t *testing.T) {
@@ -180,12 +203,34 @@ func TestKarpenterDiverse(t *testing.T) {
 		it.Requirements.Get(requirements.LabelZone).String()[len("topology.kubernetes.io/"):])
 }
 
+// synthetic is Synthetic for arguments known to be valid.
+func synthetic(n int, seed uint64) *Catalog {
+	c, err := Synthetic(n, seed)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+func TestSyntheticRejectsBadCounts(t *testing.T) {
+	for _, n := range []int{-1, math.MinInt, MaxSynthetic + 1, math.MaxInt} {
+		c, err := Synthetic(n, 1)
+		assert.Nil(t, c, n)
+		assert.ErrorIs(t, err, ErrInvalidOptions, n)
+	}
+	for _, n := range []int{0, 1, MaxSynthetic} {
+		c, err := Synthetic(n, 1)
+		require.NoError(t, err, n)
+		assert.Equal(t, n, c.Len())
+	}
+}
+
 func TestSyntheticDeterministic(t *testing.T) {
-	a, b := Synthetic(300, 7), Synthetic(300, 7)
+	a, b := synthetic(300, 7), synthetic(300, 7)
 	require.Equal(t, 300, a.Len())
 	assert.Equal(t, names(a.Types()), names(b.Types()))
 	for i, t0 := range a.Types() {
 		assert.Equal(t, t0.Offerings, b.Types()[i].Offerings)
 	}
-	assert.NotEqual(t, names(a.Types()), names(Synthetic(300, 8).Types()))
+	assert.NotEqual(t, names(a.Types()), names(synthetic(300, 8).Types()))
 }

@@ -19,6 +19,14 @@
 // [Catalog.WithAvailability] copies only the types it changes; the index
 // and (copy-on-write) the B-tree are shared.
 //
+// # Bounds
+//
+// [New] rejects, with a [*FieldError], capacities and overheads outside
+// 0..resources.MaxAmount (2^50 per dimension) and prices outside
+// 0..[MaxValidPrice] ($1 million an hour): bounds no machine reaches, which
+// keep every sum the packing and consolidation packages compute from a
+// few of them exact (see the packing package doc).
+//
 // # Prices, regions and zones
 //
 // A [Price] is an exact fixed-point count of nano-units per hour of its

@@ -103,7 +103,7 @@ func randomSet(rng *rand.Rand, c *Catalog) requirements.Set {
 // path of the label index, and some offerings are unavailable.
 func mixedCatalog(seed uint64) *Catalog {
 	rng := rand.New(rand.NewPCG(seed, 1))
-	base := Synthetic(40+rng.IntN(80), seed)
+	base := synthetic(40+rng.IntN(80), seed)
 	types := make([]InstanceType, 0, base.Len())
 	for _, t := range base.Types() {
 		cp := *t
@@ -226,7 +226,7 @@ func TestPropertyPriceOrderTotal(t *testing.T) {
 	p := properties(t)
 	p.Property("offerings are strictly increasing in their order; the order is deterministic", prop.ForAll(
 		func(seed uint64) bool {
-			a, b := Synthetic(50, seed), Synthetic(50, seed)
+			a, b := synthetic(50, seed), synthetic(50, seed)
 			for i, t := range a.Types() {
 				for j := 1; j < len(t.Offerings); j++ {
 					if compareOfferings(t.Offerings[j-1], t.Offerings[j]) >= 0 {

@@ -1,6 +1,7 @@
 package instancetypes
 
 import (
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -92,13 +93,22 @@ var syntheticSizes = [...]struct {
 // syntheticZones are the zones of synthetic offerings.
 var syntheticZones = [...]string{"zone-a", "zone-b", "zone-c"}
 
+// MaxSynthetic is the largest catalog [Synthetic] builds: seven times the
+// embedded AWS catalog.
+const MaxSynthetic = 10_000
+
 // Synthetic returns a random but realistic catalog of n types for property
 // tests and benchmarks, the same for the same (n, seed). Types follow the
 // AWS naming and labels (family, size, category, generation, cpu, memory,
 // arch, GPUs), have the EKS overhead, and one to three zones times one to
 // three capacity types of offerings, about a tenth of them unavailable,
-// priced by the resource model ±25%.
-func Synthetic(n int, seed uint64) *Catalog {
+// priced by the resource model ±25%. n must be in 0..[MaxSynthetic]; any
+// other gives an error wrapping [ErrInvalidOptions]. The complexity is
+// O(n log n).
+func Synthetic(n int, seed uint64) (*Catalog, error) {
+	if n < 0 || n > MaxSynthetic {
+		return nil, fieldErr("", "n", ErrInvalidOptions, "%d types is not in 0..%d", n, MaxSynthetic)
+	}
 	rng := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	types := make([]InstanceType, 0, n)
 	for i := 0; len(types) < n; i++ {
@@ -111,13 +121,17 @@ func Synthetic(n int, seed uint64) *Catalog {
 			if rng.IntN(4) == 0 {
 				continue // families skip some sizes
 			}
-			types = append(types, syntheticType(rng, fam, gen, i, size.name, size.cpus))
+			t, err := syntheticType(rng, fam, gen, i, size.name, size.cpus)
+			if err != nil {
+				return nil, err
+			}
+			types = append(types, t)
 		}
 	}
-	return mustNew(types)
+	return New(types)
 }
 
-func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size string, cpus int64) InstanceType {
+func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size string, cpus int64) (InstanceType, error) {
 	family := fmt.Sprintf("%s%d%s%d", fam.category, gen, map[bool]string{true: "g", false: ""}[fam.arm], i)
 	arch, mem, pods := "amd64", cpus*fam.gibPerCPU*1024, min(8+cpus*15, 737)
 	if fam.arm {
@@ -131,11 +145,11 @@ func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size s
 	s := settings{region: "synthetic-1"}
 	reqs, err := sp.labels(s.region)
 	capacity, overhead, err2 := s.resources(&sp)
-	if err != nil || err2 != nil {
-		panic(fmt.Sprintf("instancetypes: synthetic type %s: %v %v", sp.Name, err, err2))
+	if err := errors.Join(err, err2); err != nil {
+		return InstanceType{}, err
 	}
 	return InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead,
-		Offerings: syntheticOfferings(rng, modelPrice(&sp))}
+		Offerings: syntheticOfferings(rng, modelPrice(&sp))}, nil
 }
 
 // syntheticOfferings draws a non-empty set of zones and capacity types.

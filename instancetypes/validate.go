@@ -12,6 +12,9 @@ import (
 // build validates t and returns the catalog's own copy of it.
 func build(t InstanceType) (*InstanceType, error) {
 	errs := validateName(t.Name)
+	if err := t.Requirements.Validate(); err != nil {
+		errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
+	}
 	errs = append(errs, validateResources(t)...)
 	errs = append(errs, validateOfferings(t)...)
 	if len(errs) > 0 {
@@ -21,10 +24,25 @@ func build(t InstanceType) (*InstanceType, error) {
 	cp.Offerings = slices.Clone(t.Offerings)
 	slices.SortFunc(cp.Offerings, compareOfferings)
 	cp.Allocatable = t.Capacity.Sub(t.Overhead)
-	reqs := cp.Requirements.Without(requirements.LabelInstanceType)
-	cp.Requirements = offeringRequirements(reqs.Add(requirements.MustNew(requirements.LabelInstanceType, requirements.In, t.Name)), cp.Offerings)
+	name, err := requirements.New(requirements.LabelInstanceType, requirements.In, t.Name)
+	if err != nil { // validateName accepted the name: a bug here
+		return nil, fieldErr(t.Name, "name", ErrInvalidName, "%v", err)
+	}
+	reqs, err := offeringRequirements(cp.Requirements.Without(requirements.LabelInstanceType).Add(name), cp.Offerings)
+	if err != nil {
+		return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "%v", err)
+	}
+	cp.Requirements = reqs
 	return &cp, nil
 }
+
+// MaxValidPrice is the largest price an offering (and, in the packing
+// package, a node or a per-node overhead) may have: a million dollars an
+// hour, a thousand times the dearest machine for rent. Prices are
+// validated against it so that a difference of two prices never
+// overflows and a sum of 9,223 of them does not either; longer sums (a
+// plan's total) saturate at [MaxPrice].
+const MaxValidPrice = Price(1_000_000 * nanosPerDollar)
 
 func validateName(name string) []error {
 	if name == "" {
@@ -37,16 +55,17 @@ func validateName(name string) []error {
 }
 
 // validateResources checks that cpu, memory and pods are positive, nothing
-// is negative and the overhead fits in the capacity.
+// is negative or above [resources.MaxAmount], and the overhead fits in the
+// capacity.
 func validateResources(t InstanceType) []error {
 	var errs []error
 	for _, n := range []resources.Name{resources.CPU, resources.Memory, resources.Pods} {
-		if v := t.Capacity.Get(n); v <= 0 {
-			errs = append(errs, fieldErr(t.Name, "capacity."+string(n), ErrInvalidCapacity, "%d, must be positive", v))
+		if t.Capacity.Get(n) == 0 {
+			errs = append(errs, fieldErr(t.Name, "capacity."+string(n), ErrInvalidCapacity, "0, must be positive"))
 		}
 	}
-	errs = append(errs, negatives(t.Name, "capacity", ErrInvalidCapacity, t.Capacity)...)
-	errs = append(errs, negatives(t.Name, "overhead", ErrInvalidOverhead, t.Overhead)...)
+	errs = append(errs, outOfRange(t.Name, "capacity", ErrInvalidCapacity, t.Capacity)...)
+	errs = append(errs, outOfRange(t.Name, "overhead", ErrInvalidOverhead, t.Overhead)...)
 	if len(errs) == 0 && !t.Overhead.Fits(t.Capacity) {
 		n, _ := t.Overhead.Shortfall(t.Capacity)
 		errs = append(errs, fieldErr(t.Name, "overhead."+string(n), ErrInvalidOverhead,
@@ -55,22 +74,17 @@ func validateResources(t InstanceType) []error {
 	return errs
 }
 
-// negatives reports every negative dimension of l.
-func negatives(typ, field string, kind error, l resources.List) []error {
+// outOfRange reports every dimension of l that is negative or above
+// resources.MaxAmount.
+func outOfRange(typ, field string, kind error, l resources.List) []error {
 	var errs []error
-	check := func(n resources.Name, v int64) {
-		if v < 0 {
+	for n, v := range l.All() {
+		switch {
+		case v < 0:
 			errs = append(errs, fieldErr(typ, field+"."+string(n), kind, "%d is negative", v))
+		case v > resources.MaxAmount:
+			errs = append(errs, fieldErr(typ, field+"."+string(n), kind, "%d is above %d", v, int64(resources.MaxAmount)))
 		}
-	}
-	check(resources.EphemeralStorage, l.EphemeralStorage)
-	if field == "overhead" {
-		check(resources.CPU, l.CPU)
-		check(resources.Memory, l.Memory)
-		check(resources.Pods, l.Pods)
-	}
-	for n, v := range l.Extended() {
-		check(n, v)
 	}
 	return errs
 }
@@ -99,8 +113,8 @@ func validateOffering(typ, field string, o Offering) []error {
 	if !o.CapacityType.valid() {
 		errs = append(errs, fieldErr(typ, field+".capacityType", ErrInvalidCapacityType, "%s is not on-demand, spot or reserved", o.CapacityType))
 	}
-	if o.Price < 0 {
-		errs = append(errs, fieldErr(typ, field+".price", ErrInvalidPrice, "%s is negative", o.Price))
+	if o.Price < 0 || o.Price > MaxValidPrice {
+		errs = append(errs, fieldErr(typ, field+".price", ErrInvalidPrice, "%s is not in 0..%s", o.Price, MaxValidPrice))
 	}
 	if o.Zone == "" {
 		errs = append(errs, fieldErr(typ, field+".zone", ErrInvalidOffering, "empty"))
@@ -118,8 +132,9 @@ func validateOffering(typ, field string, o Offering) []error {
 
 // offeringRequirements returns reqs with the zone and capacity-type
 // requirements replaced by In the values of the usable offerings
-// (DoesNotExist when there are none), as Karpenter derives them.
-func offeringRequirements(reqs requirements.Set, offs []Offering) requirements.Set {
+// (DoesNotExist when there are none), as Karpenter derives them. The error
+// is one of an invalid zone, which validateOffering rejects first.
+func offeringRequirements(reqs requirements.Set, offs []Offering) (requirements.Set, error) {
 	var zones, cts []string
 	for _, o := range offs {
 		if o.Usable() {
@@ -127,15 +142,18 @@ func offeringRequirements(reqs requirements.Set, offs []Offering) requirements.S
 			cts = append(cts, o.CapacityType.String())
 		}
 	}
-	return reqs.Without(requirements.LabelZone, requirements.LabelCapacityType).
-		Add(inOrAbsent(requirements.LabelZone, zones), inOrAbsent(requirements.LabelCapacityType, cts))
+	zone, err1 := inOrAbsent(requirements.LabelZone, zones)
+	ct, err2 := inOrAbsent(requirements.LabelCapacityType, cts)
+	if err := errors.Join(err1, err2); err != nil {
+		return reqs, err
+	}
+	return reqs.Without(requirements.LabelZone, requirements.LabelCapacityType).Add(zone, ct), nil
 }
 
 // inOrAbsent returns key In values, or key DoesNotExist for no values.
-// values are valid label values (checked by validateOffering).
-func inOrAbsent(key string, values []string) requirements.Requirement {
+func inOrAbsent(key string, values []string) (requirements.Requirement, error) {
 	if len(values) == 0 {
-		return requirements.MustNew(key, requirements.DoesNotExist)
+		return requirements.New(key, requirements.DoesNotExist)
 	}
-	return requirements.MustNew(key, requirements.In, values...)
+	return requirements.New(key, requirements.In, values...)
 }

@@ -33,8 +33,10 @@ func sharedProblems(catalog *instancetypes.Catalog, n int) []packing.Problem {
 // every plan equals the one a lone Solve gives. Run it under the race
 // detector: go test -race -run Concurrent ./packing/
 func TestConcurrentSolveSharedCatalog(t *testing.T) {
+	synthetic, err := instancetypes.Synthetic(80, 7)
+	require.NoError(t, err)
 	catalogs := map[string]*instancetypes.Catalog{
-		"synthetic": instancetypes.Synthetic(80, 7),
+		"synthetic": synthetic,
 		"diverse":   instancetypes.KarpenterDiverse(),
 	}
 	for _, name := range []string{"synthetic", "diverse"} {

@@ -138,6 +138,27 @@
 // [Plan.Order]. A host may run it before acting on a plan; the property
 // tests run it on every generated problem.
 //
+// Every input gets a plan or a named error, never a panic: [Problem.Validate]
+// checks every string that becomes a label or a requirement as Kubernetes
+// does (requirements.ValidateKey and ValidateValue), and [Options.Validate]
+// every option; a failure of the solver itself (a bug) is recovered on
+// whichever goroutine it happens and returned as an error wrapping
+// [ErrInternal], after both of Best's goroutines have stopped.
+//
+// Bounds: Validate keeps every number where the solver's arithmetic is
+// exact. One object's resource value is at most resources.MaxAmount (2^50:
+// 1 PiB, 1.1 billion cores), a NodePool limit at most [MaxLimit] (2^60), a
+// node's price (like an offering's) at most instancetypes.MaxValidPrice ($1
+// million an hour, about 2^50 nano-dollars). No real cluster comes near
+// them, and the solver combines only a few such values at a time (a pod's
+// requests against a node's room, a type's capacity against a limit, the
+// difference of two prices), far below 2^63. Sums over a number of objects
+// no validation bounds saturate instead of wrapping: resource lists
+// (resources.List), a pool's committed capacity (held just above MaxLimit,
+// so that a pool over its limit stays over it), a plan's price and the
+// price totals of consolidation (at instancetypes.MaxPrice, which 9,223
+// claims at the price bound do not reach).
+//
 // Solve is pure: no clock, no randomness, no I/O; inputs are never
 // modified, and the output is byte-for-byte deterministic. See ExampleSolve.
 package packing

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -41,7 +42,7 @@ func (r *run) settle() settlement {
 	units := map[reservation]int{}
 	for _, c := range r.claims {
 		sc := r.settleClaim(c, units)
-		st.price += sc.chosen.off.Price
+		st.price = sat.Add(st.price, sc.chosen.off.Price)
 		st.claims = append(st.claims, sc)
 	}
 	for _, w := range r.where {

@@ -11,28 +11,38 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// fuzzSolve is the property FuzzSolve checks on a decoded problem: Solve
-// does not panic; an error wraps ErrInvalidProblem and agrees with
-// Validate; a plan passes Verify.
-func fuzzSolve(p packing.Problem) error {
-	plan, err := packing.Solve(p, packing.Options{})
-	if err != nil {
-		if !errors.Is(err, packing.ErrInvalidProblem) {
+// fuzzSolve is the property FuzzSolve checks on a decoded problem and
+// options: Solve does not panic; an error wraps ErrInvalidProblem and
+// agrees with Validate, or wraps ErrInvalidOptions and agrees with
+// Options.Validate (never ErrInternal); a plan passes Verify.
+func fuzzSolve(o packing.Options) property {
+	return func(p packing.Problem) error {
+		plan, err := packing.Solve(p, o)
+		switch {
+		case err != nil && errors.Is(err, packing.ErrInvalidOptions) && o.Validate() != nil:
+			return nil
+		case err != nil && !errors.Is(err, packing.ErrInvalidProblem):
 			return errors.New("Solve returned an error that does not wrap ErrInvalidProblem: " + err.Error())
+		case err != nil && p.Validate() == nil:
+			return errors.New("Solve rejected a problem Validate accepts: " + err.Error())
+		case err != nil:
+			return nil
+		}
+		if verr := p.Validate(); verr != nil {
+			return errors.New("Solve accepted a problem Validate rejects: " + verr.Error())
+		}
+		if oerr := o.Validate(); oerr != nil {
+			return errors.New("Solve accepted options Validate rejects: " + oerr.Error())
+		}
+		unknown, known := unknownViolations(p, plan)
+		switch {
+		case len(unknown) > 0:
+			return violationsError(unknown)
+		case len(known) > 0:
+			return &errKnownBug{bugs: known}
 		}
 		return nil
 	}
-	if verr := p.Validate(); verr != nil {
-		return errors.New("Solve accepted a problem Validate rejects: " + verr.Error())
-	}
-	unknown, known := unknownViolations(p, plan)
-	switch {
-	case len(unknown) > 0:
-		return violationsError(unknown)
-	case len(known) > 0:
-		return &errKnownBug{bugs: known}
-	}
-	return nil
 }
 
 type violationsError []packing.Violation
@@ -72,9 +82,11 @@ func fuzzSeeds() [][]byte {
 	return seeds
 }
 
-// FuzzSolve decodes arbitrary bytes into a problem (problemgen.Decode,
-// possibly invalid) and checks that Solve never panics, rejects invalid
-// problems with ErrInvalidProblem, and returns plans Verify accepts (known
+// FuzzSolve decodes arbitrary bytes into a problem (problemgen.DecodeRest,
+// possibly invalid, with hostile strings and extreme numbers) and options
+// (problemgen.DecodeOptions, possibly invalid) and checks that Solve never
+// panics, rejects invalid problems with ErrInvalidProblem and invalid
+// options with ErrInvalidOptions, and returns plans Verify accepts (known
 // solver bugs aside, see knownBug). Its
 // seed corpus runs in the normal go test; fuzz it with
 //
@@ -88,8 +100,10 @@ func FuzzSolve(f *testing.F) {
 		if why, ok := knownFuzzFailures[id]; ok {
 			t.Skipf("input %s shows a known solver bug: %s", id, why)
 		}
-		p := problemgen.Decode(data)
-		err := safely(fuzzSolve, p)
+		p, rest := problemgen.DecodeRest(data)
+		o := problemgen.DecodeOptions(rest)
+		prop := fuzzSolve(o)
+		err := safely(prop, p)
 		if !isFailure(err) {
 			if err != nil {
 				t.Logf("skipped: %v", err) // see knownBug
@@ -97,8 +111,8 @@ func FuzzSolve(f *testing.F) {
 			return
 		}
 		{
-			m := problemgen.Minimize(p, func(q packing.Problem) bool { return isFailure(safely(fuzzSolve, q)) })
-			t.Fatalf("input %s: %v\nminimised problem, failing with: %v\n%s", id, err, safely(fuzzSolve, m), problemgen.Dump(m))
+			m := problemgen.Minimize(p, func(q packing.Problem) bool { return isFailure(safely(prop, q)) })
+			t.Fatalf("input %s, options %+v: %v\nminimised problem, failing with: %v\n%s", id, o, err, safely(prop, m), problemgen.Dump(m))
 		}
 	})
 }

@@ -414,7 +414,7 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 		c.sigs = append(c.sigs, v.sig)
 	}
 	for _, p := range r.freshPins(c, pins) {
-		c.reqs = c.reqs.Add(requirements.MustNew(p.key, requirements.In, p.value))
+		c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
 		c.pinned = append(c.pinned, p)
 	}
 }

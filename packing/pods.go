@@ -162,7 +162,7 @@ func spreadCounter(p *Pod, ts TopologySpread) counterDef {
 	sel := ts.Selector
 	for _, k := range ts.MatchLabelKeys {
 		if v, ok := p.Labels[k]; ok {
-			sel = sel.Add(requirements.MustNew(k, requirements.In, v))
+			sel = sel.Intersect(labelSet(k, v))
 		}
 	}
 	return counterDef{key: requirements.Normalize(ts.TopologyKey), selector: sel, ns: []string{p.Namespace}}

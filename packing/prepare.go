@@ -2,10 +2,12 @@ package packing
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"maps"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -31,6 +33,11 @@ type static struct {
 	// domainTaints lists, per domain, the taint sets of the nodes and pools
 	// that may be in it.
 	domainTaints map[pin][][]requirements.Taint
+	// ctx and failed stop Best's restarts (see halted); fault, nil but in
+	// tests, runs at the start of each of Best's passes.
+	ctx    context.Context
+	failed atomic.Bool
+	fault  func(cost bool)
 }
 
 // pool is a NodePool compiled for one solve.
@@ -212,7 +219,7 @@ func (pl *pool) sortTypes() {
 
 func compilePoolReqs(np *NodePool) requirements.Set {
 	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
-	return reqs.Add(requirements.MustNew(requirements.LabelNodePool, requirements.In, np.Name))
+	return reqs.Intersect(labelSet(requirements.LabelNodePool, np.Name))
 }
 
 // daemonOverhead sums, per instance type, the daemonsets that would run on

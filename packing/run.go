@@ -214,7 +214,9 @@ func (r *run) addNode(n *Node) {
 		if pl.np.Name == n.NodePool {
 			capacity := r.nodeCapacity(n, pl)
 			for i, lim := range pl.limits {
-				r.usedLim[pi][i] += capacity.Get(lim.Name)
+				// Clamped above every limit, so that the sums of a few
+				// capacities the solver adds to it never overflow.
+				r.usedLim[pi][i] = min(r.usedLim[pi][i]+capacity.Get(lim.Name), MaxLimit+1)
 			}
 			r.count[pi]++
 		}

@@ -40,20 +40,20 @@ type pass struct {
 // draws its ties from a generator seeded with Options.Seed and (k,
 // strategy), so the result does not depend on timing. The random restarts
 // stop at the first that met no tie, since every later one would repeat a
-// greedy pass.
+// greedy pass, and as soon as the search is halted (see static.halted).
 func (s *static) search(cost bool) pass {
 	m := newMemo()
 	primary, other := s.sequences(cost)
 	best := s.runPass(passSpec{cost: cost, seq: primary}, m)
 	n := s.opts.restarts(s.prob)
-	if n > 0 {
+	if n > 0 && !s.halted() {
 		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m))
 	}
 	stream := uint64(0)
 	if cost {
 		stream = 1
 	}
-	for k := 1; k < n; k++ {
+	for k := 1; k < n && !s.halted(); k++ {
 		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(k)<<1|stream))
 		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m)
 		if p.r.ties == 0 {
@@ -91,6 +91,9 @@ type passSpec struct {
 
 // runPass runs one pass of Best: place every pod, then merge claims.
 func (s *static) runPass(spec passSpec, m *memo) pass {
+	if s.fault != nil {
+		s.fault(spec.cost)
+	}
 	r := newRun(s, spec, m)
 	r.solve()
 	r.merge()

@@ -2,9 +2,12 @@ package packing
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/sat"
 )
 
 // Strategy chooses how Solve picks among the claims a pod fits. The zero
@@ -51,8 +54,8 @@ type Options struct {
 	// purpose. A rule's random restarts stop early when one meets no tie.
 	// The zero value means the default, min(32, 1024 / (pods + nodes +
 	// their pods)): at most about 1,024 extra pod placements per rule, so
-	// none past 1,024 pods. A negative value runs none. Plain and
-	// CostAware alone never restart.
+	// none past 1,024 pods. A negative value runs none; more than 4,096 is
+	// invalid. Plain and CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
 	// Plan. The zero value is a seed like any other.
@@ -63,52 +66,136 @@ type Options struct {
 	IgnorePreferences bool
 	// PriorityOrder places higher-priority pods first.
 	PriorityOrder bool
-	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600.
+	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600
+	// and a negative value is invalid.
 	MaxInstanceTypes int
 	// NodeOverhead is a price per node that the cost-aware strategy and
 	// Best's merging and choice between plans add to every new NodeClaim: costs
 	// the catalog does not show (per-node licences, agents, addresses) or
 	// simply a preference for fewer, larger nodes. Plan prices never
 	// include it. The zero value charges nothing (nor does a negative
-	// one): the cheapest plan wins, however many nodes it has.
+	// one): the cheapest plan wins, however many nodes it has. It may not
+	// exceed instancetypes.MaxValidPrice.
 	NodeOverhead instancetypes.Price
 }
 
 func (o Options) nodeOverhead() instancetypes.Price { return max(0, o.NodeOverhead) }
 
+// ErrInvalidOptions is wrapped by the error Solve returns for invalid
+// [Options]; see [Options.Validate].
+var ErrInvalidOptions = errors.New("invalid options")
+
+// ErrInternal is wrapped by the error Solve returns when the solver itself
+// fails (a bug, not an invalid input): a panic in any of its goroutines is
+// recovered and returned as an error wrapping ErrInternal, with the panic
+// value and no stack trace.
+var ErrInternal = errors.New("internal solver error")
+
+// maxRestartsOption bounds Options.Restarts: each restart is a full pass.
+const maxRestartsOption = 4096
+
+// Validate reports every invalid option, joined, each wrapping
+// [ErrInvalidOptions] and naming the option: a Strategy other than Best,
+// Plain or CostAware, Restarts above 4,096, a negative MaxInstanceTypes, a
+// NodeOverhead above [instancetypes.MaxValidPrice]. A negative Restarts
+// (none) and a negative NodeOverhead (none) are valid.
+func (o Options) Validate() error {
+	var errs []error
+	bad := func(name, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("%w: %s: %s", ErrInvalidOptions, name, fmt.Sprintf(format, args...)))
+	}
+	if o.Strategy > CostAware {
+		bad("Strategy", "%d is not Best, Plain or CostAware", o.Strategy)
+	}
+	if o.Restarts > maxRestartsOption {
+		bad("Restarts", "%d is above %d", o.Restarts, maxRestartsOption)
+	}
+	if o.MaxInstanceTypes < 0 {
+		bad("MaxInstanceTypes", "%d is negative", o.MaxInstanceTypes)
+	}
+	if o.NodeOverhead > instancetypes.MaxValidPrice {
+		bad("NodeOverhead", "%s is above %s", o.NodeOverhead, instancetypes.MaxValidPrice)
+	}
+	return errors.Join(errs...)
+}
+
 // Solve decides where the pending pods of p go: on existing nodes, on new
 // NodeClaims, or nowhere with a reason. It is pure: p is not modified and
 // the same input gives the same Plan. It returns an error, naming the
-// object and field, when p is invalid.
+// object and field, when p is invalid ([ErrInvalidProblem]), naming the
+// option when o is ([ErrInvalidOptions]), and one wrapping [ErrInternal]
+// if the solver fails; it never panics.
 //
 // Solve is safe for concurrent use; with Strategy Best it runs its two
 // strategies on two goroutines, whose results do not depend on timing.
+// No goroutine it starts outlives the call.
 func Solve(p Problem, o Options) (Plan, error) {
 	return SolveContext(context.Background(), p, o)
 }
 
 // SolveContext is Solve with cancellation: it returns ctx.Err() and no plan
-// when ctx is done before the solve finishes.
+// when ctx is done before the solve finishes. Best's restarts stop as soon
+// as ctx is done; a single pass runs to its end.
 func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
+	return solveContext(ctx, p, o, nil)
+}
+
+// solveContext is SolveContext with a fault injected at the start of each
+// of Best's passes (nil but in tests).
+func solveContext(ctx context.Context, p Problem, o Options, fault func(cost bool)) (Plan, error) {
+	if err := o.Validate(); err != nil {
+		return Plan{}, err
+	}
 	if err := p.Validate(); err != nil {
 		return Plan{}, err
 	}
-	s := prepare(&p, o)
 	var plan Plan
-	switch o.Strategy {
-	case Plain:
-		plan = solveWith(s, false)
-	case CostAware:
-		plan = solveWith(s, true)
-	default:
-		plan = best(s)
+	err := guard(func() error {
+		s := prepare(&p, o)
+		s.ctx, s.fault = ctx, fault
+		var err error
+		plan, err = s.solve()
+		return err
+	})
+	if err == nil {
+		err = ctx.Err()
 	}
-	return plan, ctx.Err()
+	if err != nil {
+		return Plan{}, err
+	}
+	return plan, nil
+}
+
+// guard runs f and turns a panic into an error wrapping ErrInternal.
+func guard(f func() error) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("%w: %v", ErrInternal, r)
+		}
+	}()
+	return f()
+}
+
+// solve runs the strategy the options ask for.
+func (s *static) solve() (Plan, error) {
+	switch s.opts.Strategy {
+	case Plain:
+		return solveWith(s, false), nil
+	case CostAware:
+		return solveWith(s, true), nil
+	}
+	return best(s)
+}
+
+// halted reports whether a search should stop before its next pass: the
+// context is done or the other strategy's goroutine failed.
+func (s *static) halted() bool {
+	return s.failed.Load() || (s.ctx != nil && s.ctx.Err() != nil)
 }
 
 // charged is a settlement's price with the node overhead of its claims.
 func (s *static) charged(st settlement) instancetypes.Price {
-	return st.price + instancetypes.Price(len(st.claims))*s.opts.nodeOverhead()
+	return sat.Add(st.price, sat.Mul(instancetypes.Price(len(st.claims)), s.opts.nodeOverhead()))
 }
 
 func solveWith(s *static, cost bool) Plan {
@@ -119,15 +206,34 @@ func solveWith(s *static, cost bool) Plan {
 }
 
 // best runs both strategies, each with its restarts, concurrently and
-// renders the better plan (see Best).
-func best(s *static) Plan {
-	var costed pass
+// renders the better plan (see Best). A panic on either goroutine is
+// recovered, stops the other's restarts, and is returned once both are
+// done.
+func best(s *static) (Plan, error) {
+	var costed, plain pass
 	var wg sync.WaitGroup
-	wg.Go(func() { costed = s.search(true) })
-	plain := s.search(false)
+	var costErr error
+	wg.Go(func() { costErr = s.searchInto(&costed, true) })
+	plainErr := s.searchInto(&plain, false)
 	wg.Wait()
-	if s.better(costed.st, plain.st) {
-		return costed.r.render(costed.st)
+	if err := errors.Join(plainErr, costErr); err != nil {
+		return Plan{}, err
 	}
-	return plain.r.render(plain.st)
+	if s.better(costed.st, plain.st) {
+		return costed.r.render(costed.st), nil
+	}
+	return plain.r.render(plain.st), nil
+}
+
+// searchInto runs one strategy's search into out, recovering a panic as an
+// error and telling the other strategy to stop.
+func (s *static) searchInto(out *pass, cost bool) error {
+	err := guard(func() error {
+		*out = s.search(cost)
+		return nil
+	})
+	if err != nil {
+		s.failed.Store(true)
+	}
+	return err
 }

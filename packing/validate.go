@@ -3,8 +3,11 @@ package packing
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
+	"time"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -26,112 +29,264 @@ func (e *FieldError) Error() string {
 // Unwrap lets errors.Is match ErrInvalidProblem.
 func (e *FieldError) Unwrap() error { return ErrInvalidProblem }
 
-// Validate reports every invalid field of p, joined; nil when p is valid.
+// MaxLimit is the largest NodePool limit: 2^60, a thousand times
+// [resources.MaxAmount]. Larger limits are rejected rather than clamped.
+const MaxLimit = 1 << 60
+
+// Validate reports every invalid field of p, each a [*FieldError], joined;
+// nil when p is valid. Every string that becomes a label or a requirement
+// is checked as Kubernetes checks it: NodePool names (the
+// karpenter.sh/nodepool value), pod, node and NodePool labels, a node's
+// name, zone, instance type, NodePool and capacity type where they stand
+// for its hostname, zone, instance-type, nodepool and capacity-type labels,
+// topology keys and matchLabelKeys, taints, tolerations and host-port
+// protocols, and the keys and values of every requirement set (which
+// requirements.FromLabels builds unchecked). Numbers are checked against the bounds that keep the solver's
+// arithmetic exact: every resource value in 0..[resources.MaxAmount],
+// limits in 0..[MaxLimit], node prices in
+// 0..[instancetypes.MaxValidPrice]. The complexity is O(size of p); the
+// pods of nodes, a cluster's most numerous objects, are named only when
+// wrong and cost no allocation when valid. Validate does not modify p.
 func (p Problem) Validate() error {
-	var errs []error
-	add := func(obj, field, format string, args ...any) {
-		errs = append(errs, &FieldError{Object: obj, Field: field, Msg: fmt.Sprintf(format, args...)})
-	}
+	var v validator
 	if p.Catalog == nil && slices.ContainsFunc(p.NodePools, func(np NodePool) bool { return np.Catalog == nil }) {
-		add("problem", "catalog", "no instance catalog is given")
+		v.report("problem", issues{{"catalog", "no instance catalog is given"}})
 	}
 	seen := map[string]bool{}
 	for i := range p.Pods {
-		validatePod(&p.Pods[i], fmt.Sprintf("pod %s", podName(&p.Pods[i])), add)
-		key := podName(&p.Pods[i])
+		pod := &p.Pods[i]
+		key := podName(pod)
+		is := checkPod(nil, pod)
 		if seen[key] {
-			add("pod "+key, "name", "duplicate pod (namespace/name)")
+			is.add("name", "duplicate pod (namespace/name)")
 		}
 		seen[key] = true
+		v.report("pod "+key, is)
 	}
-	validateNodePools(p.NodePools, add)
-	validateNodes(p.Nodes, add)
-	for _, ds := range p.DaemonSets {
-		checkResources("daemonset "+ds.Name, "requests", ds.Requests, add)
+	clear(seen)
+	for i := range p.NodePools {
+		v.report("nodepool "+p.NodePools[i].Name, checkPool(&p.NodePools[i], seen))
 	}
-	return errors.Join(errs...)
+	clear(seen)
+	for i := range p.Nodes {
+		v.node(&p.Nodes[i], seen)
+	}
+	for i := range p.DaemonSets {
+		v.report("daemonset "+p.DaemonSets[i].Name, checkDaemonSet(&p.DaemonSets[i]))
+	}
+	return errors.Join(v.errs...)
 }
 
-type adder func(obj, field, format string, args ...any)
+// validator collects the FieldErrors of a problem.
+type validator struct{ errs []error }
 
-func validatePod(p *Pod, obj string, add adder) {
+// report adds one FieldError per issue of the object obj.
+func (v *validator) report(obj string, is issues) {
+	for _, i := range is {
+		v.errs = append(v.errs, &FieldError{Object: obj, Field: i.field, Msg: i.msg})
+	}
+}
+
+// issue is one invalid field of an object not yet named.
+type issue struct{ field, msg string }
+
+type issues []issue
+
+func (is *issues) add(field, format string, args ...any) {
+	*is = append(*is, issue{field, fmt.Sprintf(format, args...)})
+}
+
+// at formats the path of the j-th element of a list field, with an
+// optional subfield; it is called only for an invalid field, so that a
+// valid pod costs no allocation.
+func at(field string, j int, sub string) string {
+	if sub == "" {
+		return fmt.Sprintf("%s[%d]", field, j)
+	}
+	return fmt.Sprintf("%s[%d].%s", field, j, sub)
+}
+
+// checkPod appends the issues of pod p, pending or bound, to is.
+func checkPod(is issues, p *Pod) issues {
 	if p.Name == "" {
-		add(obj, "name", "is empty")
+		is.add("name", "is empty")
 	}
-	checkResources(obj, "requests", p.Requests, add)
-	for j, ts := range p.TopologySpread {
-		if ts.MaxSkew < 1 {
-			add(obj, fmt.Sprintf("topologySpread[%d].maxSkew", j), "is %d; must be at least 1", ts.MaxSkew)
-		}
-		if requirements.ValidateKey(ts.TopologyKey) != nil {
-			add(obj, fmt.Sprintf("topologySpread[%d].topologyKey", j), "%q is not a label key", ts.TopologyKey)
-		}
+	is = checkLabels(is, "labels", p.Labels)
+	is = checkResources(is, "requests", p.Requests)
+	is = checkAffinity(is, p.NodeAffinity)
+	is = checkTolerations(is, "tolerations", p.Tolerations)
+	for j := range p.TopologySpread {
+		is = checkSpread(is, j, &p.TopologySpread[j])
 	}
-	checkTerms(obj, "affinity", p.Affinity, add)
-	checkTerms(obj, "antiAffinity", p.AntiAffinity, add)
+	is = checkTerms(is, "affinity", p.Affinity)
+	is = checkTerms(is, "antiAffinity", p.AntiAffinity)
 	for j, hp := range p.HostPorts {
 		if hp.Port < 1 || hp.Port > 65535 {
-			add(obj, fmt.Sprintf("hostPorts[%d].port", j), "%d is not a port", hp.Port)
+			is.add(at("hostPorts", j, "port"), "%d is not a port", hp.Port)
+		}
+		switch hp.Protocol {
+		case "", "TCP", "UDP", "SCTP":
+		default:
+			is.add(at("hostPorts", j, "protocol"), "%q is not TCP, UDP or SCTP", hp.Protocol)
 		}
 	}
+	return is
 }
 
-func checkTerms(obj, field string, terms []PodAffinityTerm, add adder) {
+// checkSpread checks the j-th topology spread constraint ts.
+func checkSpread(is issues, j int, ts *TopologySpread) issues {
+	const f = "topologySpread"
+	if ts.MaxSkew < 1 {
+		is.add(at(f, j, "maxSkew"), "is %d; must be at least 1", ts.MaxSkew)
+	}
+	if ts.MinDomains < 0 {
+		is.add(at(f, j, "minDomains"), "is %d; must not be negative", ts.MinDomains)
+	}
+	if err := requirements.ValidateKey(ts.TopologyKey); err != nil {
+		is.add(at(f, j, "topologyKey"), "%v", err)
+	}
+	if err := ts.Selector.Validate(); err != nil {
+		is.add(at(f, j, "labelSelector"), "%v", err)
+	}
+	for k, key := range ts.MatchLabelKeys {
+		if err := requirements.ValidateKey(key); err != nil {
+			is.add(at(f, j, fmt.Sprintf("matchLabelKeys[%d]", k)), "%v", err)
+		}
+	}
+	if ts.WhenUnsatisfiable > ScheduleAnyway {
+		is.add(at(f, j, "whenUnsatisfiable"), "%d is not DoNotSchedule or ScheduleAnyway", ts.WhenUnsatisfiable)
+	}
+	if ts.NodeAffinityPolicy > Ignore {
+		is.add(at(f, j, "nodeAffinityPolicy"), "%d is not Honor or Ignore", ts.NodeAffinityPolicy)
+	}
+	if ts.NodeTaintsPolicy > Ignore {
+		is.add(at(f, j, "nodeTaintsPolicy"), "%d is not Honor or Ignore", ts.NodeTaintsPolicy)
+	}
+	return is
+}
+
+func checkTerms(is issues, field string, terms []PodAffinityTerm) issues {
 	for j, t := range terms {
 		if t.Weight < 0 || t.Weight > 100 {
-			add(obj, fmt.Sprintf("%s[%d].weight", field, j), "%d outside 0..100", t.Weight)
+			is.add(at(field, j, "weight"), "%d outside 0..100", t.Weight)
 		}
-		if requirements.ValidateKey(t.TopologyKey) != nil {
-			add(obj, fmt.Sprintf("%s[%d].topologyKey", field, j), "%q is not a label key", t.TopologyKey)
+		if err := requirements.ValidateKey(t.TopologyKey); err != nil {
+			is.add(at(field, j, "topologyKey"), "%v", err)
+		}
+		if err := t.Selector.Validate(); err != nil {
+			is.add(at(field, j, "labelSelector"), "%v", err)
 		}
 	}
+	return is
 }
 
-func negative(l resources.List) bool {
-	if l.CPU < 0 || l.Memory < 0 || l.EphemeralStorage < 0 || l.Pods < 0 {
-		return true
+// checkAffinity reports a node affinity built from unchecked sets.
+func checkAffinity(is issues, a requirements.NodeAffinity) issues {
+	if err := a.Validate(); err != nil {
+		is.add("nodeAffinity", "%v", err)
 	}
-	for _, v := range l.Extended() {
-		if v < 0 {
-			return true
-		}
-	}
-	return false
+	return is
 }
 
-func checkResources(obj, field string, l resources.List, add adder) {
-	for _, a := range []resources.Amount{{Name: resources.CPU, Value: l.CPU}, {Name: resources.Memory, Value: l.Memory},
-		{Name: resources.EphemeralStorage, Value: l.EphemeralStorage}, {Name: resources.Pods, Value: l.Pods}} {
-		if a.Value < 0 {
-			add(obj, field+"."+string(a.Name), "is negative (%d)", a.Value)
-		}
+// checkValue reports v when it is not a label value.
+func checkValue(is issues, field, v string) issues {
+	if err := requirements.ValidateValue(v); err != nil {
+		is.add(field, "%v", err)
 	}
-	for name, v := range l.Extended() {
-		if v < 0 {
-			add(obj, field+"."+string(name), "is negative (%d)", v)
-		}
-	}
+	return is
 }
 
-func validateNodePools(pools []NodePool, add adder) {
-	seen := map[string]bool{}
-	for _, np := range pools {
-		obj := "nodepool " + np.Name
-		if np.Name == "" || seen[np.Name] {
-			add(obj, "name", "is empty or duplicate")
-		}
-		seen[np.Name] = true
-		for j, t := range append(slices.Clip(np.Taints), np.StartupTaints...) {
-			if err := t.Validate(); err != nil {
-				add(obj, fmt.Sprintf("taints[%d]", j), "%v", err)
+// checkLabels reports every invalid key and value of labels, in key order.
+// A valid map costs one pass and no allocation.
+func checkLabels(is issues, field string, labels map[string]string) issues {
+	for k, v := range labels {
+		if requirements.ValidateKey(k) != nil || requirements.ValidateValue(v) != nil {
+			for _, k := range slices.Sorted(maps.Keys(labels)) {
+				if err := requirements.ValidateKey(k); err != nil {
+					is.add(field, "%v", err)
+				}
+				is = checkValue(is, field, labels[k])
 			}
-		}
-		for _, name := range sortedNames(np.Limits) {
-			if np.Limits[name] < 0 {
-				add(obj, "limits."+string(name), "is negative (%d)", np.Limits[name])
-			}
+			return is
 		}
 	}
+	return is
+}
+
+// checkResources reports every dimension of l outside 0..resources.MaxAmount.
+func checkResources(is issues, field string, l resources.List) issues {
+	for name, v := range l.All() {
+		switch {
+		case v < 0:
+			is.add(field+"."+string(name), "is negative (%d)", v)
+		case v > resources.MaxAmount:
+			is.add(field+"."+string(name), "%d is above %d", v, int64(resources.MaxAmount))
+		}
+	}
+	return is
+}
+
+func checkTolerations(is issues, field string, tols []requirements.Toleration) issues {
+	for j, t := range tols {
+		if err := t.Validate(); err != nil {
+			is.add(at(field, j, ""), "%v", err)
+		}
+	}
+	return is
+}
+
+func checkTaints(is issues, field string, taints []requirements.Taint) issues {
+	for j, t := range taints {
+		if err := t.Validate(); err != nil {
+			is.add(at(field, j, ""), "%v", err)
+		}
+	}
+	return is
+}
+
+// checkPool returns the issues of np; seen holds the names of the pools
+// before it.
+func checkPool(np *NodePool, seen map[string]bool) issues {
+	var is issues
+	switch {
+	case np.Name == "" || seen[np.Name]:
+		is.add("name", "is empty or duplicate")
+	default:
+		is = checkValue(is, "name", np.Name) // the karpenter.sh/nodepool label of its nodes
+	}
+	seen[np.Name] = true
+	if err := np.Requirements.Validate(); err != nil {
+		is.add("requirements", "%v", err)
+	}
+	is = checkLabels(is, "labels", np.Labels)
+	is = checkTaints(is, "taints", np.Taints)
+	is = checkTaints(is, "startupTaints", np.StartupTaints)
+	for _, name := range sortedNames(np.Limits) {
+		if v := np.Limits[name]; v < 0 || v > MaxLimit {
+			is.add("limits."+string(name), "%d is not in 0..%d", v, int64(MaxLimit))
+		}
+	}
+	return checkDisruption(is, np.Disruption)
+}
+
+func checkDisruption(is issues, d Disruption) issues {
+	if d.Policy > Balanced {
+		is.add("disruption.consolidationPolicy", "%d is not WhenEmptyOrUnderutilized, WhenEmpty or Balanced", d.Policy)
+	}
+	for _, f := range [...]struct {
+		field string
+		d     time.Duration
+	}{{"consolidateAfter", d.ConsolidateAfter}, {"expireAfter", d.ExpireAfter}, {"terminationGracePeriod", d.TerminationGracePeriod}} {
+		if f.d < 0 {
+			is.add("disruption."+f.field, "%v is negative", f.d)
+		}
+	}
+	for j, b := range d.Budgets {
+		if b.Duration < 0 {
+			is.add(at("disruption.budgets", j, "duration"), "%v is negative", b.Duration)
+		}
+	}
+	return is
 }
 
 func sortedNames(m map[resources.Name]int64) []resources.Name {
@@ -143,20 +298,63 @@ func sortedNames(m map[resources.Name]int64) []resources.Name {
 	return names
 }
 
-func validateNodes(nodes []Node, add adder) {
-	seen := map[string]bool{}
-	for i := range nodes {
-		n := &nodes[i]
-		obj := "node " + n.Name
-		if n.Name == "" || seen[n.Name] {
-			add(obj, "name", "is empty or duplicate")
-		}
-		seen[n.Name] = true
-		checkResources(obj, "allocatable", n.Allocatable, add)
-		for j := range n.Pods {
-			if negative(n.Pods[j].Requests) { // named only when wrong: nodes hold most of a cluster's pods
-				checkResources(fmt.Sprintf("%s pod %s", obj, podName(&n.Pods[j])), "requests", n.Pods[j].Requests, add)
-			}
+// node reports the issues of n and of its pods; seen holds the names of
+// the nodes before it.
+func (v *validator) node(n *Node, seen map[string]bool) {
+	var is issues
+	if n.Name == "" || seen[n.Name] {
+		is.add("name", "is empty or duplicate")
+	}
+	seen[n.Name] = true
+	is = checkNodeLabels(is, n)
+	is = checkTaints(is, "taints", n.Taints)
+	is = checkResources(is, "allocatable", n.Allocatable)
+	if n.Price < 0 || n.Price > instancetypes.MaxValidPrice {
+		is.add("price", "%s is not in 0..%s", n.Price, instancetypes.MaxValidPrice)
+	}
+	obj := "node " + n.Name
+	v.report(obj, is)
+	for j := range n.Pods {
+		if pis := checkPod(nil, &n.Pods[j]); len(pis) > 0 { // named only when wrong
+			v.report(fmt.Sprintf("%s pod %s", obj, podName(&n.Pods[j])), pis)
 		}
 	}
+}
+
+// checkNodeLabels checks n's labels and the fields that stand for labels
+// it does not carry (see effectiveLabels).
+func checkNodeLabels(is issues, n *Node) issues {
+	is = checkLabels(is, "labels", n.Labels)
+	if n.CapacityType > instancetypes.Reserved {
+		is.add("capacityType", "%s is not on-demand, spot or reserved", n.CapacityType)
+	}
+	for _, f := range [...]struct{ field, key, value string }{
+		{"name", requirements.LabelHostname, n.Name},
+		{"zone", requirements.LabelZone, n.Zone},
+		{"instanceType", requirements.LabelInstanceType, n.InstanceType},
+		{"nodePool", requirements.LabelNodePool, n.NodePool},
+	} {
+		if _, ok := n.Labels[f.key]; ok {
+			continue
+		}
+		if err := requirements.ValidateValue(f.value); err != nil {
+			is.add(f.field, "is the node's %s label, which it does not carry: %v", f.key, err)
+		}
+	}
+	return is
+}
+
+func checkDaemonSet(ds *DaemonSet) issues {
+	is := checkResources(nil, "requests", ds.Requests)
+	is = checkAffinity(is, ds.NodeAffinity)
+	return checkTolerations(is, "tolerations", ds.Tolerations)
+}
+
+// labelSet is the requirement "key In [value]" that a node labelled
+// key=value satisfies. The solver builds its pins, its pools' nodepool
+// requirement and its matchLabelKeys selectors with it from strings Validate
+// has checked, so it never needs an error path; [requirements.FromLabels]
+// does not validate, and so never panics.
+func labelSet(key, value string) requirements.Set {
+	return requirements.FromLabels(map[string]string{key: value})
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -65,7 +66,7 @@ func (v *verifier) checkReservations() {
 func (v *verifier) checkPrice() {
 	var sum instancetypes.Price
 	for i := range v.plan.NodeClaims {
-		sum += v.plan.NodeClaims[i].Offering.Price
+		sum = sat.Add(sum, v.plan.NodeClaims[i].Offering.Price)
 	}
 	if sum != v.plan.Price {
 		v.add(RulePriceMismatch, -1, "", "plan price is %s but its claims' offerings sum to %s", v.plan.Price, sum)

@@ -100,37 +100,58 @@ func Normalize(key string) string {
 	return key
 }
 
-// ValidateKey reports whether key is a Kubernetes label key: an optional DNS
-// subdomain prefix and a slash, then a name of at most 63 characters.
+// ValidateKey reports whether key is a Kubernetes label key, exactly as
+// apimachinery's validation.IsQualifiedName decides: an optional prefix and a
+// slash, then a name of 1 to 63 alphanumerics, '-', '_' or '.' that starts
+// and ends alphanumeric. The prefix is a DNS subdomain of at most 253
+// characters: lowercase alphanumerics and '-' in dot-separated parts, each
+// starting and ending alphanumeric. Like apimachinery, it bounds only the
+// prefix's total length, not each part's. Taint keys, topology keys and
+// the keys of every requirement follow the same rule. It does not allocate
+// when key is valid.
 func ValidateKey(key string) error {
 	prefix, name, found := strings.Cut(key, "/")
 	if !found {
-		prefix, name = "", key
+		name = key
 	}
-	if found && (prefix == "" || len(prefix) > 253 || !isDNSSubdomain(prefix)) {
-		return fmt.Errorf("%w: label key %q: prefix must be a DNS subdomain", ErrInvalid, key)
+	if found && (prefix == "" || len(prefix) > maxPrefix || !isDNSSubdomain(prefix)) {
+		return fmt.Errorf("%w: label key %q: prefix must be a DNS subdomain of at most %d lowercase alphanumerics, '-' or '.', each part starting and ending alphanumeric", ErrInvalid, key, maxPrefix)
 	}
-	if name == "" || len(name) > 63 || !isLabelName(name) {
+	if !isLabelName(name) {
 		return fmt.Errorf("%w: label key %q: name must be 1-63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric", ErrInvalid, key)
 	}
 	return nil
 }
 
-// ValidateValue reports whether v is a Kubernetes label value: empty, or at
-// most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric.
+// ValidateValue reports whether v is a Kubernetes label value, exactly as
+// apimachinery's validation.IsValidLabelValue decides: empty, or at most 63
+// alphanumerics, '-', '_' or '.', starting and ending alphanumeric. Taint
+// values, toleration values and the values of every requirement follow the
+// same rule. It does not allocate when v is valid.
 func ValidateValue(v string) error {
-	if v == "" || (len(v) <= 63 && isLabelName(v)) {
+	if v == "" || isLabelName(v) {
 		return nil
 	}
 	return fmt.Errorf("%w: label value %q: must be at most 63 alphanumerics, '-', '_' or '.', starting and ending alphanumeric", ErrInvalid, v)
 }
 
+// maxName is the length limit of a label value and of a key's name part;
+// maxPrefix that of a key's prefix.
+const (
+	maxName   = 63
+	maxPrefix = 253
+)
+
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
 }
 
+// isLabelName reports whether s is 1..63 alphanumerics, '-', '_' or '.',
+// starting and ending alphanumeric. Bytes of multi-byte UTF-8 sequences are
+// never alphanumeric, so non-ASCII text is rejected as apimachinery's
+// regular expressions reject it.
 func isLabelName(s string) bool {
-	if !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
+	if s == "" || len(s) > maxName || !isAlnum(s[0]) || !isAlnum(s[len(s)-1]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
@@ -141,9 +162,11 @@ func isLabelName(s string) bool {
 	return true
 }
 
+// isDNSSubdomain reports whether s is dot-separated DNS labels (RFC 1123,
+// lowercase), whatever their lengths: the caller bounds the total.
 func isDNSSubdomain(s string) bool {
-	for _, part := range strings.Split(s, ".") {
-		if part == "" || len(part) > 63 || !isDNSLabel(part) {
+	for part := range strings.SplitSeq(s, ".") {
+		if !isDNSLabel(part) {
 			return false
 		}
 	}
@@ -151,7 +174,7 @@ func isDNSSubdomain(s string) bool {
 }
 
 func isDNSLabel(s string) bool {
-	if !isLowerAlnum(s[0]) || !isLowerAlnum(s[len(s)-1]) {
+	if s == "" || !isLowerAlnum(s[0]) || !isLowerAlnum(s[len(s)-1]) {
 		return false
 	}
 	for i := 0; i < len(s); i++ {

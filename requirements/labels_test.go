@@ -49,15 +49,31 @@ func TestIsWellKnown(t *testing.T) {
 }
 
 func TestValidateKey(t *testing.T) {
-	valid := []string{"a", "A1", "a.b_c-d", "example.com/x", "a-b.c/d", strings.Repeat("a", 63),
-		strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + "/n"}
-	for _, k := range valid {
-		assert.NoError(t, ValidateKey(k), k)
+	long := strings.Repeat("p", 64) // a prefix part longer than a DNS label
+	tests := []struct {
+		key   string
+		valid bool
+	}{
+		{"a", true}, {"A1", true}, {"a.b_c-d", true}, {"example.com/x", true}, {"a-b.c/d", true},
+		{strings.Repeat("a", 63), true},
+		{strings.Repeat("a", 63) + "." + strings.Repeat("b", 63) + "/n", true},
+		// apimachinery bounds the prefix's length (253), not its parts'.
+		{long + ".com/n", true}, {long + "/n", true},
+		{strings.Repeat("a", 253) + "/n", true},
+		{"", false}, {"/", false}, {"a/", false}, {"/a", false}, {"-a", false}, {"a-", false},
+		{"a b", false}, {" a", false}, {"a/b/c", false}, {"Ex.com/a", false}, {"a..b/c", false},
+		{"-a.com/b", false}, {"a.com-/b", false}, {".a/b", false}, {"a./b", false},
+		{strings.Repeat("a", 64), false}, {strings.Repeat("a", 254) + "/n", false},
+		{"a_b.com/c", false}, {"ä", false}, {"a/ä", false}, {"a\n", false}, {"a\x00", false},
+		{"rack:1", false}, {"a=b", false}, {`"a"`, false}, {"\xff", false},
 	}
-	invalid := []string{"", "/", "a/", "/a", "-a", "a-", "a b", "a/b/c", "Ex.com/a", "a..b/c", "-a.com/b",
-		strings.Repeat("a", 64), strings.Repeat("a", 254) + "/n", "a_b.com/c", "ä"}
-	for _, k := range invalid {
-		assert.ErrorIs(t, ValidateKey(k), ErrInvalid, k)
+	for _, tc := range tests {
+		err := ValidateKey(tc.key)
+		if tc.valid {
+			assert.NoError(t, err, tc.key)
+		} else {
+			assert.ErrorIs(t, err, ErrInvalid, tc.key)
+		}
 	}
 }
 
@@ -65,7 +81,7 @@ func TestValidateValue(t *testing.T) {
 	for _, v := range []string{"", "a", "0", "a.b-c_d", strings.Repeat("v", 63)} {
 		assert.NoError(t, ValidateValue(v), v)
 	}
-	for _, v := range []string{"-1", "+1", "a-", " ", "a b", strings.Repeat("v", 64), "a/b"} {
+	for _, v := range []string{"-1", "+1", "a-", " ", "a b", strings.Repeat("v", 64), "a/b", `a:b`, `"a"`, "é", "a\n"} {
 		assert.ErrorIs(t, ValidateValue(v), ErrInvalid, v)
 	}
 }

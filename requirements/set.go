@@ -32,6 +32,23 @@ func FromLabels(labels map[string]string) Set {
 	return NewSet(reqs...)
 }
 
+// Validate reports the first requirement of s whose key is not a label key
+// ([ValidateKey]) or one of whose values is not a label value
+// ([ValidateValue]), wrapping [ErrInvalid]. Sets built by [New] and [Parse]
+// are valid; [FromLabels] and the zero [Requirement] do not validate, so a
+// set built from them may not be. It does not allocate when s is valid.
+func (s Set) Validate() error {
+	for _, r := range s.reqs {
+		if err := ValidateKey(r.key); err != nil {
+			return err
+		}
+		if err := validateValues(r.key, r.values); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // Add returns s with each of reqs intersected into the requirement on its
 // key. The complexity is O((n+m) log) for m requirements added to n.
 func (s Set) Add(reqs ...Requirement) Set {

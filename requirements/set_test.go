@@ -300,3 +300,16 @@ func TestSetString(t *testing.T) {
 	assert.True(t, slices.IsSorted(s.Keys()))
 	assert.True(t, strings.HasPrefix(s.String(), "doesNotExist"))
 }
+
+func TestSetValidate(t *testing.T) {
+	valid := []Set{{}, MustParse(Expression{Key: "a", Operator: In, Values: []string{"x", "y"}}),
+		FromLabels(map[string]string{"a": "b", "example.com/c": ""}), NewSet(MustNew("k", Gt, "5"))}
+	for _, s := range valid {
+		assert.NoError(t, s.Validate(), s.String())
+	}
+	invalid := []Set{FromLabels(map[string]string{"a": "b c"}), FromLabels(map[string]string{"a b": "c"}),
+		NewSet(Requirement{}), FromLabels(map[string]string{"rack": `"a:b"`})}
+	for _, s := range invalid {
+		assert.ErrorIs(t, s.Validate(), ErrInvalid, s.String())
+	}
+}

@@ -105,6 +105,39 @@ type Toleration struct {
 	Effect   Effect // AnyEffect matches every effect
 }
 
+// Validate reports whether t is a toleration the Kubernetes API accepts:
+// a key, when set, is a label key ([ValidateKey]); an empty key needs
+// TolerateExists (it then tolerates every key); TolerateEqual needs a label
+// value ([ValidateValue]) and TolerateExists an empty one; the operator and
+// effect are known ones (AnyEffect included). The zero Toleration is invalid,
+// as the API rejects an empty key with operator Equal.
+func (t Toleration) Validate() error {
+	switch {
+	case t.Key != "":
+		if err := ValidateKey(t.Key); err != nil {
+			return fmt.Errorf("toleration key: %w", err)
+		}
+	case t.Operator != TolerateExists:
+		return fmt.Errorf("%w: toleration with an empty key must have operator Exists", ErrInvalid)
+	}
+	switch t.Operator {
+	case TolerateEqual:
+		if err := ValidateValue(t.Value); err != nil {
+			return fmt.Errorf("toleration value: %w", err)
+		}
+	case TolerateExists:
+		if t.Value != "" {
+			return fmt.Errorf("%w: toleration value %q must be empty with operator Exists", ErrInvalid, t.Value)
+		}
+	default:
+		return fmt.Errorf("%w: toleration operator %s is not Equal or Exists", ErrInvalid, t.Operator)
+	}
+	if t.Effect > NoExecute {
+		return fmt.Errorf("%w: toleration effect %s is not NoSchedule, PreferNoSchedule, NoExecute or empty", ErrInvalid, t.Effect)
+	}
+	return nil
+}
+
 // Tolerates reports whether t matches taint by Kubernetes' rules: the
 // effect, when set, must equal the taint's; the key, when set, must equal
 // the taint's; and TolerateEqual compares values while TolerateExists does not

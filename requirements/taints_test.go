@@ -98,6 +98,37 @@ func TestTaintValidateAndString(t *testing.T) {
 	}
 }
 
+func TestTolerationValidate(t *testing.T) {
+	tests := []struct {
+		name string
+		tol  Toleration
+		ok   bool
+	}{
+		{"key Equal value", Toleration{Key: "gpu", Value: "true"}, true},
+		{"key Equal empty value", Toleration{Key: "gpu"}, true},
+		{"key Exists", Toleration{Key: "example.com/gpu", Operator: TolerateExists, Effect: NoExecute}, true},
+		{"empty key Exists", Toleration{Operator: TolerateExists}, true},
+		{"empty key Exists with effect", Toleration{Operator: TolerateExists, Effect: PreferNoSchedule}, true},
+		{"zero toleration: empty key with Equal", Toleration{}, false},
+		{"empty key Equal with value", Toleration{Value: "x"}, false},
+		{"bad key", Toleration{Key: "bad key", Operator: TolerateExists}, false},
+		{"bad value", Toleration{Key: "k", Value: "bad value!"}, false},
+		{"Exists with a value", Toleration{Key: "k", Operator: TolerateExists, Value: "v"}, false},
+		{"unknown operator", Toleration{Key: "k", Operator: TolerationOperator(2)}, false},
+		{"unknown effect", Toleration{Key: "k", Effect: Effect(4)}, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			err := tc.tol.Validate()
+			if tc.ok {
+				assert.NoError(t, err)
+			} else {
+				assert.ErrorIs(t, err, ErrInvalid)
+			}
+		})
+	}
+}
+
 func TestParseEffect(t *testing.T) {
 	for _, e := range []Effect{AnyEffect, NoSchedule, PreferNoSchedule, NoExecute} {
 		got, err := ParseEffect(e.String())

@@ -133,6 +133,27 @@ func appendErr(errs []error, err error, format string, args ...any) []error {
 	return append(errs, fmt.Errorf(format+": %w", append(args, err)...))
 }
 
+// Validate reports the first invalid part of a: a set of Selector,
+// Required or Preferred that does not [Set.Validate], or a preference
+// weight outside 1..100. Affinities built by [NewNodeAffinity] are valid.
+// It does not allocate when a is valid.
+func (a NodeAffinity) Validate() error {
+	if err := a.Selector.Validate(); err != nil {
+		return fmt.Errorf("nodeSelector: %w", err)
+	}
+	for i, s := range a.Required {
+		if err := s.Validate(); err != nil {
+			return fmt.Errorf("required term %d: %w", i, err)
+		}
+	}
+	for i, p := range a.Preferred {
+		if err := errors.Join(p.Terms.Validate(), checkWeight(p.Weight)); err != nil {
+			return fmt.Errorf("preferred term %d: %w", i, err)
+		}
+	}
+	return nil
+}
+
 // Alternatives returns the sets a node may satisfy, any one sufficing: the
 // required terms, or the nodeSelector alone when there are none. Terms that
 // contradict themselves or the nodeSelector ([Contradicts]) are left out by

@@ -217,3 +217,20 @@ func TestNodeAffinityContradictions(t *testing.T) {
 		})
 	}
 }
+
+func TestNodeAffinityValidate(t *testing.T) {
+	a, err := NewNodeAffinity(map[string]string{"a": "b"}, [][]Expression{{{Key: "c", Operator: Exists}}},
+		[]WeightedTerm{{Weight: 5, Expressions: []Expression{{Key: "d", Operator: In, Values: []string{"e"}}}}})
+	require.NoError(t, err)
+	assert.NoError(t, a.Validate())
+	assert.NoError(t, NodeAffinity{}.Validate())
+	bad := FromLabels(map[string]string{"a": "b c"})
+	for name, a := range map[string]NodeAffinity{
+		"selector":  {Selector: bad},
+		"required":  {Required: []Set{{}, bad}},
+		"preferred": {Preferred: []Preference{{Weight: 1, Terms: bad}}},
+		"weight":    {Preferred: []Preference{{Weight: 0}}},
+	} {
+		assert.ErrorIs(t, a.Validate(), ErrInvalid, name)
+	}
+}

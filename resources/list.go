@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strconv"
+
+	"github.com/nodeplan/nodeplan/internal/sat"
 )
 
 // Amount is one dimension of a [List]: a resource name and its value in the
@@ -16,6 +18,15 @@ type Amount struct {
 	Name  Name
 	Value int64
 }
+
+// MaxAmount is the largest value of one dimension that nodeplan's
+// validators accept in one object's list (a pod's requests, a node's
+// allocatable, an instance type's capacity or overhead): 2^50, that is
+// 1 PiB of memory or storage, 1.1 billion cores in millicores, or
+// 1.1·10^15 pods or devices, far beyond any machine. 8,192 such values sum
+// without overflow, and the difference of two never overflows; longer sums
+// saturate (see [List]).
+const MaxAmount = 1 << 50
 
 // List is a fixed-point resource vector: CPU in millicores, Memory and
 // EphemeralStorage in bytes, Pods a count, and extended resources (such as
@@ -43,7 +54,7 @@ func New(amounts ...Amount) List {
 	var ext []Amount
 	for _, a := range amounts {
 		if p := l.field(a.Name); p != nil {
-			*p = addSat(*p, a.Value)
+			*p = sat.Add(*p, a.Value)
 			continue
 		}
 		ext = append(ext, a)
@@ -59,7 +70,7 @@ func canonical(ext []Amount) []Amount {
 	out := ext[:0]
 	for _, a := range ext {
 		if n := len(out); n > 0 && out[n-1].Name == a.Name {
-			out[n-1].Value = addSat(out[n-1].Value, a.Value)
+			out[n-1].Value = sat.Add(out[n-1].Value, a.Value)
 			continue
 		}
 		out = append(out, a)
@@ -189,10 +200,10 @@ func (l List) With(n Name, v int64) List {
 // either side has no extended resources.
 func (l List) Add(o List) List {
 	r := List{
-		CPU:              addSat(l.CPU, o.CPU),
-		Memory:           addSat(l.Memory, o.Memory),
-		EphemeralStorage: addSat(l.EphemeralStorage, o.EphemeralStorage),
-		Pods:             addSat(l.Pods, o.Pods),
+		CPU:              sat.Add(l.CPU, o.CPU),
+		Memory:           sat.Add(l.Memory, o.Memory),
+		EphemeralStorage: sat.Add(l.EphemeralStorage, o.EphemeralStorage),
+		Pods:             sat.Add(l.Pods, o.Pods),
 	}
 	switch {
 	case len(o.ext) == 0:
@@ -200,7 +211,7 @@ func (l List) Add(o List) List {
 	case len(l.ext) == 0:
 		r.ext = o.ext
 	default:
-		r.ext = merge(l.ext, o.ext, addSat)
+		r.ext = merge(l.ext, o.ext, sat.Add[int64])
 	}
 	return r
 }
@@ -209,14 +220,14 @@ func (l List) Add(o List) List {
 // O(e); no allocation when o has no extended resources.
 func (l List) Sub(o List) List {
 	r := List{
-		CPU:              subSat(l.CPU, o.CPU),
-		Memory:           subSat(l.Memory, o.Memory),
-		EphemeralStorage: subSat(l.EphemeralStorage, o.EphemeralStorage),
-		Pods:             subSat(l.Pods, o.Pods),
+		CPU:              sat.Sub(l.CPU, o.CPU),
+		Memory:           sat.Sub(l.Memory, o.Memory),
+		EphemeralStorage: sat.Sub(l.EphemeralStorage, o.EphemeralStorage),
+		Pods:             sat.Sub(l.Pods, o.Pods),
 	}
 	r.ext = l.ext
 	if len(o.ext) > 0 {
-		r.ext = merge(l.ext, o.ext, subSat)
+		r.ext = merge(l.ext, o.ext, sat.Sub[int64])
 	}
 	return r
 }
@@ -264,28 +275,6 @@ func step(a, b []Amount, i, j int) (n Name, x, y int64, ni, nj int) {
 		return b[j].Name, 0, b[j].Value, i, j + 1
 	}
 	return a[i].Name, a[i].Value, b[j].Value, i + 1, j + 1
-}
-
-func addSat(a, b int64) int64 {
-	s := a + b
-	switch {
-	case b > 0 && s < a:
-		return math.MaxInt64
-	case b < 0 && s > a:
-		return math.MinInt64
-	}
-	return s
-}
-
-func subSat(a, b int64) int64 {
-	s := a - b
-	switch {
-	case b < 0 && s < a:
-		return math.MaxInt64
-	case b > 0 && s > a:
-		return math.MinInt64
-	}
-	return s
 }
 
 // Fits reports whether l <= capacity in every dimension (absent = 0).
@@ -354,6 +343,19 @@ func (l List) Equal(o List) bool {
 // IsZero reports whether every dimension of l is 0. O(1).
 func (l List) IsZero() bool {
 	return l.CPU == 0 && l.Memory == 0 && l.EphemeralStorage == 0 && l.Pods == 0 && len(l.ext) == 0
+}
+
+// All yields every dimension of l: cpu, memory, ephemeral-storage and
+// pods (zero or not), then the non-zero extended resources sorted by name.
+func (l List) All() iter.Seq2[Name, int64] {
+	return func(yield func(Name, int64) bool) {
+		for _, a := range [...]Amount{{CPU, l.CPU}, {Memory, l.Memory}, {EphemeralStorage, l.EphemeralStorage}, {Pods, l.Pods}} {
+			if !yield(a.Name, a.Value) {
+				return
+			}
+		}
+		l.Extended()(yield)
+	}
 }
 
 // Extended yields the non-zero extended resources of l sorted by name.

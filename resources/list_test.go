@@ -233,3 +233,19 @@ func TestIsExtended(t *testing.T) {
 	assert.False(t, isExtended("requests.example.com/foo"))
 	assert.False(t, isExtended(CPU))
 }
+
+func TestAll(t *testing.T) {
+	l := New(Amount{CPU, 1}, Amount{Pods, 4}, Amount{GPU, 2}, Amount{"a.com/x", 3})
+	var got []Amount
+	for n, v := range l.All() {
+		got = append(got, Amount{n, v})
+	}
+	assert.Equal(t, []Amount{{CPU, 1}, {Memory, 0}, {EphemeralStorage, 0}, {Pods, 4}, {"a.com/x", 3}, {GPU, 2}}, got)
+	n := 0
+	for range l.All() {
+		if n++; n == 5 {
+			break
+		}
+	}
+	assert.Equal(t, 5, n, "All stops when asked")
+}

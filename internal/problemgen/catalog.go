@@ -41,7 +41,10 @@ func (g *gen) catalog() *instancetypes.Catalog {
 	case 0:
 		return diverse()
 	case 1, 2, 3, 4:
-		return instancetypes.Synthetic(1+g.intn(2*g.size.Types), uint64(g.intn(1<<30)))
+		n := min(1+g.intn(2*g.size.Types), instancetypes.MaxSynthetic)
+		if c, err := instancetypes.Synthetic(n, uint64(g.intn(1<<30))); err == nil {
+			return c
+		}
 	}
 	return g.randomCatalog("t", 1+g.intn(g.size.Types))
 }

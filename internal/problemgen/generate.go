@@ -1,9 +1,11 @@
 package problemgen
 
 import (
+	"math"
 	"math/rand/v2"
 	"time"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -88,10 +90,19 @@ func Generate(seed uint64, size Size) packing.Problem {
 }
 
 // Decode turns arbitrary bytes into a problem with the generator's
-// structure, each choice read from the next bytes, and then, as the bytes
-// say, makes up to three fields invalid (see [Corrupt]). It never panics;
-// the same bytes give an equal problem. Bytes past the end read as zero.
+// structure, each choice read from the next bytes; then, as the bytes say,
+// it makes up to three fields invalid (see [Corrupt]) and puts hostile
+// strings or extreme numbers in up to four fields (see [HostileStrings]
+// and [ExtremeInts]). It never panics; the same bytes give an equal
+// problem. Bytes past the end read as zero.
 func Decode(data []byte) packing.Problem {
+	p, _ := DecodeRest(data)
+	return p
+}
+
+// DecodeRest is Decode, and returns the [Stream] of the bytes it did not
+// use, from which a fuzz target reads further choices (its options).
+func DecodeRest(data []byte) (packing.Problem, *Stream) {
 	g := &gen{src: &byteSource{data: data}, size: Size{}.withDefaults()}
 	p := g.problem()
 	if g.chance(1, 4) {
@@ -99,7 +110,41 @@ func Decode(data []byte) packing.Problem {
 			g.corrupt(&p)
 		}
 	}
-	return p
+	if g.intn(4) == 3 { // never once the bytes have run out: older inputs decode as they did
+		for range 1 + g.intn(4) {
+			g.hostile(&p)
+		}
+	}
+	return p, &Stream{g: g}
+}
+
+// Stream reads choices from the bytes Decode left, as Decode reads its
+// own: zero once they run out.
+type Stream struct{ g *gen }
+
+// IntN returns a choice in [0, n); 0 when n <= 0.
+func (s *Stream) IntN(n int) int { return s.g.intn(n) }
+
+// Pick returns one of choices (the first once the bytes run out); 0 when
+// there are none.
+func (s *Stream) Pick(choices []int64) int64 { return pick(s.g, choices) }
+
+// DecodeOptions reads solver options from s: the zero Options once the
+// bytes run out, else any strategy (valid or not), restarts, instance-type
+// caps and node overheads among small, negative and extreme values.
+func DecodeOptions(s *Stream) packing.Options {
+	if s.IntN(4) != 3 {
+		return packing.Options{}
+	}
+	return packing.Options{
+		Strategy:          packing.Strategy(s.IntN(5)),
+		Restarts:          int(s.Pick([]int64{0, -1, 1, 3, math.MinInt64, 4097, math.MaxInt64})),
+		Seed:              uint64(s.IntN(1 << 16)),
+		IgnorePreferences: s.IntN(2) == 1,
+		PriorityOrder:     s.IntN(2) == 1,
+		MaxInstanceTypes:  int(s.Pick([]int64{0, 1, 2, 600, -1, math.MinInt64, math.MaxInt64})),
+		NodeOverhead:      instancetypes.Price(s.Pick(extremeInts)),
+	}
 }
 
 // intn returns a choice in [0, n); 0 when n <= 0.

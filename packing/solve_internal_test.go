@@ -1,0 +1,95 @@
+package packing
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// faultProblem is a small problem with enough pods for several restarts.
+func faultProblem() Problem {
+	p := Problem{Catalog: instancetypes.KarpenterDiverse(), NodePools: []NodePool{{Name: "default"}}}
+	for i := range 12 {
+		p.Pods = append(p.Pods, Pod{Namespace: "default", Name: fmt.Sprintf("p%d", i),
+			Requests: resources.List{CPU: int64(250 * (1 + i%4)), Memory: int64(1+i%4) << 28}})
+	}
+	return p
+}
+
+// settle waits until at most want goroutines run, as goroutines that have
+// returned may take a moment to be gone, and reports how many remain.
+func settle(want int) int {
+	for range 200 {
+		if n := runtime.NumGoroutine(); n <= want {
+			return n
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	return runtime.NumGoroutine()
+}
+
+// TestSolveRecoversPanics injects a panic on each of Best's goroutines
+// (and on both): Solve returns an error wrapping ErrInternal with the
+// panic value and no plan, and no goroutine it started is left.
+func TestSolveRecoversPanics(t *testing.T) {
+	tests := []struct {
+		name  string
+		fault func(cost bool)
+	}{
+		{"cost-aware goroutine", func(cost bool) {
+			if cost {
+				panic("injected in cost-aware")
+			}
+		}},
+		{"plain, on the calling goroutine", func(cost bool) {
+			if !cost {
+				panic("injected in plain")
+			}
+		}},
+		{"both", func(cost bool) { panic(fmt.Errorf("injected in both (cost %v)", cost)) }},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, tc.fault)
+			require.ErrorIs(t, err, ErrInternal)
+			assert.Contains(t, err.Error(), "injected")
+			assert.Empty(t, plan.NodeClaims)
+			assert.Empty(t, plan.Unschedulable)
+			assert.LessOrEqual(t, settle(before), before, "a goroutine of Solve outlived it")
+		})
+	}
+}
+
+// TestSolveOtherStrategyStops: when one strategy panics at once, the other
+// stops its restarts instead of running them all.
+func TestSolveOtherStrategyStops(t *testing.T) {
+	passes := 0
+	_, err := solveContext(context.Background(), faultProblem(), Options{Restarts: maxRestartsOption}, func(cost bool) {
+		if !cost {
+			panic("plain fails")
+		}
+		passes++
+	})
+	require.ErrorIs(t, err, ErrInternal)
+	assert.Less(t, passes, 50, "the cost-aware search ran on after the plain one failed")
+}
+
+func TestSolveContextCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, s := range []Strategy{Best, Plain, CostAware} {
+		plan, err := SolveContext(ctx, faultProblem(), Options{Strategy: s})
+		assert.ErrorIs(t, err, context.Canceled, s)
+		assert.Empty(t, plan.NodeClaims, s)
+		assert.Empty(t, plan.Unschedulable, s)
+	}
+}

@@ -1,0 +1,298 @@
+package packing_test
+
+import (
+	"errors"
+	"math"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// validationBase is a small valid problem every case of TestValidate
+// breaks in one field: a pool, a pending pod spread by zone and by its
+// labels, and a node with one bound pod.
+func validationBase(t *testing.T) packing.Problem {
+	bound := mkPod("bound", req("cpu", "100m"), podLabels("app", "db"))
+	web := mkPod("web", req("cpu", "100m"), podLabels("app", "web", "rack-group", "r1"),
+		spread(packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1, MatchLabelKeys: []string{"app"}}))
+	return packing.Problem{
+		Catalog:    buildCatalog(t, defaultTypes()),
+		NodePools:  []packing.NodePool{pool("default")},
+		Pods:       []packing.Pod{web},
+		Nodes:      []packing.Node{mkNode("n1", "default", "default-instance-type", zone1, bound)},
+		DaemonSets: []packing.DaemonSet{{Name: "agent", Requests: resources.List{CPU: 10}}},
+	}
+}
+
+// fieldErrors flattens the FieldErrors of a joined error.
+func fieldErrors(err error) []*packing.FieldError {
+	var fe *packing.FieldError
+	if errors.As(err, &fe) && fe == err {
+		return []*packing.FieldError{fe}
+	}
+	var out []*packing.FieldError
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range j.Unwrap() {
+			out = append(out, fieldErrors(e)...)
+		}
+	}
+	return out
+}
+
+// solveSafely runs Solve and turns a panic into a test failure with the
+// panic value, so that a table row shows which input panicked.
+func solveSafely(t *testing.T, p packing.Problem, o packing.Options) (plan packing.Plan, err error) {
+	t.Helper()
+	defer func() {
+		if r := recover(); r != nil {
+			t.Fatalf("Solve panicked: %v", r)
+		}
+	}()
+	return packing.Solve(p, o)
+}
+
+func TestValidate(t *testing.T) {
+	pod := func(p *packing.Problem) *packing.Pod { return &p.Pods[0] }
+	node := func(p *packing.Problem) *packing.Node { return &p.Nodes[0] }
+	np := func(p *packing.Problem) *packing.NodePool { return &p.NodePools[0] }
+	long := strings.Repeat("a", 64)
+	tests := []struct {
+		name          string
+		mutate        func(p *packing.Problem)
+		object, field string
+	}{
+		// Issue 20, point 1: NodePool names become the karpenter.sh/nodepool label.
+		{"pool name not ASCII", func(p *packing.Problem) { np(p).Name, node(p).NodePool = "nämé-0", "nämé-0" }, "nodepool nämé-0", "name"},
+		{"pool name with a slash", func(p *packing.Problem) { np(p).Name = "pool/0" }, "nodepool pool/0", "name"},
+		{"pool name of 64 characters", func(p *packing.Problem) { np(p).Name = long }, "nodepool " + long, "name"},
+		{"pool label value", func(p *packing.Problem) { np(p).Labels = map[string]string{"team": "a b"} }, "nodepool default", "labels"},
+		{"pool label key", func(p *packing.Problem) { np(p).Labels = map[string]string{" team": "a"} }, "nodepool default", "labels"},
+		{"pool taint", func(p *packing.Problem) {
+			np(p).Taints = []requirements.Taint{{Key: "a:b", Effect: requirements.NoSchedule}}
+		}, "nodepool default", "taints[0]"},
+		{"pool startup taint", func(p *packing.Problem) {
+			np(p).StartupTaints = []requirements.Taint{{Key: "a", Value: "x y", Effect: requirements.NoSchedule}}
+		}, "nodepool default", "startupTaints[0]"},
+		{"pool limit near 2^63", func(p *packing.Problem) { np(p).Limits = map[resources.Name]int64{resources.CPU: math.MaxInt64} }, "nodepool default", "limits.cpu"},
+		{"pool limit negative", func(p *packing.Problem) { np(p).Limits = map[resources.Name]int64{packing.LimitNodes: -1} }, "nodepool default", "limits.nodes"},
+		{"pool policy", func(p *packing.Problem) { np(p).Disruption.Policy = 7 }, "nodepool default", "disruption.consolidationPolicy"},
+		{"pool consolidateAfter", func(p *packing.Problem) { np(p).Disruption.ConsolidateAfter = -time.Second }, "nodepool default", "disruption.consolidateAfter"},
+		{"pool budget duration", func(p *packing.Problem) {
+			np(p).Disruption.Budgets = []packing.Budget{{Nodes: "1", Duration: -time.Hour}}
+		}, "nodepool default", "disruption.budgets[0].duration"},
+		// Issue 15 point 8 and issue 20: labels reached through matchLabelKeys.
+		{"pod label value through matchLabelKeys", func(p *packing.Problem) { pod(p).Labels["app"] = "bad value!" }, "pod default/web", "labels"},
+		{"pod label key with a leading space", func(p *packing.Problem) { pod(p).Labels[" app"] = "x" }, "pod default/web", "labels"},
+		{"matchLabelKeys key", func(p *packing.Problem) { pod(p).TopologySpread[0].MatchLabelKeys = []string{"a b"} }, "pod default/web", "topologySpread[0].matchLabelKeys[0]"},
+		{"topology key", func(p *packing.Problem) { pod(p).TopologySpread[0].TopologyKey = "rack:1" }, "pod default/web", "topologySpread[0].topologyKey"},
+		{"minDomains", func(p *packing.Problem) { pod(p).TopologySpread[0].MinDomains = -1 }, "pod default/web", "topologySpread[0].minDomains"},
+		{"whenUnsatisfiable", func(p *packing.Problem) { pod(p).TopologySpread[0].WhenUnsatisfiable = 2 }, "pod default/web", "topologySpread[0].whenUnsatisfiable"},
+		{"nodeAffinityPolicy", func(p *packing.Problem) { pod(p).TopologySpread[0].NodeAffinityPolicy = 3 }, "pod default/web", "topologySpread[0].nodeAffinityPolicy"},
+		{"nodeTaintsPolicy", func(p *packing.Problem) { pod(p).TopologySpread[0].NodeTaintsPolicy = 9 }, "pod default/web", "topologySpread[0].nodeTaintsPolicy"},
+		{"anti-affinity topology key", func(p *packing.Problem) {
+			pod(p).AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: "/zone"}}
+		}, "pod default/web", "antiAffinity[0].topologyKey"},
+		{"toleration with empty key and Equal", func(p *packing.Problem) { pod(p).Tolerations = []requirements.Toleration{{Value: "x"}} }, "pod default/web", "tolerations[0]"},
+		{"toleration Exists with a value", func(p *packing.Problem) {
+			pod(p).Tolerations = []requirements.Toleration{{Key: "k", Operator: requirements.TolerateExists, Value: "v"}}
+		}, "pod default/web", "tolerations[0]"},
+		{"toleration value", func(p *packing.Problem) { pod(p).Tolerations = []requirements.Toleration{{Key: "k", Value: "a/b"}} }, "pod default/web", "tolerations[0]"},
+		{"toleration operator", func(p *packing.Problem) { pod(p).Tolerations = []requirements.Toleration{{Key: "k", Operator: 5}} }, "pod default/web", "tolerations[0]"},
+		{"host port protocol", func(p *packing.Problem) {
+			pod(p).HostPorts = []packing.HostPort{{Port: 80, Protocol: "tcp"}}
+		}, "pod default/web", "hostPorts[0].protocol"},
+		// Requirement sets built unchecked (requirements.FromLabels).
+		{"node selector value", func(p *packing.Problem) {
+			pod(p).NodeAffinity.Selector = requirements.FromLabels(map[string]string{"zone": "a b"})
+		}, "pod default/web", "nodeAffinity"},
+		{"spread selector", func(p *packing.Problem) {
+			pod(p).TopologySpread[0].Selector = requirements.FromLabels(map[string]string{"app": "bad value!"})
+		}, "pod default/web", "topologySpread[0].labelSelector"},
+		{"affinity selector", func(p *packing.Problem) {
+			pod(p).Affinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelZone, Selector: requirements.NewSet(requirements.Requirement{})}}
+		}, "pod default/web", "affinity[0].labelSelector"},
+		{"pool requirements", func(p *packing.Problem) {
+			np(p).Requirements = requirements.FromLabels(map[string]string{"team/": "x"})
+		}, "nodepool default", "requirements"},
+		{"daemonset affinity", func(p *packing.Problem) {
+			p.DaemonSets[0].NodeAffinity.Selector = requirements.FromLabels(map[string]string{"a": "-"})
+		}, "daemonset agent", "nodeAffinity"},
+		// Issue 20, point 10: quantities near 2^63.
+		{"cpu request near 2^63", func(p *packing.Problem) { pod(p).Requests.CPU = math.MaxInt64 }, "pod default/web", "requests.cpu"},
+		{"memory request above MaxAmount", func(p *packing.Problem) { pod(p).Requests.Memory = resources.MaxAmount + 1 }, "pod default/web", "requests.memory"},
+		{"extended request near 2^63", func(p *packing.Problem) {
+			pod(p).Requests = pod(p).Requests.With(gpuA, math.MaxInt64)
+		}, "pod default/web", "requests." + string(gpuA)},
+		{"negative request", func(p *packing.Problem) { pod(p).Requests.Pods = -1 }, "pod default/web", "requests.pods"},
+		// Issue 20, point 2: a node label that is no label value, and the node fields that stand for labels.
+		{"node label value", func(p *packing.Problem) {
+			node(p).Labels = map[string]string{"rack": `"a:b"`}
+			pod(p).TopologySpread = append(pod(p).TopologySpread, packing.TopologySpread{TopologyKey: "rack", MaxSkew: 1})
+		}, "node n1", "labels"},
+		{"node label key", func(p *packing.Problem) { node(p).Labels = map[string]string{"rack/a/b": "1"} }, "node n1", "labels"},
+		{"node name of 64 characters without a hostname label", func(p *packing.Problem) { node(p).Name = long }, "node " + long, "name"},
+		{"node zone", func(p *packing.Problem) { node(p).Zone = "zone a" }, "node n1", "zone"},
+		{"node instance type", func(p *packing.Problem) { node(p).InstanceType = "m5 large" }, "node n1", "instanceType"},
+		{"node pool", func(p *packing.Problem) { node(p).NodePool = "pool/0" }, "node n1", "nodePool"},
+		{"node capacity type", func(p *packing.Problem) { node(p).CapacityType = 3 }, "node n1", "capacityType"},
+		{"node taint", func(p *packing.Problem) { node(p).Taints = []requirements.Taint{{Key: "k", Effect: 9}} }, "node n1", "taints[0]"},
+		{"node allocatable near 2^63", func(p *packing.Problem) { node(p).Allocatable.Memory = math.MaxInt64 }, "node n1", "allocatable.memory"},
+		{"node price negative", func(p *packing.Problem) { node(p).Price = -1 }, "node n1", "price"},
+		{"node price near 2^63", func(p *packing.Problem) { node(p).Price = instancetypes.MaxPrice }, "node n1", "price"},
+		// The pods of nodes, named only when wrong.
+		{"bound pod label", func(p *packing.Problem) { node(p).Pods[0].Labels["app"] = "a b" }, "node n1 pod default/bound", "labels"},
+		{"bound pod anti-affinity key", func(p *packing.Problem) {
+			node(p).Pods[0].AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: "bad key"}}
+		}, "node n1 pod default/bound", "antiAffinity[0].topologyKey"},
+		{"bound pod request near 2^63", func(p *packing.Problem) { node(p).Pods[0].Requests.CPU = math.MaxInt64 }, "node n1 pod default/bound", "requests.cpu"},
+		{"daemonset request near 2^63", func(p *packing.Problem) { p.DaemonSets[0].Requests.CPU = math.MaxInt64 }, "daemonset agent", "requests.cpu"},
+		{"daemonset toleration", func(p *packing.Problem) {
+			p.DaemonSets[0].Tolerations = []requirements.Toleration{{Key: "k k", Operator: requirements.TolerateExists}}
+		}, "daemonset agent", "tolerations[0]"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := validationBase(t)
+			tc.mutate(&p)
+			_, err := solveSafely(t, p, packing.Options{})
+			require.ErrorIs(t, err, packing.ErrInvalidProblem)
+			found := false
+			for _, fe := range fieldErrors(err) {
+				found = found || (fe.Object == tc.object && fe.Field == tc.field)
+			}
+			assert.True(t, found, "want a FieldError on %s, field %s; got %v", tc.object, tc.field, err)
+		})
+	}
+}
+
+// TestValidateAcceptsEdges: the bounds themselves and Kubernetes-valid
+// strings at their limits are accepted and solved.
+func TestValidateAcceptsEdges(t *testing.T) {
+	tests := []struct {
+		name   string
+		mutate func(p *packing.Problem)
+	}{
+		{"base", func(*packing.Problem) {}},
+		{"pool name of 63 characters", func(p *packing.Problem) {
+			p.NodePools[0].Name, p.Nodes[0].NodePool = strings.Repeat("p", 63), strings.Repeat("p", 63)
+		}},
+		{"long node name with a hostname label", func(p *packing.Problem) {
+			p.Nodes[0].Name = strings.Repeat("n", 100) + ".example.com"
+			p.Nodes[0].Labels = map[string]string{requirements.LabelHostname: "n1"}
+		}},
+		{"label key whose prefix part exceeds 63 characters", func(p *packing.Problem) {
+			p.Pods[0].Labels[strings.Repeat("x", 70)+".example.com/app"] = "v"
+		}},
+		{"values at the bounds", func(p *packing.Problem) {
+			p.NodePools[0].Limits = map[resources.Name]int64{resources.CPU: packing.MaxLimit}
+			p.Nodes[0].Price = instancetypes.MaxValidPrice
+			p.Nodes[0].Pods[0].Requests.EphemeralStorage = resources.MaxAmount
+		}},
+		{"empty key Exists toleration", func(p *packing.Problem) {
+			p.Pods[0].Tolerations = []requirements.Toleration{{Operator: requirements.TolerateExists}}
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := validationBase(t)
+			tc.mutate(&p)
+			plan, err := solveSafely(t, p, packing.Options{})
+			require.NoError(t, err)
+			assert.Empty(t, packing.Verify(p, plan))
+		})
+	}
+}
+
+// TestOptionsValidate: each invalid option is an error naming it (issue
+// 20, point 2: a negative MaxInstanceTypes panicked inside Best's
+// goroutine and killed the process).
+func TestOptionsValidate(t *testing.T) {
+	tests := []struct {
+		o    packing.Options
+		want string
+	}{
+		{packing.Options{MaxInstanceTypes: -1}, "MaxInstanceTypes"},
+		{packing.Options{Strategy: packing.Plain, MaxInstanceTypes: math.MinInt}, "MaxInstanceTypes"},
+		{packing.Options{Strategy: 3}, "Strategy"},
+		{packing.Options{Restarts: math.MaxInt}, "Restarts"},
+		{packing.Options{NodeOverhead: instancetypes.MaxValidPrice + 1}, "NodeOverhead"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			_, err := solveSafely(t, validationBase(t), tc.o)
+			require.ErrorIs(t, err, packing.ErrInvalidOptions)
+			assert.ErrorContains(t, err, tc.want)
+		})
+	}
+	for _, o := range []packing.Options{{}, {Restarts: -5, NodeOverhead: -1}, {Strategy: packing.CostAware, Restarts: 4096,
+		MaxInstanceTypes: 1, NodeOverhead: instancetypes.MaxValidPrice}} {
+		_, err := solveSafely(t, validationBase(t), o)
+		assert.NoError(t, err, "%+v", o)
+	}
+}
+
+// TestValidateBoundPodsAllocate: valid pods of nodes, a cluster's most
+// numerous objects, cost Validate no allocation.
+func TestValidateBoundPodsAllocate(t *testing.T) {
+	allocs := func(pods int) float64 {
+		p := validationBase(t)
+		bound := p.Nodes[0].Pods[0]
+		bound.TopologySpread = p.Pods[0].TopologySpread
+		bound.Tolerations = []requirements.Toleration{{Key: "k", Operator: requirements.TolerateExists}}
+		bound.HostPorts = []packing.HostPort{{Port: 80, Protocol: "UDP"}}
+		p.Nodes[0].Pods = nil
+		for i := range pods {
+			bound.Name = strconv.Itoa(i)
+			p.Nodes[0].Pods = append(p.Nodes[0].Pods, bound)
+		}
+		require.NoError(t, p.Validate())
+		return testing.AllocsPerRun(20, func() { _ = p.Validate() })
+	}
+	assert.Equal(t, allocs(1), allocs(500), "allocations grow with the bound pods")
+}
+
+// TestLimitUsageDoesNotWrap: a pool whose existing nodes' capacity sums
+// past 2^63 stays over its limit (issue 20, point 10); the sum wrapped to
+// a negative usage and let a new claim through.
+func TestLimitUsageDoesNotWrap(t *testing.T) {
+	p := validationBase(t)
+	p.NodePools[0].Limits = map[resources.Name]int64{resources.CPU: packing.MaxLimit}
+	p.Nodes = nil
+	for i := range 8200 { // 8,200 × 2^50 > 2^63
+		p.Nodes = append(p.Nodes, packing.Node{Name: "big-" + strconv.Itoa(i), NodePool: "default", MarkedForDeletion: true,
+			Allocatable: resources.List{CPU: resources.MaxAmount, Memory: resources.MaxAmount, Pods: 100}})
+	}
+	plan, err := solveSafely(t, p, packing.Options{Strategy: packing.Plain})
+	require.NoError(t, err)
+	assert.Empty(t, plan.NodeClaims)
+	require.Len(t, plan.Unschedulable, 1)
+	assert.Equal(t, packing.LimitExceeded, plan.Unschedulable[0].Reason.Kind)
+	assert.Empty(t, packing.Verify(p, plan))
+}
+
+// TestPlanPriceSaturates: 9,300 claims at MaxValidPrice cost more than
+// 2^63 nano-dollars; the plan's price stops at MaxPrice instead of
+// wrapping to a negative price (issue 20, point 10).
+func TestPlanPriceSaturates(t *testing.T) {
+	dear := fakeType(typeSpec{name: "dear", cpu: 1, memGi: 1, pods: 10,
+		offerings: []instancetypes.Offering{odOffering(zone1, 1)}})
+	dear.Offerings[0].Price = instancetypes.MaxValidPrice
+	cat, err := instancetypes.New([]instancetypes.InstanceType{dear})
+	require.NoError(t, err)
+	p := packing.Problem{Catalog: cat, NodePools: []packing.NodePool{{Name: "default"}},
+		Pods: mkPods("web", 9300, req("cpu", "800m"))} // one per node
+	plan, err := solveSafely(t, p, packing.Options{Strategy: packing.CostAware})
+	require.NoError(t, err)
+	require.Len(t, plan.NodeClaims, 9300)
+	assert.Equal(t, instancetypes.MaxPrice, plan.Price)
+	assert.Empty(t, packing.Verify(p, plan))
+}
