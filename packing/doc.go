@@ -52,6 +52,16 @@
 //   - NodePool limits are charged with the chosen type's capacity, not the
 //     largest candidate's; candidates that would break the limit are left
 //     out of the claim's fallbacks.
+//   - When a NodePool limit binds, not every pod can be placed, and the two
+//     differ in which ones are. Karpenter takes the pods in its order
+//     (largest cpu, then memory, first); a pod whose claim would break the
+//     limit stays pending, and later, smaller pods may still be placed.
+//     Plain keeps that rule. Best compares its passes by the number of
+//     pods placed first and only then by price, so it may leave a large pod
+//     pending to place several smaller ones: it places at least as many
+//     pods as Plain, but not necessarily the pods Karpenter would, and with
+//     as many pods placed its plan may cost more than one that places
+//     fewer.
 //   - A self-affine pod (required pod affinity that selects itself) starts
 //     a new group only when no matching pod runs anywhere, as kube-scheduler
 //     decides; Karpenter also bootstraps it when the matching pods are in
