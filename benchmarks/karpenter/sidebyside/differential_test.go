@@ -98,13 +98,15 @@ func keepClasses(w workload.Workload, mask, n int) workload.Workload {
 // problem (default 1) for a long check:
 //
 //	NODEPLAN_DIFFERENTIAL_RUNS=30 go test ./benchmarks/karpenter/sidebyside/ -run TestDifferential -timeout 0
+//
+// NODEPLAN_DIFFERENTIAL_SEEDS=FROM-TO runs the problems of seeds FROM to
+// TO-1 instead of the default 0 to 219, to look beyond the fixed set:
+//
+//	NODEPLAN_DIFFERENTIAL_SEEDS=220-1220 go test ./benchmarks/karpenter/sidebyside/ -run TestDifferential -timeout 0
 func TestDifferential(t *testing.T) {
-	cases := differentialCases
-	if testing.Short() {
-		cases /= 5
-	}
+	from, to := differentialSeeds(t)
 	runs := karpenterRuns(t)
-	for seed := range int64(cases) {
+	for seed := from; seed < to; seed++ {
 		w, desc := differentialWorkload(seed)
 		t.Run(fmt.Sprintf("seed=%d", seed), func(t *testing.T) {
 			n, err := RunNodeplan(w, packing.Options{})
@@ -124,6 +126,25 @@ func TestDifferential(t *testing.T) {
 			}
 		})
 	}
+}
+
+// differentialSeeds is NODEPLAN_DIFFERENTIAL_SEEDS as [from, to), or the
+// default 0 to differentialCases (a fifth of them with -short).
+func differentialSeeds(t *testing.T) (int64, int64) {
+	s := os.Getenv("NODEPLAN_DIFFERENTIAL_SEEDS")
+	if s == "" {
+		if testing.Short() {
+			return 0, differentialCases / 5
+		}
+		return 0, differentialCases
+	}
+	a, b, ok := strings.Cut(s, "-")
+	from, err1 := strconv.ParseInt(a, 10, 64)
+	to, err2 := strconv.ParseInt(b, 10, 64)
+	if !ok || err1 != nil || err2 != nil || from < 0 || to <= from {
+		t.Fatalf("NODEPLAN_DIFFERENTIAL_SEEDS=%q: want FROM-TO with 0 <= FROM < TO", s)
+	}
+	return from, to
 }
 
 // karpenterRuns is NODEPLAN_DIFFERENTIAL_RUNS, or 1.
