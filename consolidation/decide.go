@@ -59,6 +59,12 @@ func (s *state) why(cands []candidate, w Why, format string, args ...any) *Expla
 	return explain(cands[0].name, w, format, args...)
 }
 
+// price writes p, an hourly price, in the currency of the catalog of the
+// first candidate's NodePool, for an explanation.
+func (s *state) price(cands []candidate, p instancetypes.Price) string {
+	return p.Format(s.catalog(cands[0].node.NodePool).Origin().Currency)
+}
+
 // finish prices the command, applies the score rules and names the claims.
 func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Command, *Explanation) {
 	total := sumPrice(m.cands)
@@ -67,7 +73,8 @@ func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Comma
 		launched = sat.Add(launched, nc.Offering.Price)
 	}
 	if len(claims) > 0 && launched >= s.threshold(total) {
-		return Command{}, s.why(m.cands, NoCheaperReplacement, "replacements cost %s, not less than %s", launched, total)
+		return Command{}, s.why(m.cands, NoCheaperReplacement, "replacements cost %s, not less than %s",
+			s.price(m.cands, launched), s.price(m.cands, total))
 	}
 	reason := disruption.Underutilized
 	if method == Emptiness {
@@ -135,7 +142,7 @@ func (s *state) cheaper(m move, method Method) (packing.NodeClaim, *Explanation)
 		opts = withoutSameType(opts, cands)
 	}
 	if len(opts) == 0 {
-		return claim, s.why(cands, NoCheaperReplacement, "no instance type for the replacement is cheaper than %s", sumPrice(cands))
+		return claim, s.why(cands, NoCheaperReplacement, "no instance type for the replacement is cheaper than %s", s.price(cands, sumPrice(cands)))
 	}
 	if s2s && len(cands) == 1 {
 		if len(opts) < spotToSpotTypes {

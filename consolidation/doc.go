@@ -42,6 +42,12 @@
 // emptiness or multi-node command, not after every single-node one.
 // With Options.Repack a further m→n search (see [Options]) follows.
 //
+// An [Explanation] that names a price writes it in the currency of the
+// candidate's catalog ("cheaper than 1.013000 CNY/hour", through
+// instancetypes.Price.Format); [Command.String] and the checker's
+// violations, which know no catalog or need exact amounts, write the exact
+// amount without a currency ("saves 0.200000/h").
+//
 // Cost model: one packing.Solve per simulated move. Emptiness is O(nodes);
 // each multi-node pass makes O(log 100) solves; single-node at most one
 // per candidate over the whole plan (a candidate that failed is not tried

@@ -29,8 +29,8 @@ func ExamplePlan() {
 		fmt.Println("kept", k.Node, k.Why, ":", k.Message)
 	}
 	// Output:
-	// Empty delete [idle] (+0) saves $0.200000/h
-	// Underutilized delete [quiet-1 quiet-2] (+0) saves $0.800000/h
+	// Empty delete [idle] (+0) saves 0.200000/h
+	// Underutilized delete [quiet-1 quiet-2] (+0) saves 0.800000/h
 	//    default/quiet-2-p0 -> busy
 	//    default/quiet-1-p0 -> busy
 	// kept busy PodDoNotDisrupt : pod default/busy-p0 has karpenter.sh/do-not-disrupt=true

@@ -124,7 +124,11 @@ func (c Command) Decision() string {
 	return "replace"
 }
 
-// String summarises the command in one line.
+// String summarises the command in one line, as "Empty delete [a] (+0)
+// saves 0.200000/h". A Command does not know its currency, so the savings
+// are the exact amount without one (instancetypes.Price.String); to show a
+// person, write cmd.Savings with the catalog's currency
+// (instancetypes.Price.Format).
 func (c Command) String() string {
 	return fmt.Sprintf("%s %s %v (+%d) saves %s", c.Reason, c.Decision(), c.Candidates, len(c.Replacements), c.Savings)
 }

@@ -34,20 +34,20 @@ func TestPlanBehaviours(t *testing.T) {
 		want  want
 	}{
 		{"empty node is deleted", func(c *cluster) { c.node("a", 4); c.node("b", 4, 3000) }, consolidation.Options{},
-			want{cmds: []string{"Empty delete [a] (+0) saves $0.200000/h"}}},
+			want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
 		{"all empty nodes go in one command", func(c *cluster) { c.node("a", 4); c.node("b", 2); c.node("c", 4, 3000) }, consolidation.Options{},
-			want{cmds: []string{"Empty delete [a b] (+0) saves $0.300000/h"}}},
+			want{cmds: []string{"Empty delete [a b] (+0) saves 0.300000/h"}}},
 		{"daemonset pods do not make a node non-empty", func(c *cluster) {
 			n := c.node("a", 4, 100)
 			n.Pods[0].Owner = "DaemonSet/logs"
 			c.node("b", 4, 3000)
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.200000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
 		{"empty budget limits emptiness", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "1", Reasons: []string{"Empty"}})
 			c.node("a", 4)
 			c.node("b", 4)
 			c.node("c", 8, 3000)
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.200000/h", "Underutilized delete [c] (+0) saves $0.400000/h"},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h", "Underutilized delete [c] (+0) saves 0.400000/h"},
 			kept: map[string]consolidation.Why{"b": consolidation.Changed}}},
 		{"zero budget blocks everything", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "0"})
@@ -60,7 +60,7 @@ func TestPlanBehaviours(t *testing.T) {
 				c.node(n, 4)
 			}
 			c.node("d", 8, 3000)
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.200000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
 		{"deleting nodes consume the budget", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "1"})
 			c.node("gone", 4).MarkedForDeletion = true
@@ -75,17 +75,17 @@ func TestPlanBehaviours(t *testing.T) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "0", Schedule: "0 0 * * *", Duration: time.Hour}, packing.Budget{Nodes: "100%"})
 			c.node("a", 4)
 			c.node("b", 4, 100)
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.200000/h", "Underutilized replace [b] (+1) saves $0.150000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h", "Underutilized replace [b] (+1) saves 0.150000/h"}}},
 		{"underused nodes are merged by multi-node delete", func(c *cluster) {
 			c.node("a", 8, 1000)
 			c.node("b", 8, 1000)
 			c.node("c", 8, 6000)
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a b] (+0) saves $0.800000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a b] (+0) saves 0.800000/h"}}},
 		{"multi-node replaces several nodes with one cheaper", func(c *cluster) {
 			for _, n := range []string{"a", "b", "c", "d"} {
 				c.node(n, 4, 2500)
 			}
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a b c] (+1) saves $0.200000/h"},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a b c] (+1) saves 0.200000/h"},
 			kept: map[string]consolidation.Why{"d": consolidation.NoCheaperReplacement}}},
 		{"binary search misses a longer prefix, as Karpenter's", func(c *cluster) {
 			for _, n := range []string{"a", "b", "c"} {
@@ -96,23 +96,23 @@ func TestPlanBehaviours(t *testing.T) {
 			for _, n := range []string{"a", "b", "c"} {
 				c.node(n, 4, 2500)
 			}
-		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [a b c] (+1) saves $0.200000/h"}}},
+		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [a b c] (+1) saves 0.200000/h"}}},
 		{"karpenter cannot split a large node", func(c *cluster) {
 			c.node("big", 32, 4000, 4000, 4000, 4000, 4000)
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"big": consolidation.NoCheaperReplacement}}},
 		{"repack splits a large node into smaller ones", func(c *cluster) {
 			c.node("big", 32, 4000, 4000, 4000, 4000, 4000)
-		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [big] (+2) saves $0.600000/h"}}},
+		}, consolidation.Options{Repack: true}, want{cmds: []string{"Underutilized replace [big] (+2) saves 0.600000/h"}}},
 		{"single-node replace with a strictly cheaper node", func(c *cluster) {
 			c.node("a", 16, 1500)
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.700000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves 0.700000/h"}}},
 		{"no cheaper replacement keeps the node", func(c *cluster) {
 			c.node("a", 2, 1800)
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.NoCheaperReplacement}}},
 		{"on-demand replaced by spot when the pool allows both", func(c *cluster) {
 			c.NodePools[0] = anyCapacity(c.NodePools[0])
 			c.node("a", 2, 1800)
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.060000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves 0.060000/h"}}},
 		{"spot to spot disabled by default", func(c *cluster) {
 			c.NodePools[0] = anyCapacity(c.NodePools[0])
 			c.nodeCT("a", 16, instancetypes.Spot, 500)
@@ -125,7 +125,7 @@ func TestPlanBehaviours(t *testing.T) {
 			c.NodePools[0] = anyCapacity(c.NodePools[0])
 			c.Catalog = testCatalog(20)
 			c.nodeCT("a", 32, instancetypes.Spot, 500)
-		}, consolidation.Options{SpotToSpot: true}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.630000/h"}}},
+		}, consolidation.Options{SpotToSpot: true}, want{cmds: []string{"Underutilized replace [a] (+1) saves 0.630000/h"}}},
 		{"WhenEmpty leaves underused nodes", func(c *cluster) {
 			c.NodePools[0].Disruption.Policy = packing.WhenEmpty
 			c.node("a", 8, 500)
@@ -135,7 +135,7 @@ func TestPlanBehaviours(t *testing.T) {
 			c.NodePools[0].Disruption.Policy = packing.WhenEmpty
 			c.node("a", 8)
 			c.node("b", 8, 500)
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.400000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.400000/h"}}},
 		{"consolidation disabled", func(c *cluster) {
 			c.NodePools[0].Disruption.ConsolidateNever = true
 			c.node("a", 8)
@@ -149,31 +149,31 @@ func TestPlanBehaviours(t *testing.T) {
 			c.NodePools[0].Disruption.ConsolidateAfter = 10 * time.Minute
 			c.node("a", 8)
 			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute)}
-		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves $0.400000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.400000/h"}}},
 		{"a node inside consolidateAfter takes no displaced pods", func(c *cluster) {
 			c.NodePools[0].Disruption.ConsolidateAfter = 10 * time.Minute
 			c.node("a", 8, 900)
 			c.node("b", 8, 3000)
 			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute), "b": now.Add(-5 * time.Minute)}
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.350000/h"},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized replace [a] (+1) saves 0.350000/h"},
 			kept: map[string]consolidation.Why{"b": consolidation.ConsolidateAfter}}},
 		{"the same pod moves onto a node past consolidateAfter", func(c *cluster) {
 			c.NodePools[0].Disruption.ConsolidateAfter = 10 * time.Minute
 			c.node("a", 8, 900)
 			c.node("b", 8, 3000).Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
 			c.LastPodEvent = map[string]time.Time{"a": now.Add(-15 * time.Minute), "b": now.Add(-12 * time.Minute)}
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves $0.400000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.400000/h"}}},
 		{"node do-not-disrupt", func(c *cluster) {
 			c.node("a", 8).Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.NodeDoNotDisrupt}}},
 		{"pod do-not-disrupt blocks its node", func(c *cluster) {
 			c.node("a", 8, 500).Pods[0].DoNotDisrupt = "true"
 			c.node("b", 8, 500)
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [b] (+0) saves $0.400000/h"}, kept: map[string]consolidation.Why{"a": consolidation.PodDoNotDisrupt}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [b] (+0) saves 0.400000/h"}, kept: map[string]consolidation.Why{"a": consolidation.PodDoNotDisrupt}}},
 		{"expired do-not-disrupt duration no longer blocks", func(c *cluster) {
 			c.node("a", 8, 500).Pods[0].DoNotDisrupt = "30m"
 			c.node("b", 8, 500).Pods[0].DoNotDisrupt = "true"
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves $0.400000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.400000/h"}}},
 		{"PDB allowing none blocks", func(c *cluster) {
 			c.node("a", 8, 500)
 			c.node("b", 8, 500)
@@ -200,7 +200,7 @@ func TestPlanBehaviours(t *testing.T) {
 		}, consolidation.Options{MinPriceImprovement: 0.6}, want{kept: map[string]consolidation.Why{"a": consolidation.NoCheaperReplacement}}},
 		{"minimum price improvement allows large savings", func(c *cluster) {
 			c.node("a", 4, 1500)
-		}, consolidation.Options{MinPriceImprovement: 0.4}, want{cmds: []string{"Underutilized replace [a] (+1) saves $0.100000/h"}}},
+		}, consolidation.Options{MinPriceImprovement: 0.4}, want{cmds: []string{"Underutilized replace [a] (+1) saves 0.100000/h"}}},
 		{"Balanced rejects a move not worth the disruption", func(c *cluster) {
 			c.NodePools[0].Disruption.Policy = packing.Balanced
 			c.node("a", 2, 100, 100, 100, 100, 100, 100, 100, 100)
@@ -209,7 +209,7 @@ func TestPlanBehaviours(t *testing.T) {
 		{"the same move passes without Balanced", func(c *cluster) {
 			c.node("a", 2, 100, 100, 100, 100, 100, 100, 100, 100)
 			c.node("z", 32, 31000)
-		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves $0.100000/h"}}},
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.100000/h"}}},
 		{"MinScore applies to every pool", func(c *cluster) {
 			c.node("a", 2, 100, 100, 100, 100, 100, 100, 100, 100)
 			c.node("z", 32, 31000)

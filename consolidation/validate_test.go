@@ -21,7 +21,7 @@ func TestValidate(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, r.Commands, 1)
 	cmd := r.Commands[0]
-	require.Equal(t, "Underutilized delete [a] (+0) saves $0.400000/h", cmd.String())
+	require.Equal(t, "Underutilized delete [a] (+0) saves 0.400000/h", cmd.String())
 
 	tests := []struct {
 		name   string

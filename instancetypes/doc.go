@@ -23,14 +23,18 @@
 //
 // [New] rejects, with a [*FieldError], capacities and overheads outside
 // 0..resources.MaxAmount (2^50 per dimension) and prices outside
-// 0..[MaxValidPrice] ($1 million an hour): bounds no machine reaches, which
+// 0..[MaxValidPrice] (a million currency units an hour): bounds no machine reaches, which
 // keep every sum the packing and consolidation packages compute from a
 // few of them exact (see the packing package doc).
 //
 // # Prices, regions and zones
 //
 // A [Price] is an exact fixed-point count of nano-units per hour of its
-// catalog's currency ([Origin].Currency: USD, or CNY in cn-north-1).
+// catalog's currency ([Origin].Currency: USD, or CNY in cn-north-1). A
+// Price does not carry the currency: [Price.Format] writes it with one
+// ("0.096000 CNY/hour"), the form in which nodeplan prints every price for
+// people; [Price.String] writes the exact amount alone ("0.096000/h"),
+// for messages of code that does not know the currency.
 // On-demand prices come, first match wins, from
 //
 //  1. Options.Prices, the user's prices for the region ([ParsePrices] reads

@@ -188,7 +188,7 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 		zones, known = def.zones(region)
 	}
 	s := settings{region: region, zones: zones, maxPods: int64(opts.MaxPods), defaultPods: def.pods,
-		docCurrency: cmp.Or(doc.Currency, "USD")}
+		docCurrency: cmp.Or(doc.Currency, DefaultCurrency)}
 	errs := s.where(opts.Prices, doc, def)
 	d := opts.SpotDiscount
 	if math.IsNaN(d) || d < 0 || d >= 1 {
@@ -257,7 +257,7 @@ func priceSource(p Prices, doc *document, def defaults, region string) (priceTab
 	case def.prices == fromModel, def.prices == fromDocument && len(doc.RegionPrices) == 0:
 		return modelTable(def.provider), nil
 	case def.prices == fromDocument && slices.Contains(doc.RegionPrices, region):
-		return priceTable{currency: cmp.Or(doc.Currency, "USD"), source: "the catalog file's prices for " + region,
+		return priceTable{currency: cmp.Or(doc.Currency, DefaultCurrency), source: "the catalog file's prices for " + region,
 			fromDoc: true, field: "price." + region}, nil
 	}
 	e, err := embeddedPrices(region)
@@ -274,7 +274,7 @@ func givenPrices(p Prices, region string) (priceTable, error) {
 	if p.Region != "" && p.Region != region {
 		return priceTable{}, fieldErr("", "Options.Prices.Region", ErrInvalidOptions, "prices for %q, catalog for %q: nodeplan never uses another region's prices", p.Region, region)
 	}
-	cur := cmp.Or(p.Currency, "USD")
+	cur := cmp.Or(p.Currency, DefaultCurrency)
 	if !validCurrency(cur) {
 		return priceTable{}, fieldErr("", "Options.Prices.Currency", ErrInvalidOptions, "%q is not an ISO 4217 code such as USD", cur)
 	}
@@ -288,7 +288,7 @@ func modelTable(provider string) priceTable {
 	if provider != "" {
 		src = "modelled from vCPU/memory/GPU, not " + provider + " list prices"
 	}
-	return priceTable{currency: "USD", source: src, modelled: true}
+	return priceTable{currency: DefaultCurrency, source: src, modelled: true}
 }
 
 // spotPrices converts the per-type spot overrides, checking the names exist.

@@ -1,6 +1,7 @@
 package instancetypes
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/bits"
@@ -12,7 +13,9 @@ import (
 // CNY in cn-north-1), an exact fixed-point value so that sums and
 // comparisons never round. The zero Price is free. A Price fits about 9.2
 // billion currency units per hour. The names Dollars and PriceFromDollars
-// mean whole currency units.
+// mean whole currency units. A Price does not carry its currency:
+// [Price.Format] writes it for people with one, [Price.String] writes the
+// exact amount alone.
 type Price int64
 
 // nanosPerDollar is the number of Price units in one dollar.
@@ -50,20 +53,48 @@ func MustPriceFromDollars(dollars float64) Price {
 // rounded to the nearest float64.
 func (p Price) Dollars() float64 { return float64(p) / nanosPerDollar }
 
-// String formats p as "$0.096000/h": six decimals when p is a whole number
-// of micro-dollars, nine otherwise, so the text is exact. It assumes USD: a
-// price of a catalog in another currency should be printed with its
-// [Origin].Currency instead.
+// DefaultCurrency is the ISO 4217 code of prices whose catalog names no
+// currency: that of the embedded AWS us-east-1 and Azure prices, of a
+// catalog file or price list without "currency", and of a catalog built by
+// [New] (whose [Origin].Currency is "").
+const DefaultCurrency = "USD"
+
+// String formats p without a currency, as "0.096000/h": six decimals when
+// p is a whole number of micro-units, nine otherwise, so the text is exact.
+// A Price does not know its currency; this form is for messages of code
+// that does not know it either (validation errors, checkers' violations).
+// A price shown with its catalog's currency is written by [Price.Format].
 func (p Price) String() string {
-	sign, u := "", uint64(p)
-	if p < 0 {
-		sign, u = "-", uint64(-p) // -MinInt64 wraps to itself, and as uint64 it is right
-	}
+	sign, u := p.unsigned()
 	whole, frac := u/nanosPerDollar, u%nanosPerDollar
 	if frac%1000 == 0 {
-		return fmt.Sprintf("%s$%d.%06d/h", sign, whole, frac/1000)
+		return fmt.Sprintf("%s%d.%06d/h", sign, whole, frac/1000)
 	}
-	return fmt.Sprintf("%s$%d.%09d/h", sign, whole, frac)
+	return fmt.Sprintf("%s%d.%09d/h", sign, whole, frac)
+}
+
+// Format writes the hourly price p in currency, an ISO 4217 code such as
+// its catalog's [Origin].Currency ("" is [DefaultCurrency]), as
+// "0.096000 USD/hour": the amount rounded half up to six decimals. It is
+// the one form in which nodeplan prints a price for people.
+func (p Price) Format(currency string) string {
+	return p.Amount() + " " + cmp.Or(currency, DefaultCurrency) + "/hour"
+}
+
+// Amount writes p with six decimals, rounded half up, without a currency
+// or unit, as "0.096000": for table columns whose header names both.
+func (p Price) Amount() string {
+	sign, u := p.unsigned()
+	micros := (u + 500) / 1000 // u ≤ 2^63: no overflow
+	return fmt.Sprintf("%s%d.%06d", sign, micros/1_000_000, micros%1_000_000)
+}
+
+// unsigned returns the sign of p and its magnitude.
+func (p Price) unsigned() (string, uint64) {
+	if p < 0 {
+		return "-", uint64(-p) // -MinInt64 wraps to itself, and as uint64 it is right
+	}
+	return "", uint64(p)
 }
 
 // scale returns p·(1−off), with off in parts per million, rounded half up.

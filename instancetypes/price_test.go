@@ -41,12 +41,49 @@ func TestPriceFromDollars(t *testing.T) {
 }
 
 func TestPriceString(t *testing.T) {
-	assert.Equal(t, "$0.096000/h", Price(96_000_000).String())
-	assert.Equal(t, "$0.314748365/h", Price(314_748_365).String())
-	assert.Equal(t, "$21.957642/h", Price(21_957_642_000).String())
-	assert.Equal(t, "-$0.000001/h", Price(-1000).String())
-	assert.Equal(t, "$0.000000/h", Price(0).String())
+	tests := []struct {
+		p    Price
+		want string
+	}{
+		{96_000_000, "0.096000/h"},
+		{314_748_365, "0.314748365/h"}, // exact: nine decimals
+		{21_957_642_000, "21.957642/h"},
+		{-1000, "-0.000001/h"},
+		{0, "0.000000/h"},
+		{MaxPrice, "9223372036.854775807/h"},
+		{-MaxPrice - 1, "-9223372036.854775808/h"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.p.String())
+			assert.NotContains(t, tc.p.String(), "$", "a Price does not know its currency")
+		})
+	}
 	assert.InDelta(t, 0.096, Price(96_000_000).Dollars(), 1e-15)
+}
+
+func TestPriceFormat(t *testing.T) {
+	tests := []struct {
+		p        Price
+		currency string
+		want     string
+		amount   string
+	}{
+		{0, "", "0.000000 USD/hour", "0.000000"},
+		{96_000_000, "USD", "0.096000 USD/hour", "0.096000"},
+		{96_000_000, "CNY", "0.096000 CNY/hour", "0.096000"},
+		{1_499, "EUR", "0.000001 EUR/hour", "0.000001"},
+		{1_500, "EUR", "0.000002 EUR/hour", "0.000002"}, // half up
+		{314_748_365, "USD", "0.314748 USD/hour", "0.314748"},
+		{-96_000_000, "USD", "-0.096000 USD/hour", "-0.096000"},
+		{MaxPrice, "USD", "9223372036.854776 USD/hour", "9223372036.854776"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.want, func(t *testing.T) {
+			assert.Equal(t, tc.want, tc.p.Format(tc.currency))
+			assert.Equal(t, tc.amount, tc.p.Amount())
+		})
+	}
 }
 
 func TestPriceScale(t *testing.T) {

@@ -37,8 +37,8 @@ func build(t InstanceType) (*InstanceType, error) {
 }
 
 // MaxValidPrice is the largest price an offering (and, in the packing
-// package, a node or a per-node overhead) may have: a million dollars an
-// hour, a thousand times the dearest machine for rent. Prices are
+// package, a node or a per-node overhead) may have: a million units of
+// its currency an hour, a thousand times the dearest machine for rent. Prices are
 // validated against it so that a difference of two prices never
 // overflows and a sum of 9,223 of them does not either; longer sums (a
 // plan's total) saturate at [MaxPrice].

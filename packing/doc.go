@@ -158,8 +158,8 @@
 // Bounds: Validate keeps every number where the solver's arithmetic is
 // exact. One object's resource value is at most resources.MaxAmount (2^50:
 // 1 PiB, 1.1 billion cores), a NodePool limit at most [MaxLimit] (2^60), a
-// node's price (like an offering's) at most instancetypes.MaxValidPrice ($1
-// million an hour, about 2^50 nano-dollars). No real cluster comes near
+// node's price (like an offering's) at most instancetypes.MaxValidPrice (a
+// million currency units an hour, about 2^50 nano-units). No real cluster comes near
 // them, and the solver combines only a few such values at a time (a pod's
 // requests against a node's room, a type's capacity against a limit, the
 // difference of two prices), far below 2^63. Sums over a number of objects

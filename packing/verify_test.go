@@ -608,7 +608,7 @@ func TestVerifyReportsEachViolationOnceInOrder(t *testing.T) {
 	assert.Equal(t, []Violation{
 		{Rule: RulePodLost, Pod: 3, Message: "pod default/huge is neither bound, on a claim, nor unschedulable"},
 		{Rule: RuleUnknownNode, Pod: 0, Node: "ghost", Message: `pod default/web-0 is bound to node "ghost", which does not exist`},
-		{Rule: RulePriceMismatch, Pod: -1, Message: "plan price is $0.100000001/h but its claims' offerings sum to $0.100000/h"},
+		{Rule: RulePriceMismatch, Pod: -1, Message: "plan price is 0.100000001/h but its claims' offerings sum to 0.100000/h"},
 	}, got)
 }
 

@@ -20,8 +20,9 @@
 // its own.
 //
 // Every price printed carries its currency: an ISO 4217 code after the
-// amount ("0.192000 USD"), in column headers ("USD/HOUR") and in the totals
-// ([FormatPrice]). Amounts are hourly prices rounded half up to six
+// amount ("0.192000 USD/hour", written by instancetypes.Price.Format, the one
+// formatter of prices for people), in column headers ("USD/HOUR") and in
+// the totals. Amounts are hourly prices rounded half up to six
 // decimals, monthly ones ([HoursPerMonth] hours) to two, with integer
 // arithmetic, so the same plan prints the same bytes. [Options.Notes] are
 // header lines, such as where the prices came from and how spot is

@@ -1,6 +1,7 @@
 package planview
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"strings"
@@ -25,6 +26,9 @@ type Options struct {
 	// write those with WriteSummary (nodeplan sends them to stderr).
 	NoHeaders bool
 }
+
+// currency is the ISO 4217 code of the prices: Currency or DefaultCurrency.
+func (o Options) currency() string { return cmp.Or(o.Currency, DefaultCurrency) }
 
 // barWidth is the number of cells of a utilisation bar.
 const barWidth = 10
@@ -87,7 +91,7 @@ func (e *errWriter) notes(notes []string) {
 func (v *View) writeNodes(w *errWriter, o Options) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	if !o.NoHeaders {
-		header := "NODE\tSTATUS\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY\t" + orDefault(o.Currency) + "/HOUR\tPODS\tCPU\tMEMORY"
+		header := "NODE\tSTATUS\tNODEPOOL\tINSTANCE TYPE\tZONE\tCAPACITY\t" + o.currency() + "/HOUR\tPODS\tCPU\tMEMORY"
 		if o.Wide {
 			header += "\tARCH\tINSTANCE TYPES"
 		}
@@ -105,7 +109,7 @@ func row(n *Node, wide bool) string {
 		status = "existing"
 	}
 	cells := []string{n.Name, status, dash(n.NodePool), dash(n.InstanceType), dash(n.Zone), n.CapacityType.String(),
-		Amount(n.Price), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
+		n.Price.Amount(), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
 	if wide {
 		cells = append(cells, dash(n.Arch), candidates(n.InstanceTypes))
 	}
@@ -122,11 +126,11 @@ func candidates(types []string) string {
 }
 
 func (v *View) writeTotals(w *errWriter, o Options) {
-	s, cur := v.Summary, orDefault(o.Currency)
-	w.printf("%s, %s scheduled, %d unschedulable: %s/hour, %s %s/month", count(s.NewNodes, "new node"),
-		count(s.ScheduledPods, "pod"), s.UnschedulablePods, FormatPrice(s.Price, cur), MonthlyAmount(s.Price), cur)
+	s, cur := v.Summary, o.currency()
+	w.printf("%s, %s scheduled, %d unschedulable: %s, %s %s/month", count(s.NewNodes, "new node"),
+		count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), MonthlyAmount(s.Price), cur)
 	if s.ExistingNodes > 0 {
-		w.printf(" (plus %s at %s/hour)", count(s.ExistingNodes, "existing node"), FormatPrice(s.ExistingPrice, cur))
+		w.printf(" (plus %s at %s)", count(s.ExistingNodes, "existing node"), s.ExistingPrice.Format(cur))
 	}
 	w.printf("\n")
 	v.writeGroups(w, o.Wide)

@@ -93,26 +93,21 @@ func TestGroupLabel(t *testing.T) {
 	assert.Equal(t, " shop/", Group{Namespace: "shop"}.Label(), "the zero group does not panic")
 }
 
-func TestFormatPrice(t *testing.T) {
+func TestMonthlyAmount(t *testing.T) {
 	tests := []struct {
-		nanos    instancetypes.Price
-		currency string
-		hour     string
-		month    string
+		nanos instancetypes.Price
+		month string
 	}{
-		{0, "", "0.000000 USD", "0.00"},
-		{96_000_000, "USD", "0.096000 USD", "70.08"},
-		{96_000_000, "CNY", "0.096000 CNY", "70.08"},
-		{1_499, "EUR", "0.000001 EUR", "0.00"},
-		{1_500, "EUR", "0.000002 EUR", "0.00"}, // half up
-		{6_849, "USD", "0.000007 USD", "0.00"}, // 0.00499977 a month
-		{6_850, "USD", "0.000007 USD", "0.01"}, // 0.0050005 a month
-		{-96_000_000, "USD", "-0.096000 USD", "-70.08"},
-		{instancetypes.MaxPrice, "USD", "9223372036.854776 USD", "6733061586903.99"},
+		{0, "0.00"},
+		{96_000_000, "70.08"},
+		{1_499, "0.00"},
+		{6_849, "0.00"}, // 0.00499977 a month
+		{6_850, "0.01"}, // 0.0050005 a month: half up
+		{-96_000_000, "-70.08"},
+		{instancetypes.MaxPrice, "6733061586903.99"},
 	}
 	for _, tc := range tests {
 		t.Run(fmt.Sprint(int64(tc.nanos)), func(t *testing.T) {
-			assert.Equal(t, tc.hour, FormatPrice(tc.nanos, tc.currency))
 			assert.Equal(t, tc.month, MonthlyAmount(tc.nanos))
 		})
 	}

@@ -1,16 +1,20 @@
 // Command drift finds the nodes that no longer match their NodePool and
 // NodeClass, or that outlived expireAfter, and prints the commands that
-// replace them with the home of every displaced pod, on the embedded AWS
+// replace them, with the price of every replacement in the catalog's
+// currency and the home of every displaced pod, on the embedded AWS
 // catalog.
 //
 // The cluster has three m5.large nodes: node-a still runs ami-old, which the
 // NodeClass no longer resolves (the image changed to ami-new), node-b was
 // created 721 hours ago (expireAfter defaults to 720h), node-c is current.
+// The nodes are in the region's first zone; -region chooses a region with
+// embedded prices (us-east-1 by default; cn-north-1 prints prices in CNY).
 //
-//	go run ./examples/drift
+//	go run ./examples/drift [-region cn-north-1]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,14 +30,16 @@ import (
 var now = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 
 func main() {
-	if err := run(os.Stdout); err != nil {
+	region := flag.String("region", "", "AWS region whose prices and zones to use (default us-east-1)")
+	flag.Parse()
+	if err := run(os.Stdout, *region); err != nil {
 		fmt.Fprintln(os.Stderr, "drift:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer) error {
-	catalog, err := instancetypes.AWS(instancetypes.Options{})
+func run(w io.Writer, region string) error {
+	catalog, err := instancetypes.AWS(instancetypes.Options{Region: region})
 	if err != nil {
 		return err
 	}
@@ -50,7 +56,7 @@ func run(w io.Writer) error {
 		return err
 	}
 	for _, c := range cmds {
-		printCommand(w, c)
+		printCommand(w, c, catalog.Origin().Currency)
 	}
 	for _, b := range blocked {
 		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Why)
@@ -73,10 +79,11 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 	}
 	class := drift.NodeClass{Name: "default", ImageIDs: []string{"ami-new"}, Subnets: []string{"subnet-a"},
 		SecurityGroups: []string{"sg-nodes"}, UserDataHash: "ud-1", Role: "KarpenterNodeRole"}
+	zone := catalog.Origin().Zones[0]
 	nodes := []drift.NodeClaimState{
-		node("node-a", now.Add(-48*time.Hour), pod("web-1", "1"), pod("web-2", "500m")),
-		node("node-b", now.Add(-721*time.Hour), pod("api-1", "1")),
-		node("node-c", now.Add(-2*time.Hour), pod("web-3", "500m")),
+		node("node-a", zone, now.Add(-48*time.Hour), pod("web-1", "1"), pod("web-2", "500m")),
+		node("node-b", zone, now.Add(-721*time.Hour), pod("api-1", "1")),
+		node("node-c", zone, now.Add(-2*time.Hour), pod("web-3", "500m")),
 	}
 	m5, _ := catalog.Get("m5.large")
 	for i := range nodes {
@@ -88,11 +95,11 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog}}
 }
 
-// node is an on-demand m5.large of pool "default" in us-east-1a, launched
-// with ami-new, subnet-a and sg-nodes, created at created.
-func node(name string, created time.Time, pods ...packing.Pod) drift.NodeClaimState {
+// node is an on-demand m5.large of pool "default" in zone, launched with
+// ami-new, subnet-a and sg-nodes, created at created.
+func node(name, zone string, created time.Time, pods ...packing.Pod) drift.NodeClaimState {
 	return drift.NodeClaimState{
-		Node: packing.Node{Name: name, NodePool: "default", InstanceType: "m5.large", Zone: "us-east-1a",
+		Node: packing.Node{Name: name, NodePool: "default", InstanceType: "m5.large", Zone: zone,
 			CapacityType: instancetypes.OnDemand, Initialized: true, CreationTime: created, Pods: pods},
 		NodePoolHashVersion: drift.HashVersion, NodeClassHashVersion: drift.NodeClassHashVersion,
 		Image: "ami-new", Subnet: "subnet-a", SecurityGroups: []string{"sg-nodes"},
@@ -104,10 +111,11 @@ func pod(name, cpu string) packing.Pod {
 		Requests: resources.MustParse(map[resources.Name]string{resources.CPU: cpu, resources.Memory: "1Gi"})}
 }
 
-func printCommand(w io.Writer, c drift.Command) {
+// printCommand writes c with its prices in currency.
+func printCommand(w io.Writer, c drift.Command, currency string) {
 	fmt.Fprintf(w, "replace %s (%s, forceful=%v), pods deleted by +%s\n", c.Node, c.Reason, c.Forceful, c.Deadline.Sub(now))
 	for _, r := range c.Replacements {
-		fmt.Fprintf(w, "  launch %s: %s %s %s %s\n", r.Name, r.InstanceType, r.Offering.Zone, r.Offering.CapacityType, r.Offering.Price)
+		fmt.Fprintf(w, "  launch %s: %s %s %s %s\n", r.Name, r.InstanceType, r.Offering.Zone, r.Offering.CapacityType, r.Offering.Price.Format(currency))
 	}
 	for _, h := range c.Homes {
 		fmt.Fprintf(w, "  %s -> %s\n", h.Pod, home(h))

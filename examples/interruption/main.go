@@ -1,17 +1,21 @@
 // Command interruption answers a spot interruption notice on the embedded
 // AWS catalog: it prints the offerings marked unavailable and for how long,
-// the replacement plan for the drained node's pods, and whether the
-// replacement runs them before the instance is reclaimed, two minutes after
-// the notice.
+// the replacement plan for the drained node's pods, with prices in the
+// catalog's currency, and whether the replacement runs them before the
+// instance is reclaimed, two minutes after the notice.
 //
-// spot-1 (a c5.xlarge spot instance in us-east-1a) gets the interruption
-// notice; spot-2 only a rebalance recommendation, which needs no action;
-// od-1 is an on-demand m5.large with room for one more pod.
+// spot-1 (a c5.xlarge spot instance in the region's first zone) gets the
+// interruption notice; spot-2 (in the second zone) only a rebalance
+// recommendation, which needs no action; od-1 (in the third) is an
+// on-demand m5.large with room for one more pod. -region chooses a region
+// with embedded prices (us-east-1 by default; cn-north-1 prints prices in
+// CNY).
 //
-//	go run ./examples/interruption
+//	go run ./examples/interruption [-region cn-north-1]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -30,14 +34,16 @@ var now = time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 const launchLatency = 90 * time.Second
 
 func main() {
-	if err := run(os.Stdout); err != nil {
+	region := flag.String("region", "", "AWS region whose prices and zones to use (default us-east-1)")
+	flag.Parse()
+	if err := run(os.Stdout, *region); err != nil {
 		fmt.Fprintln(os.Stderr, "interruption:", err)
 		os.Exit(1)
 	}
 }
 
-func run(w io.Writer) error {
-	catalog, err := instancetypes.AWS(instancetypes.Options{})
+func run(w io.Writer, region string) error {
+	catalog, err := instancetypes.AWS(instancetypes.Options{Region: region})
 	if err != nil {
 		return err
 	}
@@ -50,7 +56,7 @@ func run(w io.Writer) error {
 	if err != nil {
 		return err
 	}
-	printPlan(w, plan)
+	printPlan(w, plan, catalog.Origin().Currency)
 	return nil
 }
 
@@ -63,10 +69,11 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 			requirements.MustNew(requirements.LabelCapacityType, requirements.In, requirements.CapacityTypeSpot, requirements.CapacityTypeOnDemand))}}
 	c5, _ := catalog.Get("c5.xlarge")
 	m5, _ := catalog.Get("m5.large")
+	zones := catalog.Origin().Zones
 	nodes := []drift.NodeClaimState{
-		node("spot-1", c5, "us-east-1a", instancetypes.Spot, pod("worker-1", "1"), pod("worker-2", "1"), pod("worker-3", "1")),
-		node("spot-2", c5, "us-east-1b", instancetypes.Spot, pod("worker-4", "1"), pod("worker-5", "1"), pod("worker-6", "1")),
-		node("od-1", m5, "us-east-1c", instancetypes.OnDemand, pod("api-1", "500m")),
+		node("spot-1", c5, zones[0], instancetypes.Spot, pod("worker-1", "1"), pod("worker-2", "1"), pod("worker-3", "1")),
+		node("spot-2", c5, zones[1], instancetypes.Spot, pod("worker-4", "1"), pod("worker-5", "1"), pod("worker-6", "1")),
+		node("od-1", m5, zones[2], instancetypes.OnDemand, pod("api-1", "500m")),
 	}
 	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool}, Catalog: catalog}}
 }
@@ -83,7 +90,8 @@ func pod(name, cpu string) packing.Pod {
 		Requests: resources.MustParse(map[resources.Name]string{resources.CPU: cpu, resources.Memory: "1Gi"})}
 }
 
-func printPlan(w io.Writer, plan drift.InterruptionPlan) {
+// printPlan writes plan with its prices in currency.
+func printPlan(w io.Writer, plan drift.InterruptionPlan, currency string) {
 	for _, a := range plan.Actions {
 		fmt.Fprintf(w, "%s %s: drain=%v: %s\n", a.Notice.Kind, a.Notice.Node, a.Drain, a.Message)
 	}
@@ -93,7 +101,7 @@ func printPlan(w io.Writer, plan drift.InterruptionPlan) {
 	}
 	for _, c := range plan.Replacement.NodeClaims {
 		fmt.Fprintf(w, "launch %s: %s %s %s %s, %d pods\n", c.Name, c.InstanceType, c.Offering.Zone,
-			c.Offering.CapacityType, c.Offering.Price, len(c.Pods))
+			c.Offering.CapacityType, c.Offering.Price.Format(currency), len(c.Pods))
 	}
 	for _, h := range plan.Homes {
 		fmt.Fprintf(w, "  %s -> %s\n", h.Pod, home(h))

@@ -1,6 +1,7 @@
 package problemgen
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,7 +15,8 @@ import (
 // Dump formats p compactly, one line per instance type, NodePool, node,
 // bound pod, daemonset and pending pod, leaving out empty fields; map keys
 // are sorted, so equal problems give equal text. It is meant for failure
-// reports of minimised problems: a catalog's types are listed in full.
+// reports of minimised problems: a catalog's types are listed in full, its
+// currency once, and every price exactly (instancetypes.Price.String).
 func Dump(p packing.Problem) string {
 	var b strings.Builder
 	dumpCatalog(&b, "catalog", p.Catalog)
@@ -49,7 +51,7 @@ func dumpCatalog(b *strings.Builder, name string, c *instancetypes.Catalog) {
 		fmt.Fprintf(b, "%s: nil\n", name)
 		return
 	}
-	fmt.Fprintf(b, "%s: %d types\n", name, c.Len())
+	fmt.Fprintf(b, "%s: %d types, prices in %s\n", name, c.Len(), cmp.Or(c.Origin().Currency, instancetypes.DefaultCurrency))
 	for _, t := range c.Types() {
 		fmt.Fprintf(b, "  type %s capacity=%s overhead=%s reqs=%s offerings=%s\n", t.Name, t.Capacity.String(),
 			t.Overhead.String(), t.Requirements, offeringsText(t.Offerings))

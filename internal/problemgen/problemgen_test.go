@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -129,4 +130,18 @@ func TestMinimize(t *testing.T) {
 		assert.LessOrEqual(t, m.Catalog.Len(), 1)
 		assert.Equal(t, before, Dump(p), "Minimize modified its input")
 	}
+}
+
+// TestDumpCurrency: a dump names the catalog's currency once and claims no
+// other; its prices are the exact amounts.
+func TestDumpCurrency(t *testing.T) {
+	cn, err := instancetypes.AWS(instancetypes.Options{Region: "cn-north-1", Zones: []string{"cn-north-1a"}})
+	require.NoError(t, err)
+	d := Dump(packing.Problem{Catalog: cn})
+	assert.Contains(t, d, "catalog: ")
+	assert.Contains(t, d, " types, prices in CNY\n")
+	assert.Contains(t, d, "cn-north-1a/on-demand/1.013000/h")
+	assert.NotContains(t, d, "$")
+	assert.NotContains(t, d, "USD")
+	assert.Contains(t, Dump(Generate(1, Size{})), " types, prices in USD\n", "a catalog built by New is in the default currency")
 }

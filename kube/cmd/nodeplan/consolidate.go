@@ -158,7 +158,7 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	fmt.Fprintf(tw, "#\tREASON\tMETHOD\tDECISION\tCANDIDATES\tREPLACEMENTS\tSAVINGS %s/HOUR\n", cur)
 	for i, c := range r.Commands {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Reason, c.Method, c.Decision,
-			strings.Join(c.Candidates, ","), replacements(c.Replacements, cur), planview.Amount(c.savings))
+			strings.Join(c.Candidates, ","), replacements(c.Replacements, cur), c.savings.Amount())
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -166,8 +166,8 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	r.writePlacements(w)
 	r.writeKept(w)
 	s := r.Summary
-	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s/hour, %s %s/month; %s kept\n",
-		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, planview.FormatPrice(s.savings, cur),
+	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s, %s %s/month; %s kept\n",
+		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.savings.Format(cur),
 		planview.MonthlyAmount(s.savings), cur, count(s.KeptNodes, "node"))
 	return writeWarnings(w, r.Warnings)
 }
@@ -186,7 +186,7 @@ func replacements(rs []replacement, currency string) string {
 	}
 	var out []string
 	for _, r := range rs {
-		out = append(out, fmt.Sprintf("%s (%s %s %s %s/hour)", r.Name, r.InstanceType, r.Zone, r.CapacityType, planview.FormatPrice(r.price, currency)))
+		out = append(out, fmt.Sprintf("%s (%s %s %s %s)", r.Name, r.InstanceType, r.Zone, r.CapacityType, r.price.Format(currency)))
 	}
 	return strings.Join(out, ", ")
 }
