@@ -94,6 +94,7 @@ func (b *builder) nodePool(o *object) error {
 	if err := o.decode(&np); err != nil {
 		return err
 	}
+	np.APIVersion, np.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
 	if _, err := FromNodePool(&np); err != nil {
 		return err
 	}

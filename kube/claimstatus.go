@@ -63,6 +63,7 @@ func (b *builder) ec2NodeClass(o *object) error {
 	if err := o.decode(&c); err != nil {
 		return err
 	}
+	c.APIVersion, c.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
 	if _, err := c.NodeClass(); err != nil {
 		return err
 	}

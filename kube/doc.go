@@ -49,8 +49,11 @@
 //
 // # Manifests
 //
-// [Load] takes multi-document YAML or JSON (also kind List, as kubectl get
-// -o yaml prints it), expands Deployments, ReplicaSets, StatefulSets and
+// [Load] takes multi-document YAML or JSON, kind List (as kubectl get -o
+// yaml prints it), typed lists such as PodList or NodePoolList whose items
+// carry no kind or apiVersion (raw API responses; the items take the
+// list's), and the output of kubectl cluster-info dump (its JSON lists,
+// without the container logs it prints between them). It expands Deployments, ReplicaSets, StatefulSets and
 // Jobs into pending pods named name-0, name-1, … (less the pods of theirs
 // already present), binds pods with spec.nodeName to their node, and
 // warns about every object it does not use. A malformed document is a

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -72,7 +73,10 @@ func (o *object) fail(err error) error {
 
 // Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses, Karpenter
-// NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as kubectl get -o yaml prints them).
+// NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as
+// kubectl get -o yaml prints them) and typed lists (PodList, NodeList…,
+// whose items may omit kind and apiVersion), and kubectl cluster-info dump
+// output (its container logs are ignored).
 // Workloads become replicas × template pending pods named name-0, name-1,
 // …, less the pods of theirs already in the manifests; pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
@@ -107,7 +111,7 @@ func split(objs []object, src Source) ([]object, error) {
 		return objs, err
 	}
 	for i, doc := range docs {
-		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}); err != nil {
+		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}, head{}); err != nil {
 			return objs, err
 		}
 	}
@@ -116,12 +120,15 @@ func split(objs []object, src Source) ([]object, error) {
 
 // documents returns the JSON of each document of src; a document that is
 // empty (comments only, say) is kept as JSON null so indices stay right.
+// The container logs that kubectl cluster-info dump writes between its
+// lists are removed first ([stripLogs]).
 func documents(src Source) ([][]byte, error) {
-	trimmed := bytes.TrimSpace(src.Data)
+	data := stripLogs(src.Data)
+	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		return jsonDocuments(src.Name, trimmed)
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(src.Data)))
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs [][]byte
 	for {
 		doc, err := r.Read()
@@ -160,6 +167,48 @@ func jsonDocuments(name string, data []byte) ([][]byte, error) {
 	}
 }
 
+// Markers kubectl cluster-info dump writes around each container's logs
+// when it prints to stdout: "==== START logs for container C of pod NS/P
+// ====", the log lines, and the same line with END.
+const (
+	logStart = "==== START logs for container "
+	logEnd   = "==== END logs for container "
+)
+
+// stripLogs returns data without the container log sections of a kubectl
+// cluster-info dump: from each START line through the END line that names
+// the same container and pod (or the end of data when it is missing). data
+// is returned as is when it has none; it is never modified.
+func stripLogs(data []byte) []byte {
+	if !bytes.Contains(data, []byte(logStart)) {
+		return data
+	}
+	var out []byte
+	for len(data) > 0 {
+		line, rest := cutLine(data)
+		if !bytes.HasPrefix(line, []byte(logStart)) {
+			out, data = append(out, line...), rest
+			continue
+		}
+		end := append([]byte(logEnd), bytes.TrimRight(line[len(logStart):], "\r\n")...)
+		for data = rest; len(data) > 0; {
+			line, data = cutLine(data)
+			if bytes.Equal(bytes.TrimRight(line, "\r\n"), end) {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cutLine splits data after its first newline (or at its end).
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i+1], data[i+1:]
+	}
+	return data, nil
+}
+
 // listOf wraps a JSON array as a kind List.
 func listOf(items json.RawMessage) []byte {
 	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), items...), '}')
@@ -167,13 +216,22 @@ func listOf(items json.RawMessage) []byte {
 
 // appendObject decodes the head of o and appends it, or its items when it
 // is a List (a List inside a List reports its inner item index); empty
-// documents are dropped.
-func appendObject(objs []object, o object) ([]object, error) {
+// documents are dropped. An item of a typed list (PodList, NodePoolList…)
+// without kind or apiVersion takes the list's element kind and apiVersion,
+// as the API server omits them in list responses; items of kind List must
+// carry their own.
+func appendObject(objs []object, o object, inherit head) ([]object, error) {
 	if bytes.Equal(bytes.TrimSpace(o.raw), []byte("null")) {
 		return objs, nil
 	}
 	if err := json.Unmarshal(o.raw, &o.head); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
+	}
+	if o.head.Kind == "" {
+		o.head.Kind = inherit.Kind
+	}
+	if o.head.APIVersion == "" {
+		o.head.APIVersion = inherit.APIVersion
 	}
 	if o.head.Kind == "" {
 		return objs, o.fail(fmt.Errorf("%w: no kind", ErrMalformed))
@@ -187,9 +245,13 @@ func appendObject(objs []object, o object) ([]object, error) {
 	if err := json.Unmarshal(o.raw, &list); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
+	var elem head
+	if o.head.Kind != "List" {
+		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion
+	}
 	for i, raw := range list.Items {
 		var err error
-		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}); err != nil {
+		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem); err != nil {
 			return objs, err
 		}
 	}
@@ -197,7 +259,7 @@ func appendObject(objs []object, o object) ([]object, error) {
 }
 
 func isList(kind string) bool {
-	return kind == "List" || len(kind) > 4 && kind[len(kind)-4:] == "List"
+	return strings.HasSuffix(kind, "List")
 }
 
 // decode unmarshals the object into v; a type error names its field.
