@@ -13,6 +13,11 @@ var ErrInvalid = errors.New("invalid object")
 // well-formed YAML or JSON, or that has no kind.
 var ErrMalformed = errors.New("malformed document")
 
+// ErrNoObjects is wrapped by the error [Load] returns when its sources
+// together hold no object: every file empty, comments only, or empty
+// lists. Its message names the sources: "no objects in a.yaml, b.yaml".
+var ErrNoObjects = errors.New("no objects")
+
 // ObjectError names the object and field that could not be converted.
 // Err is the cause; errors.Is(err, ErrInvalid) holds for every ObjectError.
 type ObjectError struct {

@@ -85,7 +85,9 @@ func (o *object) fail(err error) error {
 // are skipped with a warning naming them.
 //
 // The first malformed document or invalid object stops Load with a
-// *DocumentError naming the file and document. Load does not modify
+// *DocumentError naming the file and document. Sources that together hold
+// no object (empty, comments only, empty lists) are an error wrapping
+// [ErrNoObjects]. Load does not modify
 // sources. The complexity is linear in the input.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
@@ -95,6 +97,9 @@ func Load(sources ...Source) (Cluster, error) {
 			return Cluster{}, err
 		}
 	}
+	if len(objs) == 0 {
+		return Cluster{}, noObjects(sources)
+	}
 	var b builder
 	for i := range objs {
 		if err := b.add(&objs[i]); err != nil {
@@ -102,6 +107,17 @@ func Load(sources ...Source) (Cluster, error) {
 		}
 	}
 	return b.build()
+}
+
+func noObjects(sources []Source) error {
+	if len(sources) == 0 {
+		return fmt.Errorf("%w: no sources", ErrNoObjects)
+	}
+	names := make([]string, len(sources))
+	for i, src := range sources {
+		names[i] = src.Name
+	}
+	return fmt.Errorf("%w in %s", ErrNoObjects, strings.Join(names, ", "))
 }
 
 // split appends the objects of a source, in order, to objs.

@@ -194,3 +194,28 @@ func TestLoadErrors(t *testing.T) {
 		})
 	}
 }
+
+func TestLoadNoObjects(t *testing.T) {
+	tests := []struct {
+		name    string
+		sources []Source
+		msg     string
+	}{
+		{"no sources", nil, "no objects: no sources"},
+		{"empty files", []Source{{Name: "a.yaml"}, {Name: "b.yaml", Data: []byte("\n")}}, "no objects in a.yaml, b.yaml"},
+		{"comments and separators only", []Source{{Name: "a.yaml", Data: []byte("# Source: chart/templates/x.yaml\n---\n---\n# nothing\n")}},
+			"no objects in a.yaml"},
+		{"empty List and empty typed list", []Source{{Name: "l.json", Data: []byte(`{"apiVersion":"v1","kind":"List","items":[]}` +
+			`{"apiVersion":"v1","kind":"PodList","metadata":{},"items":null}`)}, {Name: "e.json", Data: []byte("[]")}},
+			"no objects in l.json, e.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(tc.sources...)
+			require.ErrorIs(t, err, ErrNoObjects)
+			assert.EqualError(t, err, tc.msg)
+		})
+	}
+	_, err := Load(Source{Name: "a.yaml"}, Source{Name: "cm.yaml", Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")})
+	assert.NoError(t, err, "an object of a kind nodeplan does not read is an object")
+}
