@@ -31,6 +31,8 @@ type builder struct {
 	classes     map[string]int32
 	defaultPri  *int32
 	warnings    []string
+	skipped     map[string]int // objects of kinds nodeplan does not read, by kind
+	converted   map[string]int // objects converted to v1, by "apiVersion kind"
 }
 
 type sourced[T any] struct {
@@ -95,6 +97,10 @@ func (b *builder) nodePool(o *object) error {
 		return err
 	}
 	np.APIVersion, np.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
+	return b.addNodePool(np)
+}
+
+func (b *builder) addNodePool(np NodePool) error {
 	if _, err := FromNodePool(&np); err != nil {
 		return err
 	}
@@ -218,7 +224,7 @@ func (b *builder) build() (Cluster, error) {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
-	c.Warnings, c.PodGracePeriods = b.warnings, b.graces
+	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
 	return c, nil
 }
 

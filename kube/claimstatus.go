@@ -64,6 +64,10 @@ func (b *builder) ec2NodeClass(o *object) error {
 		return err
 	}
 	c.APIVersion, c.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
+	return b.addNodeClass(c)
+}
+
+func (b *builder) addNodeClass(c EC2NodeClass) error {
 	if _, err := c.NodeClass(); err != nil {
 		return err
 	}

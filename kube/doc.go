@@ -53,11 +53,39 @@
 // yaml prints it), typed lists such as PodList or NodePoolList whose items
 // carry no kind or apiVersion (raw API responses; the items take the
 // list's), and the output of kubectl cluster-info dump (its JSON lists,
-// without the container logs it prints between them). It expands Deployments, ReplicaSets, StatefulSets and
-// Jobs into pending pods named name-0, name-1, … (less the pods of theirs
-// already present), binds pods with spec.nodeName to their node, and
-// warns about every object it does not use. A malformed document is a
-// [*DocumentError] naming the file and the one-based document index.
+// without the container logs it prints between them). It expands
+// Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
+// name-0, name-1, … (less the pods of theirs already present), binds pods
+// with spec.nodeName to their node, and warns about every object it does
+// not use. Objects of kinds nodeplan does not read (RBAC, Services,
+// ConfigMaps…) are counted in one warning line ("skipped 12 objects of
+// kinds nodeplan does not read: ClusterRole ×3, …"). A malformed document
+// is a [*DocumentError] naming the file and the one-based document index.
+//
+// # API versions
+//
+// Each kind is read at one version: v1 Pod and Node; apps/v1 DaemonSet,
+// Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
+// PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
+// NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
+// version of one of these kinds (apps/v1beta2 Deployment, karpenter.sh/v2
+// NodePool, the removed karpenter.sh/v1alpha5 Provisioner…) is an error
+// wrapping [ErrUnsupportedVersion] that lists the versions read.
+//
+// karpenter.sh/v1beta1 NodePools and NodeClaims and karpenter.k8s.aws/v1beta1
+// EC2NodeClasses are converted to v1 by the rules of Karpenter v1.0's
+// conversion webhooks, after the v1beta1 defaults: consolidationPolicy
+// WhenUnderutilized becomes WhenEmptyOrUnderutilized with consolidateAfter
+// 0s; spec.disruption.expireAfter (default 720h) moves to
+// spec.template.spec.expireAfter; nodeClassRef {apiVersion, kind, name}
+// becomes {group, kind, name}; an EC2NodeClass amiFamily without
+// amiSelectorTerms becomes the alias family@latest, and Ubuntu becomes
+// AL2 with Ubuntu's root volume. What has no faithful v1 equivalent —
+// kubelet settings that change allocatable (maxPods, podsPerCore,
+// systemReserved, kubeReserved, evictionHard, evictionSoft; v1 moved them
+// to the EC2NodeClass, which nodeplan does not model), or an EC2NodeClass
+// left without amiSelectorTerms — is an error wrapping [ErrNotConvertible]
+// naming the field. One warning line counts the objects converted.
 //
 // # The JSON report (nodeplan provision -o json)
 //

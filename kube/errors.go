@@ -18,6 +18,12 @@ var ErrMalformed = errors.New("malformed document")
 // lists. Its message names the sources: "no objects in a.yaml, b.yaml".
 var ErrNoObjects = errors.New("no objects")
 
+// ErrUnsupportedVersion is wrapped by the error about an object of a kind
+// nodeplan reads at an apiVersion it does not read (apps/v1beta2
+// Deployment, karpenter.sh/v2 NodePool…); the message lists the versions
+// it reads.
+var ErrUnsupportedVersion = errors.New("unsupported apiVersion")
+
 // ObjectError names the object and field that could not be converted.
 // Err is the cause; errors.Is(err, ErrInvalid) holds for every ObjectError.
 type ObjectError struct {

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 	"time"
 
@@ -65,6 +67,16 @@ func (o *object) where() string {
 		return fmt.Sprintf("%s: document %d: items[%d]", o.file, o.index, o.item)
 	}
 	return fmt.Sprintf("%s: document %d", o.file, o.index)
+}
+
+// errorf returns an *ObjectError about field of o, its namespace defaulted
+// unless its kind is cluster-scoped.
+func (o *object) errorf(field string, err error) *ObjectError {
+	ns := o.head.Metadata.Namespace
+	if r, ok := kinds[o.head.Kind]; !ok || !r.cluster {
+		ns = namespace(ns)
+	}
+	return &ObjectError{Kind: o.head.Kind, Namespace: ns, Name: o.head.Metadata.Name, Field: field, Err: err}
 }
 
 func (o *object) fail(err error) error {
@@ -292,27 +304,132 @@ func (o *object) decode(v any) error {
 	return oe
 }
 
-// kinds maps "apiVersion kind" to the builder method that takes it.
-var kinds = map[string]func(*builder, *object) error{
-	"v1 Pod":                                        (*builder).pod,
-	"v1 Node":                                       (*builder).node,
-	"apps/v1 DaemonSet":                             (*builder).daemonSet,
-	"apps/v1 Deployment":                            (*builder).deployment,
-	"apps/v1 ReplicaSet":                            (*builder).replicaSet,
-	"apps/v1 StatefulSet":                           (*builder).statefulSet,
-	"batch/v1 Job":                                  (*builder).job,
-	"policy/v1 PodDisruptionBudget":                 (*builder).pdb,
-	"scheduling.k8s.io/v1 PriorityClass":            (*builder).priorityClass,
-	KarpenterAPIVersion + " " + KindNodePool:        (*builder).nodePool,
-	KarpenterAPIVersion + " " + KindNodeClaim:       (*builder).nodeClaim,
-	KarpenterAWSAPIVersion + " " + KindEC2NodeClass: (*builder).ec2NodeClass,
+// handler reads one object into the builder.
+type handler func(*builder, *object) error
+
+// reader is how Load reads one kind: the API groups the kind belongs to
+// (its current group first; older groups whose versions nodeplan no longer
+// reads follow) and a handler per apiVersion it reads.
+type reader struct {
+	groups   []string
+	versions map[string]handler
+	// replaced, when set, says what to use instead of a kind nodeplan reads
+	// in no version at all (a removed Karpenter API).
+	replaced string
+	cluster  bool // cluster-scoped: no namespace
 }
 
-func (b *builder) add(o *object) error {
-	if f, ok := kinds[o.head.APIVersion+" "+o.head.Kind]; ok {
-		return f(b, o)
+// kinds lists the kinds nodeplan reads, by kind. An object whose kind is
+// here but whose group is not is a different kind (Volcano's
+// batch.volcano.sh Job, say) and is skipped.
+var kinds = map[string]reader{
+	"Pod":                 {groups: []string{""}, versions: map[string]handler{"v1": (*builder).pod}},
+	"Node":                {cluster: true, groups: []string{""}, versions: map[string]handler{"v1": (*builder).node}},
+	"DaemonSet":           {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).daemonSet}},
+	"Deployment":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).deployment}},
+	"ReplicaSet":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).replicaSet}},
+	"StatefulSet":         {groups: []string{"apps"}, versions: map[string]handler{"apps/v1": (*builder).statefulSet}},
+	"Job":                 {groups: []string{"batch"}, versions: map[string]handler{"batch/v1": (*builder).job}},
+	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{"policy/v1": (*builder).pdb}},
+	"PriorityClass": {cluster: true, groups: []string{"scheduling.k8s.io"},
+		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
+	KindNodePool: {cluster: true, groups: []string{karpenterGroup}, versions: map[string]handler{
+		KarpenterAPIVersion: (*builder).nodePool, karpenterV1beta1: (*builder).nodePoolV1beta1}},
+	KindNodeClaim: {cluster: true, groups: []string{karpenterGroup}, versions: map[string]handler{
+		KarpenterAPIVersion: (*builder).nodeClaim, karpenterV1beta1: (*builder).nodeClaimV1beta1}},
+	KindEC2NodeClass: {cluster: true, groups: []string{karpenterAWSGroup}, versions: map[string]handler{
+		KarpenterAWSAPIVersion: (*builder).ec2NodeClass, karpenterAWSV1beta1: (*builder).ec2NodeClassV1beta1}},
+	"Provisioner":     {cluster: true, groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
+	"Machine":         {cluster: true, groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
+	"AWSNodeTemplate": {cluster: true, groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
+}
+
+// accepted lists the apiVersions r reads, sorted, for messages.
+func (r reader) accepted() string {
+	vs := slices.Sorted(maps.Keys(r.versions))
+	if len(vs) == 0 {
+		return "none; use " + r.replaced
 	}
-	b.warn("%s: skipped %s %s %s: kind not used by nodeplan", o.where(), o.head.APIVersion, o.head.Kind,
-		objectName(o.head.Metadata.Namespace, o.head.Metadata.Name))
-	return nil
+	return strings.Join(vs, ", ")
+}
+
+// group returns the API group of an apiVersion ("" for the core group).
+func group(apiVersion string) string {
+	g, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		return ""
+	}
+	return g
+}
+
+// add hands o to the handler of its kind and version. A kind nodeplan
+// reads at a version it does not read is an *ObjectError on the
+// apiVersion field; any other kind is counted for the skipped-kinds
+// warning.
+func (b *builder) add(o *object) error {
+	r, ok := kinds[o.head.Kind]
+	if !ok || !slices.Contains(r.groups, group(o.head.APIVersion)) {
+		b.skip(o)
+		return nil
+	}
+	f, ok := r.versions[o.head.APIVersion]
+	if !ok {
+		return o.errorf("apiVersion", fmt.Errorf("%w: %q; nodeplan reads %s %s", ErrUnsupportedVersion, o.head.APIVersion, o.head.Kind, r.accepted()))
+	}
+	return f(b, o)
+}
+
+// skip counts an object of a kind nodeplan does not read. A kind that
+// shares its name with one nodeplan reads is qualified with its group
+// (Job.batch.volcano.sh).
+func (b *builder) skip(o *object) {
+	label := o.head.Kind
+	if _, ok := kinds[label]; ok {
+		label += "." + group(o.head.APIVersion)
+	}
+	if b.skipped == nil {
+		b.skipped = map[string]int{}
+	}
+	b.skipped[label]++
+}
+
+// summaries returns the warnings about the whole input: the objects
+// converted from older Karpenter versions and the kinds skipped, one line
+// each, counts by kind in name order.
+func (b *builder) summaries() []string {
+	var out []string
+	if len(b.converted) > 0 {
+		out = append(out, fmt.Sprintf("converted %s to v1 by Karpenter's v1 conversion rules: %s",
+			nouns(sum(b.converted), "object"), counts(b.converted)))
+	}
+	if len(b.skipped) > 0 {
+		kind := "kinds"
+		if len(b.skipped) == 1 {
+			kind = "a kind"
+		}
+		out = append(out, fmt.Sprintf("skipped %s of %s nodeplan does not read: %s", nouns(sum(b.skipped), "object"), kind, counts(b.skipped)))
+	}
+	return out
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// counts formats "A ×2, B ×1" in key order.
+func counts(m map[string]int) string {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nouns formats "1 object" or "n objects".
+func nouns(n int, noun string) string {
+	return fmt.Sprintf("%d %s", n, plural(n, noun))
 }

@@ -33,7 +33,7 @@ func TestLoadSample(t *testing.T) {
 	assert.Len(t, c.NodePools, 2)
 	require.Len(t, c.PodDisruptionBudgets, 1)
 	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
-	assert.Equal(t, []string{"cluster.yaml: document 14: skipped v1 Service shop/web: kind not used by nodeplan"}, c.Warnings)
+	assert.Equal(t, []string{"skipped 1 object of a kind nodeplan does not read: Service ×1"}, c.Warnings)
 	// api: the 2-cpu init container runs before the 250m sidecar starts, so
 	// max(2, 1 + 0.25) = 2 cpu; memory max(1Gi, 2Gi + 256Mi).
 	assert.Equal(t, int64(2000), c.Pods[5].Requests.CPU)
