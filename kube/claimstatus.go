@@ -51,7 +51,7 @@ func (m *nodeClaimManifest) claim() ClaimStatus {
 
 func (b *builder) nodeClaim(o *object) error {
 	var m nodeClaimManifest
-	if err := o.decode(&m); err != nil {
+	if err := b.decode(o, &m); err != nil {
 		return err
 	}
 	b.claims = append(b.claims, m.claim())
@@ -60,7 +60,7 @@ func (b *builder) nodeClaim(o *object) error {
 
 func (b *builder) ec2NodeClass(o *object) error {
 	var c EC2NodeClass
-	if err := o.decode(&c); err != nil {
+	if err := b.decode(o, &c); err != nil {
 		return err
 	}
 	c.APIVersion, c.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them

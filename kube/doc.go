@@ -59,8 +59,25 @@
 // with spec.nodeName to their node, and warns about every object it does
 // not use. Objects of kinds nodeplan does not read (RBAC, Services,
 // ConfigMaps…) are counted in one warning line ("skipped 12 objects of
-// kinds nodeplan does not read: ClusterRole ×3, …"). A malformed document
-// is a [*DocumentError] naming the file and the one-based document index.
+// kinds nodeplan does not read: ClusterRole ×3, …").
+//
+// # Errors
+//
+// Every error about the input is a [*DocumentError] naming the file, the
+// one-based document index and the list item, wrapping ErrMalformed or an
+// [*ObjectError] that names the object (kind, namespace/name) and the field
+// path: "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
+// \"abc\" is not a quantity". Before an object is decoded its JSON is
+// walked alongside the Go type it decodes into, so a value of the wrong
+// type is reported with its path, and every quantity is checked as
+// written: by [resources.ParseQuantity]'s rules, in resource lists also
+// non-negative and whole for pods and extended resources. A quantity
+// longer than 64 characters or with an exponent beyond ±64 is rejected
+// before apimachinery sees it (apimachinery accepts it, and never returns
+// on some, such as 1e2147483648). An object without metadata.name, and a
+// second object of the same kind, namespace and name ([ErrDuplicate],
+// naming where the first is), are errors; pods a workload expands into
+// take names no other pod has.
 //
 // # API versions
 //

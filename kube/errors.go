@@ -24,6 +24,10 @@ var ErrNoObjects = errors.New("no objects")
 // it reads.
 var ErrUnsupportedVersion = errors.New("unsupported apiVersion")
 
+// ErrDuplicate is wrapped by the error about a second object of the same
+// kind, namespace and name; the message names where the first is.
+var ErrDuplicate = errors.New("duplicate")
+
 // ObjectError names the object and field that could not be converted.
 // Err is the cause; errors.Is(err, ErrInvalid) holds for every ObjectError.
 type ObjectError struct {
@@ -103,7 +107,13 @@ func wrap(kind, namespace, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	oe := &ObjectError{Kind: kind, Namespace: namespace, Name: name, Err: err}
+	return wrapObject(&ObjectError{Kind: kind, Namespace: namespace, Name: name}, err)
+}
+
+// wrapObject completes oe (kind, namespace, name) with err, a fieldError
+// or any error, as [wrap] does.
+func wrapObject(oe *ObjectError, err error) error {
+	oe.Err = err
 	var fe *fieldError
 	if errors.As(err, &fe) && fe == err {
 		oe.Field, oe.Err = fe.field, fe.err

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -70,11 +71,11 @@ func (o *object) where() string {
 }
 
 // errorf returns an *ObjectError about field of o, its namespace defaulted
-// unless its kind is cluster-scoped.
+// ("" for a cluster-scoped kind).
 func (o *object) errorf(field string, err error) *ObjectError {
-	ns := o.head.Metadata.Namespace
-	if r, ok := kinds[o.head.Kind]; !ok || !r.cluster {
-		ns = namespace(ns)
+	ns := ""
+	if !clusterScoped[o.head.Kind] {
+		ns = namespace(o.head.Metadata.Namespace)
 	}
 	return &ObjectError{Kind: o.head.Kind, Namespace: ns, Name: o.head.Metadata.Name, Field: field, Err: err}
 }
@@ -252,6 +253,10 @@ func appendObject(objs []object, o object, inherit head) ([]object, error) {
 	if bytes.Equal(bytes.TrimSpace(o.raw), []byte("null")) {
 		return objs, nil
 	}
+	var c checker
+	if err := c.check(o.raw, reflect.TypeFor[head]()); err != nil {
+		return objs, o.fail(fmt.Errorf("%w: %w", ErrMalformed, err))
+	}
 	if err := json.Unmarshal(o.raw, &o.head); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
@@ -290,13 +295,19 @@ func isList(kind string) bool {
 	return strings.HasSuffix(kind, "List")
 }
 
-// decode unmarshals the object into v; a type error names its field.
-func (o *object) decode(v any) error {
+// decode unmarshals the object into v, a pointer. The JSON is checked
+// against v's type first ([checker]), so that a value that cannot be
+// decoded, or a quantity that is not one, is an *ObjectError naming its
+// field.
+func (b *builder) decode(o *object, v any) error {
+	if err := b.check.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
+		return wrapObject(o.errorf("", nil), err)
+	}
 	err := json.Unmarshal(o.raw, v)
 	if err == nil {
 		return nil
 	}
-	oe := &ObjectError{Kind: o.head.Kind, Namespace: o.head.Metadata.Namespace, Name: o.head.Metadata.Name, Err: err}
+	oe := o.errorf("", err)
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		oe.Field, oe.Err = te.Field, fmt.Errorf("cannot read %s as %s", te.Value, te.Type)
@@ -316,32 +327,35 @@ type reader struct {
 	// replaced, when set, says what to use instead of a kind nodeplan reads
 	// in no version at all (a removed Karpenter API).
 	replaced string
-	cluster  bool // cluster-scoped: no namespace
 }
+
+// clusterScoped lists the kinds nodeplan reads that have no namespace.
+var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, KindNodePool: true, KindNodeClaim: true,
+	KindEC2NodeClass: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
 
 // kinds lists the kinds nodeplan reads, by kind. An object whose kind is
 // here but whose group is not is a different kind (Volcano's
 // batch.volcano.sh Job, say) and is skipped.
 var kinds = map[string]reader{
 	"Pod":                 {groups: []string{""}, versions: map[string]handler{"v1": (*builder).pod}},
-	"Node":                {cluster: true, groups: []string{""}, versions: map[string]handler{"v1": (*builder).node}},
+	"Node":                {groups: []string{""}, versions: map[string]handler{"v1": (*builder).node}},
 	"DaemonSet":           {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).daemonSet}},
 	"Deployment":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).deployment}},
 	"ReplicaSet":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).replicaSet}},
 	"StatefulSet":         {groups: []string{"apps"}, versions: map[string]handler{"apps/v1": (*builder).statefulSet}},
 	"Job":                 {groups: []string{"batch"}, versions: map[string]handler{"batch/v1": (*builder).job}},
 	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{"policy/v1": (*builder).pdb}},
-	"PriorityClass": {cluster: true, groups: []string{"scheduling.k8s.io"},
+	"PriorityClass": {groups: []string{"scheduling.k8s.io"},
 		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
-	KindNodePool: {cluster: true, groups: []string{karpenterGroup}, versions: map[string]handler{
+	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{
 		KarpenterAPIVersion: (*builder).nodePool, karpenterV1beta1: (*builder).nodePoolV1beta1}},
-	KindNodeClaim: {cluster: true, groups: []string{karpenterGroup}, versions: map[string]handler{
+	KindNodeClaim: {groups: []string{karpenterGroup}, versions: map[string]handler{
 		KarpenterAPIVersion: (*builder).nodeClaim, karpenterV1beta1: (*builder).nodeClaimV1beta1}},
-	KindEC2NodeClass: {cluster: true, groups: []string{karpenterAWSGroup}, versions: map[string]handler{
+	KindEC2NodeClass: {groups: []string{karpenterAWSGroup}, versions: map[string]handler{
 		KarpenterAWSAPIVersion: (*builder).ec2NodeClass, karpenterAWSV1beta1: (*builder).ec2NodeClassV1beta1}},
-	"Provisioner":     {cluster: true, groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
-	"Machine":         {cluster: true, groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
-	"AWSNodeTemplate": {cluster: true, groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
+	"Provisioner":     {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
+	"Machine":         {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
+	"AWSNodeTemplate": {groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
 }
 
 // accepted lists the apiVersions r reads, sorted, for messages.
@@ -376,7 +390,28 @@ func (b *builder) add(o *object) error {
 	if !ok {
 		return o.errorf("apiVersion", fmt.Errorf("%w: %q; nodeplan reads %s %s", ErrUnsupportedVersion, o.head.APIVersion, o.head.Kind, r.accepted()))
 	}
+	if err := b.identify(o); err != nil {
+		return err
+	}
 	return f(b, o)
+}
+
+// identify checks that o has a name and is the only object of its kind,
+// namespace and name.
+func (b *builder) identify(o *object) error {
+	if o.head.Metadata.Name == "" {
+		return o.errorf("metadata.name", errors.New("is empty"))
+	}
+	oe := o.errorf("", nil)
+	id := oe.Kind + " " + objectName(oe.Namespace, oe.Name)
+	if first, ok := b.seen[id]; ok {
+		return o.errorf("metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, oe.Kind, first.where()))
+	}
+	if b.seen == nil {
+		b.seen = map[string]*object{}
+	}
+	b.seen[id] = o
+	return nil
 }
 
 // skip counts an object of a kind nodeplan does not read. A kind that

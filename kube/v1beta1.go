@@ -212,7 +212,7 @@ func (b *builder) convert(o *object) {
 
 func (b *builder) nodePoolV1beta1(o *object) error {
 	var old nodePoolV1beta1
-	if err := o.decode(&old); err != nil {
+	if err := b.decode(o, &old); err != nil {
 		return err
 	}
 	np, err := old.v1()
@@ -232,7 +232,7 @@ func (b *builder) nodeClaimV1beta1(o *object) error {
 
 func (b *builder) ec2NodeClassV1beta1(o *object) error {
 	var old ec2NodeClassV1beta1
-	if err := o.decode(&old); err != nil {
+	if err := b.decode(o, &old); err != nil {
 		return err
 	}
 	c, err := old.v1()
