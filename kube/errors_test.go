@@ -93,7 +93,9 @@ func TestLoadFieldErrors(t *testing.T) {
 
 func TestLoadDuplicates(t *testing.T) {
 	pod := "apiVersion: v1\nkind: Pod\nmetadata: {name: web-0, namespace: shop}\n"
-	pool := func(v string) string { return "apiVersion: karpenter.sh/" + v + "\nkind: NodePool\nmetadata: {name: general}\nspec: {}\n" }
+	pool := func(v string) string {
+		return "apiVersion: karpenter.sh/" + v + "\nkind: NodePool\nmetadata: {name: general}\nspec: {}\n"
+	}
 	tests := []struct {
 		name    string
 		sources []Source
