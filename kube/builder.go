@@ -11,7 +11,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 )
 
@@ -25,6 +24,7 @@ type builder struct {
 	daemonSets  []packing.DaemonSet
 	pools       []NodePool
 	pdbs        []PodDisruptionBudget
+	budgets     []budget // pdbs whose allowed disruptions come from their spec
 	claims      []ClaimStatus
 	nodeClasses []EC2NodeClass
 	graces      map[string]time.Duration
@@ -80,16 +80,6 @@ func (b *builder) daemonSet(o *object) error {
 	}
 	d, err := FromDaemonSet(&ds)
 	b.daemonSets = append(b.daemonSets, d)
-	return err
-}
-
-func (b *builder) pdb(o *object) error {
-	var pdb policyv1.PodDisruptionBudget
-	if err := b.decode(o, &pdb); err != nil {
-		return err
-	}
-	p, err := FromPodDisruptionBudget(&pdb)
-	b.pdbs = append(b.pdbs, p)
 	return err
 }
 
@@ -231,6 +221,7 @@ func (b *builder) build() (Cluster, error) {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
+	b.computeBudgets(c.PodDisruptionBudgets)
 	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
 	return c, nil
 }

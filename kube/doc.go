@@ -31,6 +31,38 @@
 // The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
 // uses, so the workspace with benchmarks/karpenter agrees.
 //
+// # PodDisruptionBudgets
+//
+// A PodDisruptionBudget's status.disruptionsAllowed is used as it is when
+// the status is current (status.observedGeneration ≥ metadata.generation).
+// A budget applied from Git has no status, and a stale status describes an
+// older spec; for those [Load] computes the number as Kubernetes'
+// disruption controller does (pkg/controller/disruption), over the Pod
+// objects of the manifests that the budget selects, sets
+// [PodDisruptionBudget].FromSpec and says so in one warning per budget:
+//
+//   - expected pods: for maxUnavailable, and for minAvailable given as a
+//     percentage, the summed replicas of the pods' controllers, each
+//     counted once (a ReplicaSet's Deployment when the manifests hold it,
+//     found by ownerReferences or by the pod-template-hash label; else the
+//     ReplicaSet; a StatefulSet; matched by kind, namespace and name). A
+//     pod without a controller counts for nothing, as in Kubernetes; a
+//     pod whose controller is not in the manifests counts once. A pod
+//     controlled by a Job, DaemonSet or Node, which have no scale, makes
+//     the budget allow no disruption, as Kubernetes' fail-safe does. For
+//     an integer minAvailable, the matching pods;
+//   - desired healthy: minAvailable, or expected − maxUnavailable (at
+//     least 0); percentages of the expected count rounded up
+//     (intstr.GetScaledValueFromIntOrPercent with roundUp);
+//   - healthy: matching pods with condition Ready=True and no
+//     deletionTimestamp;
+//   - allowed: healthy − desired, at least 0, and 0 when no pod is
+//     expected or neither field is set.
+//
+// minAvailable 80% over a 10-replica Deployment with 10 ready pods allows
+// 2. Pending pods that Load expands from workloads do not exist yet and
+// are not counted.
+//
 // # Consolidation and drift
 //
 // [Cluster.Consolidation] builds a consolidation.Cluster (nodes priced as
