@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -327,6 +328,10 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 		pod := base
 		pod.Name, pod.Labels = name, maps.Clone(base.Labels)
 		if w.kind == "StatefulSet" {
+			if err := requirements.ValidateValue(name); err != nil {
+				return wrap(w.kind, w.namespace, w.name, atField("metadata.name", fmt.Errorf(
+					"its pod %s would carry its name as the %s label: %w", name, appsv1.StatefulSetPodNameLabel, err)))
+			}
 			pod.Labels = withLabel(pod.Labels, appsv1.StatefulSetPodNameLabel, name)
 		}
 		c.Pods = append(c.Pods, pod)

@@ -111,6 +111,24 @@
 // naming where the first is), are errors; pods a workload expands into
 // take names no other pod has.
 //
+// # Names, labels and keys
+//
+// Strings are checked as the API server checks them, with
+// requirements.ValidateKey and requirements.ValidateValue for labels, and
+// rejected with a field error (metadata.labels["bad key"]: …): the labels
+// of every object read and of pod and NodePool templates; nodeSelector
+// entries; the keys and values of node affinity, NodePool requirements and
+// label selectors (integers for Gt and Lt); taint keys and values;
+// toleration keys and values (an empty key needs operator Exists, Exists
+// takes no value); topology keys, matchLabelKeys and mismatchLabelKeys;
+// pod affinity namespaces. metadata.name must be a DNS-1123 subdomain and
+// metadata.namespace a DNS-1123 label; a NodePool's name must also be a
+// label value (it becomes the karpenter.sh/nodepool label), as must a
+// StatefulSet's pod names (statefulset.kubernetes.io/pod-name) and the
+// name of a Node without a kubernetes.io/hostname label, which stands in
+// for it. So every label, key and value Load returns is one packing can
+// turn into a requirement.
+//
 // # API versions
 //
 // Each kind is read at one version: v1 Pod and Node; apps/v1 DaemonSet,

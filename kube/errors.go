@@ -113,6 +113,9 @@ func wrap(kind, namespace, name string, err error) error {
 // wrapObject completes oe (kind, namespace, name) with err, a fieldError
 // or any error, as [wrap] does.
 func wrapObject(oe *ObjectError, err error) error {
+	if err == nil {
+		return nil
+	}
 	oe.Err = err
 	var fe *fieldError
 	if errors.As(err, &fe) && fe == err {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -315,6 +316,43 @@ func (b *builder) decode(o *object, v any) error {
 	return oe
 }
 
+// checkMeta checks what Kubernetes requires of o's metadata: a name that is
+// a DNS-1123 subdomain, a namespace that is a DNS-1123 label, and labels
+// whose keys and values are label keys and values.
+func (b *builder) checkMeta(o *object) error {
+	var meta struct {
+		Metadata struct {
+			Name      string            `json:"name"`
+			Namespace string            `json:"namespace"`
+			Labels    map[string]string `json:"labels"`
+		} `json:"metadata"`
+	}
+	if err := b.decode(o, &meta); err != nil {
+		return err
+	}
+	m := &meta.Metadata
+	if err := dnsName(m.Name, validation.IsDNS1123Subdomain); err != nil {
+		return o.errorf("metadata.name", err)
+	}
+	if m.Namespace != "" && !clusterScoped[o.head.Kind] {
+		if err := dnsName(m.Namespace, validation.IsDNS1123Label); err != nil {
+			return o.errorf("metadata.namespace", err)
+		}
+	}
+	return wrapObject(o.errorf("", nil), checkLabels("metadata.labels", m.Labels))
+}
+
+// dnsName checks a name with one of apimachinery's DNS-1123 rules.
+func dnsName(name string, rule func(string) []string) error {
+	if name == "" {
+		return errors.New("is empty")
+	}
+	if msgs := rule(name); len(msgs) > 0 {
+		return fmt.Errorf("%q is not valid: %s", abbreviate(name), strings.Join(msgs, "; "))
+	}
+	return nil
+}
+
 // handler reads one object into the builder.
 type handler func(*builder, *object) error
 
@@ -396,11 +434,11 @@ func (b *builder) add(o *object) error {
 	return f(b, o)
 }
 
-// identify checks that o has a name and is the only object of its kind,
-// namespace and name.
+// identify checks o's metadata ([builder.checkMeta]) and that it is the
+// only object of its kind, namespace and name.
 func (b *builder) identify(o *object) error {
-	if o.head.Metadata.Name == "" {
-		return o.errorf("metadata.name", errors.New("is empty"))
+	if err := b.checkMeta(o); err != nil {
+		return err
 	}
 	oe := o.errorf("", nil)
 	id := oe.Kind + " " + objectName(oe.Namespace, oe.Name)
