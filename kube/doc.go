@@ -154,6 +154,16 @@
 // left without amiSelectorTerms — is an error wrapping [ErrNotConvertible]
 // naming the field. One warning line counts the objects converted.
 //
+// # Writing
+//
+// What nodeplan writes, nodeplan and Kubernetes read back to the same
+// value: [Quantities] (NodeClaim requests, the report's requests and
+// allocatable) are read by resources.ParseQuantity and apimachinery's
+// resource.ParseQuantity alike, and [Requirements] writes bounds as Gt, Lt,
+// Gte or Lte with a non-negative integer, which requirements.Parse and
+// Karpenter's CRD and requirement operators accept and read as the same
+// set. The round-trip tests and fuzz targets in roundtrip_test.go check it.
+//
 // # The JSON report (nodeplan provision -o json)
 //
 // The schema is stable: fields may be added, none removed or renamed
