@@ -180,7 +180,9 @@ func boundProbes(ns ...int64) []string {
 
 func TestRequirementsWritten(t *testing.T) {
 	const key = requirements.LabelInstanceCPU
-	must := func(op requirements.Operator, v ...string) requirements.Requirement { return requirements.MustNew(key, op, v...) }
+	must := func(op requirements.Operator, v ...string) requirements.Requirement {
+		return requirements.MustNew(key, op, v...)
+	}
 	tests := []struct {
 		name  string
 		r     requirements.Requirement
