@@ -367,7 +367,7 @@ func (w *walker) quantity(raw json.RawMessage) (string, error) {
 			return "", w.fail("%w: %v", ErrMalformed, err)
 		}
 		s = strings.TrimSpace(s)
-	} else if raw[0] < '0' || raw[0] > '9' && raw[0] != '-' {
+	} else if c := raw[0]; c != '-' && (c < '0' || c > '9') {
 		return "", w.fail("%s is not a quantity", abbreviate(s))
 	}
 	if err := bounded(s); err != nil {

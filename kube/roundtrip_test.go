@@ -217,7 +217,7 @@ func FuzzRequirementsRoundTrip(f *testing.F) {
 	f.Add(uint8(requirements.Lte), int64(math.MaxInt64), uint8(requirements.DoesNotExist), int64(0), "")
 	f.Fuzz(func(t *testing.T, op1 uint8, n1 int64, op2 uint8, n2 int64, values string) {
 		const key = requirements.LabelInstanceGeneration
-		make := func(op uint8, n int64) (requirements.Requirement, bool) {
+		build := func(op uint8, n int64) (requirements.Requirement, bool) {
 			o := requirements.Operator(op % 8)
 			var vals []string
 			switch o {
@@ -229,8 +229,8 @@ func FuzzRequirementsRoundTrip(f *testing.F) {
 			r, err := requirements.New(key, o, vals...)
 			return r, err == nil
 		}
-		a, ok1 := make(op1, n1)
-		b, ok2 := make(op2, n2)
+		a, ok1 := build(op1, n1)
+		b, ok2 := build(op2, n2)
 		if !ok1 || !ok2 {
 			return // not a valid requirement (a value that is not a label value)
 		}
