@@ -504,5 +504,8 @@ func counts(m map[string]int) string {
 
 // nouns formats "1 object" or "n objects".
 func nouns(n int, noun string) string {
-	return fmt.Sprintf("%d %s", n, plural(n, noun))
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }
