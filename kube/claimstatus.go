@@ -54,6 +54,9 @@ func (b *builder) nodeClaim(o *object) error {
 	if err := b.decode(o, &m); err != nil {
 		return err
 	}
+	if err := checkLabels("metadata.labels", m.Metadata.Labels); err != nil {
+		return wrapObject(o.errorf("", nil), err)
+	}
 	b.claims = append(b.claims, m.claim())
 	return nil
 }

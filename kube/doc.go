@@ -116,7 +116,7 @@
 // Strings are checked as the API server checks them, with
 // requirements.ValidateKey and requirements.ValidateValue for labels, and
 // rejected with a field error (metadata.labels["bad key"]: …): the labels
-// of every object read and of pod and NodePool templates; nodeSelector
+// of pods, nodes, NodeClaims and pod and NodePool templates; nodeSelector
 // entries; the keys and values of node affinity, NodePool requirements and
 // label selectors (integers for Gt and Lt); taint keys and values;
 // toleration keys and values (an empty key needs operator Exists, Exists

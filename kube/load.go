@@ -316,21 +316,11 @@ func (b *builder) decode(o *object, v any) error {
 	return oe
 }
 
-// checkMeta checks what Kubernetes requires of o's metadata: a name that is
-// a DNS-1123 subdomain, a namespace that is a DNS-1123 label, and labels
-// whose keys and values are label keys and values.
-func (b *builder) checkMeta(o *object) error {
-	var meta struct {
-		Metadata struct {
-			Name      string            `json:"name"`
-			Namespace string            `json:"namespace"`
-			Labels    map[string]string `json:"labels"`
-		} `json:"metadata"`
-	}
-	if err := b.decode(o, &meta); err != nil {
-		return err
-	}
-	m := &meta.Metadata
+// checkMeta checks what Kubernetes requires of o's name and namespace: a
+// DNS-1123 subdomain and a DNS-1123 label. Labels are checked where they
+// are read (pods, nodes, NodePools, NodeClaims and pod templates).
+func (o *object) checkMeta() error {
+	m := &o.head.Metadata
 	if err := dnsName(m.Name, validation.IsDNS1123Subdomain); err != nil {
 		return o.errorf("metadata.name", err)
 	}
@@ -339,7 +329,7 @@ func (b *builder) checkMeta(o *object) error {
 			return o.errorf("metadata.namespace", err)
 		}
 	}
-	return wrapObject(o.errorf("", nil), checkLabels("metadata.labels", m.Labels))
+	return nil
 }
 
 // dnsName checks a name with one of apimachinery's DNS-1123 rules.
@@ -434,10 +424,10 @@ func (b *builder) add(o *object) error {
 	return f(b, o)
 }
 
-// identify checks o's metadata ([builder.checkMeta]) and that it is the
+// identify checks o's name and namespace ([object.checkMeta]) and that it is the
 // only object of its kind, namespace and name.
 func (b *builder) identify(o *object) error {
-	if err := b.checkMeta(o); err != nil {
+	if err := o.checkMeta(); err != nil {
 		return err
 	}
 	oe := o.errorf("", nil)
