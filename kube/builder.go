@@ -8,10 +8,10 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
-	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 )
 
@@ -25,12 +25,17 @@ type builder struct {
 	daemonSets  []packing.DaemonSet
 	pools       []NodePool
 	pdbs        []PodDisruptionBudget
+	budgets     []budget // pdbs whose allowed disruptions come from their spec
 	claims      []ClaimStatus
 	nodeClasses []EC2NodeClass
 	graces      map[string]time.Duration
 	classes     map[string]int32
 	defaultPri  *int32
 	warnings    []string
+	skipped     map[string]int // objects of kinds nodeplan does not read, by kind
+	converted   map[string]int // objects converted to v1, by "apiVersion kind"
+	check       checker
+	seen        map[string]*object // by "Kind namespace/name"
 }
 
 type sourced[T any] struct {
@@ -52,7 +57,7 @@ func (b *builder) warn(format string, args ...any) {
 
 func (b *builder) pod(o *object) error {
 	var p corev1.Pod
-	if err := o.decode(&p); err != nil {
+	if err := b.decode(o, &p); err != nil {
 		return err
 	}
 	b.pods = append(b.pods, sourced[corev1.Pod]{o, p})
@@ -61,7 +66,7 @@ func (b *builder) pod(o *object) error {
 
 func (b *builder) node(o *object) error {
 	var n corev1.Node
-	if err := o.decode(&n); err != nil {
+	if err := b.decode(o, &n); err != nil {
 		return err
 	}
 	node, err := FromNode(&n)
@@ -71,7 +76,7 @@ func (b *builder) node(o *object) error {
 
 func (b *builder) daemonSet(o *object) error {
 	var ds appsv1.DaemonSet
-	if err := o.decode(&ds); err != nil {
+	if err := b.decode(o, &ds); err != nil {
 		return err
 	}
 	d, err := FromDaemonSet(&ds)
@@ -79,21 +84,16 @@ func (b *builder) daemonSet(o *object) error {
 	return err
 }
 
-func (b *builder) pdb(o *object) error {
-	var pdb policyv1.PodDisruptionBudget
-	if err := o.decode(&pdb); err != nil {
-		return err
-	}
-	p, err := FromPodDisruptionBudget(&pdb)
-	b.pdbs = append(b.pdbs, p)
-	return err
-}
-
 func (b *builder) nodePool(o *object) error {
 	var np NodePool
-	if err := o.decode(&np); err != nil {
+	if err := b.decode(o, &np); err != nil {
 		return err
 	}
+	np.APIVersion, np.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
+	return b.addNodePool(np)
+}
+
+func (b *builder) addNodePool(np NodePool) error {
 	if _, err := FromNodePool(&np); err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func (b *builder) nodePool(o *object) error {
 
 func (b *builder) priorityClass(o *object) error {
 	var pc schedulingv1.PriorityClass
-	if err := o.decode(&pc); err != nil {
+	if err := b.decode(o, &pc); err != nil {
 		return err
 	}
 	if b.classes == nil {
@@ -118,7 +118,7 @@ func (b *builder) priorityClass(o *object) error {
 
 func (b *builder) deployment(o *object) error {
 	var d appsv1.Deployment
-	if err := o.decode(&d); err != nil {
+	if err := b.decode(o, &d); err != nil {
 		return err
 	}
 	return b.workload(o, workload{kind: "Deployment", namespace: namespace(d.Namespace), name: d.Name,
@@ -127,7 +127,7 @@ func (b *builder) deployment(o *object) error {
 
 func (b *builder) replicaSet(o *object) error {
 	var rs appsv1.ReplicaSet
-	if err := o.decode(&rs); err != nil {
+	if err := b.decode(o, &rs); err != nil {
 		return err
 	}
 	w := workload{kind: "ReplicaSet", namespace: namespace(rs.Namespace), name: rs.Name,
@@ -140,7 +140,7 @@ func (b *builder) replicaSet(o *object) error {
 
 func (b *builder) statefulSet(o *object) error {
 	var s appsv1.StatefulSet
-	if err := o.decode(&s); err != nil {
+	if err := b.decode(o, &s); err != nil {
 		return err
 	}
 	return b.workload(o, workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
@@ -151,7 +151,7 @@ func (b *builder) statefulSet(o *object) error {
 // most the completions; a suspended Job runs none.
 func (b *builder) job(o *object) error {
 	var j batchv1.Job
-	if err := o.decode(&j); err != nil {
+	if err := b.decode(o, &j); err != nil {
 		return err
 	}
 	n := replicas(j.Spec.Parallelism)
@@ -206,18 +206,24 @@ func (b *builder) build() (Cluster, error) {
 			return Cluster{}, sp.obj.fail(err)
 		}
 	}
-	deployments := map[string]bool{}
+	deployments, reserved := map[string]bool{}, map[string]bool{}
 	for _, sw := range b.workloads {
-		if sw.v.kind == "Deployment" {
-			deployments[sw.v.namespace+"/"+sw.v.name] = true
+		switch w := &sw.v; w.kind {
+		case "Deployment":
+			deployments[w.namespace+"/"+w.name] = true
+		case "StatefulSet": // its pod names are identities, kept for it
+			for i := range w.replicas {
+				reserved["Pod/"+w.namespace+"/"+w.name+"-"+strconv.Itoa(i)] = true
+			}
 		}
 	}
 	for _, sw := range b.workloads {
-		if err := b.expand(&c, sw, present, deployments); err != nil {
+		if err := b.expand(&c, sw, present, deployments, reserved); err != nil {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
-	c.Warnings, c.PodGracePeriods = b.warnings, b.graces
+	b.computeBudgets(c.PodDisruptionBudgets)
+	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
 	return c, nil
 }
 
@@ -289,8 +295,12 @@ func ownerKeys(p *packing.Pod) []string {
 	return keys
 }
 
-// expand adds a workload's missing replicas as pending pods.
-func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]int, deployments map[string]bool) error {
+// expand adds a workload's missing replicas as pending pods. A
+// StatefulSet's pods are name-0 … name-(replicas-1) less those present;
+// other workloads' pods take the first names name-i that no pod present,
+// no other workload's expansion and no StatefulSet's pod has, so no two
+// pods share a name.
+func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]int, deployments, reserved map[string]bool) error {
 	w := &sw.v
 	if w.owner != "" && deployments[w.namespace+"/"+w.owner] {
 		b.warn("%s: skipped ReplicaSet %s: its Deployment %s is expanded instead", sw.obj.where(), objectName(w.namespace, w.name), w.owner)
@@ -308,14 +318,20 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
-	for i := 0; i < w.replicas && missing > 0; i++ {
+	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
-		if w.kind == "StatefulSet" && present["Pod/"+w.namespace+"/"+name] > 0 {
+		key := "Pod/" + w.namespace + "/" + name
+		if present[key] > 0 || w.kind != "StatefulSet" && reserved[key] {
 			continue
 		}
+		present[key]++
 		pod := base
 		pod.Name, pod.Labels = name, maps.Clone(base.Labels)
 		if w.kind == "StatefulSet" {
+			if err := requirements.ValidateValue(name); err != nil {
+				return wrap(w.kind, w.namespace, w.name, atField("metadata.name", fmt.Errorf(
+					"its pod %s would carry its name as the %s label: %w", name, appsv1.StatefulSetPodNameLabel, err)))
+			}
 			pod.Labels = withLabel(pod.Labels, appsv1.StatefulSetPodNameLabel, name)
 		}
 		c.Pods = append(c.Pods, pod)

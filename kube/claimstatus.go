@@ -51,8 +51,11 @@ func (m *nodeClaimManifest) claim() ClaimStatus {
 
 func (b *builder) nodeClaim(o *object) error {
 	var m nodeClaimManifest
-	if err := o.decode(&m); err != nil {
+	if err := b.decode(o, &m); err != nil {
 		return err
+	}
+	if err := checkLabels("metadata.labels", m.Metadata.Labels); err != nil {
+		return wrapObject(o.errorf("", nil), err)
 	}
 	b.claims = append(b.claims, m.claim())
 	return nil
@@ -60,9 +63,14 @@ func (b *builder) nodeClaim(o *object) error {
 
 func (b *builder) ec2NodeClass(o *object) error {
 	var c EC2NodeClass
-	if err := o.decode(&c); err != nil {
+	if err := b.decode(o, &c); err != nil {
 		return err
 	}
+	c.APIVersion, c.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
+	return b.addNodeClass(c)
+}
+
+func (b *builder) addNodeClass(c EC2NodeClass) error {
 	if _, err := c.NodeClass(); err != nil {
 		return err
 	}

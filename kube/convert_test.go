@@ -159,7 +159,7 @@ spec:
 			`spec.affinity.podAntiAffinity.requiredDuringSchedulingIgnoredDuringExecution[0].labelSelector.matchExpressions[0].operator: "Gt" is not a label selector operator`},
 		{"bad deletion cost", `
 metadata: {name: p, annotations: {controller.kubernetes.io/pod-deletion-cost: lots}}`,
-			`Pod default/p: metadata.annotations[controller.kubernetes.io/pod-deletion-cost]: "lots" is not a 32-bit integer`},
+			`Pod default/p: metadata.annotations["controller.kubernetes.io/pod-deletion-cost"]: "lots" is not a 32-bit integer`},
 		{"negative request", `
 metadata: {name: p}
 spec: {containers: [{name: c, resources: {requests: {memory: "-1Gi"}}}]}`,
@@ -209,7 +209,7 @@ status:
 func TestFromNodeErrors(t *testing.T) {
 	tests := []struct{ name, doc, msg string }{
 		{"bad capacity type", `{metadata: {name: node-a, labels: {karpenter.sh/capacity-type: cheap}}}`,
-			`Node node-a: metadata.labels[karpenter.sh/capacity-type]: `},
+			`Node node-a: metadata.labels["karpenter.sh/capacity-type"]: `},
 		{"taint without effect", `{metadata: {name: node-a}, spec: {taints: [{key: a}]}}`, `Node node-a: spec.taints[0].effect: is empty`},
 		{"negative allocatable", `{metadata: {name: node-a}, status: {allocatable: {cpu: "-1"}}}`, `Node node-a: status.allocatable: `},
 	}

@@ -31,6 +31,38 @@
 // The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
 // uses, so the workspace with benchmarks/karpenter agrees.
 //
+// # PodDisruptionBudgets
+//
+// A PodDisruptionBudget's status.disruptionsAllowed is used as it is when
+// the status is current (status.observedGeneration ≥ metadata.generation).
+// A budget applied from Git has no status, and a stale status describes an
+// older spec; for those [Load] computes the number as Kubernetes'
+// disruption controller does (pkg/controller/disruption), over the Pod
+// objects of the manifests that the budget selects, sets
+// [PodDisruptionBudget].FromSpec and says so in one warning per budget:
+//
+//   - expected pods: for maxUnavailable, and for minAvailable given as a
+//     percentage, the summed replicas of the pods' controllers, each
+//     counted once (a ReplicaSet's Deployment when the manifests hold it,
+//     found by ownerReferences or by the pod-template-hash label; else the
+//     ReplicaSet; a StatefulSet; matched by kind, namespace and name). A
+//     pod without a controller counts for nothing, as in Kubernetes; a
+//     pod whose controller is not in the manifests counts once. A pod
+//     controlled by a Job, DaemonSet or Node, which have no scale, makes
+//     the budget allow no disruption, as Kubernetes' fail-safe does. For
+//     an integer minAvailable, the matching pods;
+//   - desired healthy: minAvailable, or expected − maxUnavailable (at
+//     least 0); percentages of the expected count rounded up
+//     (intstr.GetScaledValueFromIntOrPercent with roundUp);
+//   - healthy: matching pods with condition Ready=True and no
+//     deletionTimestamp;
+//   - allowed: healthy − desired, at least 0, and 0 when no pod is
+//     expected or neither field is set.
+//
+// minAvailable 80% over a 10-replica Deployment with 10 ready pods allows
+// 2. Pending pods that Load expands from workloads do not exist yet and
+// are not counted.
+//
 // # Consolidation and drift
 //
 // [Cluster.Consolidation] builds a consolidation.Cluster (nodes priced as
@@ -49,12 +81,88 @@
 //
 // # Manifests
 //
-// [Load] takes multi-document YAML or JSON (also kind List, as kubectl get
-// -o yaml prints it), expands Deployments, ReplicaSets, StatefulSets and
-// Jobs into pending pods named name-0, name-1, … (less the pods of theirs
-// already present), binds pods with spec.nodeName to their node, and
-// warns about every object it does not use. A malformed document is a
-// [*DocumentError] naming the file and the one-based document index.
+// [Load] takes multi-document YAML or JSON, kind List (as kubectl get -o
+// yaml prints it), typed lists such as PodList or NodePoolList whose items
+// carry no kind or apiVersion (raw API responses; the items take the
+// list's), and the output of kubectl cluster-info dump (its JSON lists,
+// without the container logs it prints between them). It expands
+// Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
+// name-0, name-1, … (less the pods of theirs already present), binds pods
+// with spec.nodeName to their node, and warns about every object it does
+// not use. Objects of kinds nodeplan does not read (RBAC, Services,
+// ConfigMaps…) are counted in one warning line ("skipped 12 objects of
+// kinds nodeplan does not read: ClusterRole ×3, …").
+//
+// # Errors
+//
+// Every error about the input is a [*DocumentError] naming the file, the
+// one-based document index and the list item, wrapping ErrMalformed or an
+// [*ObjectError] that names the object (kind, namespace/name) and the field
+// path: "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
+// \"abc\" is not a quantity". Before an object is decoded its JSON is
+// walked alongside the Go type it decodes into, so a value of the wrong
+// type is reported with its path, and every quantity is checked as
+// written: by [resources.ParseQuantity]'s rules, in resource lists also
+// non-negative and whole for pods and extended resources. A quantity
+// longer than 64 characters or with an exponent beyond ±64 is rejected
+// before apimachinery sees it (apimachinery accepts it, and never returns
+// on some, such as 1e2147483648). An object without metadata.name, and a
+// second object of the same kind, namespace and name ([ErrDuplicate],
+// naming where the first is), are errors; pods a workload expands into
+// take names no other pod has.
+//
+// # Names, labels and keys
+//
+// Strings are checked as the API server checks them, with
+// requirements.ValidateKey and requirements.ValidateValue for labels, and
+// rejected with a field error (metadata.labels["bad key"]: …): the labels
+// of pods, nodes, NodeClaims and pod and NodePool templates; nodeSelector
+// entries; the keys and values of node affinity, NodePool requirements and
+// label selectors (integers for Gt and Lt); taint keys and values;
+// toleration keys and values (an empty key needs operator Exists, Exists
+// takes no value); topology keys, matchLabelKeys and mismatchLabelKeys;
+// pod affinity namespaces. metadata.name must be a DNS-1123 subdomain and
+// metadata.namespace a DNS-1123 label; a NodePool's name must also be a
+// label value (it becomes the karpenter.sh/nodepool label), as must a
+// StatefulSet's pod names (statefulset.kubernetes.io/pod-name) and the
+// name of a Node without a kubernetes.io/hostname label, which stands in
+// for it. So every label, key and value Load returns is one packing can
+// turn into a requirement.
+//
+// # API versions
+//
+// Each kind is read at one version: v1 Pod and Node; apps/v1 DaemonSet,
+// Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
+// PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
+// NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
+// version of one of these kinds (apps/v1beta2 Deployment, karpenter.sh/v2
+// NodePool, the removed karpenter.sh/v1alpha5 Provisioner…) is an error
+// wrapping [ErrUnsupportedVersion] that lists the versions read.
+//
+// karpenter.sh/v1beta1 NodePools and NodeClaims and karpenter.k8s.aws/v1beta1
+// EC2NodeClasses are converted to v1 by the rules of Karpenter v1.0's
+// conversion webhooks, after the v1beta1 defaults: consolidationPolicy
+// WhenUnderutilized becomes WhenEmptyOrUnderutilized with consolidateAfter
+// 0s; spec.disruption.expireAfter (default 720h) moves to
+// spec.template.spec.expireAfter; nodeClassRef {apiVersion, kind, name}
+// becomes {group, kind, name}; an EC2NodeClass amiFamily without
+// amiSelectorTerms becomes the alias family@latest, and Ubuntu becomes
+// AL2 with Ubuntu's root volume. What has no faithful v1 equivalent —
+// kubelet settings that change allocatable (maxPods, podsPerCore,
+// systemReserved, kubeReserved, evictionHard, evictionSoft; v1 moved them
+// to the EC2NodeClass, which nodeplan does not model), or an EC2NodeClass
+// left without amiSelectorTerms — is an error wrapping [ErrNotConvertible]
+// naming the field. One warning line counts the objects converted.
+//
+// # Writing
+//
+// What nodeplan writes, nodeplan and Kubernetes read back to the same
+// value: [Quantities] (NodeClaim requests, the report's requests and
+// allocatable) are read by resources.ParseQuantity and apimachinery's
+// resource.ParseQuantity alike, and [Requirements] writes bounds as Gt, Lt,
+// Gte or Lte with a non-negative integer, which requirements.Parse and
+// Karpenter's CRD and requirement operators accept and read as the same
+// set. The round-trip tests and fuzz targets in roundtrip_test.go check it.
 //
 // # The JSON report (nodeplan provision -o json)
 //

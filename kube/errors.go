@@ -13,6 +13,21 @@ var ErrInvalid = errors.New("invalid object")
 // well-formed YAML or JSON, or that has no kind.
 var ErrMalformed = errors.New("malformed document")
 
+// ErrNoObjects is wrapped by the error [Load] returns when its sources
+// together hold no object: every file empty, comments only, or empty
+// lists. Its message names the sources: "no objects in a.yaml, b.yaml".
+var ErrNoObjects = errors.New("no objects")
+
+// ErrUnsupportedVersion is wrapped by the error about an object of a kind
+// nodeplan reads at an apiVersion it does not read (apps/v1beta2
+// Deployment, karpenter.sh/v2 NodePool…); the message lists the versions
+// it reads.
+var ErrUnsupportedVersion = errors.New("unsupported apiVersion")
+
+// ErrDuplicate is wrapped by the error about a second object of the same
+// kind, namespace and name; the message names where the first is.
+var ErrDuplicate = errors.New("duplicate")
+
 // ObjectError names the object and field that could not be converted.
 // Err is the cause; errors.Is(err, ErrInvalid) holds for every ObjectError.
 type ObjectError struct {
@@ -92,7 +107,16 @@ func wrap(kind, namespace, name string, err error) error {
 	if err == nil {
 		return nil
 	}
-	oe := &ObjectError{Kind: kind, Namespace: namespace, Name: name, Err: err}
+	return wrapObject(&ObjectError{Kind: kind, Namespace: namespace, Name: name}, err)
+}
+
+// wrapObject completes oe (kind, namespace, name) with err, a fieldError
+// or any error, as [wrap] does.
+func wrapObject(oe *ObjectError, err error) error {
+	if err == nil {
+		return nil
+	}
+	oe.Err = err
 	var fe *fieldError
 	if errors.As(err, &fe) && fe == err {
 		oe.Field, oe.Err = fe.field, fe.err

@@ -55,5 +55,5 @@ metadata: {name: settings}
 	// Output:
 	// shop/db-0 cpu=1 memory=4Gi
 	// shop/db-1 cpu=1 memory=4Gi
-	// [app.yaml: document 2: skipped v1 ConfigMap settings: kind not used by nodeplan]
+	// [skipped 1 object of a kind nodeplan does not read: ConfigMap ×1]
 }

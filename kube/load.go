@@ -7,9 +7,14 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"reflect"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 )
@@ -66,13 +71,26 @@ func (o *object) where() string {
 	return fmt.Sprintf("%s: document %d", o.file, o.index)
 }
 
+// errorf returns an *ObjectError about field of o, its namespace defaulted
+// ("" for a cluster-scoped kind).
+func (o *object) errorf(field string, err error) *ObjectError {
+	ns := ""
+	if !clusterScoped[o.head.Kind] {
+		ns = namespace(o.head.Metadata.Namespace)
+	}
+	return &ObjectError{Kind: o.head.Kind, Namespace: ns, Name: o.head.Metadata.Name, Field: field, Err: err}
+}
+
 func (o *object) fail(err error) error {
 	return &DocumentError{File: o.file, Index: o.index, Item: o.item, Err: err}
 }
 
 // Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses, Karpenter
-// NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as kubectl get -o yaml prints them).
+// NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as
+// kubectl get -o yaml prints them) and typed lists (PodList, NodeList…,
+// whose items may omit kind and apiVersion), and kubectl cluster-info dump
+// output (its container logs are ignored).
 // Workloads become replicas × template pending pods named name-0, name-1,
 // …, less the pods of theirs already in the manifests; pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
@@ -81,7 +99,9 @@ func (o *object) fail(err error) error {
 // are skipped with a warning naming them.
 //
 // The first malformed document or invalid object stops Load with a
-// *DocumentError naming the file and document. Load does not modify
+// *DocumentError naming the file and document. Sources that together hold
+// no object (empty, comments only, empty lists) are an error wrapping
+// [ErrNoObjects]. Load does not modify
 // sources. The complexity is linear in the input.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
@@ -90,6 +110,9 @@ func Load(sources ...Source) (Cluster, error) {
 		if objs, err = split(objs, src); err != nil {
 			return Cluster{}, err
 		}
+	}
+	if len(objs) == 0 {
+		return Cluster{}, noObjects(sources)
 	}
 	var b builder
 	for i := range objs {
@@ -100,6 +123,17 @@ func Load(sources ...Source) (Cluster, error) {
 	return b.build()
 }
 
+func noObjects(sources []Source) error {
+	if len(sources) == 0 {
+		return fmt.Errorf("%w: no sources", ErrNoObjects)
+	}
+	names := make([]string, len(sources))
+	for i, src := range sources {
+		names[i] = src.Name
+	}
+	return fmt.Errorf("%w in %s", ErrNoObjects, strings.Join(names, ", "))
+}
+
 // split appends the objects of a source, in order, to objs.
 func split(objs []object, src Source) ([]object, error) {
 	docs, err := documents(src)
@@ -107,7 +141,7 @@ func split(objs []object, src Source) ([]object, error) {
 		return objs, err
 	}
 	for i, doc := range docs {
-		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}); err != nil {
+		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}, head{}); err != nil {
 			return objs, err
 		}
 	}
@@ -116,12 +150,15 @@ func split(objs []object, src Source) ([]object, error) {
 
 // documents returns the JSON of each document of src; a document that is
 // empty (comments only, say) is kept as JSON null so indices stay right.
+// The container logs that kubectl cluster-info dump writes between its
+// lists are removed first ([stripLogs]).
 func documents(src Source) ([][]byte, error) {
-	trimmed := bytes.TrimSpace(src.Data)
+	data := stripLogs(src.Data)
+	trimmed := bytes.TrimSpace(data)
 	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
 		return jsonDocuments(src.Name, trimmed)
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(src.Data)))
+	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs [][]byte
 	for {
 		doc, err := r.Read()
@@ -160,6 +197,48 @@ func jsonDocuments(name string, data []byte) ([][]byte, error) {
 	}
 }
 
+// Markers kubectl cluster-info dump writes around each container's logs
+// when it prints to stdout: "==== START logs for container C of pod NS/P
+// ====", the log lines, and the same line with END.
+const (
+	logStart = "==== START logs for container "
+	logEnd   = "==== END logs for container "
+)
+
+// stripLogs returns data without the container log sections of a kubectl
+// cluster-info dump: from each START line through the END line that names
+// the same container and pod (or the end of data when it is missing). data
+// is returned as is when it has none; it is never modified.
+func stripLogs(data []byte) []byte {
+	if !bytes.Contains(data, []byte(logStart)) {
+		return data
+	}
+	var out []byte
+	for len(data) > 0 {
+		line, rest := cutLine(data)
+		if !bytes.HasPrefix(line, []byte(logStart)) {
+			out, data = append(out, line...), rest
+			continue
+		}
+		end := append([]byte(logEnd), bytes.TrimRight(line[len(logStart):], "\r\n")...)
+		for data = rest; len(data) > 0; {
+			line, data = cutLine(data)
+			if bytes.Equal(bytes.TrimRight(line, "\r\n"), end) {
+				break
+			}
+		}
+	}
+	return out
+}
+
+// cutLine splits data after its first newline (or at its end).
+func cutLine(data []byte) (line, rest []byte) {
+	if i := bytes.IndexByte(data, '\n'); i >= 0 {
+		return data[:i+1], data[i+1:]
+	}
+	return data, nil
+}
+
 // listOf wraps a JSON array as a kind List.
 func listOf(items json.RawMessage) []byte {
 	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), items...), '}')
@@ -167,13 +246,26 @@ func listOf(items json.RawMessage) []byte {
 
 // appendObject decodes the head of o and appends it, or its items when it
 // is a List (a List inside a List reports its inner item index); empty
-// documents are dropped.
-func appendObject(objs []object, o object) ([]object, error) {
+// documents are dropped. An item of a typed list (PodList, NodePoolList…)
+// without kind or apiVersion takes the list's element kind and apiVersion,
+// as the API server omits them in list responses; items of kind List must
+// carry their own.
+func appendObject(objs []object, o object, inherit head) ([]object, error) {
 	if bytes.Equal(bytes.TrimSpace(o.raw), []byte("null")) {
 		return objs, nil
 	}
+	var c checker
+	if err := c.check(o.raw, reflect.TypeFor[head]()); err != nil {
+		return objs, o.fail(fmt.Errorf("%w: %w", ErrMalformed, err))
+	}
 	if err := json.Unmarshal(o.raw, &o.head); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
+	}
+	if o.head.Kind == "" {
+		o.head.Kind = inherit.Kind
+	}
+	if o.head.APIVersion == "" {
+		o.head.APIVersion = inherit.APIVersion
 	}
 	if o.head.Kind == "" {
 		return objs, o.fail(fmt.Errorf("%w: no kind", ErrMalformed))
@@ -187,9 +279,13 @@ func appendObject(objs []object, o object) ([]object, error) {
 	if err := json.Unmarshal(o.raw, &list); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
+	var elem head
+	if o.head.Kind != "List" {
+		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion
+	}
 	for i, raw := range list.Items {
 		var err error
-		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}); err != nil {
+		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem); err != nil {
 			return objs, err
 		}
 	}
@@ -197,16 +293,22 @@ func appendObject(objs []object, o object) ([]object, error) {
 }
 
 func isList(kind string) bool {
-	return kind == "List" || len(kind) > 4 && kind[len(kind)-4:] == "List"
+	return strings.HasSuffix(kind, "List")
 }
 
-// decode unmarshals the object into v; a type error names its field.
-func (o *object) decode(v any) error {
+// decode unmarshals the object into v, a pointer. The JSON is checked
+// against v's type first ([checker]), so that a value that cannot be
+// decoded, or a quantity that is not one, is an *ObjectError naming its
+// field.
+func (b *builder) decode(o *object, v any) error {
+	if err := b.check.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
+		return wrapObject(o.errorf("", nil), err)
+	}
 	err := json.Unmarshal(o.raw, v)
 	if err == nil {
 		return nil
 	}
-	oe := &ObjectError{Kind: o.head.Kind, Namespace: o.head.Metadata.Namespace, Name: o.head.Metadata.Name, Err: err}
+	oe := o.errorf("", err)
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
 		oe.Field, oe.Err = te.Field, fmt.Errorf("cannot read %s as %s", te.Value, te.Type)
@@ -214,27 +316,186 @@ func (o *object) decode(v any) error {
 	return oe
 }
 
-// kinds maps "apiVersion kind" to the builder method that takes it.
-var kinds = map[string]func(*builder, *object) error{
-	"v1 Pod":                                        (*builder).pod,
-	"v1 Node":                                       (*builder).node,
-	"apps/v1 DaemonSet":                             (*builder).daemonSet,
-	"apps/v1 Deployment":                            (*builder).deployment,
-	"apps/v1 ReplicaSet":                            (*builder).replicaSet,
-	"apps/v1 StatefulSet":                           (*builder).statefulSet,
-	"batch/v1 Job":                                  (*builder).job,
-	"policy/v1 PodDisruptionBudget":                 (*builder).pdb,
-	"scheduling.k8s.io/v1 PriorityClass":            (*builder).priorityClass,
-	KarpenterAPIVersion + " " + KindNodePool:        (*builder).nodePool,
-	KarpenterAPIVersion + " " + KindNodeClaim:       (*builder).nodeClaim,
-	KarpenterAWSAPIVersion + " " + KindEC2NodeClass: (*builder).ec2NodeClass,
+// checkMeta checks what Kubernetes requires of o's name and namespace: a
+// DNS-1123 subdomain and a DNS-1123 label. Labels are checked where they
+// are read (pods, nodes, NodePools, NodeClaims and pod templates).
+func (o *object) checkMeta() error {
+	m := &o.head.Metadata
+	if err := dnsName(m.Name, validation.IsDNS1123Subdomain); err != nil {
+		return o.errorf("metadata.name", err)
+	}
+	if m.Namespace != "" && !clusterScoped[o.head.Kind] {
+		if err := dnsName(m.Namespace, validation.IsDNS1123Label); err != nil {
+			return o.errorf("metadata.namespace", err)
+		}
+	}
+	return nil
 }
 
-func (b *builder) add(o *object) error {
-	if f, ok := kinds[o.head.APIVersion+" "+o.head.Kind]; ok {
-		return f(b, o)
+// dnsName checks a name with one of apimachinery's DNS-1123 rules.
+func dnsName(name string, rule func(string) []string) error {
+	if name == "" {
+		return errors.New("is empty")
 	}
-	b.warn("%s: skipped %s %s %s: kind not used by nodeplan", o.where(), o.head.APIVersion, o.head.Kind,
-		objectName(o.head.Metadata.Namespace, o.head.Metadata.Name))
+	if msgs := rule(name); len(msgs) > 0 {
+		return fmt.Errorf("%q is not valid: %s", abbreviate(name), strings.Join(msgs, "; "))
+	}
 	return nil
+}
+
+// handler reads one object into the builder.
+type handler func(*builder, *object) error
+
+// reader is how Load reads one kind: the API groups the kind belongs to
+// (its current group first; older groups whose versions nodeplan no longer
+// reads follow) and a handler per apiVersion it reads.
+type reader struct {
+	groups   []string
+	versions map[string]handler
+	// replaced, when set, says what to use instead of a kind nodeplan reads
+	// in no version at all (a removed Karpenter API).
+	replaced string
+}
+
+// clusterScoped lists the kinds nodeplan reads that have no namespace.
+var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, KindNodePool: true, KindNodeClaim: true,
+	KindEC2NodeClass: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
+
+// kinds lists the kinds nodeplan reads, by kind. An object whose kind is
+// here but whose group is not is a different kind (Volcano's
+// batch.volcano.sh Job, say) and is skipped.
+var kinds = map[string]reader{
+	"Pod":                 {groups: []string{""}, versions: map[string]handler{"v1": (*builder).pod}},
+	"Node":                {groups: []string{""}, versions: map[string]handler{"v1": (*builder).node}},
+	"DaemonSet":           {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).daemonSet}},
+	"Deployment":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).deployment}},
+	"ReplicaSet":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).replicaSet}},
+	"StatefulSet":         {groups: []string{"apps"}, versions: map[string]handler{"apps/v1": (*builder).statefulSet}},
+	"Job":                 {groups: []string{"batch"}, versions: map[string]handler{"batch/v1": (*builder).job}},
+	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{"policy/v1": (*builder).pdb}},
+	"PriorityClass": {groups: []string{"scheduling.k8s.io"},
+		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
+	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{
+		KarpenterAPIVersion: (*builder).nodePool, karpenterV1beta1: (*builder).nodePoolV1beta1}},
+	KindNodeClaim: {groups: []string{karpenterGroup}, versions: map[string]handler{
+		KarpenterAPIVersion: (*builder).nodeClaim, karpenterV1beta1: (*builder).nodeClaimV1beta1}},
+	KindEC2NodeClass: {groups: []string{karpenterAWSGroup}, versions: map[string]handler{
+		KarpenterAWSAPIVersion: (*builder).ec2NodeClass, karpenterAWSV1beta1: (*builder).ec2NodeClassV1beta1}},
+	"Provisioner":     {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
+	"Machine":         {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
+	"AWSNodeTemplate": {groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
+}
+
+// accepted lists the apiVersions r reads, sorted, for messages.
+func (r reader) accepted() string {
+	vs := slices.Sorted(maps.Keys(r.versions))
+	if len(vs) == 0 {
+		return "none; use " + r.replaced
+	}
+	return strings.Join(vs, ", ")
+}
+
+// group returns the API group of an apiVersion ("" for the core group).
+func group(apiVersion string) string {
+	g, _, ok := strings.Cut(apiVersion, "/")
+	if !ok {
+		return ""
+	}
+	return g
+}
+
+// add hands o to the handler of its kind and version. A kind nodeplan
+// reads at a version it does not read is an *ObjectError on the
+// apiVersion field; any other kind is counted for the skipped-kinds
+// warning.
+func (b *builder) add(o *object) error {
+	r, ok := kinds[o.head.Kind]
+	if !ok || !slices.Contains(r.groups, group(o.head.APIVersion)) {
+		b.skip(o)
+		return nil
+	}
+	f, ok := r.versions[o.head.APIVersion]
+	if !ok {
+		return o.errorf("apiVersion", fmt.Errorf("%w: %q; nodeplan reads %s %s", ErrUnsupportedVersion, o.head.APIVersion, o.head.Kind, r.accepted()))
+	}
+	if err := b.identify(o); err != nil {
+		return err
+	}
+	return f(b, o)
+}
+
+// identify checks o's name and namespace ([object.checkMeta]) and that it is the
+// only object of its kind, namespace and name.
+func (b *builder) identify(o *object) error {
+	if err := o.checkMeta(); err != nil {
+		return err
+	}
+	oe := o.errorf("", nil)
+	id := oe.Kind + " " + objectName(oe.Namespace, oe.Name)
+	if first, ok := b.seen[id]; ok {
+		return o.errorf("metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, oe.Kind, first.where()))
+	}
+	if b.seen == nil {
+		b.seen = map[string]*object{}
+	}
+	b.seen[id] = o
+	return nil
+}
+
+// skip counts an object of a kind nodeplan does not read. A kind that
+// shares its name with one nodeplan reads is qualified with its group
+// (Job.batch.volcano.sh).
+func (b *builder) skip(o *object) {
+	label := o.head.Kind
+	if _, ok := kinds[label]; ok {
+		label += "." + group(o.head.APIVersion)
+	}
+	if b.skipped == nil {
+		b.skipped = map[string]int{}
+	}
+	b.skipped[label]++
+}
+
+// summaries returns the warnings about the whole input: the objects
+// converted from older Karpenter versions and the kinds skipped, one line
+// each, counts by kind in name order.
+func (b *builder) summaries() []string {
+	var out []string
+	if len(b.converted) > 0 {
+		out = append(out, fmt.Sprintf("converted %s to v1 by Karpenter's v1 conversion rules: %s",
+			nouns(sum(b.converted), "object"), counts(b.converted)))
+	}
+	if len(b.skipped) > 0 {
+		kind := "kinds"
+		if len(b.skipped) == 1 {
+			kind = "a kind"
+		}
+		out = append(out, fmt.Sprintf("skipped %s of %s nodeplan does not read: %s", nouns(sum(b.skipped), "object"), kind, counts(b.skipped)))
+	}
+	return out
+}
+
+func sum(m map[string]int) int {
+	n := 0
+	for _, v := range m {
+		n += v
+	}
+	return n
+}
+
+// counts formats "A ×2, B ×1" in key order.
+func counts(m map[string]int) string {
+	parts := make([]string, 0, len(m))
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// nouns formats "1 object" or "n objects".
+func nouns(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

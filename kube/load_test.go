@@ -33,7 +33,9 @@ func TestLoadSample(t *testing.T) {
 	assert.Len(t, c.NodePools, 2)
 	require.Len(t, c.PodDisruptionBudgets, 1)
 	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
-	assert.Equal(t, []string{"cluster.yaml: document 14: skipped v1 Service shop/web: kind not used by nodeplan"}, c.Warnings)
+	assert.Equal(t, []string{"skipped 1 object of a kind nodeplan does not read: Service ×1",
+		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: status absent; disruptionsAllowed computed from spec: 0 " +
+			"(0 of 0 matching pods ready, 0 desired: maxUnavailable 1 of 0 expected)"}, c.Warnings)
 	// api: the 2-cpu init container runs before the 250m sidecar starts, so
 	// max(2, 1 + 0.25) = 2 cpu; memory max(1Gi, 2Gi + 256Mi).
 	assert.Equal(t, int64(2000), c.Pods[5].Requests.CPU)
@@ -161,9 +163,9 @@ func TestLoadErrors(t *testing.T) {
 		{"no kind", "apiVersion: v1\nmetadata: {name: a}\n", "bad.yaml: document 1: malformed document: no kind"},
 		{"not an object", "- 1\n- 2\n", "bad.yaml: document 1: items[0]: malformed document: "},
 		{"wrong field type", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: 3}\n",
-			"bad.yaml: document 1: Pod a: spec.containers: cannot read number as []v1.Container"},
+			"bad.yaml: document 1: Pod default/a: spec.containers: cannot read number 3 as []v1.Container"},
 		{"bad quantity", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: c, resources: {requests: {cpu: lots}}}]}\n",
-			"bad.yaml: document 1: Pod a: quantities must match the regular expression"},
+			`bad.yaml: document 1: Pod default/a: spec.containers[0].resources.requests.cpu: "lots" is not a quantity`},
 		{"bad pod in list", `{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"},"spec":{"tolerations":[{"operator":"Like"}]}}]}`,
 			`bad.yaml: document 1: items[0]: Pod default/a: spec.tolerations[0].operator: "Like" is not Equal or Exists`},
 		{"bad workload template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      tolerations: [{operator: Like}]\n",
@@ -175,7 +177,7 @@ func TestLoadErrors(t *testing.T) {
 		{"too many replicas in all", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 60000}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: e}\nspec: {replicas: 60000}\n",
 			"bad.yaml: document 2: Deployment default/e: spec.replicas: 60000 more replicas bring the workloads loaded to 120000, over the limit of 100000"},
 		{"bad daemonset", "apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: ds, namespace: kube-system}\nspec: {template: {spec: {containers: [{name: c, resources: {requests: {cpu: '-1'}}}]}}}\n",
-			"bad.yaml: document 1: DaemonSet kube-system/ds: spec.template.spec.containers[0].resources.requests: "},
+			`bad.yaml: document 1: DaemonSet kube-system/ds: spec.template.spec.containers[0].resources.requests.cpu: "-1" is negative`},
 		{"bad pdb selector", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: pdb}\nspec: {selector: {matchExpressions: [{key: a, operator: Lt, values: ['1']}]}}\n",
 			`bad.yaml: document 1: PodDisruptionBudget default/pdb: spec.selector.matchExpressions[0].operator: "Lt" is not a label selector operator`},
 		{"bad node", "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\nspec: {taints: [{key: a, effect: Later}]}\n",
@@ -193,4 +195,29 @@ func TestLoadErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.msg)
 		})
 	}
+}
+
+func TestLoadNoObjects(t *testing.T) {
+	tests := []struct {
+		name    string
+		sources []Source
+		msg     string
+	}{
+		{"no sources", nil, "no objects: no sources"},
+		{"empty files", []Source{{Name: "a.yaml"}, {Name: "b.yaml", Data: []byte("\n")}}, "no objects in a.yaml, b.yaml"},
+		{"comments and separators only", []Source{{Name: "a.yaml", Data: []byte("# Source: chart/templates/x.yaml\n---\n---\n# nothing\n")}},
+			"no objects in a.yaml"},
+		{"empty List and empty typed list", []Source{{Name: "l.json", Data: []byte(`{"apiVersion":"v1","kind":"List","items":[]}` +
+			`{"apiVersion":"v1","kind":"PodList","metadata":{},"items":null}`)}, {Name: "e.json", Data: []byte("[]")}},
+			"no objects in l.json, e.json"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(tc.sources...)
+			require.ErrorIs(t, err, ErrNoObjects)
+			assert.EqualError(t, err, tc.msg)
+		})
+	}
+	_, err := Load(Source{Name: "a.yaml"}, Source{Name: "cm.yaml", Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")})
+	assert.NoError(t, err, "an object of a kind nodeplan does not read is an object")
 }

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"fmt"
 	"maps"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -31,11 +32,20 @@ func fromNode(n *corev1.Node) (packing.Node, error) {
 		NodePool: labels[requirements.LabelNodePool], InstanceType: label(labels, requirements.LabelInstanceType),
 		Zone: label(labels, requirements.LabelZone), CreationTime: n.CreationTimestamp.Time,
 		MarkedForDeletion: n.DeletionTimestamp != nil}
+	if err := checkLabels("metadata.labels", labels); err != nil {
+		return out, err
+	}
+	if _, ok := labels[requirements.LabelHostname]; !ok {
+		if err := requirements.ValidateValue(n.Name); err != nil {
+			return out, atField("metadata.name", fmt.Errorf("stands in for the missing %s label, so must be a label value: %w",
+				requirements.LabelHostname, err))
+		}
+	}
 	out.Initialized = out.NodePool == "" || labels[requirements.LabelKarpenterInitialized] == "true"
 	if ct, ok := labels[requirements.LabelCapacityType]; ok {
 		c, err := instancetypes.ParseCapacityType(ct)
 		if err != nil {
-			return out, atField("metadata.labels["+requirements.LabelCapacityType+"]", err)
+			return out, atField("metadata.labels"+key(requirements.LabelCapacityType), err)
 		}
 		out.CapacityType = c
 	}

@@ -3,6 +3,7 @@ package kube
 import (
 	"cmp"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -121,8 +122,14 @@ func claimRequirements(c *packing.NodeClaim) []Requirement {
 }
 
 // Requirements writes r as node selector requirements: one for its values
-// or existence, and Gt / Lt for its integer bounds (Gte n is written
-// Gt n-1). MinValues goes on the first. It allocates the result.
+// or existence, and one per integer bound. A lower bound n ≥ 1 is written
+// Gt n-1 and 0 as Gte 0; an upper bound n is written Lt n+1, and
+// math.MaxInt64 as Lte. Every value written is a non-negative integer, as
+// Karpenter's CRD requires (a Requirement's bounds are at least 0 and -1,
+// since requirements.New takes no negative value), and every form is one
+// requirements.Parse and Karpenter read back to the same set; Gt and Lt are
+// kept where they suffice because Karpenter before v1.10 has no Gte or Lte.
+// MinValues goes on the first. It allocates the result.
 func Requirements(r requirements.Requirement) []Requirement {
 	var out []Requirement
 	key, vals := r.Key(), r.Values()
@@ -136,10 +143,10 @@ func Requirements(r requirements.Requirement) []Requirement {
 		out = append(out, Requirement{Key: key, Operator: requirements.Exists.String()})
 	}
 	if hasGte {
-		out = append(out, Requirement{Key: key, Operator: requirements.Gt.String(), Values: []string{strconv.FormatInt(gte-1, 10)}})
+		out = append(out, lowerBound(key, gte))
 	}
 	if hasLte {
-		out = append(out, Requirement{Key: key, Operator: requirements.Lt.String(), Values: []string{strconv.FormatInt(lte+1, 10)}})
+		out = append(out, upperBound(key, lte))
 	}
 	if n := r.MinValues(); n > 0 && len(out) > 0 {
 		out[0].MinValues = new(n)
@@ -147,16 +154,50 @@ func Requirements(r requirements.Requirement) []Requirement {
 	return out
 }
 
+func lowerBound(key string, gte int64) Requirement {
+	if gte <= 0 {
+		return Requirement{Key: key, Operator: requirements.Gte.String(), Values: []string{strconv.FormatInt(gte, 10)}}
+	}
+	return Requirement{Key: key, Operator: requirements.Gt.String(), Values: []string{strconv.FormatInt(gte-1, 10)}}
+}
+
+func upperBound(key string, lte int64) Requirement {
+	if lte == math.MaxInt64 {
+		return Requirement{Key: key, Operator: requirements.Lte.String(), Values: []string{strconv.FormatInt(lte, 10)}}
+	}
+	return Requirement{Key: key, Operator: requirements.Lt.String(), Values: []string{strconv.FormatInt(lte+1, 10)}}
+}
+
 // Quantities writes a resource list as Kubernetes quantity strings by
 // resource name, omitting zero dimensions: cpu in millicores ("1500m"),
-// memory and storage in binary units when exact ("3Gi").
+// memory and storage in binary units when exact ("3Gi"). Every string is
+// one resources.ParseQuantity and apimachinery's resource.ParseQuantity
+// read back to the value written. math.MinInt64, which a List reaches
+// only by saturating and no nodeplan quantity can hold, is written as
+// math.MinInt64+1.
 func Quantities(l resources.List) map[string]string {
 	out := map[string]string{}
-	for _, field := range strings.Fields(l.String()) {
+	for _, field := range strings.Fields(readable(l).String()) {
 		name, q, _ := strings.Cut(field, "=")
 		out[name] = q
 	}
 	return out
+}
+
+// readable returns l with every math.MinInt64 dimension raised by one.
+func readable(l resources.List) resources.List {
+	for _, a := range []resources.Amount{{Name: resources.CPU, Value: l.CPU}, {Name: resources.Memory, Value: l.Memory},
+		{Name: resources.EphemeralStorage, Value: l.EphemeralStorage}, {Name: resources.Pods, Value: l.Pods}} {
+		if a.Value == math.MinInt64 {
+			l = l.With(a.Name, math.MinInt64+1)
+		}
+	}
+	for name, v := range l.Extended() {
+		if v == math.MinInt64 {
+			l = l.With(name, math.MinInt64+1)
+		}
+	}
+	return l
 }
 
 func coreTaints(ts []requirements.Taint) []corev1.Taint {

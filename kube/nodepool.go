@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -125,6 +126,15 @@ func FromNodePool(np *NodePool) (packing.NodePool, error) {
 func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	out := packing.NodePool{Name: np.Metadata.Name, Labels: maps.Clone(np.Spec.Template.Metadata.Labels)}
 	spec := &np.Spec.Template.Spec
+	if np.Metadata.Name == "" {
+		return out, atField("metadata.name", errors.New("is empty"))
+	}
+	if err := requirements.ValidateValue(np.Metadata.Name); err != nil {
+		return out, atField("metadata.name", fmt.Errorf("must be a label value, as it becomes the %s label: %w", requirements.LabelNodePool, err))
+	}
+	if err := checkLabels("spec.template.metadata.labels", np.Spec.Template.Metadata.Labels); err != nil {
+		return out, err
+	}
 	var err error
 	if out.Weight, err = weight(np.Spec.Weight); err != nil {
 		return out, atField("spec.weight", err)

@@ -1,22 +1,41 @@
 package kube
 
 import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
 // PodDisruptionBudget is what disruption needs of a policy/v1
 // PodDisruptionBudget: the pods it covers and how many of them may be
-// evicted now (status.disruptionsAllowed, as the disruption controller last
-// computed it). The zero PodDisruptionBudget covers every pod of no
+// evicted now. The zero PodDisruptionBudget covers every pod of no
 // namespace and allows no disruption.
+//
+// DisruptionsAllowed is status.disruptionsAllowed, as the disruption
+// controller last computed it, when the status is current
+// (status.observedGeneration ≥ metadata.generation). A budget applied from
+// Git has no status, and a stale one describes an older spec; for those
+// [Load] computes the number from the spec as Kubernetes' disruption
+// controller does and sets FromSpec (see "PodDisruptionBudgets" in the
+// package doc for the rule).
 type PodDisruptionBudget struct {
 	Namespace, Name string
 	// Selector chooses the pods in Namespace; a nil spec.selector becomes
 	// [LabelMatchNothing], an empty one matches every pod.
 	Selector           requirements.Set
 	DisruptionsAllowed int32
+	// FromSpec is true when DisruptionsAllowed was computed from the spec
+	// because the status was absent or stale.
+	FromSpec bool
 }
 
 // Covers reports whether the budget applies to p. It does not allocate.
@@ -24,11 +43,241 @@ func (b PodDisruptionBudget) Covers(p *packing.Pod) bool {
 	return p.Namespace == b.Namespace && b.Selector.Matches(p.Labels) == nil
 }
 
-// FromPodDisruptionBudget converts a policy/v1 PodDisruptionBudget. It does
-// not modify pdb. Errors are *ObjectError values.
+// FromPodDisruptionBudget converts a policy/v1 PodDisruptionBudget with
+// its status.disruptionsAllowed (see [Load] for budgets without a current
+// status). It checks spec.minAvailable and spec.maxUnavailable as the API
+// server does (at most one; a non-negative integer or a percentage up to
+// 100%). It does not modify pdb. Errors are *ObjectError values.
 func FromPodDisruptionBudget(pdb *policyv1.PodDisruptionBudget) (PodDisruptionBudget, error) {
 	ns := namespace(pdb.Namespace)
 	sel, err := selector(pdb.Spec.Selector)
 	out := PodDisruptionBudget{Namespace: ns, Name: pdb.Name, Selector: sel, DisruptionsAllowed: pdb.Status.DisruptionsAllowed}
-	return out, wrap("PodDisruptionBudget", ns, pdb.Name, atField("spec.selector", err))
+	if err != nil {
+		return out, wrap("PodDisruptionBudget", ns, pdb.Name, atField("spec.selector", err))
+	}
+	return out, wrap("PodDisruptionBudget", ns, pdb.Name, checkBudget(&pdb.Spec))
+}
+
+func checkBudget(s *policyv1.PodDisruptionBudgetSpec) error {
+	if s.MinAvailable != nil && s.MaxUnavailable != nil {
+		return atField("spec", errors.New("minAvailable and maxUnavailable cannot both be set"))
+	}
+	if err := countOrPercent(s.MinAvailable); err != nil {
+		return atField("spec.minAvailable", err)
+	}
+	return atField("spec.maxUnavailable", countOrPercent(s.MaxUnavailable))
+}
+
+// countOrPercent checks a non-negative integer or a percentage 0%..100%.
+func countOrPercent(v *intstr.IntOrString) error {
+	switch {
+	case v == nil:
+		return nil
+	case v.Type == intstr.Int && v.IntVal < 0:
+		return fmt.Errorf("%d is negative", v.IntVal)
+	case v.Type == intstr.Int:
+		return nil
+	}
+	digits, ok := strings.CutSuffix(v.StrVal, "%")
+	n, err := intstr.GetScaledValueFromIntOrPercent(v, 100, true)
+	if !ok || digits == "" || strings.Trim(digits, "0123456789") != "" || err != nil || n > 100 {
+		return fmt.Errorf("%q is not an integer or a percentage 0%%..100%%", v.StrVal)
+	}
+	return nil
+}
+
+// budget is a PodDisruptionBudget whose allowed disruptions Load computes
+// from its spec once every pod and workload is known.
+type budget struct {
+	obj   *object
+	index int // in builder.pdbs
+	spec  policyv1.PodDisruptionBudgetSpec
+	why   string // "status absent", "status stale (…)"
+}
+
+func (b *builder) pdb(o *object) error {
+	var pdb policyv1.PodDisruptionBudget
+	if err := b.decode(o, &pdb); err != nil {
+		return err
+	}
+	p, err := FromPodDisruptionBudget(&pdb)
+	if err != nil {
+		return err
+	}
+	if why := staleness(o, &pdb); why != "" {
+		b.budgets = append(b.budgets, budget{obj: o, index: len(b.pdbs), spec: pdb.Spec, why: why})
+	}
+	b.pdbs = append(b.pdbs, p)
+	return nil
+}
+
+// staleness says why the status of pdb cannot be used, or "" when it can.
+func staleness(o *object, pdb *policyv1.PodDisruptionBudget) string {
+	var probe struct {
+		Status *json.RawMessage `json:"status"`
+	}
+	if json.Unmarshal(o.raw, &probe) != nil || probe.Status == nil {
+		return "status absent"
+	}
+	if g, og := pdb.Generation, pdb.Status.ObservedGeneration; og < g {
+		return fmt.Sprintf("status stale (observedGeneration %d < generation %d)", og, g)
+	}
+	return ""
+}
+
+// computeBudgets sets DisruptionsAllowed of the budgets without a current
+// status and warns once about each.
+func (b *builder) computeBudgets(pdbs []PodDisruptionBudget) {
+	owners := b.scales()
+	for _, bu := range b.budgets {
+		p := &pdbs[bu.index]
+		allowed, how := allowedDisruptions(&bu.spec, b.matching(p), owners)
+		p.DisruptionsAllowed, p.FromSpec = allowed, true
+		b.warn("%s: PodDisruptionBudget %s: %s; disruptionsAllowed computed from spec: %d (%s)", bu.obj.where(),
+			objectName(p.Namespace, p.Name), bu.why, allowed, how)
+	}
+}
+
+// matching returns the Pod objects of the manifests that p selects.
+func (b *builder) matching(p *PodDisruptionBudget) []*corev1.Pod {
+	var out []*corev1.Pod
+	for i := range b.pods {
+		pod := &b.pods[i].v
+		if namespace(pod.Namespace) == p.Namespace && p.Selector.Matches(pod.Labels) == nil {
+			out = append(out, pod)
+		}
+	}
+	return out
+}
+
+// scales maps the workloads of the manifests, "Kind/namespace/name", to
+// their replicas; a ReplicaSet's entry also records its Deployment.
+type scales map[string]scaleOf
+
+type scaleOf struct {
+	replicas   int32
+	deployment string // a ReplicaSet's controlling Deployment
+}
+
+func (b *builder) scales() scales {
+	out := scales{}
+	for _, sw := range b.workloads {
+		w := &sw.v
+		out[w.kind+"/"+w.namespace+"/"+w.name] = scaleOf{replicas: int32(w.replicas), deployment: w.owner}
+	}
+	return out
+}
+
+// allowedDisruptions is the disruption controller's rule
+// (pkg/controller/disruption: getExpectedPodCount, countHealthyPods,
+// updatePdbStatus) on the pods of the manifests: desired healthy pods
+// from minAvailable or maxUnavailable, percentages of the expected count
+// rounded up; allowed = healthy − desired, at least 0, and 0 when no pod
+// is expected. The string says how the number came about.
+func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*corev1.Pod, owners scales) (int32, string) {
+	var expected, desired int
+	var note string
+	switch {
+	case s.MaxUnavailable != nil || s.MinAvailable != nil && s.MinAvailable.Type == intstr.String:
+		var err error
+		if expected, note, err = owners.expected(pods); err != nil {
+			return 0, err.Error()
+		}
+	case s.MinAvailable != nil:
+		expected = len(pods)
+	default:
+		return 0, "neither minAvailable nor maxUnavailable is set"
+	}
+	var what string
+	if s.MaxUnavailable != nil {
+		what = "maxUnavailable " + s.MaxUnavailable.String()
+		n, _ := intstr.GetScaledValueFromIntOrPercent(s.MaxUnavailable, expected, true) // checked by FromPodDisruptionBudget
+		desired = max(0, expected-n)
+	} else {
+		what = "minAvailable " + s.MinAvailable.String()
+		desired, _ = intstr.GetScaledValueFromIntOrPercent(s.MinAvailable, expected, true)
+	}
+	healthy := healthyPods(pods)
+	allowed := max(0, healthy-desired)
+	if expected <= 0 {
+		allowed = 0
+	}
+	return int32(min(allowed, 1<<31-1)), fmt.Sprintf("%d of %d matching pods ready, %d desired: %s of %d expected%s",
+		healthy, len(pods), desired, what, expected, note)
+}
+
+// healthyPods counts the pods that are Ready and not being deleted.
+func healthyPods(pods []*corev1.Pod) int {
+	n := 0
+	for _, p := range pods {
+		if p.DeletionTimestamp == nil && ready(p) {
+			n++
+		}
+	}
+	return n
+}
+
+func ready(p *corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+// errNoScale is why Kubernetes cannot compute a budget whose pods are
+// controlled by a kind without a scale: it then allows no disruption.
+var errNoScale = errors.New("has no scale; Kubernetes then allows no disruption unless minAvailable is an integer")
+
+// expected is the disruption controller's getExpectedScale: the summed
+// replicas of the pods' controllers, each counted once. A pod without a
+// controller counts for nothing, as in Kubernetes. A controller that is
+// not in the manifests counts each of its matching pods once instead.
+// Pods controlled by a Job, DaemonSet or Node, which have no scale, make
+// the count fail, as in Kubernetes.
+func (s scales) expected(pods []*corev1.Pod) (int, string, error) {
+	counted := map[string]bool{}
+	total, guessed := 0, 0
+	for _, p := range pods {
+		ref := metav1.GetControllerOfNoCopy(p)
+		if ref == nil {
+			continue
+		}
+		switch ref.Kind {
+		case "Job", "DaemonSet", "Node":
+			return 0, "", fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ref.Kind, ref.Name, errNoScale)
+		}
+		key, scale, ok := s.controller(namespace(p.Namespace), ref, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
+		switch {
+		case !ok:
+			guessed++
+		case !counted[key]:
+			counted[key] = true
+			total += int(scale)
+		}
+	}
+	if guessed > 0 {
+		return total + guessed, fmt.Sprintf(", counting %d pods whose controller is not in the manifests once each", guessed), nil
+	}
+	return total, "", nil
+}
+
+// controller finds the workload that scales pods controlled by ref: a
+// ReplicaSet's Deployment when both are known (or, without the
+// ReplicaSet, the Deployment its name and the pod's pod-template-hash
+// point to), else the controller itself.
+func (s scales) controller(ns string, ref *metav1.OwnerReference, hash string) (string, int32, bool) {
+	key := ref.Kind + "/" + ns + "/" + ref.Name
+	rs, ok := s[key]
+	if ref.Kind == "ReplicaSet" {
+		dep := rs.deployment
+		if !ok && hash != "" {
+			dep = strings.TrimSuffix(ref.Name, "-"+hash)
+		}
+		if d, found := s["Deployment/"+ns+"/"+dep]; dep != "" && found {
+			return "Deployment/" + ns + "/" + dep, d.replicas, true
+		}
+	}
+	return key, rs.replicas, ok
 }

@@ -40,6 +40,9 @@ func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
 	if p.Spec.Priority != nil {
 		out.Priority = *p.Spec.Priority
 	}
+	if err := checkLabels("metadata.labels", p.Labels); err != nil {
+		return out, err
+	}
 	var err error
 	if out.DeletionCost, err = deletionCost(p.Annotations); err != nil {
 		return out, err
@@ -87,7 +90,7 @@ func deletionCost(annotations map[string]string) (int32, error) {
 	}
 	n, err := strconv.ParseInt(v, 10, 32)
 	if err != nil {
-		return 0, atField("metadata.annotations["+AnnotationDeletionCost+"]", fmt.Errorf("%q is not a 32-bit integer", v))
+		return 0, atField("metadata.annotations"+key(AnnotationDeletionCost), fmt.Errorf("%q is not a 32-bit integer", v))
 	}
 	return int32(n), nil
 }

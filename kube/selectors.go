@@ -1,13 +1,16 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/util/validation"
 )
 
 // LabelMatchNothing is the label key of the requirement that stands for a
@@ -23,6 +26,9 @@ func selector(ls *metav1.LabelSelector) (requirements.Set, error) {
 	if ls == nil {
 		return matchNothing, nil
 	}
+	if err := checkLabels("matchLabels", ls.MatchLabels); err != nil {
+		return requirements.Set{}, err
+	}
 	exprs := make([]requirements.Expression, 0, len(ls.MatchLabels)+len(ls.MatchExpressions))
 	for _, k := range sortedKeys(ls.MatchLabels) {
 		exprs = append(exprs, requirements.Expression{Key: k, Operator: requirements.In, Values: []string{ls.MatchLabels[k]}})
@@ -32,9 +38,55 @@ func selector(ls *metav1.LabelSelector) (requirements.Set, error) {
 		if err != nil || op > requirements.DoesNotExist {
 			return requirements.Set{}, atField(fmt.Sprintf("matchExpressions[%d].operator", i), fmt.Errorf("%q is not a label selector operator", e.Operator))
 		}
+		if err := checkExpression(e.Key, op, e.Values); err != nil {
+			return requirements.Set{}, atField(fmt.Sprintf("matchExpressions[%d]", i), err)
+		}
 		exprs = append(exprs, requirements.Expression{Key: e.Key, Operator: op, Values: e.Values})
 	}
 	return requirements.Parse(exprs...)
+}
+
+// checkLabels checks a map of labels (or a nodeSelector): every key a
+// label key and every value a label value, in key order. field is the
+// map's path; the error names the entry, as field.key or field["a/b"].
+func checkLabels(field string, m map[string]string) error {
+	for _, k := range sortedKeys(m) {
+		if err := requirements.ValidateKey(k); err != nil {
+			return atField(field+key(k), err)
+		}
+		if err := requirements.ValidateValue(m[k]); err != nil {
+			return atField(field+key(k), err)
+		}
+	}
+	return nil
+}
+
+// checkKeys checks a list of label keys, such as matchLabelKeys.
+func checkKeys(field string, keys []string) error {
+	for i, k := range keys {
+		if err := requirements.ValidateKey(k); err != nil {
+			return atField(fmt.Sprintf("%s[%d]", field, i), err)
+		}
+	}
+	return nil
+}
+
+// checkExpression checks the key and values of a requirement: a label key,
+// and label values (integers for the bounded operators).
+func checkExpression(k string, op requirements.Operator, values []string) error {
+	if err := requirements.ValidateKey(k); err != nil {
+		return atField("key", err)
+	}
+	bounded := op == requirements.Gt || op == requirements.Lt || op == requirements.Gte || op == requirements.Lte
+	for i, v := range values {
+		if err := requirements.ValidateValue(v); err != nil {
+			return atField(fmt.Sprintf("values[%d]", i), err)
+		}
+		if _, err := strconv.ParseInt(v, 10, 64); bounded && err != nil {
+			return atField(fmt.Sprintf("values[%d]", i), fmt.Errorf("%q is not an integer", v))
+		}
+	}
+	return nil
 }
 
 // withLabelKeys adds matchLabelKeys (In the pod's value) and
@@ -66,6 +118,9 @@ func withLabelKeys(s requirements.Set, labels map[string]string, match, mismatch
 func nodeAffinity(spec *corev1.PodSpec) (requirements.NodeAffinity, error) {
 	var required [][]requirements.Expression
 	var preferred []requirements.WeightedTerm
+	if err := checkLabels("spec.nodeSelector", spec.NodeSelector); err != nil {
+		return requirements.NodeAffinity{}, err
+	}
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		var err error
 		if r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
@@ -129,12 +184,12 @@ func term(t *corev1.NodeSelectorTerm) ([]requirements.Expression, error) {
 	return out, nil
 }
 
-func expression(key, op string, values []string) (requirements.Expression, error) {
+func expression(k, op string, values []string) (requirements.Expression, error) {
 	o, err := requirements.ParseOperator(op)
 	if err != nil {
 		return requirements.Expression{}, atField("operator", err)
 	}
-	return requirements.Expression{Key: key, Operator: o, Values: values}, nil
+	return requirements.Expression{Key: k, Operator: o, Values: values}, checkExpression(k, o, values)
 }
 
 // tolerations converts tolerations; tolerationSeconds is not modelled.
@@ -150,12 +205,29 @@ func tolerations(ts []corev1.Toleration) ([]requirements.Toleration, error) {
 	return out, nil
 }
 
+// toleration converts a toleration, checked as the API server does: a
+// key, when set, is a label key; an empty key needs operator Exists; Equal
+// takes a label value, Exists no value.
 func toleration(t corev1.Toleration) (requirements.Toleration, error) {
 	tol := requirements.Toleration{Key: t.Key, Value: t.Value}
+	if t.Key != "" {
+		if err := requirements.ValidateKey(t.Key); err != nil {
+			return tol, atField("key", err)
+		}
+	}
 	switch t.Operator {
 	case "", corev1.TolerationOpEqual:
+		if t.Key == "" {
+			return tol, atField("operator", errors.New("must be Exists when key is empty"))
+		}
+		if err := requirements.ValidateValue(t.Value); err != nil {
+			return tol, atField("value", err)
+		}
 	case corev1.TolerationOpExists:
 		tol.Operator = requirements.TolerateExists
+		if t.Value != "" {
+			return tol, atField("value", fmt.Errorf("%q must be empty when operator is Exists", t.Value))
+		}
 	default:
 		return tol, atField("operator", fmt.Errorf("%q is not Equal or Exists", t.Operator))
 	}
@@ -174,6 +246,12 @@ func taints(ts []corev1.Taint) ([]requirements.Taint, error) {
 		}
 		if err != nil {
 			return nil, atField(fmt.Sprintf("[%d].effect", i), err)
+		}
+		if err := requirements.ValidateKey(t.Key); err != nil {
+			return nil, atField(fmt.Sprintf("[%d].key", i), err)
+		}
+		if err := requirements.ValidateValue(t.Value); err != nil {
+			return nil, atField(fmt.Sprintf("[%d].value", i), err)
 		}
 		taint := requirements.Taint{Key: t.Key, Value: t.Value, Effect: e}
 		if err := taint.Validate(); err != nil {
@@ -199,6 +277,12 @@ func spreads(cs []corev1.TopologySpreadConstraint) ([]packing.TopologySpread, er
 
 func spread(c *corev1.TopologySpreadConstraint) (packing.TopologySpread, error) {
 	ts := packing.TopologySpread{TopologyKey: c.TopologyKey, MaxSkew: c.MaxSkew, MatchLabelKeys: slices.Clone(c.MatchLabelKeys)}
+	if err := requirements.ValidateKey(c.TopologyKey); err != nil {
+		return ts, atField("topologyKey", err)
+	}
+	if err := checkKeys("matchLabelKeys", c.MatchLabelKeys); err != nil {
+		return ts, err
+	}
 	switch c.WhenUnsatisfiable {
 	case corev1.DoNotSchedule, "":
 	case corev1.ScheduleAnyway:
@@ -255,6 +339,9 @@ func podAffinity(pod *corev1.Pod, req []corev1.PodAffinityTerm, pref []corev1.We
 }
 
 func affinityTerm(pod *corev1.Pod, t *corev1.PodAffinityTerm, weight int32) (packing.PodAffinityTerm, error) {
+	if err := checkTerm(t); err != nil {
+		return packing.PodAffinityTerm{}, err
+	}
 	sel, err := selector(t.LabelSelector)
 	if err != nil {
 		return packing.PodAffinityTerm{}, atField("labelSelector", err)
@@ -264,4 +351,24 @@ func affinityTerm(pod *corev1.Pod, t *corev1.PodAffinityTerm, weight int32) (pac
 	}
 	return packing.PodAffinityTerm{TopologyKey: t.TopologyKey, Selector: sel, Weight: weight,
 		Namespaces: slices.Clone(t.Namespaces), AllNamespaces: t.NamespaceSelector != nil}, nil
+}
+
+// checkTerm checks the strings of a pod affinity term: its topology key,
+// matchLabelKeys and mismatchLabelKeys, and namespaces.
+func checkTerm(t *corev1.PodAffinityTerm) error {
+	if err := requirements.ValidateKey(t.TopologyKey); err != nil {
+		return atField("topologyKey", err)
+	}
+	if err := checkKeys("matchLabelKeys", t.MatchLabelKeys); err != nil {
+		return err
+	}
+	if err := checkKeys("mismatchLabelKeys", t.MismatchLabelKeys); err != nil {
+		return err
+	}
+	for i, ns := range t.Namespaces {
+		if err := dnsName(ns, validation.IsDNS1123Label); err != nil {
+			return atField(fmt.Sprintf("namespaces[%d]", i), err)
+		}
+	}
+	return nil
 }

@@ -150,7 +150,7 @@ func TestBadInputConsolidateDrift(t *testing.T) {
 		{"drift bad term", []string{"drift", "-f", badTerm}, "term.yaml: document 1: EC2NodeClass c: spec.subnetSelectorTerms[0]: selects by nothing"},
 		{"drift bad volume", []string{"drift", "-f", badVolume}, "vol.yaml: document 1: EC2NodeClass c: spec.blockDeviceMappings[0].ebs.volumeSize"},
 		{"drift bad claim", []string{"drift", "-f", badClaim}, "claim.yaml: document 1: NodeClaim nc: status.nodeName"},
-		{"drift duplicate class", []string{"drift", "-f", dupClass}, "EC2NodeClass c: metadata.name: invalid object: duplicate"},
+		{"drift duplicate class", []string{"drift", "-f", dupClass}, "EC2NodeClass c: metadata.name: duplicate: the same EC2NodeClass is at "},
 		{"drift bad grace", []string{"drift", "-f", badAMI, "--expire-grace", "-1h"}, "--expire-grace -1h0m0s"},
 		{"drift missing file", []string{"drift", "-f", filepath.Join(dir, "nope.yaml")}, "nope.yaml: no such file"},
 	}
