@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -16,46 +15,14 @@ import (
 // manifestExtensions are the files -f DIR reads, as kubectl's.
 var manifestExtensions = []string{".yaml", ".yml", ".json"}
 
-// errNoObjects is returned when the input holds no object at all.
-//
-// TODO(merge): kube.Load returns kube.ErrNoObjects for this; when it does,
-// delete errNoObjects, noObjects and its call in loadCluster, and keep the
-// message "no objects in …" (TestInput checks it).
-var errNoObjects = errors.New("no objects")
-
 // loadCluster reads the manifests of c (files, directories, stdin) and
-// loads them. An input without any object is errNoObjects.
+// loads them. An input without any object is kube.ErrNoObjects.
 func loadCluster(c config, stdin io.Reader) (kube.Cluster, error) {
 	sources, err := read(c.files, c.recursive, stdin)
 	if err != nil {
 		return kube.Cluster{}, err
 	}
-	cl, err := kube.Load(sources...)
-	if err != nil {
-		return kube.Cluster{}, err
-	}
-	return cl, noObjects(&cl, c.files)
-}
-
-// noObjects reports errNoObjects, naming the inputs, when cl holds nothing:
-// no object nodeplan reads and no skipped one (which leaves a warning).
-func noObjects(cl *kube.Cluster, inputs []string) error {
-	if len(cl.Pods)+len(cl.Nodes)+len(cl.DaemonSets)+len(cl.NodePools)+len(cl.PodDisruptionBudgets)+
-		len(cl.NodeClaims)+len(cl.NodeClasses)+len(cl.Warnings) > 0 {
-		return nil
-	}
-	return fmt.Errorf("%w in %s", errNoObjects, strings.Join(displayNames(inputs), ", "))
-}
-
-func displayNames(inputs []string) []string {
-	out := make([]string, len(inputs))
-	for i, in := range inputs {
-		out[i] = in
-		if in == "-" {
-			out[i] = "stdin"
-		}
-	}
-	return out
+	return kube.Load(sources...)
 }
 
 // read returns the sources named by the -f arguments, in order: "-" is
@@ -79,7 +46,7 @@ func readInput(out []kube.Source, name string, recursive bool, stdin io.Reader) 
 		if err != nil {
 			return out, fmt.Errorf("stdin: %w", err)
 		}
-		return append(out, kube.Source{Name: name, Data: data}), nil
+		return append(out, kube.Source{Name: "stdin", Data: data}), nil
 	}
 	info, err := os.Stat(name)
 	if err != nil {
