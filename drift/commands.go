@@ -39,15 +39,27 @@ type Command struct {
 	Homes        []Home
 	// Deadline is when the node's terminationGracePeriod ends and its last
 	// pods are deleted; zero when the NodePool sets none.
-	Deadline     time.Time
+	Deadline time.Time
+	// PodDeadlines give every pod of the node, daemonset pods included,
+	// in the node's pod order, when it is deleted at the latest; nil when
+	// Deadline is zero.
 	PodDeadlines []PodDeadline
 }
 
 // PodDeadline is when a pod is deleted at the latest so that its own grace
-// period ends by the node's Deadline.
+// period ends by the node's Deadline: the Deadline less the pod's
+// terminationGracePeriodSeconds, and not before the command's time.
 type PodDeadline struct {
 	Pod      PodRef
 	DeleteAt time.Time
+	// Protected, when not empty, says why the pod blocks its eviction now
+	// (an active karpenter.sh/do-not-disrupt, a PodDisruptionBudget that
+	// allows no disruption or is one of several matching it). Karpenter's
+	// termination does not evict such a pod while that holds: it leaves
+	// by DeleteAt, when it is deleted, unless the protection lapses first.
+	// A budgeted drift command of a NodePool with a terminationGracePeriod
+	// (see [Commands]) runs only with such pods bounded this way.
+	Protected string
 }
 
 // Blocked is a node with findings that Commands leaves alone, and why.
@@ -104,14 +116,29 @@ func (c *candidate) budgetReason() disruption.Reason {
 // the oldest finding first (ties by name). A budgeted command needs its
 // pool's budget for its reason (disruption.AllowedDisruptions on the
 // cluster with the forceful candidates marked for deletion, each budgeted
-// command consuming one), no do-not-disrupt node or pod and no blocking
-// PodDisruptionBudget among the pods the node runs now (including those an
-// earlier command, forceful or not, moved onto it), and a home for every
-// pod in the simulation (packing.Solve on that cluster, where nodes not
-// yet initialized take no pods). PodDisruptionBudgets are read as given:
-// a moved pod counts as healthy on its new home. Every command's node must
-// be in cl, of a NodePool of cl, and not already being deleted. Every node
-// with findings and no command gets a Blocked entry saying why.
+// command consuming one), a node without an active do-not-disrupt, no
+// do-not-disrupt pod and no blocking PodDisruptionBudget among the pods
+// the node runs now (including those an earlier command, forceful or not,
+// moved onto it), and a home for every pod in the simulation
+// (packing.Solve on that cluster, where nodes not yet initialized take no
+// pods). PodDisruptionBudgets are read as given: a moved pod counts as
+// healthy on its new home. Every command's node must be in cl, of a
+// NodePool of cl, and not already being deleted. Every node with findings
+// and no command gets a Blocked entry saying why.
+//
+// Eventual disruption, as Karpenter's drift: a budgeted command charged to
+// the Drifted budget, of a NodePool whose terminationGracePeriod is
+// positive, is not blocked by its pods' do-not-disrupt nor by their
+// PodDisruptionBudgets, since the grace period bounds how long they can
+// hold the node: its PodDeadlines mark them Protected and say when each is
+// deleted at the latest. The grace period is the NodePool's (Karpenter
+// reads the NodeClaim's copy of it, made at launch). The node's own do-not-disrupt, the budgets and
+// the homes still apply, and every pod, protected or not, still needs a
+// home (Karpenter leaves do-not-disrupt pods and pods under a fully
+// blocking PodDisruptionBudget out of its simulation; nodeplan finds them
+// the home they will need by the deadline). Graceful expiration (reason
+// Expired) is not eventual: protected pods block it until it turns
+// forceful.
 //
 // Commands first validates its input: when [Cluster.Validate] rejects cl
 // or a finding has an empty Node or a Reason that is not one of the
@@ -284,20 +311,41 @@ func unschedulable(node string, plan packing.Plan, pods []packing.Pod) string {
 }
 
 // voluntaryBlock returns why a budgeted candidate may not go now, judged
-// on its node n as the earlier commands left it.
+// on its node n as the earlier commands left it: the node's do-not-disrupt,
+// its pods' protection unless the candidate is eventual, then the budget.
 func (p *planner) voluntaryBlock(c *candidate, n packing.Node) string {
 	if ok, why := disruption.NodeBlocks(n); ok {
 		return why
 	}
-	for _, pod := range n.Pods {
+	if !p.eventual(c) {
+		if why := p.podsBlock(n.Pods); why != "" {
+			return why
+		}
+	}
+	return p.budgets.check(c.pool(), c.budgetReason())
+}
+
+// eventual reports whether c is Karpenter's eventual disruption: budgeted,
+// charged to the Drifted budget, of a NodePool with a positive
+// terminationGracePeriod. Its pods' protection does not block it.
+func (p *planner) eventual(c *candidate) bool {
+	return !c.forceful && c.budgetReason() == disruption.Drifted &&
+		poolOf(p.cl.NodePools, c.pool()).Disruption.TerminationGracePeriod > 0
+}
+
+// podsBlock returns why pods block their node's voluntary disruption: the
+// first with an active do-not-disrupt, else the first reschedulable one a
+// PodDisruptionBudget protects; "" when none does.
+func (p *planner) podsBlock(pods []packing.Pod) string {
+	for _, pod := range pods {
 		if ok, why := disruption.PodBlocks(pod, p.now); ok {
 			return why
 		}
 	}
-	if ok, why := disruption.PDBBlocks(reschedulablePods(n.Pods), p.cl.PDBs); ok {
+	if ok, why := disruption.PDBBlocks(reschedulablePods(pods), p.cl.PDBs); ok {
 		return why
 	}
-	return p.budgets.check(c.pool(), c.budgetReason())
+	return ""
 }
 
 func poolOf(ts []Template, name string) packing.NodePool {
@@ -309,7 +357,7 @@ func poolOf(ts []Template, name string) packing.NodePool {
 
 // deadlines computes the node's terminationGracePeriod deadline from now and
 // for every pod it runs the latest deletion that lets its own grace period
-// end by it.
+// end by it, and whether the pod is protected from eviction.
 func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodDeadline) {
 	tgp := poolOf(p.cl.NodePools, c.pool()).Disruption.TerminationGracePeriod
 	if tgp <= 0 {
@@ -323,7 +371,7 @@ func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodD
 		if at.Before(p.now) {
 			at = p.now
 		}
-		out = append(out, PodDeadline{Pod: ref, DeleteAt: at})
+		out = append(out, PodDeadline{Pod: ref, DeleteAt: at, Protected: p.podsBlock(pods[i : i+1])})
 	}
 	return end, out
 }

@@ -114,16 +114,6 @@ func TestCommands(t *testing.T) {
 		cmds, _ := run(t, cluster(s), now)
 		assert.Len(t, cmds, 1)
 	})
-	t.Run("a do-not-disrupt pod blocks even with a terminationGracePeriod", func(t *testing.T) {
-		p := pod("p", "100m")
-		p.DoNotDisrupt = "true"
-		cl := cluster(drifted("a", 0, p), state("spare"))
-		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = time.Hour
-		cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
-		cmds, blocked := run(t, cl, now)
-		assert.Empty(t, cmds)
-		require.Len(t, blocked, 1)
-	})
 	t.Run("a pod whose do-not-disrupt duration is still running blocks", func(t *testing.T) {
 		p := pod("p", "100m")
 		p.DoNotDisrupt = "3h"
@@ -362,4 +352,129 @@ func TestCommandsBlockNodesNoCommandMayTake(t *testing.T) {
 	require.Len(t, blocked, 2)
 	assert.Contains(t, blocked[0].Why+blocked[1].Why, "already being deleted")
 	assert.Contains(t, blocked[0].Why+blocked[1].Why, `no NodePool of the cluster ("nowhere")`)
+}
+
+// TestEventualDisruption restates Karpenter's eventual disruption class
+// (disruption.NewCandidate with EventualDisruptionClass, which drift uses,
+// and the disruption suite's terminationGracePeriod cases): a drifted node
+// of a NodePool with a terminationGracePeriod is replaced although a pod
+// on it has do-not-disrupt or a blocking PodDisruptionBudget, whose pods
+// are then deleted by the grace period's end; the node's own
+// do-not-disrupt, the budgets and the homes still block, and expiration
+// is not eventual (forceful in Karpenter v1; nodeplan's graceful
+// expiration stays graceful).
+func TestEventualDisruption(t *testing.T) {
+	const tgp = 10 * time.Minute
+	expiring := t0.Add(720*time.Hour + time.Minute) // a node created at t0 expired a minute ago
+	protected := func(mark string) packing.Pod {
+		p := pod("p", "100m")
+		switch mark {
+		case "dnd":
+			p.DoNotDisrupt = "true"
+		case "pdb":
+			p.Labels = map[string]string{"app": "db"}
+		}
+		return p
+	}
+	// on puts n and an empty spare node (younger, so never expired) in a
+	// cluster whose pool has terminationGracePeriod grace, with the
+	// NodePool hashes cleared, as the grace period is hashed.
+	on := func(n drift.NodeClaimState, grace time.Duration) drift.Cluster {
+		spare := state("spare")
+		spare.Node.CreationTime = t0.Add(700 * time.Hour)
+		cl := cluster(n, spare)
+		cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = grace
+		for i := range cl.Nodes {
+			cl.Nodes[i].NodePoolHash = ""
+		}
+		return cl
+	}
+	dbPDB := disruption.PDB{Namespace: "default", Name: "db", Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "db"))}
+	withPDBs := func(cl drift.Cluster, pdbs ...disruption.PDB) drift.Cluster {
+		cl.PDBs = pdbs
+		return cl
+	}
+	dndNode := drifted("a", 0, protected("dnd"))
+	dndNode.Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
+	closed := on(drifted("a", 0, protected("dnd")), tgp)
+	closed.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "0"}}
+	ds := pod("logs", "10m")
+	ds.Owner, ds.DoNotDisrupt = "DaemonSet/logs", "true"
+	huge := pod("p", "64")
+	huge.DoNotDisrupt = "true"
+	graceful := func(n drift.NodeClaimState) drift.Cluster {
+		cl := on(n, tgp)
+		cl.Expiration.GracePeriod = time.Hour
+		return cl
+	}
+	tests := []struct {
+		name string
+		cl   drift.Cluster
+		at   time.Time
+		// why is a part of the Blocked entry's Why; empty when the node
+		// gets a command.
+		why string
+		// protected is a part of the PodDeadline.Protected of pod p (or
+		// of logs) when the node gets a command; forceful says it is one.
+		protected string
+		forceful  bool
+	}{
+		{"do-not-disrupt pod without terminationGracePeriod blocks", on(drifted("a", 0, protected("dnd")), 0), now,
+			"pod default/p has karpenter.sh/do-not-disrupt=true", "", false},
+		{"do-not-disrupt pod with terminationGracePeriod: replaced, deleted by the deadline", on(drifted("a", 0, protected("dnd")), tgp), now,
+			"", "do-not-disrupt", false},
+		{"do-not-disrupt daemonset pod with terminationGracePeriod: replaced", on(drifted("a", 0, pod("q", "100m"), ds), tgp), now,
+			"", "do-not-disrupt", false},
+		{"PDB allowing 0 without terminationGracePeriod blocks", withPDBs(on(drifted("a", 0, protected("pdb")), 0), dbPDB), now,
+			"PodDisruptionBudget default/db", "", false},
+		{"PDB allowing 0 with terminationGracePeriod: replaced", withPDBs(on(drifted("a", 0, protected("pdb")), tgp), dbPDB), now,
+			"", "PodDisruptionBudget default/db", false},
+		{"two PDBs with terminationGracePeriod: replaced", withPDBs(on(drifted("a", 0, protected("pdb")), tgp),
+			disruption.PDB{Namespace: "default", Name: "all", DisruptionsAllowed: 5}, dbPDB), now,
+			"", "more than one PodDisruptionBudget", false},
+		{"do-not-disrupt node with terminationGracePeriod blocks", on(dndNode, tgp), now,
+			"node a has karpenter.sh/do-not-disrupt=true", "", false},
+		{"budgets still apply", closed, now, "disruption budget", "", false},
+		{"a protected pod still needs a home", on(drifted("a", 0, huge), tgp), now, "cannot be replaced", "", false},
+		{"graceful expiration is not eventual", graceful(state("a", protected("dnd"))), expiring,
+			"pod default/p has karpenter.sh/do-not-disrupt=true", "", false},
+		{"drifted and gracefully expired: the drift decides, eventual", graceful(drifted("a", 0, protected("dnd"))), expiring,
+			"", "do-not-disrupt", false},
+		{"forceful expiration without terminationGracePeriod", on(state("a", protected("dnd")), 0), expiring.Add(time.Hour),
+			"", "", true},
+		{"forceful expiration with terminationGracePeriod bounds the protected pod", on(state("a", protected("dnd")), tgp), expiring.Add(time.Hour),
+			"", "do-not-disrupt", true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cmds, blocked := run(t, tc.cl, tc.at)
+			require.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.at))
+			if tc.why != "" {
+				assert.Empty(t, cmds)
+				require.Len(t, blocked, 1)
+				assert.Equal(t, "a", blocked[0].Node)
+				assert.Contains(t, blocked[0].Why, tc.why)
+				return
+			}
+			require.Empty(t, blocked)
+			require.Len(t, cmds, 1)
+			c := cmds[0]
+			assert.Equal(t, "a", c.Node)
+			assert.Equal(t, tc.forceful, c.Forceful)
+			var marked []drift.PodDeadline
+			for _, d := range c.PodDeadlines {
+				if d.Protected != "" {
+					marked = append(marked, d)
+				}
+			}
+			if tc.protected == "" {
+				assert.Empty(t, marked)
+				return
+			}
+			require.Len(t, marked, 1, "%+v", c.PodDeadlines)
+			assert.Contains(t, marked[0].Protected, tc.protected)
+			assert.Equal(t, tc.at.Add(tgp), c.Deadline)
+			assert.Equal(t, tc.at.Add(tgp-drift.DefaultPodGracePeriod), marked[0].DeleteAt)
+		})
+	}
 }

@@ -10,7 +10,13 @@
 // NodeClass hash) and expiration. [Commands] turns findings into replacement
 // commands in Karpenter's order (empty nodes first, oldest drift first) under
 // the NodePools' disruption budgets, with every displaced pod's simulated home
-// from packing.Solve, and explains every node it leaves alone.
+// from packing.Solve, and explains every node it leaves alone. As
+// Karpenter's drift is "eventual disruption", a drifted node of a NodePool
+// with a terminationGracePeriod is replaced even when its pods have
+// karpenter.sh/do-not-disrupt or a blocking PodDisruptionBudget: the grace
+// period bounds how long they hold it, and the command says by when each
+// is deleted ([PodDeadline]). The node's own do-not-disrupt and the budgets
+// still block it.
 // [Interruption] turns spot interruption, rebalance, scheduled change and
 // state change notices into the offerings to mark unavailable for
 // [UnavailableTTL], the catalog without them, the replacement plan and
@@ -40,7 +46,13 @@
 //     pods on their new homes, their nodes being deleted, their
 //     replacements in flight; so a pod a forceful command moves still
 //     protects the node it moves to. [VerifyCommands] checks the same rule
-//     independently.
+//     independently;
+//   - an eventual command still finds a home for every pod, protected
+//     ones included, where Karpenter leaves do-not-disrupt pods and pods
+//     under a fully blocking PodDisruptionBudget out of its simulation;
+//     so a protected pod that fits nowhere blocks its node;
+//   - graceful expiration is not eventual: protected pods block it until
+//     it turns forceful.
 //
 // Cost model: Evaluate is O(nodes × (labels + requirements + security
 // groups)) after O(pools + classes) set-up, with one hash per NodePool and

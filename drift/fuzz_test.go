@@ -21,6 +21,11 @@ func FuzzEvaluate(f *testing.F) {
 	f.Add("ami-old", "subnet-a", "sg-1", "linux", int64(3600), "", []byte{})
 	f.Add("", "", "", "", int64(0), "nodeplan-v1", []byte{3, 2, 0x30, 0, 0x28, 0x40, 0x08, 0x24, 0, 0x41, 0x07})
 	f.Add("ami-x", "subnet-z", "sg-9", "windows", int64(720*3600), "v0", []byte{7, 4, 0x2b, 1, 0x89, 0x34, 0x28, 0x46, 0x05, 0x3c, 0x97, 0x10})
+	// Eventual disruption: a drifted node in a pool with a
+	// terminationGracePeriod, whose pod has do-not-disrupt, then whose pod
+	// is under a PodDisruptionBudget allowing 0.
+	f.Add("ami-old", "subnet-a", "sg-1", "linux", int64(3600), "", []byte{1, 4, 0x04, 0x44, 0x00, 0x08, 0x00, 0x00, 0x00})
+	f.Add("ami-old", "subnet-a", "sg-1", "linux", int64(3600), "", []byte{1, 4, 0x14, 0x00, 0x44, 0x00, 0x01, 0x00, 0x00, 0x00})
 	f.Fuzz(func(t *testing.T, image, subnet, sg, os string, age int64, version string, shape []byte) {
 		s := state("n1", pod("p", "100m"))
 		s.Image, s.Subnet, s.SecurityGroups = image, subnet, []string{sg}

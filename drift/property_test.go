@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -257,8 +258,9 @@ func TestInterruptionNeverRelaunchesOnAMarkedOffering(t *testing.T) {
 // checkSequence runs Commands on sc and returns what is wrong: an answer
 // on an input Cluster.Validate rejects (or an error on one it accepts), a
 // violation of VerifyCommands, a node with findings not exactly once in
-// the commands or the blocked list, a change to the cluster, or a second
-// run that differs.
+// the commands or the blocked list, a drifted node of a NodePool with a
+// terminationGracePeriod blocked by its pods' protection, a change to the
+// cluster, or a second run that differs.
 func checkSequence(sc scenario) string {
 	before := fmt.Sprintf("%+v", sc.cl)
 	cmds, blocked, err := drift.Commands(sc.findings, sc.cl, sc.now)
@@ -283,9 +285,27 @@ func checkSequence(sc scenario) string {
 			return fmt.Sprintf("node %s is in %d commands or blocked entries", f.Node, seen[f.Node])
 		}
 	}
+	if msg := checkEventual(sc.cl, blocked); msg != "" {
+		return msg
+	}
 	again, blockedAgain, _ := drift.Commands(sc.findings, sc.cl, sc.now)
 	if fmt.Sprint(again, blockedAgain) != fmt.Sprint(cmds, blocked) {
 		return "Commands is not deterministic"
+	}
+	return ""
+}
+
+// checkEventual says which node, blocked for a drift (its deciding finding
+// is one, so it is budgeted and charged to Drifted) in a NodePool with a
+// terminationGracePeriod, was blocked by a pod's do-not-disrupt or
+// PodDisruptionBudget, which eventual disruption goes past: the sentences
+// of disruption.PodBlocks and PDBBlocks start with "pod ".
+func checkEventual(cl drift.Cluster, blocked []drift.Blocked) string {
+	for _, b := range blocked {
+		k := slices.IndexFunc(cl.NodePools, func(t drift.Template) bool { return t.NodePool.Name == b.NodePool })
+		if b.Reason.Drift() && k >= 0 && cl.NodePools[k].NodePool.Disruption.TerminationGracePeriod > 0 && strings.HasPrefix(b.Why, "pod ") {
+			return fmt.Sprintf("node %s is eventual disruption but blocked: %s", b.Node, b.Why)
+		}
 	}
 	return ""
 }

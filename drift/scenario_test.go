@@ -13,10 +13,12 @@ import (
 // scenario is a drift cluster decoded from bytes, shared by the property
 // tests and FuzzEvaluate: nodes drifted, expired (forcefully or within the
 // grace period), interrupted or healthy, in two zones and up to two
-// NodePools with budgets from 0 to 100%; pods that spread over zones or
+// NodePools with budgets from 0 to 100%, each with or without a
+// terminationGracePeriod (so drift is eventual disruption in one, graceful
+// in the other, or either in both); pods that spread over zones or
 // hosts, carry do-not-disrupt or run under a PodDisruptionBudget allowing
-// 0 or 1; daemonset pods; and, for a few values of the byte after the
-// nodes, one invalid option or input.
+// 0 or 1, or under two; daemonset pods; and, for a few values of the byte
+// after the nodes, one invalid option or input.
 type scenario struct {
 	cl       drift.Cluster
 	findings []drift.Finding
@@ -61,16 +63,24 @@ func decodeScenario(data []byte) scenario {
 		cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: budget}}
 	}
 	if r.bit(flags, 3) {
+		b := r.next()
 		other := template("other")
-		other.NodePool.Disruption.Budgets = []packing.Budget{{Nodes: scenarioBudgets[(r.next())%8]}}
+		other.NodePool.Disruption.Budgets = []packing.Budget{{Nodes: scenarioBudgets[b%8]}}
 		if other.NodePool.Disruption.Budgets[0].Nodes == "" {
 			other.NodePool.Disruption.Budgets = nil
+		}
+		if r.bit(b, 3) {
+			other.NodePool.Disruption.TerminationGracePeriod = 20 * time.Minute
 		}
 		cl.NodePools = append(cl.NodePools, other)
 	}
 	if r.bit(flags, 4) {
+		b := r.next()
 		cl.PDBs = append(cl.PDBs, disruption.PDB{Namespace: "default", Name: "db",
-			Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "db")), DisruptionsAllowed: int32(r.next() % 2)})
+			Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "db")), DisruptionsAllowed: int32(b % 2)})
+		if r.bit(b, 1) {
+			cl.PDBs = append(cl.PDBs, disruption.PDB{Namespace: "default", Name: "all", DisruptionsAllowed: 3})
+		}
 	}
 	key, minDomains := scenarioSpread(flags)
 	spread := packing.TopologySpread{TopologyKey: key, MaxSkew: 1, MinDomains: minDomains,

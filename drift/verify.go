@@ -29,10 +29,12 @@ const (
 	// RuleUninitialized: a budgeted command sends a pod to a node that is
 	// not initialized.
 	RuleUninitialized
-	// RuleDoNotDisrupt: a budgeted command's node or pod has an active
-	// karpenter.sh/do-not-disrupt.
+	// RuleDoNotDisrupt: a budgeted command's node has an active
+	// karpenter.sh/do-not-disrupt, or one of its pods has and the command
+	// is not eventual.
 	RuleDoNotDisrupt
-	// RulePDB: a PodDisruptionBudget blocks a budgeted command's evictions.
+	// RulePDB: a PodDisruptionBudget blocks a budgeted command's evictions
+	// and the command is not eventual.
 	RulePDB
 	// RuleBudget: the budgeted commands exceed, or meet an invalid,
 	// disruption budget.
@@ -41,9 +43,13 @@ const (
 	// hostname) of a node in the cluster, of an earlier command's
 	// replacement or of another replacement of the command.
 	RuleReplacement
+	// RuleDeadline: an eventual command goes past a protected pod without
+	// bounding it: its Deadline is zero or after now plus the NodePool's
+	// terminationGracePeriod, or the pod has no PodDeadline by it.
+	RuleDeadline
 )
 
-var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Replacement"}
+var verifyRuleNames = [...]string{"Node", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Replacement", "Deadline"}
 
 // String returns the rule's name without the prefix, such as "Budget".
 func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
@@ -75,15 +81,20 @@ type Violation = disruption.CommandViolation[Rule]
 //     affinity, taints, topology, limits, offerings), except the claim
 //     Requests and price accounting; budgeted commands send no pod to a
 //     node that is not initialized;
-//   - a budgeted (not Forceful) command's node and its pods as the earlier
-//     commands left them (those moved onto it included, daemonset pods
-//     too) have no active do-not-disrupt ([disruption.NodeBlocks],
-//     [disruption.PodBlocks]), no reschedulable pod has a blocking
-//     PodDisruptionBudget ([disruption.PDBBlocks], on the PDBs as given),
-//     and per
-//     NodePool the budgeted commands so far stay within
-//     [disruption.AllowedDisruptions] for each command's Reason, on c with
-//     the forceful commands' nodes marked for deletion.
+//   - a budgeted (not Forceful) command's node has no active
+//     do-not-disrupt ([disruption.NodeBlocks]), and per NodePool the
+//     budgeted commands so far stay within [disruption.AllowedDisruptions]
+//     for each command's Reason, on c with the forceful commands' nodes
+//     marked for deletion;
+//   - a budgeted command's pods as the earlier commands left them (those
+//     moved onto it included, daemonset pods too) have no active
+//     do-not-disrupt ([disruption.PodBlocks]), and no reschedulable one
+//     has a blocking PodDisruptionBudget ([disruption.PDBBlocks], pod by
+//     pod, on the PDBs as given); except in an eventual command (Reason
+//     Drifted, of a NodePool with a positive terminationGracePeriod),
+//     where such pods are allowed if bounded: the command's Deadline is
+//     set and not after now plus the grace period, and each such pod has
+//     a PodDeadline not after the Deadline.
 //
 // Topology is replayed in Homes order; when that breaks a constraint,
 // VerifyCommands looks greedily for an order in which every step holds
@@ -144,7 +155,7 @@ func (v *cmdVerifier) command(i int, cmd Command) {
 		return
 	}
 	if !cmd.Forceful {
-		v.checkProtected(i, v.nodes[j])
+		v.checkProtected(i, cmd, v.nodes[j])
 		v.checkBudget(i, cmd, v.nodes[j].NodePool)
 	}
 	h := v.homes(i, cmd, j)
@@ -170,18 +181,51 @@ func movable(pods []packing.Pod) []packing.Pod {
 	return slices.DeleteFunc(slices.Clone(pods), daemonPod)
 }
 
-func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
+// checkProtected checks a budgeted command against the do-not-disrupt of
+// its node n and the protection of n's pods.
+func (v *cmdVerifier) checkProtected(i int, cmd Command, n packing.Node) {
 	if blocked, why := disruption.NodeBlocks(n); blocked {
 		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
 	}
 	for _, p := range n.Pods {
 		if blocked, why := disruption.PodBlocks(p, v.now); blocked {
-			v.add(i, RuleDoNotDisrupt, n.Name, p.Namespace+"/"+p.Name, "%s", why)
+			v.protectedPod(i, cmd, n, p, RuleDoNotDisrupt, why)
 		}
 	}
-	if blocked, why := disruption.PDBBlocks(movable(n.Pods), v.c.PDBs); blocked {
-		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
+	for _, p := range movable(n.Pods) {
+		if blocked, why := disruption.PDBBlocks([]packing.Pod{p}, v.c.PDBs); blocked {
+			v.protectedPod(i, cmd, n, p, RulePDB, "node "+n.Name+": "+why)
+		}
 	}
+}
+
+// protectedPod reports pod p of node n, protected for why: under rule r,
+// unless the command is eventual; then under RuleDeadline, unless the
+// command bounds the pod by its deadlines.
+func (v *cmdVerifier) protectedPod(i int, cmd Command, n packing.Node, p packing.Pod, r Rule, why string) {
+	ref := refOf(&p)
+	grace := v.pools[n.NodePool].Disruption.TerminationGracePeriod
+	if cmd.Reason != disruption.Drifted || grace <= 0 {
+		v.add(i, r, n.Name, ref.String(), "%s", why)
+		return
+	}
+	k := slices.IndexFunc(cmd.PodDeadlines, func(d PodDeadline) bool { return d.Pod == ref })
+	switch {
+	case cmd.Deadline.IsZero() || cmd.Deadline.After(v.now.Add(grace)):
+		v.add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command's deadline %s is not within the terminationGracePeriod %s of node %s",
+			why, stamp(cmd.Deadline), grace, n.Name)
+	case k < 0 || cmd.PodDeadlines[k].DeleteAt.After(cmd.Deadline):
+		v.add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command does not delete pod %s by its deadline %s",
+			why, ref, stamp(cmd.Deadline))
+	}
+}
+
+// stamp formats t for a message; the zero time is "none".
+func stamp(t time.Time) string {
+	if t.IsZero() {
+		return "none"
+	}
+	return t.UTC().Format(time.RFC3339)
 }
 
 // checkBudget charges the command to its pool and compares the running

@@ -171,6 +171,7 @@ func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 
 func TestVerifyRuleString(t *testing.T) {
 	assert.Equal(t, "Budget", drift.RuleBudget.String())
+	assert.Equal(t, "Deadline", drift.RuleDeadline.String())
 	assert.Equal(t, "Rule(99)", drift.Rule(99).String())
 	v := drift.Violation{Rule: drift.RulePacking, Packing: packing.RuleTaint, Message: "m"}
 	assert.Equal(t, "command 0: Packing/Taint: m", v.String())
@@ -205,6 +206,69 @@ func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
 				Homes:        []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
 			got := drift.VerifyCommands(cl, cmds, at)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Command == 1 && v.Rule == want }), "%v", got)
+		})
+	}
+}
+
+// eventualBase drifts a, whose pod p is protected (by do-not-disrupt, or
+// by a PDB allowing 0 when pdb is set), in a pool with a 10-minute
+// terminationGracePeriod, with room for p on spare.
+func eventualBase(t testing.TB, pdb bool) (drift.Cluster, []drift.Command) {
+	p := pod("p", "100m")
+	cl := cluster(drifted("a", 0, p), state("spare"))
+	if pdb {
+		cl.PDBs = []disruption.PDB{{Namespace: "default", Name: "all"}}
+	} else {
+		cl.Nodes[0].Node.Pods = []packing.Pod{p}
+		cl.Nodes[0].Node.Pods[0].DoNotDisrupt = "true"
+	}
+	cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 10 * time.Minute
+	cl.Nodes[0].NodePoolHash, cl.Nodes[1].NodePoolHash = "", ""
+	cmds, _ := run(t, cl, now)
+	return cl, cmds
+}
+
+// TestVerifyCommandsEventual: the checker accepts a budgeted drift command
+// of a NodePool with a terminationGracePeriod past protected pods when it
+// bounds them by their deadlines, and only then; other commands and the
+// node's own do-not-disrupt stay blocked.
+func TestVerifyCommandsEventual(t *testing.T) {
+	tests := []struct {
+		name   string
+		pdb    bool
+		mutate func(cl *drift.Cluster, cmd *drift.Command)
+		want   drift.Rule // RuleNode: no violation
+	}{
+		{"do-not-disrupt pod bounded", false, func(*drift.Cluster, *drift.Command) {}, drift.RuleNode},
+		{"PDB-protected pod bounded", true, func(*drift.Cluster, *drift.Command) {}, drift.RuleNode},
+		{"no terminationGracePeriod", false, func(cl *drift.Cluster, _ *drift.Command) {
+			cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 0
+		}, drift.RuleDoNotDisrupt},
+		{"no terminationGracePeriod, PDB", true, func(cl *drift.Cluster, _ *drift.Command) {
+			cl.NodePools[0].NodePool.Disruption.TerminationGracePeriod = 0
+		}, drift.RulePDB},
+		{"charged to Expired", false, func(_ *drift.Cluster, c *drift.Command) { c.Reason = disruption.Expired }, drift.RuleDoNotDisrupt},
+		{"do-not-disrupt node", false, func(cl *drift.Cluster, _ *drift.Command) {
+			cl.Nodes[0].Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
+		}, drift.RuleDoNotDisrupt},
+		{"no deadline", false, func(_ *drift.Cluster, c *drift.Command) { c.Deadline = time.Time{} }, drift.RuleDeadline},
+		{"deadline past the grace period", true, func(_ *drift.Cluster, c *drift.Command) { c.Deadline = c.Deadline.Add(time.Second) }, drift.RuleDeadline},
+		{"no pod deadlines", true, func(_ *drift.Cluster, c *drift.Command) { c.PodDeadlines = nil }, drift.RuleDeadline},
+		{"pod deleted after the deadline", false, func(_ *drift.Cluster, c *drift.Command) {
+			c.PodDeadlines = []drift.PodDeadline{{Pod: c.PodDeadlines[0].Pod, DeleteAt: c.Deadline.Add(time.Second)}}
+		}, drift.RuleDeadline},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl, cmds := eventualBase(t, tc.pdb)
+			require.Len(t, cmds, 1)
+			tc.mutate(&cl, &cmds[0])
+			got := drift.VerifyCommands(cl, cmds, now)
+			if tc.want == drift.RuleNode {
+				assert.Empty(t, got)
+				return
+			}
+			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Rule == tc.want }), "want %s, got %v", tc.want, got)
 		})
 	}
 }
