@@ -46,6 +46,16 @@ type driftCommand struct {
 	Deadline     string        `json:"deadline,omitempty"`
 	Replacements []replacement `json:"replacements"`
 	Homes        []home        `json:"homes"`
+	// Protected are the pods whose eviction is blocked now (do-not-disrupt,
+	// a PodDisruptionBudget) on a node drift replaces anyway within its
+	// NodePool's terminationGracePeriod: each is deleted by deleteAt.
+	Protected []protectedPod `json:"protected"`
+}
+
+type protectedPod struct {
+	Pod      string `json:"pod"`
+	DeleteAt string `json:"deleteAt"`
+	Why      string `json:"why"`
 }
 
 type home struct {
@@ -116,7 +126,7 @@ func newDriftReport(s snapshot, fs []drift.Finding, cmds []drift.Command, blocke
 
 func driftCommandReport(c drift.Command) driftCommand {
 	out := driftCommand{Node: c.Node, NodePool: c.NodePool, Reason: c.Reason.String(), Forceful: c.Forceful,
-		Deadline: stamp(c.Deadline), Findings: []string{}, Replacements: []replacement{}, Homes: []home{}}
+		Deadline: stamp(c.Deadline), Findings: []string{}, Replacements: []replacement{}, Homes: []home{}, Protected: []protectedPod{}}
 	for _, f := range c.Findings {
 		out.Findings = append(out.Findings, f.Reason.String())
 	}
@@ -125,6 +135,11 @@ func driftCommandReport(c drift.Command) driftCommand {
 	}
 	for _, h := range c.Homes {
 		out.Homes = append(out.Homes, home{Pod: h.Pod.String(), Node: h.Node, NodeClaim: h.NodeClaim, Unschedulable: h.Unschedulable})
+	}
+	for _, d := range c.PodDeadlines {
+		if d.Protected != "" {
+			out.Protected = append(out.Protected, protectedPod{Pod: d.Pod.String(), DeleteAt: stamp(d.DeleteAt), Why: d.Protected})
+		}
 	}
 	return out
 }
@@ -147,6 +162,7 @@ func (r *driftReport) writeTable(w io.Writer) error {
 		return err
 	}
 	r.writeHomes(w)
+	r.writeProtected(w)
 	if len(r.Blocked) > 0 {
 		tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "\nBLOCKED NODE\tFINDING\tWHY")
@@ -173,6 +189,23 @@ func (r *driftReport) writeHomes(w io.Writer) {
 				to = "unschedulable: " + h.Unschedulable
 			}
 			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, h.Pod, c.Node, strings.TrimSpace(to))
+		}
+	}
+	tw.Flush()
+}
+
+// writeProtected lists the protected pods that commands delete at their
+// deadline, when there are any.
+func (r *driftReport) writeProtected(w io.Writer) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := false
+	for i, c := range r.Commands {
+		for _, p := range c.Protected {
+			if !header {
+				fmt.Fprintln(tw, "\n#\tPROTECTED POD\tDELETED BY\tWHY")
+				header = true
+			}
+			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, p.Pod, p.DeleteAt, p.Why)
 		}
 	}
 	tw.Flush()

@@ -67,10 +67,13 @@
 // warnings[]. kind DriftReport has now, nowFrom, findings[] {node,
 // nodePool, reason, since, forceful, deadline, message}, commands[] {node,
 // nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
-// {pod, node | nodeClaim | unschedulable}}, blocked[] {node, nodePool,
-// reason, why}, currency, notes[], warnings[]. currency is the ISO 4217
-// code of every price of the report, notes[] the price notes of the table
-// header (both added to the first schema).
+// {pod, node | nodeClaim | unschedulable}, protected[] {pod, deleteAt,
+// why}}, blocked[] {node, nodePool, reason, why}, currency, notes[],
+// warnings[]. currency is the ISO 4217 code of every price of the report,
+// notes[] the price notes of the table header, protected[] the pods whose
+// eviction is blocked now (do-not-disrupt, a PodDisruptionBudget) on a node
+// drift replaces anyway within its NodePool's terminationGracePeriod, each
+// deleted by deleteAt (the three added to the first schema).
 //
 // version prints the module version the binary was built from (go install
 // …@v1.2.3 records it), or "devel" and the VCS revision for a build from a
