@@ -82,11 +82,22 @@ type gen struct {
 }
 
 // Generate returns the valid problem the seed stands for, bounded by size.
-// The same (seed, size) always gives an equal problem. The complexity is
-// O(size) and it allocates only the problem.
+// The same (seed, size) always gives an equal problem. About a third of the
+// problems also get one or two unusual shapes (see [unusualShapes]): the
+// valid inputs of real clusters that broke the solver once, such as
+// daemonsets that tolerate everything and request GPUs, pools that exclude
+// themselves, hostname and beta-label constraints, spreads over keys with
+// many values, the longest label strings, and amounts and prices at their
+// bounds. The complexity is O(size) and it allocates only the problem.
 func Generate(seed uint64, size Size) packing.Problem {
 	g := &gen{src: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)), size: size.withDefaults()}
-	return g.problem()
+	p := g.problem()
+	if g.chance(1, 3) { // drawn after the base problem, which each seed keeps
+		for range 1 + g.intn(2) {
+			g.unusual(&p)
+		}
+	}
+	return p
 }
 
 // Decode turns arbitrary bytes into a problem with the generator's
