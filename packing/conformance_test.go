@@ -514,6 +514,15 @@ func TestConformanceDaemonSets(t *testing.T) {
 			daemons: []packing.DaemonSet{daemon("gpu", req(string(gpuA), "1"))},
 			pods:    []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("dedicated")))},
 			claims:  1, check: all(wantType("p", "small-instance-type"), verifies)},
+		// The zones of a type its daemonsets overfill are no topology
+		// domains of the pool: no node of it can launch there.
+		{name: "a GPU daemonset leaves out the zones only GPU-less types offer from a spread's domains",
+			types: append(defaultTypes()[:1], typeSpec{name: "gpu-zone-1", cpu: 4, memGi: 4, pods: 5,
+				ext:       []resources.Amount{{Name: gpuA, Value: 2}},
+				offerings: []instancetypes.Offering{{Zone: zone1, CapacityType: instancetypes.OnDemand, Price: 1e9, Available: true}}}),
+			daemons: []packing.DaemonSet{gpuDaemon()},
+			pods:    mkPods("p", 2, podLabels("app", "x"), spread(spreadBy(requirements.LabelZone, 1, "app", "x"))), claims: anyClaims,
+			check: all(wantType("p-00", "gpu-zone-1"), wantType("p-01", "gpu-zone-1"), verifies)},
 		{name: "daemonset overhead is counted once per NodeClaim", opts: plain,
 			daemons: []packing.DaemonSet{daemon("ds", req("cpu", "1"))}, pods: mkPods("p", 2, req("cpu", "0.5")), claims: 1,
 			check: func(t *testing.T, o outcome) {
