@@ -102,10 +102,11 @@ func Generate(seed uint64, size Size) packing.Problem {
 
 // Decode turns arbitrary bytes into a problem with the generator's
 // structure, each choice read from the next bytes; then, as the bytes say,
-// it makes up to three fields invalid (see [Corrupt]) and puts hostile
+// it makes up to three fields invalid (see [Corrupt]), puts hostile
 // strings or extreme numbers in up to four fields (see [HostileStrings]
-// and [ExtremeInts]). It never panics; the same bytes give an equal
-// problem. Bytes past the end read as zero.
+// and [ExtremeInts]) and adds up to two of [Generate]'s unusual shapes. It
+// never panics; the same bytes give an equal problem. Bytes past the end
+// read as zero.
 func Decode(data []byte) packing.Problem {
 	p, _ := DecodeRest(data)
 	return p
@@ -124,6 +125,11 @@ func DecodeRest(data []byte) (packing.Problem, *Stream) {
 	if g.intn(4) == 3 { // never once the bytes have run out: older inputs decode as they did
 		for range 1 + g.intn(4) {
 			g.hostile(&p)
+		}
+	}
+	if g.intn(4) == 3 { // likewise
+		for range 1 + g.intn(2) {
+			g.unusual(&p)
 		}
 	}
 	return p, &Stream{g: g}
