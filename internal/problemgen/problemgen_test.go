@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"math/rand/v2"
 	"reflect"
 	"slices"
 	"strconv"
@@ -214,6 +215,24 @@ func TestDecodeNeverPanics(t *testing.T) {
 	for _, in := range inputs {
 		a, b := Decode(in), Decode(in)
 		assert.Equal(t, Dump(a), Dump(b))
+	}
+}
+
+// TestUnusualShapesOnHostileProblems applies every unusual shape to
+// problems whose names and labels Decode's hostilities made hostile, as
+// Decode does: no shape may panic on them.
+func TestUnusualShapesOnHostileProblems(t *testing.T) {
+	for seed := range uint64(300) {
+		for i, shape := range unusualShapes {
+			g := &gen{src: rand.New(rand.NewPCG(seed, uint64(i)))}
+			p := Clone(Generate(seed, Size{}))
+			g.zones, g.types = catalogVocabulary(p.Catalog)
+			g.apps = []string{"app-0"}
+			for range 8 {
+				g.hostile(&p)
+			}
+			require.NotPanics(t, func() { shape(g, &p) }, "seed %d, shape %d", seed, i)
+		}
 	}
 }
 

@@ -66,14 +66,27 @@ func (g *gen) unusual(p *packing.Problem) {
 	}
 }
 
-// mustRequirement builds a requirement of the generator's own constant
-// strings; an error is a bug here.
+// mustRequirement builds a requirement of the generator's own strings;
+// an error is a bug here.
 func mustRequirement(key string, op requirements.Operator, values ...string) requirements.Requirement {
 	r, err := requirements.New(key, op, values...)
 	if err != nil {
 		panic(fmt.Sprintf("problemgen: generated requirement is invalid: %v", err))
 	}
 	return r
+}
+
+// inputRequirement builds a requirement on the names of p's objects, false
+// when one is invalid: Decode's problems may carry hostile ones.
+func inputRequirement(key string, op requirements.Operator, values ...string) (requirements.Requirement, bool) {
+	r, err := requirements.New(key, op, values...)
+	return r, err == nil
+}
+
+// labelSelector selects the pods whose app label is app, unchecked (see
+// inputRequirement).
+func labelSelector(app string) requirements.Set {
+	return requirements.FromLabels(map[string]string{LabelApp: app})
 }
 
 // someWorkload returns the indices of the pending pods of one random
@@ -153,30 +166,33 @@ func selfExcludingPool(g *gen, p *packing.Problem) bool {
 	if np == nil {
 		return false
 	}
+	labels := np.Labels
+	if len(labels) == 0 {
+		labels = map[string]string{LabelTeam: "a"}
+	}
+	k := slices.Sorted(maps.Keys(labels))[0]
 	var r requirements.Requirement
-	switch g.intn(4) {
+	ok := true
+	switch g.intn(5) {
 	case 0:
 		other := pick(g, p.NodePools).Name
 		if other == np.Name {
 			other = "other"
 		}
-		r = mustRequirement(requirements.LabelNodePool, requirements.In, other)
+		r, ok = inputRequirement(requirements.LabelNodePool, requirements.In, other)
 	case 1:
-		r = mustRequirement(requirements.LabelNodePool, requirements.NotIn, np.Name)
+		r, ok = inputRequirement(requirements.LabelNodePool, requirements.NotIn, np.Name)
 	case 2:
 		r = mustRequirement(requirements.LabelNodePool, requirements.DoesNotExist)
+	case 3:
+		r, ok = inputRequirement(k, requirements.DoesNotExist)
 	default:
-		if len(np.Labels) == 0 {
-			np.Labels = map[string]string{LabelTeam: "a"}
-		}
-		np.Labels = cloneLabels(np.Labels)
-		k := slices.Sorted(maps.Keys(np.Labels))[0]
-		r = mustRequirement(k, requirements.DoesNotExist)
-		if g.chance(1, 2) {
-			r = mustRequirement(k, requirements.NotIn, np.Labels[k])
-		}
+		r, ok = inputRequirement(k, requirements.NotIn, labels[k])
 	}
-	np.Requirements = np.Requirements.Add(r)
+	if !ok {
+		return false
+	}
+	np.Labels, np.Requirements = labels, np.Requirements.Add(r)
 	return true
 }
 
@@ -193,20 +209,23 @@ func hostnameAffinity(g *gen, p *packing.Problem) bool {
 		name = pick(g, p.Nodes).Name
 	}
 	var r requirements.Requirement
+	ok := true
 	switch g.intn(5) {
 	case 0:
 		r = mustRequirement(requirements.LabelHostname, requirements.DoesNotExist)
 	case 1:
 		r = mustRequirement(requirements.LabelHostname, requirements.Exists)
 	case 2:
-		r = mustRequirement(requirements.LabelHostname, requirements.In, name, "node-x")
+		r, ok = inputRequirement(requirements.LabelHostname, requirements.In, name, "node-x")
 	case 3:
-		r = mustRequirement(requirements.LabelHostname, requirements.NotIn, name)
+		r, ok = inputRequirement(requirements.LabelHostname, requirements.NotIn, name)
 	default:
 		r = mustRequirement(requirements.LabelHostname, requirements.Gt, "3")
 	}
-	g.constrainWorkload(p, w, r)
-	return true
+	if ok {
+		g.constrainWorkload(p, w, r)
+	}
+	return ok
 }
 
 // betaNodeLabels gives a node the beta zone and instance-type labels,
@@ -250,12 +269,12 @@ func betaTopology(g *gen, p *packing.Problem) bool {
 	app, key := appOf(p, w), pick(g, []string{LabelBetaZone, LabelBetaZone, LabelBetaInstanceType})
 	switch g.intn(4) {
 	case 0:
-		addSpread(p, w, packing.TopologySpread{TopologyKey: key, MaxSkew: int32(1 + g.intn(2)), Selector: appSelector(app)})
+		addSpread(p, w, packing.TopologySpread{TopologyKey: key, MaxSkew: int32(1 + g.intn(2)), Selector: labelSelector(app)})
 	case 1:
 		term := packing.PodAffinityTerm{TopologyKey: LabelBetaZone, Selector: appSelector(pick(g, g.apps))}
 		eachPod(p, w, func(pod *packing.Pod) { pod.Affinity = append(slices.Clip(pod.Affinity), term) })
 	case 2:
-		term := packing.PodAffinityTerm{TopologyKey: key, Selector: appSelector(app)}
+		term := packing.PodAffinityTerm{TopologyKey: key, Selector: labelSelector(app)}
 		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
 	default:
 		g.constrainWorkload(p, w, mustRequirement(LabelBetaZone, requirements.In, pick(g, g.zones)))
@@ -278,11 +297,11 @@ func manyValuedSpread(g *gen, p *packing.Problem) bool {
 	}
 	app := appOf(p, w)
 	if g.chance(1, 4) {
-		term := packing.PodAffinityTerm{TopologyKey: key, Selector: appSelector(app)}
+		term := packing.PodAffinityTerm{TopologyKey: key, Selector: labelSelector(app)}
 		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
 		return true
 	}
-	ts := packing.TopologySpread{TopologyKey: key, MaxSkew: int32(1 + g.intn(2)), Selector: appSelector(app)}
+	ts := packing.TopologySpread{TopologyKey: key, MaxSkew: int32(1 + g.intn(2)), Selector: labelSelector(app)}
 	if g.chance(1, 4) {
 		ts.WhenUnsatisfiable = packing.ScheduleAnyway
 	}
@@ -366,7 +385,7 @@ func unusualPodLabel(g *gen, p *packing.Problem) bool {
 		addSpread(p, w, packing.TopologySpread{TopologyKey: g.topologyKey(), MaxSkew: 1, Selector: sel})
 	case 1:
 		addSpread(p, w, packing.TopologySpread{TopologyKey: g.topologyKey(), MaxSkew: 1,
-			Selector: appSelector(appOf(p, w)), MatchLabelKeys: []string{key}})
+			Selector: labelSelector(appOf(p, w)), MatchLabelKeys: []string{key}})
 	default:
 		term := packing.PodAffinityTerm{TopologyKey: requirements.LabelHostname, Selector: sel}
 		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
