@@ -155,6 +155,11 @@ func addSpread(p *packing.Problem, w []int, ts packing.TopologySpread) {
 	eachPod(p, w, func(pod *packing.Pod) { pod.TopologySpread = append(slices.Clip(pod.TopologySpread), ts) })
 }
 
+// addAntiAffinity appends term to the anti-affinity of the pods at w.
+func addAntiAffinity(p *packing.Problem, w []int, term packing.PodAffinityTerm) {
+	eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
+}
+
 // appOf returns the app label of the first pod at w.
 func appOf(p *packing.Problem, w []int) string { return p.Pods[w[0]].Labels[LabelApp] }
 
@@ -275,7 +280,7 @@ func betaTopology(g *gen, p *packing.Problem) bool {
 		eachPod(p, w, func(pod *packing.Pod) { pod.Affinity = append(slices.Clip(pod.Affinity), term) })
 	case 2:
 		term := packing.PodAffinityTerm{TopologyKey: key, Selector: labelSelector(app)}
-		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
+		addAntiAffinity(p, w, term)
 	default:
 		g.constrainWorkload(p, w, mustRequirement(LabelBetaZone, requirements.In, pick(g, g.zones)))
 	}
@@ -298,7 +303,7 @@ func manyValuedSpread(g *gen, p *packing.Problem) bool {
 	app := appOf(p, w)
 	if g.chance(1, 4) {
 		term := packing.PodAffinityTerm{TopologyKey: key, Selector: labelSelector(app)}
-		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
+		addAntiAffinity(p, w, term)
 		return true
 	}
 	ts := packing.TopologySpread{TopologyKey: key, MaxSkew: int32(1 + g.intn(2)), Selector: labelSelector(app)}
@@ -388,7 +393,7 @@ func unusualPodLabel(g *gen, p *packing.Problem) bool {
 			Selector: labelSelector(appOf(p, w)), MatchLabelKeys: []string{key}})
 	default:
 		term := packing.PodAffinityTerm{TopologyKey: requirements.LabelHostname, Selector: sel}
-		eachPod(p, w, func(pod *packing.Pod) { pod.AntiAffinity = append(slices.Clip(pod.AntiAffinity), term) })
+		addAntiAffinity(p, w, term)
 	}
 	return true
 }
