@@ -27,7 +27,10 @@ import (
 //
 // The default run checks 10,000 problems through Solve and Verify in
 // TestPropertyPlanVerifies, and a few thousand more in the other
-// properties. The environment variable NODEPLAN_PROPERTY_COUNT sets the
+// properties, some with options drawn by problemgen.GenerateOptions (a
+// failure there names the seed of both). A third of the problems carry
+// problemgen's unusual shapes (GPU daemonsets, self-excluding pools,
+// hostname and beta-label constraints, many-valued spreads, bounds). The environment variable NODEPLAN_PROPERTY_COUNT sets the
 // count of TestPropertyPlanVerifies for long runs (the others scale with
 // it, at a tenth, a fifth or a half); a value below the default is ignored:
 //
