@@ -1,6 +1,7 @@
 package packing_test
 
 import (
+	"maps"
 	"slices"
 	"testing"
 
@@ -93,6 +94,14 @@ func wantLabel(pod, key, value string) func(*testing.T, outcome) {
 		got, ok := o.labelOf(pod, key)
 		assert.True(t, ok, "pod %s has no %s", pod, key)
 		assert.Equal(t, value, got, "pod %s %s", pod, key)
+	}
+}
+
+// noLabel asserts that the node or claim of pod has no label key.
+func noLabel(pod, key string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		got, ok := o.labelOf(pod, key)
+		assert.False(t, ok, "pod %s is on a node with %s=%s", pod, key, got)
 	}
 }
 
@@ -514,6 +523,15 @@ func TestConformanceDaemonSets(t *testing.T) {
 			daemons: []packing.DaemonSet{daemon("gpu", req(string(gpuA), "1"))},
 			pods:    []packing.Pod{mkPod("p", oneCPU, tolerate(toleration("dedicated")))},
 			claims:  1, check: all(wantType("p", "small-instance-type"), verifies)},
+		// The zones of a type its daemonsets overfill are no topology
+		// domains of the pool: no node of it can launch there.
+		{name: "a GPU daemonset leaves out the zones only GPU-less types offer from a spread's domains",
+			types: append(defaultTypes()[:1], typeSpec{name: "gpu-zone-1", cpu: 4, memGi: 4, pods: 5,
+				ext:       []resources.Amount{{Name: gpuA, Value: 2}},
+				offerings: []instancetypes.Offering{{Zone: zone1, CapacityType: instancetypes.OnDemand, Price: 1e9, Available: true}}}),
+			daemons: []packing.DaemonSet{gpuDaemon()},
+			pods:    mkPods("p", 2, podLabels("app", "x"), spread(spreadBy(requirements.LabelZone, 1, "app", "x"))), claims: anyClaims,
+			check: all(wantType("p-00", "gpu-zone-1"), wantType("p-01", "gpu-zone-1"), verifies)},
 		{name: "daemonset overhead is counted once per NodeClaim", opts: plain,
 			daemons: []packing.DaemonSet{daemon("ds", req("cpu", "1"))}, pods: mkPods("p", 2, req("cpu", "0.5")), claims: 1,
 			check: func(t *testing.T, o outcome) {
@@ -590,7 +608,13 @@ func TestConformanceTopologySpread(t *testing.T) {
 	minDomains.MinDomains = 3
 	hashKeys := spreadBy(zone, 1, app...)
 	hashKeys.MatchLabelKeys = []string{"hash"}
-	fake := "example.com/fake-label"
+	fake, rack := "example.com/fake-label", "example.com/rack"
+	labelled := func(n packing.Node, kv ...string) packing.Node {
+		labels := kvMap(kv)
+		maps.Copy(labels, n.Labels)
+		n.Labels = labels
+		return n
+	}
 	taintedFake := func(name, v string) packing.Node {
 		n := mkNode(name, "", "", "")
 		n.Labels = map[string]string{fake: v}
@@ -612,6 +636,19 @@ func TestConformanceTopologySpread(t *testing.T) {
 		{name: "an unknown topology key leaves only its pod out", pods: []packing.Pod{
 			mkPod("unknown", lab, spread(spreadBy("example.com/unknown", 1, app...))), mkPod("plain")},
 			claims: 1, unsched: []string{"unknown"}},
+		// A claim carries a custom label only when its NodePool (or its
+		// pods' requirements) define the key: Karpenter's claims never
+		// take a domain that only existing nodes have.
+		{name: "a custom key only an existing node has is no domain of a NodePool without it",
+			nodes: []packing.Node{labelled(blocked("r1", zone1), rack, "r1")},
+			pods:  mkPods("p", 2, lab, spread(spreadBy(rack, 1, app...))), unsched: []string{"p-00", "p-01"}},
+		{name: "a pod only counted by a spread on a custom key goes to a NodePool without it, unlabelled",
+			pools: []packing.NodePool{pool("plain"), pool("racked", poolLabels(rack, "ra"), poolTaint(taint("racked", requirements.NoSchedule)))},
+			pods: []packing.Pod{mkPod("s", lab, spread(spreadBy(rack, 1, app...)), tolerate(toleration("racked"))),
+				mkPod("c", lab, req("cpu", "1"))}, claims: 2,
+			check: all(wantLabel("s", rack, "ra"), noLabel("c", rack), verifies)},
+		{name: "required anti-affinity on a custom key no node has does not block",
+			pods: mkPods("p", 2, lab, antiAffinity(podTerm(rack, 0, app...))), claims: 1, check: all(noLabel("p-00", rack), verifies)},
 		{name: "balance across zones", pods: mkPods("p", 4, lab, zonal), claims: anyClaims,
 			check: wantSkew(zone, []int{1, 1, 2}, app...)},
 		{name: "NodePool zone requirements limit the domains", pools: zones12, pods: mkPods("p", 4, lab, zonal),

@@ -93,9 +93,11 @@
 // slot, count on T whatever they ask for: a claim's pods plus T's
 // overhead must fit T, so a type its daemonsets alone overfill (a
 // daemonset that tolerates everything and requests a GPU, on a type
-// without GPUs) is never a candidate. [Verify] checks the same rule on
-// every candidate type; NodeClaim.Requests carries the chosen type's
-// overhead.
+// without GPUs) is never a candidate, and its values (zones, say) are no
+// topology domains of P (Karpenter counts every type of the pool, so a
+// spread would wait forever on a zone no node of P can launch in).
+// [Verify] checks the same rule on every candidate type and domain;
+// NodeClaim.Requests carries the chosen type's overhead.
 //
 // A new node's hostname is unknown until it launches, and every node has
 // one: as Karpenter gives a new NodeClaim the requirement

@@ -27,7 +27,10 @@ import (
 //
 // The default run checks 10,000 problems through Solve and Verify in
 // TestPropertyPlanVerifies, and a few thousand more in the other
-// properties. The environment variable NODEPLAN_PROPERTY_COUNT sets the
+// properties, some with options drawn by problemgen.GenerateOptions (a
+// failure there names the seed of both). A third of the problems carry
+// problemgen's unusual shapes (GPU daemonsets, self-excluding pools,
+// hostname and beta-label constraints, many-valued spreads, bounds). The environment variable NODEPLAN_PROPERTY_COUNT sets the
 // count of TestPropertyPlanVerifies for long runs (the others scale with
 // it, at a tenth, a fifth or a half); a value below the default is ignored:
 //
@@ -108,6 +111,12 @@ const maxReports = 2
 // parallel batches, reporting each failure with its seed and the
 // minimised problem.
 func forSeeds(t *testing.T, base uint64, n int, prop property) {
+	forSeedsWith(t, base, n, func(uint64) property { return prop })
+}
+
+// forSeedsWith is forSeeds with a property that depends on the seed (the
+// options it solves with, say).
+func forSeedsWith(t *testing.T, base uint64, n int, prop func(seed uint64) property) {
 	per := (n + batches - 1) / batches
 	for b := range batches {
 		lo, hi := base+uint64(b*per), base+uint64(min((b+1)*per, n))
@@ -118,10 +127,10 @@ func forSeeds(t *testing.T, base uint64, n int, prop property) {
 	}
 }
 
-func checkSeeds(t *testing.T, lo, hi uint64, prop property) {
+func checkSeeds(t *testing.T, lo, hi uint64, seeded func(seed uint64) property) {
 	reports := 0
 	for seed := lo; seed < hi && reports < maxReports; seed++ {
-		p := problemgen.Generate(seed, problemgen.Size{})
+		p, prop := problemgen.Generate(seed, problemgen.Size{}), seeded(seed)
 		err := safely(prop, p)
 		var kb *errKnownBug
 		switch {
@@ -272,6 +281,40 @@ func TestPropertyInvalidRejected(t *testing.T) {
 			return fmt.Errorf("Solve of a problem with %s returned %v, want an error wrapping ErrInvalidProblem", what, err)
 		}
 		return nil
+	})
+}
+
+// TestPropertyOptions: the plans Solve makes with options drawn across
+// their valid range (every strategy, few or no restarts, candidate types
+// capped at one or a few, per-node overheads up to the price bound,
+// preferences ignored, priority order) pass Verify.
+func TestPropertyOptions(t *testing.T) {
+	forSeedsWith(t, 5<<40, propertyCount(t)/10, func(seed uint64) property {
+		o := problemgen.GenerateOptions(seed)
+		return func(p packing.Problem) error {
+			if _, err := verified(p, o); err != nil {
+				return fmt.Errorf("options %+v: %w", o, err)
+			}
+			return nil
+		}
+	})
+}
+
+// TestPropertyInvalidOptions: options with one invalid field (a strategy
+// out of range, a negative MaxInstanceTypes, too many restarts, an
+// overhead above the price bound) make Solve return an error wrapping
+// ErrInvalidOptions and no plan, and never panic (invariant 6).
+func TestPropertyInvalidOptions(t *testing.T) {
+	forSeedsWith(t, 6<<40, propertyCount(t)/10, func(seed uint64) property {
+		o, what := problemgen.CorruptOptions(problemgen.GenerateOptions(seed), seed)
+		return func(p packing.Problem) error {
+			plan, err := packing.Solve(p, o)
+			if !errors.Is(err, packing.ErrInvalidOptions) || !reflect.DeepEqual(plan, packing.Plan{}) {
+				return fmt.Errorf("Solve with %s (%+v) returned %v and %d claims, want an error wrapping ErrInvalidOptions and no plan",
+					what, o, err, len(plan.NodeClaims))
+			}
+			return nil
+		}
 	})
 }
 

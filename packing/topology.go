@@ -36,6 +36,15 @@ func (r *run) domain(t target, key string, pins []pin) (string, bool) {
 	return "", false
 }
 
+// carries reports whether c can take a value of key: its requirements
+// (its pool's, with its pods') name the key, or its pool may leave the key
+// undefined (a well-known label, one of its types' labels, the hostname),
+// which the launch settles. A claim never takes a custom label its pool
+// does not define, whatever values existing nodes have, as Karpenter's
+// claims never do: a pod spread or drawn to a domain of such a key cannot
+// go on it, and a pod only counted by one is in no domain there.
+func (c *claim) carries(key string) bool { return c.reqs.Has(key) || c.pl.allowUndefined(key) }
+
 // topology checks the pod's active constraints and the inverse
 // anti-affinity of placed pods against t. For a claim it also fixes, as
 // pins, the domain of every topology key the pod is constrained or counted
@@ -49,8 +58,8 @@ func (r *run) topology(v view, t target) ([]pin, bool) {
 		switch {
 		case ok && !r.satisfied(v, c, d):
 			return nil, false
-		case !ok && t.claim == nil:
-			if c.kind != antiKind {
+		case !ok && (t.claim == nil || !t.claim.carries(key)):
+			if c.kind != antiKind { // a node without the key is in no domain
 				return nil, false
 			}
 		case !ok:
@@ -69,7 +78,7 @@ func (r *run) countedPins(v view, t target, pins []pin) ([]pin, bool) {
 	for _, m := range v.info.matches {
 		key := r.s.counters[m].key
 		d, ok := r.domain(t, key, pins)
-		if !ok && t.claim != nil {
+		if !ok && t.claim != nil && t.claim.carries(key) {
 			if d, ok = r.chooseFree(v, m, t.claim, pins); !ok {
 				return nil, false
 			}

@@ -235,8 +235,9 @@ func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
 }
 
 // appendPoolDomains adds the values of key that np's instance types state
-// with In and np allows, for types that meet np and have an available
-// offering.
+// with In and np allows, for types that meet np, have an available
+// offering and hold their own daemonset overhead (a type its daemonsets
+// overfill never launches).
 func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
 	reqs := v.poolReqs[np.Name]
 	if !ownLabelsMet(np, reqs) {
@@ -245,7 +246,8 @@ func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []v
 	allowed := reqs.Get(key)
 	for _, it := range catalogTypes(v.catalogOf(np)) {
 		r := it.Requirements.Get(key)
-		if !it.Requirements.Has(key) || r.Complement() || !launchable(it, reqs, "") || it.Requirements.Intersects(reqs) != nil {
+		if !it.Requirements.Has(key) || r.Complement() || !launchable(it, reqs, "") || it.Requirements.Intersects(reqs) != nil ||
+			!v.overhead(np, it).Fits(it.Allocatable) {
 			continue
 		}
 		for _, val := range r.Values() {

@@ -10,9 +10,19 @@
 // taints, startup taints, limits including a node count), existing nodes
 // with bound pods (some not initialized, some marked for deletion),
 // daemonsets, and pending pods with every kind of constraint the solver
-// knows, including pods no node can take. [Decode] turns arbitrary bytes
-// into a problem the same way, for fuzzing, and may make it invalid
-// ([Corrupt] does so on purpose). [Minimize] shrinks a failing problem and
+// knows, including pods no node can take. A third of the problems also get
+// unusual but valid shapes that real clusters contain: daemonsets that
+// tolerate everything and request GPUs, NodePools whose requirements
+// exclude their own name or labels, hostname requirements, beta zone and
+// instance-type labels (agreeing with the node's fields or not) and
+// constraints on beta keys, spreads over keys with many values, the
+// longest and emptiest label strings, and amounts, limits and prices at
+// their bounds. [GenerateOptions] draws solver options across their valid
+// range, [CorruptOptions] makes one invalid, and [Disruptive] adds the
+// budgets, do-not-disrupt marks and PodDisruptionBudgets that
+// consolidation and drift read. [Decode] turns arbitrary bytes into a
+// problem the same way, for fuzzing, and may make it invalid ([Corrupt]
+// does so on purpose) or hostile. [Minimize] shrinks a failing problem and
 // [Dump] prints it compactly.
 //
 // Cost model: a problem of the default [Size] takes tens of microseconds

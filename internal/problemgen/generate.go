@@ -82,19 +82,31 @@ type gen struct {
 }
 
 // Generate returns the valid problem the seed stands for, bounded by size.
-// The same (seed, size) always gives an equal problem. The complexity is
-// O(size) and it allocates only the problem.
+// The same (seed, size) always gives an equal problem. About a third of the
+// problems also get one or two unusual shapes (see [unusualShapes]): the
+// valid inputs of real clusters that broke the solver once, such as
+// daemonsets that tolerate everything and request GPUs, pools that exclude
+// themselves, hostname and beta-label constraints, spreads over keys with
+// many values, the longest label strings, and amounts and prices at their
+// bounds. The complexity is O(size) and it allocates only the problem.
 func Generate(seed uint64, size Size) packing.Problem {
 	g := &gen{src: rand.New(rand.NewPCG(seed, seed^0x5851f42d4c957f2d)), size: size.withDefaults()}
-	return g.problem()
+	p := g.problem()
+	if g.chance(1, 3) { // drawn after the base problem, which each seed keeps
+		for range 1 + g.intn(2) {
+			g.unusual(&p)
+		}
+	}
+	return p
 }
 
 // Decode turns arbitrary bytes into a problem with the generator's
 // structure, each choice read from the next bytes; then, as the bytes say,
-// it makes up to three fields invalid (see [Corrupt]) and puts hostile
+// it makes up to three fields invalid (see [Corrupt]), puts hostile
 // strings or extreme numbers in up to four fields (see [HostileStrings]
-// and [ExtremeInts]). It never panics; the same bytes give an equal
-// problem. Bytes past the end read as zero.
+// and [ExtremeInts]) and adds up to two of [Generate]'s unusual shapes. It
+// never panics; the same bytes give an equal problem. Bytes past the end
+// read as zero.
 func Decode(data []byte) packing.Problem {
 	p, _ := DecodeRest(data)
 	return p
@@ -113,6 +125,11 @@ func DecodeRest(data []byte) (packing.Problem, *Stream) {
 	if g.intn(4) == 3 { // never once the bytes have run out: older inputs decode as they did
 		for range 1 + g.intn(4) {
 			g.hostile(&p)
+		}
+	}
+	if g.intn(4) == 3 { // likewise
+		for range 1 + g.intn(2) {
+			g.unusual(&p)
 		}
 	}
 	return p, &Stream{g: g}

@@ -2,7 +2,12 @@ package problemgen
 
 import (
 	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +15,8 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 func TestGenerateIsValid(t *testing.T) {
@@ -28,11 +35,11 @@ func TestGenerateIsDeterministic(t *testing.T) {
 	}
 }
 
-// TestGenerateCoversConstraints checks that a few hundred seeds produce
+// TestGenerateCoversConstraints checks that a thousand seeds produce
 // every kind of input the generator promises.
 func TestGenerateCoversConstraints(t *testing.T) {
 	seen := map[string]bool{}
-	for seed := range uint64(500) {
+	for seed := range uint64(1000) {
 		p := Generate(seed, Size{})
 		mark := func(name string, ok bool) { seen[name] = seen[name] || ok }
 		mark("no pools", len(p.NodePools) == 0)
@@ -54,12 +61,132 @@ func TestGenerateCoversConstraints(t *testing.T) {
 		mark("too big", slicesAny(p.Pods, func(q packing.Pod) bool { return q.Requests.CPU >= 1_000_000 }))
 		mark("limits", slicesAny(p.NodePools, func(np packing.NodePool) bool { return len(np.Limits) > 0 }))
 		mark("pool catalog", slicesAny(p.NodePools, func(np packing.NodePool) bool { return np.Catalog != nil }))
+		markUnusual(p, mark)
 	}
 	for _, name := range []string{"no pools", "3 pools", "uninitialized", "deleting", "bound pods", "daemonsets",
 		"selector", "or terms", "preferred", "spread", "minDomains", "affinity", "anti", "ports", "too big",
 		"limits", "pool catalog"} {
 		assert.True(t, seen[name], "no generated problem has %s", name)
 	}
+	for _, name := range unusualNames {
+		assert.True(t, seen[name], "no generated problem has %s", name)
+	}
+}
+
+// unusualNames are the unusual shapes markUnusual recognises.
+var unusualNames = []string{"device daemonset", "device daemonset on some types", "self-excluding pool",
+	"hostname DoesNotExist", "hostname In", "hostname NotIn", "hostname Exists", "beta zone label",
+	"beta zone label disagreeing", "beta instance-type label", "beta zone spread", "beta zone affinity",
+	"instance-type spread", "hostname spread", "rack spread", "longest key", "empty value", "longest value",
+	"unusual taint", "near-max request", "near-max node", "near-max limit", "near-max price"}
+
+// markUnusual marks the unusual shapes p has.
+func markUnusual(p packing.Problem, mark func(string, bool)) {
+	pods, nodes := p.Pods, p.Nodes
+	mark("device daemonset", slicesAny(p.DaemonSets, func(ds packing.DaemonSet) bool {
+		return ds.Requests.Get(resources.GPU) > 0 && len(ds.Tolerations) > 0 && ds.Tolerations[0].Key == ""
+	}))
+	mark("device daemonset on some types", slicesAny(p.DaemonSets, func(ds packing.DaemonSet) bool {
+		return ds.Requests.Get(resources.GPU) > 0 && len(ds.NodeAffinity.Required) > 0
+	}))
+	mark("self-excluding pool", slicesAny(p.NodePools, func(np packing.NodePool) bool {
+		r := np.Requirements.Get(requirements.LabelNodePool)
+		return np.Requirements.Has(requirements.LabelNodePool) && !r.Has(np.Name)
+	}))
+	for _, op := range []requirements.Operator{requirements.DoesNotExist, requirements.In, requirements.NotIn, requirements.Exists} {
+		mark("hostname "+op.String(), slicesAny(pods, func(q packing.Pod) bool {
+			return slicesAny(q.NodeAffinity.Required, func(s requirements.Set) bool {
+				return s.Has(requirements.LabelHostname) && s.Get(requirements.LabelHostname).Operator() == op
+			})
+		}))
+	}
+	mark("beta zone label", slicesAny(nodes, func(n packing.Node) bool { return n.Labels[LabelBetaZone] != "" }))
+	mark("beta zone label disagreeing", slicesAny(nodes, func(n packing.Node) bool {
+		_, stable := n.Labels[requirements.LabelZone]
+		return !stable && n.Labels[LabelBetaZone] != "" && n.Labels[LabelBetaZone] != n.Zone
+	}))
+	mark("beta instance-type label", slicesAny(nodes, func(n packing.Node) bool { return n.Labels[LabelBetaInstanceType] != "" }))
+	spreadOn := func(key string) bool {
+		return slicesAny(pods, func(q packing.Pod) bool {
+			return slicesAny(q.TopologySpread, func(ts packing.TopologySpread) bool { return ts.TopologyKey == key })
+		})
+	}
+	mark("beta zone spread", spreadOn(LabelBetaZone))
+	mark("beta zone affinity", slicesAny(pods, func(q packing.Pod) bool {
+		return slicesAny(q.Affinity, func(t packing.PodAffinityTerm) bool { return t.TopologyKey == LabelBetaZone })
+	}))
+	mark("instance-type spread", spreadOn(requirements.LabelInstanceType))
+	mark("hostname spread", spreadOn(requirements.LabelHostname))
+	mark("rack spread", spreadOn(LabelRack))
+	labelled := func(f func(k, v string) bool) bool {
+		return slicesAny(pods, func(q packing.Pod) bool { return anyLabel(q.Labels, f) }) ||
+			slicesAny(nodes, func(n packing.Node) bool { return anyLabel(n.Labels, f) })
+	}
+	mark("longest key", labelled(func(k, _ string) bool { return len(k) == 253+1+63 }))
+	mark("empty value", labelled(func(_, v string) bool { return v == "" }))
+	mark("longest value", labelled(func(_, v string) bool { return len(v) == 63 }))
+	mark("unusual taint", slicesAny(p.NodePools, func(np packing.NodePool) bool {
+		return slicesAny(np.Taints, func(t requirements.Taint) bool { return slices.Contains(unusualKeys, t.Key) })
+	}))
+	mark("near-max request", slicesAny(pods, func(q packing.Pod) bool { return largest(q.Requests) >= resources.MaxAmount/2 }))
+	mark("near-max node", slicesAny(nodes, func(n packing.Node) bool {
+		return n.Allocatable.CPU >= resources.MaxAmount/2 || n.Price >= instancetypes.MaxValidPrice/2
+	}))
+	mark("near-max limit", slicesAny(p.NodePools, func(np packing.NodePool) bool {
+		return slicesAny(slices.Collect(maps.Values(np.Limits)), func(v int64) bool { return v >= resources.MaxAmount })
+	}))
+	mark("near-max price", p.Catalog != nil && slicesAny(p.Catalog.Types(), func(t *instancetypes.InstanceType) bool {
+		return t.Offerings[0].Price >= instancetypes.MaxValidPrice/2
+	}))
+}
+
+// largest returns the largest of l's amounts the unusual shapes set.
+func largest(l resources.List) int64 {
+	var m int64
+	for _, n := range extremeNames {
+		m = max(m, l.Get(n))
+	}
+	return m
+}
+
+func anyLabel(labels map[string]string, f func(k, v string) bool) bool {
+	for k, v := range labels {
+		if f(k, v) {
+			return true
+		}
+	}
+	return false
+}
+
+func TestGenerateOptions(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := range uint64(500) {
+		o := GenerateOptions(seed)
+		require.NoError(t, o.Validate(), "seed %d: %+v", seed, o)
+		require.Equal(t, o, GenerateOptions(seed))
+		seen[o.Strategy.String()] = true
+		seen["restarts "+strconv.Itoa(o.Restarts)] = true
+		seen["max types "+strconv.Itoa(o.MaxInstanceTypes)] = true
+		seen[fmt.Sprint("ignore ", o.IgnorePreferences, " priority ", o.PriorityOrder)] = true
+		seen["overhead "+o.NodeOverhead.String()] = true
+	}
+	for _, name := range []string{"Best", "Plain", "CostAware", "restarts -1", "restarts 8", "max types 1",
+		"max types 600", "ignore true priority true", "ignore false priority false",
+		"overhead " + instancetypes.MaxValidPrice.String(), "overhead " + instancetypes.Price(-1).String()} {
+		assert.True(t, seen[name], "no generated options have %s", name)
+	}
+}
+
+func TestCorruptOptionsIsInvalid(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := range uint64(200) {
+		o, what := CorruptOptions(GenerateOptions(seed), seed)
+		err := o.Validate()
+		require.Error(t, err, "seed %d: %s", seed, what)
+		assert.ErrorIs(t, err, packing.ErrInvalidOptions)
+		seen[what] = true
+	}
+	assert.Len(t, seen, len(optionCorruptions))
 }
 
 func slicesAny[E any](s []E, f func(E) bool) bool {
@@ -88,6 +215,24 @@ func TestDecodeNeverPanics(t *testing.T) {
 	for _, in := range inputs {
 		a, b := Decode(in), Decode(in)
 		assert.Equal(t, Dump(a), Dump(b))
+	}
+}
+
+// TestUnusualShapesOnHostileProblems applies every unusual shape to
+// problems whose names and labels Decode's hostilities made hostile, as
+// Decode does: no shape may panic on them.
+func TestUnusualShapesOnHostileProblems(t *testing.T) {
+	for seed := range uint64(300) {
+		for i, shape := range unusualShapes {
+			g := &gen{src: rand.New(rand.NewPCG(seed, uint64(i)))}
+			p := Clone(Generate(seed, Size{}))
+			g.zones, g.types = catalogVocabulary(p.Catalog)
+			g.apps = []string{"app-0"}
+			for range 8 {
+				g.hostile(&p)
+			}
+			require.NotPanics(t, func() { shape(g, &p) }, "seed %d, shape %d", seed, i)
+		}
 	}
 }
 
