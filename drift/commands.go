@@ -34,7 +34,10 @@ type Command struct {
 	Findings []Finding
 	// Forceful commands were not budgeted and ignore do-not-disrupt and
 	// PodDisruptionBudgets (Karpenter v1 expiration).
-	Forceful     bool
+	Forceful bool
+	// Replacements are named "<node>-replacement-<k>", k from 1, by
+	// disruption.ReplacementName: never a node's name, always a label
+	// value (a long node name is cut and hashed).
 	Replacements []packing.NodeClaim
 	Homes        []Home
 	// Deadline is when the node's terminationGracePeriod ends and its last

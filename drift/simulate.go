@@ -1,11 +1,11 @@
 package drift
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -106,21 +106,21 @@ func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 		packing.Options{})
 }
 
-// rename names the plan's claims "<prefix>-replacement-<k>", k counting
-// from 1 and skipping names a node of s already has, so that a claim never
-// shares a node's name (and hostname).
+// rename names the plan's claims with disruption.ReplacementName:
+// "<prefix>-replacement-<k>", k counting from 1, skipping names a node of
+// s already has, so that a claim never shares a node's name (and
+// hostname), and shortened with a hash where that is longer than a label
+// value may be.
 func (s *sim) rename(plan *packing.Plan, prefix string) {
 	plan.NodeClaims = slices.Clone(plan.NodeClaims)
 	k := 0
 	for i := range plan.NodeClaims {
-		name := ""
-		for name == "" || s.index(name) >= 0 {
-			k++
-			name = fmt.Sprintf("%s-replacement-%d", prefix, k)
-		}
-		plan.NodeClaims[i].Name = name
+		plan.NodeClaims[i].Name, k = disruption.ReplacementName(prefix+"-replacement", k+1, s.taken)
 	}
 }
+
+// taken reports whether a node of s has the name.
+func (s *sim) taken(name string) bool { return s.index(name) >= 0 }
 
 // homes lists where each pod of the plan goes, in pod order.
 func homes(plan packing.Plan, pods []packing.Pod) []Home {
