@@ -1,6 +1,7 @@
 package disruption
 
 import (
+	"fmt"
 	"hash/fnv"
 	"strconv"
 
@@ -68,4 +69,23 @@ func labelHead(s string, n int) string {
 func isLabelChar(c byte, first bool) bool {
 	alnum := '0' <= c && c <= '9' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z'
 	return alnum || !first && (c == '-' || c == '_' || c == '.')
+}
+
+// ReplacementNameProblem says, for a command checker, why name may not
+// name a replacement NodeClaim: it is empty, taken (as the caller judges:
+// by a node of the cluster, an earlier command's replacement or another
+// replacement of the command), or not a label value, which a node's name
+// must be to stand for its kubernetes.io/hostname. It returns "" when the
+// name may be used, without allocating.
+func ReplacementNameProblem(name string, taken bool) string {
+	switch {
+	case name == "":
+		return "a replacement has no name"
+	case taken:
+		return fmt.Sprintf("replacement %s has the name of another node or replacement", name)
+	}
+	if err := requirements.ValidateValue(name); err != nil {
+		return fmt.Sprintf("replacement %s cannot be a node's name (its hostname label): %v", name, err)
+	}
+	return ""
 }

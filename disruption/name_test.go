@@ -85,3 +85,27 @@ func TestReplacementNameSkipsEveryTakenName(t *testing.T) {
 	assert.Equal(t, 101, k)
 	assert.False(t, taken[n])
 }
+
+func TestReplacementNameProblem(t *testing.T) {
+	tests := []struct {
+		name, replacement string
+		taken             bool
+		want              string // a part of the problem, "" for none
+	}{
+		{"a free label value", "consolidation-1", false, ""},
+		{"empty", "", false, "no name"},
+		{"taken", "consolidation-1", true, "the name of another node"},
+		{"too long for a hostname", strings.Repeat("r", 64), false, "cannot be a node's name"},
+		{"a character no label value has", "a/b", false, "cannot be a node's name"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := disruption.ReplacementNameProblem(tc.replacement, tc.taken)
+			if tc.want == "" {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Contains(t, got, tc.want)
+		})
+	}
+}
