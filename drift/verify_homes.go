@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -29,7 +30,7 @@ func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 		nc.Pods = nil
 		claims[nc.Name] = len(h.plan.NodeClaims)
 		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
-		h.plan.Price += nc.Offering.Price
+		h.plan.Price = sat.Add(h.plan.Price, nc.Offering.Price)
 	}
 	for k, p := range pods {
 		if len(found[k]) > 0 {
