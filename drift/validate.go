@@ -152,23 +152,34 @@ func (cl Cluster) problem() packing.Problem {
 	return p
 }
 
+// validatePods reports empty and duplicate pod names. It names a pod only
+// when it is wrong, so a valid pod costs no allocation; the set of names
+// is sized up front.
 func (cl Cluster) validatePods() []error {
 	var errs []error
-	seen := map[PodRef]bool{}
+	n := 0
+	for i := range cl.Nodes {
+		n += len(cl.Nodes[i].Node.Pods)
+	}
+	seen := make(map[PodRef]bool, n)
 	for i := range cl.Nodes {
 		for j := range cl.Nodes[i].Node.Pods {
 			ref := refOf(&cl.Nodes[i].Node.Pods[j])
-			obj := fmt.Sprintf("nodes[%d].node.pods[%d]", i, j)
 			switch {
 			case ref.Name == "":
-				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: "is empty"})
+				errs = append(errs, podNameError(i, j, "is empty"))
 			case seen[ref]:
-				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: fmt.Sprintf("pod %s is held by an earlier node too", ref)})
+				errs = append(errs, podNameError(i, j, fmt.Sprintf("pod %s is held by an earlier node too", ref)))
 			}
 			seen[ref] = true
 		}
 	}
 	return errs
+}
+
+// podNameError is the error of the name of pod j of node i.
+func podNameError(i, j int, msg string) error {
+	return &FieldError{Object: fmt.Sprintf("nodes[%d].node.pods[%d]", i, j), Field: "name", Msg: msg}
 }
 
 func (cl Cluster) validatePDBs() []error {
