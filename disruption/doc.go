@@ -1,7 +1,8 @@
 // Package disruption holds the rules that every voluntary disruption of a
 // node obeys, shared by the consolidation and drift packages so that they
 // live in exactly one place: disruption budgets per NodePool and reason
-// ([AllowedDisruptions]), the karpenter.sh/do-not-disrupt annotation on
+// ([AllowedDisruptions], checked by [ValidateBudgets]), the
+// karpenter.sh/do-not-disrupt annotation on
 // pods and nodes ([PodBlocks], [NodeBlocks]), PodDisruptionBudgets
 // ([PDBBlocks]), the order in which candidates are tried
 // ([EvictionCost], [Order]) and the names of replacement NodeClaims

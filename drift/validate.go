@@ -88,9 +88,9 @@ func appendName(errs []error, seen map[string]bool, list string, i int, field, n
 // nodes, NodePools, catalog and daemonsets (so a nil Catalog is an error,
 // as the simulation needs one); a pod name (namespace/name) empty or held
 // by two pods of the nodes, since homes and grace periods name pods; every
-// NodePool's disruption budgets ([disruption.AllowedDisruptions]'s
-// errors); and a PodDisruptionBudget with an empty name, a duplicate
-// namespace/name or a negative DisruptionsAllowed. Every error wraps
+// NodePool's disruption budgets ([disruption.ValidateBudgets]); and a
+// PodDisruptionBudget with an empty name, a duplicate namespace/name or a
+// negative DisruptionsAllowed. Every error wraps
 // [ErrInvalid]; the packing ones also wrap packing.ErrInvalidProblem and
 // are *packing.FieldError, the budget ones *disruption.BudgetError, the
 // others *FieldError. The complexity is that of the checks, linear in the
@@ -99,9 +99,7 @@ func (cl Cluster) Validate() error {
 	errs := []error{cl.Input.Validate(), invalid(cl.problem().Validate())}
 	errs = append(errs, cl.validatePods()...)
 	for _, t := range cl.NodePools {
-		if _, err := disruption.AllowedDisruptions(t.NodePool, nil, disruption.Drifted, time.Time{}); err != nil {
-			errs = append(errs, invalid(err))
-		}
+		errs = append(errs, invalid(disruption.ValidateBudgets(t.NodePool)))
 	}
 	return errors.Join(append(errs, cl.validatePDBs()...)...)
 }
