@@ -66,7 +66,7 @@
 // which validates the whole simulated cluster again: so one call validates
 // the cluster once plus once per simulated candidate (7 times for
 // BenchmarkCommands' 200 nodes, of which 6 are replaced).
-// Interruption validates once and solves once. Everything is pure: time is
-// a parameter, inputs are never modified and outputs are deterministic.
-// See the package examples.
+// Interruption validates the cluster and solves once (validating it
+// again). Everything is pure: time is a parameter, inputs are never
+// modified and outputs are deterministic. See the package examples.
 package drift
