@@ -74,6 +74,12 @@ func labelMap(labels []requirements.Label) map[string]string {
 	return m
 }
 
+// taken reports whether a node of the state (a replacement of an earlier
+// command included) has the name. O(nodes).
+func (s *state) taken(name string) bool {
+	return slices.ContainsFunc(s.c.Nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
 // initialized is the set of nodes displaced pods may land on.
 func (s *state) initialized() map[string]bool {
 	out := make(map[string]bool, len(s.c.Nodes))

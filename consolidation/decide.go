@@ -2,7 +2,6 @@ package consolidation
 
 import (
 	"cmp"
-	"fmt"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -65,7 +64,9 @@ func (s *state) price(cands []candidate, p instancetypes.Price) string {
 	return p.Format(s.catalog(cands[0].node.NodePool).Origin().Currency)
 }
 
-// finish prices the command, applies the score rules and names the claims.
+// finish prices the command, applies the score rules and names the claims
+// "consolidation-<k>", k counting on over the plan and skipping the names
+// of nodes (disruption.ReplacementName).
 func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Command, *Explanation) {
 	total := sumPrice(m.cands)
 	var launched instancetypes.Price
@@ -89,8 +90,7 @@ func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Comma
 	}
 	rename := map[string]string{}
 	for _, nc := range claims {
-		s.seq++
-		rename[nc.Name] = fmt.Sprintf("consolidation-%d", s.seq)
+		rename[nc.Name], s.seq = disruption.ReplacementName("consolidation", s.seq+1, s.taken)
 		nc.Name = rename[nc.Name]
 		cmd.Replacements = append(cmd.Replacements, nc)
 	}

@@ -99,6 +99,8 @@ type Result struct {
 // Command deletes its Candidates and launches its Replacements. Savings is
 // the candidates' hourly price minus the replacements'. Placements say
 // where each displaced pod lands, on an existing node or a replacement.
+// Replacements are named "consolidation-<k>", k counting on over the
+// plan's commands and skipping node names (disruption.ReplacementName).
 type Command struct {
 	Reason       disruption.Reason
 	Method       Method

@@ -55,9 +55,7 @@ func newState(c Cluster, o Options) (*state, error) {
 func (s *state) checkBudgets() error {
 	var errs []error
 	for _, p := range s.c.NodePools {
-		if _, err := disruption.AllowedDisruptions(p, nil, disruption.Underutilized, s.c.Now); err != nil {
-			errs = append(errs, err)
-		}
+		errs = append(errs, disruption.ValidateBudgets(p))
 	}
 	return errors.Join(errs...)
 }

@@ -242,3 +242,23 @@ func TestPlanBehaviours(t *testing.T) {
 		})
 	}
 }
+
+// TestPlanNamesReplacementsApartFromNodes: a replacement never takes the
+// name (the hostname) of a node; named consolidation-1 beside a node of
+// that name, it made every later simulation fail on the duplicate, node d
+// was kept as PodsDoNotFit, and VerifyCommands saw nothing wrong.
+func TestPlanNamesReplacementsApartFromNodes(t *testing.T) {
+	c := newCluster()
+	c.node("a", 16, 1500)
+	c.node("consolidation-1", 2, 1800)
+	c.node("d", 2, 1800)
+	r, err := consolidation.Plan(c.Cluster, consolidation.Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Commands, 1, "kept: %v", r.Kept)
+	require.Len(t, r.Commands[0].Replacements, 1)
+	assert.Equal(t, "consolidation-2", r.Commands[0].Replacements[0].Name)
+	for _, k := range r.Kept {
+		assert.Equal(t, consolidation.NoCheaperReplacement.String(), k.Why.String(), "%s: %s", k.Node, k.Message)
+	}
+	assert.Empty(t, consolidation.VerifyCommands(c.Cluster, r.Commands))
+}

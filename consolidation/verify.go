@@ -39,9 +39,14 @@ const (
 	// RuleCost: the replacements cost more than the candidates, or
 	// Savings is not the difference.
 	RuleCost
+	// RuleReplacement: a replacement has no name, the name (its
+	// hostname) of a node in the cluster (a candidate or an earlier
+	// command's replacement included) or of another replacement of the
+	// command, or a name that is not a label value.
+	RuleReplacement
 )
 
-var verifyRuleNames = [...]string{"Candidate", "Placement", "Home", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Cost"}
+var verifyRuleNames = [...]string{"Candidate", "Placement", "Home", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Cost", "Replacement"}
 
 // String returns the rule's name without the prefix, such as "Budget".
 func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
@@ -67,6 +72,10 @@ type Violation = disruption.CommandViolation[Rule]
 //     deleted, and without an active do-not-disrupt on it or its pods
 //     ([disruption.NodeBlocks], [disruption.PodBlocks]) or a blocking
 //     PodDisruptionBudget ([disruption.PDBBlocks]);
+//   - every replacement has a name that no node of the cluster (the
+//     candidates and earlier commands' replacements included) and no
+//     other replacement of the command has, and that is a label value (a
+//     node's hostname);
 //   - every reschedulable pod of the candidates has exactly one placement;
 //     pods of nodes already being deleted may have one;
 //   - no pod is placed on a node that is not initialized, and the pods on
@@ -123,6 +132,7 @@ func (v *cmdVerifier) command(i int, cmd Command) {
 	cands := v.candidates(i, cmd)
 	v.checkBudget(i, cmd, cands)
 	v.checkCost(i, cmd, cands)
+	v.checkNames(i, cmd)
 	h := v.homes(i, cmd, cands)
 	v.checkHomes(i, h)
 	v.apply(cands, h)
@@ -205,6 +215,19 @@ func (v *cmdVerifier) checkBudget(i int, cmd Command, cands []int) {
 			v.add(i, RuleBudget, "", "", "NodePool %s allows %d %s disruptions at %s, but the commands up to this one disrupt %d of its nodes",
 				name, allowed, cmd.Reason, v.c.Now.UTC().Format("2006-01-02T15:04:05Z"), v.charged[name])
 		}
+	}
+}
+
+// checkNames reports replacements whose names are empty, not label values,
+// or taken by a node (candidates and earlier replacements included) or by
+// another replacement of the command.
+func (v *cmdVerifier) checkNames(i int, cmd Command) {
+	seen := map[string]bool{}
+	for _, nc := range cmd.Replacements {
+		if why := disruption.ReplacementNameProblem(nc.Name, seen[nc.Name] || v.nodeIndex(nc.Name) >= 0); why != "" {
+			v.add(i, RuleReplacement, nc.Name, "", "%s", why)
+		}
+		seen[nc.Name] = true
 	}
 }
 

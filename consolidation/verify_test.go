@@ -2,6 +2,7 @@ package consolidation_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -180,6 +181,26 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		{"unknown candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Candidates = append(cmds[0].Candidates, "zz")
 		}, consolidation.RuleCandidate, 0},
+		{"a replacement named as a node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			rename(&cmds[1], "d")
+		}, consolidation.RuleReplacement, 0},
+		{"a replacement named as its candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			rename(&cmds[1], "c")
+		}, consolidation.RuleReplacement, 0},
+		{"a replacement named as an earlier command's", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			cmds[0].Replacements = []packing.NodeClaim{claim("r1", "c-1", 0.05)}
+			cmds[0].Savings = instancetypes.MustPriceFromDollars(0.35)
+		}, consolidation.RuleReplacement, 0},
+		{"a replacement without a name", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			rename(&cmds[1], "")
+		}, consolidation.RuleReplacement, 0},
+		{"a replacement name too long for a hostname", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			rename(&cmds[1], strings.Repeat("r", 64))
+		}, consolidation.RuleReplacement, 0},
+		{"two replacements of one name", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
+			cmds[1].Replacements = append(cmds[1].Replacements, claim("r1", "c-1", 0.05))
+			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.65)
+		}, consolidation.RuleReplacement, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -194,6 +215,16 @@ func TestVerifyCommandsMutations(t *testing.T) {
 				assert.NotEmpty(t, v.Message)
 			}
 		})
+	}
+}
+
+// rename renames cmd's one replacement, and the placements on it.
+func rename(cmd *consolidation.Command, name string) {
+	cmd.Replacements[0].Name = name
+	for i := range cmd.Placements {
+		if cmd.Placements[i].NodeClaim != "" {
+			cmd.Placements[i].NodeClaim = name
+		}
 	}
 }
 

@@ -53,6 +53,18 @@ func AllowedDisruptions(pool packing.NodePool, nodes []packing.Node, reason Reas
 	return max(0, allowed-busy), nil
 }
 
+// ValidateBudgets reports every invalid disruption budget of pool, joined,
+// each a [*BudgetError] naming the pool and the budget index: the errors
+// [AllowedDisruptions] returns for pool whatever its nodes, reason and
+// time, as every field of every budget is checked whether or not the
+// budget is active or applies. A pool without budgets is valid. The
+// complexity is O(budgets × cron parse); it does not modify pool and is
+// safe for concurrent use.
+func ValidateBudgets(pool packing.NodePool) error {
+	_, err := minAllowed(pool, 0, Empty, time.Time{})
+	return err
+}
+
 // count returns the pool's nodes and those of them already disrupting.
 func count(pool string, nodes []packing.Node) (total, busy int) {
 	for _, n := range nodes {

@@ -103,8 +103,22 @@ func TestAllowedDisruptionsErrors(t *testing.T) {
 			assert.Equal(t, 1, be.Index)
 			assert.Equal(t, tc.field, be.Field)
 			assert.Contains(t, err.Error(), `nodepool "default": disruption budget 1`)
+			assert.Equal(t, err, disruption.ValidateBudgets(pool), "ValidateBudgets reports what AllowedDisruptions does")
 		})
 	}
+}
+
+// TestValidateBudgets: valid budgets, active or not, applying or not, are
+// no error; every invalid one is reported.
+func TestValidateBudgets(t *testing.T) {
+	assert.NoError(t, disruption.ValidateBudgets(packing.NodePool{Name: "default"}), "the default budget")
+	assert.NoError(t, disruption.ValidateBudgets(withBudgets(packing.Budget{Nodes: "0", Schedule: "0 9 * * 6", Duration: time.Hour},
+		packing.Budget{Nodes: "10%", Reasons: []string{"Drifted"}})))
+	err := disruption.ValidateBudgets(withBudgets(packing.Budget{Nodes: "x"}, packing.Budget{Nodes: "1"}, packing.Budget{Nodes: "1", Reasons: []string{"Bored"}}))
+	var be *disruption.BudgetError
+	require.ErrorAs(t, err, &be)
+	assert.Equal(t, 0, be.Index)
+	assert.Contains(t, err.Error(), `nodepool "default": disruption budget 2: Reasons "Bored"`)
 }
 
 func TestUnknownReasonIsBranchable(t *testing.T) {

@@ -1,10 +1,12 @@
 // Package disruption holds the rules that every voluntary disruption of a
 // node obeys, shared by the consolidation and drift packages so that they
 // live in exactly one place: disruption budgets per NodePool and reason
-// ([AllowedDisruptions]), the karpenter.sh/do-not-disrupt annotation on
+// ([AllowedDisruptions], checked by [ValidateBudgets]), the
+// karpenter.sh/do-not-disrupt annotation on
 // pods and nodes ([PodBlocks], [NodeBlocks]), PodDisruptionBudgets
-// ([PDBBlocks]) and the order in which candidates are tried
-// ([EvictionCost], [Order]).
+// ([PDBBlocks]), the order in which candidates are tried
+// ([EvictionCost], [Order]) and the names of replacement NodeClaims
+// ([ReplacementName], checked by [ReplacementNameProblem]).
 //
 // The semantics are Karpenter v1's: budgets count nodes or a percentage of
 // the pool's nodes rounded up, are active always or within Duration after

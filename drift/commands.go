@@ -34,7 +34,10 @@ type Command struct {
 	Findings []Finding
 	// Forceful commands were not budgeted and ignore do-not-disrupt and
 	// PodDisruptionBudgets (Karpenter v1 expiration).
-	Forceful     bool
+	Forceful bool
+	// Replacements are named "<node>-replacement-<k>", k from 1, by
+	// disruption.ReplacementName: never a node's name, always a label
+	// value (a long node name is cut and hashed).
 	Replacements []packing.NodeClaim
 	Homes        []Home
 	// Deadline is when the node's terminationGracePeriod ends and its last
@@ -153,7 +156,8 @@ func (c *candidate) budgetReason() disruption.Reason {
 //
 // Commands does not modify its arguments. The complexity is one
 // packing.Solve per candidate that passes the cheaper checks, plus
-// O(candidates²) to pick the next one, plus Cluster.Validate.
+// O(candidates²) to pick the next one (whether a node is empty is kept
+// as a count, not scanned), plus Cluster.Validate.
 func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
 	if err := errors.Join(cl.Validate(), validateFindings(findings)); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package drift_test
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -477,4 +478,25 @@ func TestEventualDisruption(t *testing.T) {
 			assert.Equal(t, tc.at.Add(tgp-drift.DefaultPodGracePeriod), marked[0].DeleteAt)
 		})
 	}
+}
+
+// TestCommandsNameReplacementsOfLongNodes: the replacements of nodes with
+// names near the 63-character limit get names that are still label values
+// (hostnames), so the later commands' simulations accept them; named
+// "<node>-replacement-k" they were too long, Solve rejected the in-flight
+// node and every later candidate was blocked.
+func TestCommandsNameReplacementsOfLongNodes(t *testing.T) {
+	long := func(c string) string { return strings.Repeat(c, 56) }
+	cl := cluster(drifted(long("a"), 0, pod("p", "1500m")), drifted(long("b"), time.Minute, pod("q", "1500m")))
+	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+	cmds, blocked := run(t, cl, now)
+	assert.Empty(t, blocked)
+	require.Equal(t, []string{long("a"), long("b")}, names(cmds))
+	for _, c := range cmds {
+		require.Len(t, c.Replacements, 1)
+		name := c.Replacements[0].Name
+		assert.NoError(t, requirements.ValidateValue(name))
+		assert.True(t, strings.HasPrefix(name, c.Node[:40]), "%s does not start with its node's name", name)
+	}
+	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
 }

@@ -56,8 +56,17 @@
 //
 // Cost model: Evaluate is O(nodes × (labels + requirements + security
 // groups)) after O(pools + classes) set-up, with one hash per NodePool and
-// NodeClass, not per node; a clean node costs no allocation. Commands and
-// Interruption cost one packing.Solve per candidate (respectively one in
-// all). Everything is pure: time is a parameter, inputs are never modified
-// and outputs are deterministic. See the package examples.
+// NodeClass, not per node; a clean node costs no allocation. Commands
+// first validates the cluster ([Cluster.Validate]: packing's validation of
+// every node, pod and label string, O(cluster size), no allocation per
+// valid pod); then it picks each next candidate by a scan of those left
+// (O(candidates²) in all, emptiness being counted as pods move, not
+// rescanned) and simulates each candidate that passes the cheaper checks
+// (do-not-disrupt, PodDisruptionBudgets, budgets) with one packing.Solve,
+// which validates the whole simulated cluster again: so one call validates
+// the cluster once plus once per simulated candidate (7 times for
+// BenchmarkCommands' 200 nodes, of which 6 are replaced).
+// Interruption validates the cluster and solves once (validating it
+// again). Everything is pure: time is a parameter, inputs are never
+// modified and outputs are deterministic. See the package examples.
 package drift

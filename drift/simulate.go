@@ -1,11 +1,11 @@
 package drift
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -33,6 +33,7 @@ type Home struct {
 // node slice; node pod slices are cloned before they are changed.
 type sim struct {
 	nodes   []packing.Node
+	movable []int          // per node, its pods but daemonset ones
 	byName  map[string]int // the first node of each name
 	pools   []packing.NodePool
 	catalog *instancetypes.Catalog
@@ -40,8 +41,8 @@ type sim struct {
 }
 
 func newSim(states []NodeClaimState, templates []Template, catalog *instancetypes.Catalog, ds []packing.DaemonSet) *sim {
-	s := &sim{nodes: make([]packing.Node, 0, len(states)), byName: make(map[string]int, len(states)),
-		pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
+	s := &sim{nodes: make([]packing.Node, 0, len(states)), movable: make([]int, 0, len(states)),
+		byName: make(map[string]int, len(states)), pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
 	for i := range states {
 		s.add(states[i].Node)
 	}
@@ -56,6 +57,17 @@ func (s *sim) add(n packing.Node) {
 		s.byName[n.Name] = len(s.nodes)
 	}
 	s.nodes = append(s.nodes, n)
+	s.movable = append(s.movable, 0)
+	for i := range n.Pods {
+		s.count(len(s.nodes)-1, &n.Pods[i])
+	}
+}
+
+// count counts pod p, just added to node i, unless it is a daemonset pod.
+func (s *sim) count(i int, p *packing.Pod) {
+	if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+		s.movable[i]++
+	}
 }
 
 // index returns the position of the named node, or -1.
@@ -66,10 +78,11 @@ func (s *sim) index(name string) int {
 	return -1
 }
 
-// empty reports whether the named node runs no pods but daemonset ones.
+// empty reports whether the named node runs no pods but daemonset ones,
+// from the count add and apply keep: O(1).
 func (s *sim) empty(name string) bool {
 	i := s.index(name)
-	return i < 0 || !slices.ContainsFunc(s.nodes[i].Pods, func(p packing.Pod) bool { return !strings.HasPrefix(p.Owner, "DaemonSet/") })
+	return i < 0 || s.movable[i] == 0
 }
 
 // reschedulable returns the pods of the named nodes that must move: all but
@@ -106,21 +119,21 @@ func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 		packing.Options{})
 }
 
-// rename names the plan's claims "<prefix>-replacement-<k>", k counting
-// from 1 and skipping names a node of s already has, so that a claim never
-// shares a node's name (and hostname).
+// rename names the plan's claims with disruption.ReplacementName:
+// "<prefix>-replacement-<k>", k counting from 1, skipping names a node of
+// s already has, so that a claim never shares a node's name (and
+// hostname), and shortened with a hash where that is longer than a label
+// value may be.
 func (s *sim) rename(plan *packing.Plan, prefix string) {
 	plan.NodeClaims = slices.Clone(plan.NodeClaims)
 	k := 0
 	for i := range plan.NodeClaims {
-		name := ""
-		for name == "" || s.index(name) >= 0 {
-			k++
-			name = fmt.Sprintf("%s-replacement-%d", prefix, k)
-		}
-		plan.NodeClaims[i].Name = name
+		plan.NodeClaims[i].Name, k = disruption.ReplacementName(prefix+"-replacement", k+1, s.taken)
 	}
 }
+
+// taken reports whether a node of s has the name.
+func (s *sim) taken(name string) bool { return s.index(name) >= 0 }
 
 // homes lists where each pod of the plan goes, in pod order.
 func homes(plan packing.Plan, pods []packing.Pod) []Home {
@@ -147,12 +160,13 @@ func homes(plan packing.Plan, pods []packing.Pod) []Home {
 func (s *sim) apply(names []string, plan packing.Plan, pods []packing.Pod) {
 	for _, name := range names {
 		if i := s.index(name); i >= 0 {
-			s.nodes[i].MarkedForDeletion, s.nodes[i].Pods = true, nil
+			s.nodes[i].MarkedForDeletion, s.nodes[i].Pods, s.movable[i] = true, nil, 0
 		}
 	}
 	for _, b := range plan.Bindings {
 		if i := s.index(b.Node); i >= 0 {
 			s.nodes[i].Pods = append(slices.Clip(s.nodes[i].Pods), pods[b.Pod])
+			s.count(i, &pods[b.Pod])
 		}
 	}
 	for _, c := range plan.NodeClaims {

@@ -88,9 +88,9 @@ func appendName(errs []error, seen map[string]bool, list string, i int, field, n
 // nodes, NodePools, catalog and daemonsets (so a nil Catalog is an error,
 // as the simulation needs one); a pod name (namespace/name) empty or held
 // by two pods of the nodes, since homes and grace periods name pods; every
-// NodePool's disruption budgets ([disruption.AllowedDisruptions]'s
-// errors); and a PodDisruptionBudget with an empty name, a duplicate
-// namespace/name or a negative DisruptionsAllowed. Every error wraps
+// NodePool's disruption budgets ([disruption.ValidateBudgets]); and a
+// PodDisruptionBudget with an empty name, a duplicate namespace/name or a
+// negative DisruptionsAllowed. Every error wraps
 // [ErrInvalid]; the packing ones also wrap packing.ErrInvalidProblem and
 // are *packing.FieldError, the budget ones *disruption.BudgetError, the
 // others *FieldError. The complexity is that of the checks, linear in the
@@ -99,9 +99,7 @@ func (cl Cluster) Validate() error {
 	errs := []error{cl.Input.Validate(), invalid(cl.problem().Validate())}
 	errs = append(errs, cl.validatePods()...)
 	for _, t := range cl.NodePools {
-		if _, err := disruption.AllowedDisruptions(t.NodePool, nil, disruption.Drifted, time.Time{}); err != nil {
-			errs = append(errs, invalid(err))
-		}
+		errs = append(errs, invalid(disruption.ValidateBudgets(t.NodePool)))
 	}
 	return errors.Join(append(errs, cl.validatePDBs()...)...)
 }
@@ -152,23 +150,34 @@ func (cl Cluster) problem() packing.Problem {
 	return p
 }
 
+// validatePods reports empty and duplicate pod names. It names a pod only
+// when it is wrong, so a valid pod costs no allocation; the set of names
+// is sized up front.
 func (cl Cluster) validatePods() []error {
 	var errs []error
-	seen := map[PodRef]bool{}
+	n := 0
+	for i := range cl.Nodes {
+		n += len(cl.Nodes[i].Node.Pods)
+	}
+	seen := make(map[PodRef]bool, n)
 	for i := range cl.Nodes {
 		for j := range cl.Nodes[i].Node.Pods {
 			ref := refOf(&cl.Nodes[i].Node.Pods[j])
-			obj := fmt.Sprintf("nodes[%d].node.pods[%d]", i, j)
 			switch {
 			case ref.Name == "":
-				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: "is empty"})
+				errs = append(errs, podNameError(i, j, "is empty"))
 			case seen[ref]:
-				errs = append(errs, &FieldError{Object: obj, Field: "name", Msg: fmt.Sprintf("pod %s is held by an earlier node too", ref)})
+				errs = append(errs, podNameError(i, j, fmt.Sprintf("pod %s is held by an earlier node too", ref)))
 			}
 			seen[ref] = true
 		}
 	}
 	return errs
+}
+
+// podNameError is the error of the name of pod j of node i.
+func podNameError(i, j int, msg string) error {
+	return &FieldError{Object: fmt.Sprintf("nodes[%d].node.pods[%d]", i, j), Field: "name", Msg: msg}
 }
 
 func (cl Cluster) validatePDBs() []error {

@@ -1,6 +1,7 @@
 package drift_test
 
 import (
+	"strconv"
 	"testing"
 	"time"
 
@@ -205,4 +206,22 @@ func TestInterruptionRejectsInvalidInput(t *testing.T) {
 			assert.Empty(t, plan.Actions)
 		})
 	}
+}
+
+// TestClusterValidateAllocatesNothingPerPod: validating a valid cluster
+// costs no allocation per bound pod, the set of pod names aside (a few
+// allocations in all, as it is sized up front); it formatted every pod's
+// path, valid or not.
+func TestClusterValidateAllocatesNothingPerPod(t *testing.T) {
+	allocs := func(pods int) float64 {
+		cl := cluster(state("n1"), state("n2"))
+		for i := range pods {
+			cl.Nodes[i%2].Node.Pods = append(cl.Nodes[i%2].Node.Pods, pod("p"+strconv.Itoa(i), "1m"))
+		}
+		require.NoError(t, cl.Validate())
+		return testing.AllocsPerRun(20, func() { _ = cl.Validate() })
+	}
+	const n = 1000
+	one, many := allocs(1), allocs(n)
+	assert.Less(t, many-one, float64(n)/50, "allocations grow with the bound pods: %v for 1 pod, %v for %d", one, many, n)
 }

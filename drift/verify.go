@@ -39,9 +39,10 @@ const (
 	// RuleBudget: the budgeted commands exceed, or meet an invalid,
 	// disruption budget.
 	RuleBudget
-	// RuleReplacement: a replacement has no name, or the name (its
+	// RuleReplacement: a replacement has no name, the name (its
 	// hostname) of a node in the cluster, of an earlier command's
-	// replacement or of another replacement of the command.
+	// replacement or of another replacement of the command, or a name
+	// that is not a label value.
 	RuleReplacement
 	// RuleDeadline: an eventual command goes past a protected pod without
 	// bounding it: its Deadline is zero or after now plus the NodePool's
@@ -73,7 +74,8 @@ type Violation = disruption.CommandViolation[Rule]
 //
 //   - its node is a node of a NodePool, not already being deleted;
 //   - every replacement has a name no node of the cluster, no earlier
-//     replacement and no other replacement of the command has;
+//     replacement and no other replacement of the command has, and that
+//     is a label value (a node's hostname);
 //   - every reschedulable pod of the node has exactly one Home, naming one
 //     existing node or replacement; only forceful commands may leave a pod
 //     Unschedulable;

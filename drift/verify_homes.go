@@ -3,6 +3,8 @@ package drift
 import (
 	"slices"
 
+	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -28,7 +30,7 @@ func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 		nc.Pods = nil
 		claims[nc.Name] = len(h.plan.NodeClaims)
 		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
-		h.plan.Price += nc.Offering.Price
+		h.plan.Price = sat.Add(h.plan.Price, nc.Offering.Price)
 	}
 	for k, p := range pods {
 		if len(found[k]) > 0 {
@@ -38,15 +40,13 @@ func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 	return h
 }
 
-// checkName reports a replacement name that is empty or taken by a node
-// (existing, or an earlier replacement) or by a replacement in claims.
+// checkName reports a replacement name that is empty, taken by a node
+// (existing, or an earlier replacement) or by a replacement in claims, or
+// not a label value (disruption.ReplacementNameProblem).
 func (v *cmdVerifier) checkName(i int, name string, claims map[string]int) {
 	_, dup := claims[name]
-	switch {
-	case name == "":
-		v.add(i, RuleReplacement, name, "", "a replacement has no name")
-	case dup || v.index(name) >= 0:
-		v.add(i, RuleReplacement, name, "", "replacement %s has the name of another node or replacement", name)
+	if why := disruption.ReplacementNameProblem(name, dup || v.index(name) >= 0); why != "" {
+		v.add(i, RuleReplacement, name, "", "%s", why)
 	}
 }
 

@@ -2,6 +2,7 @@ package drift_test
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -115,6 +116,12 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		}, drift.RuleReplacement, 0},
 		{"a replacement without a name", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			(*cmds)[0].Replacements = []packing.NodeClaim{{NodePool: "default"}}
+		}, drift.RuleReplacement, 0},
+		{"a replacement name too long for a hostname", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Replacements = []packing.NodeClaim{{Name: strings.Repeat("r", 64), NodePool: "default"}}
+		}, drift.RuleReplacement, 0},
+		{"a replacement name with a character no hostname has", func(_ *drift.Cluster, cmds *[]drift.Command) {
+			(*cmds)[0].Replacements = []packing.NodeClaim{{Name: "a/replacement", NodePool: "default"}}
 		}, drift.RuleReplacement, 0},
 		{"two replacements of one name", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			(*cmds)[0].Replacements = []packing.NodeClaim{{Name: "r", NodePool: "default"}, {Name: "r", NodePool: "default"}}
