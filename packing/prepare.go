@@ -75,14 +75,10 @@ type pool struct {
 }
 
 // ownLabelConflict names the first label, in key order, that np puts on
-// its nodes (its labels and karpenter.sh/nodepool=<name>) and its own
-// requirements exclude, or returns "". Such a pool can launch no node that
-// meets its requirements.
+// its nodes (see poolLabels) and its own requirements exclude, or returns
+// "". Such a pool can launch no node that meets its requirements.
 func ownLabelConflict(np *NodePool) string {
-	labels := map[string]string{requirements.LabelNodePool: np.Name}
-	for k, v := range np.Labels {
-		labels[requirements.Normalize(k)] = v
-	}
+	labels := poolLabels(np)
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
 			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
@@ -217,9 +213,10 @@ func (pl *pool) sortTypes() {
 	pl.types, pl.price = types, prices
 }
 
+// compilePoolReqs is np's requirements ∩ the labels its nodes carry (see
+// poolLabels).
 func compilePoolReqs(np *NodePool) requirements.Set {
-	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
-	return reqs.Intersect(labelSet(requirements.LabelNodePool, np.Name))
+	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
 }
 
 // daemonOverhead sums, per instance type, the daemonsets that would run on
