@@ -26,14 +26,41 @@ import (
 // It does not modify n; O(labels).
 func nodeLabels(n *Node) map[string]string {
 	l := normalizedLabels(n.Labels, 5)
-	setAbsent(l, requirements.LabelHostname, n.Name)
-	setAbsent(l, requirements.LabelZone, n.Zone)
-	setAbsent(l, requirements.LabelInstanceType, n.InstanceType)
-	setAbsent(l, requirements.LabelNodePool, n.NodePool)
+	for _, f := range labelFields(n) {
+		setAbsent(l, f.key, f.value)
+	}
 	if n.InstanceType != "" {
 		setAbsent(l, requirements.LabelCapacityType, n.CapacityType.String())
 	}
 	return l
+}
+
+// labelField is a string field of a Node that stands for a label.
+type labelField struct{ field, key, value string }
+
+// labelFields lists the string fields of n that stand for labels, with
+// the name Validate gives each: its name, zone, instance type and
+// NodePool. nodeLabels reads one where n carries no label for it
+// (see carries) and it is not empty.
+func labelFields(n *Node) [4]labelField {
+	return [...]labelField{
+		{"name", requirements.LabelHostname, n.Name},
+		{"zone", requirements.LabelZone, n.Zone},
+		{"instanceType", requirements.LabelInstanceType, n.InstanceType},
+		{"nodePool", requirements.LabelNodePool, n.NodePool},
+	}
+}
+
+// carries reports whether labels hold the label key (a stable key) under
+// it or its beta alias: whether key is among the keys of
+// normalizedLabels(labels). O(labels), no allocation.
+func carries(labels map[string]string, key string) bool {
+	for k := range labels {
+		if requirements.Normalize(k) == key {
+			return true
+		}
+	}
+	return false
 }
 
 // normalizedLabels returns a new map of labels under their stable keys, a

@@ -322,19 +322,14 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 }
 
 // checkNodeLabels checks n's labels and the fields that stand for labels
-// it does not carry (see effectiveLabels).
+// it does not carry, exactly those nodeLabels reads (see labelFields).
 func checkNodeLabels(is issues, n *Node) issues {
 	is = checkLabels(is, "labels", n.Labels)
 	if n.CapacityType > instancetypes.Reserved {
 		is.add("capacityType", "%s is not on-demand, spot or reserved", n.CapacityType)
 	}
-	for _, f := range [...]struct{ field, key, value string }{
-		{"name", requirements.LabelHostname, n.Name},
-		{"zone", requirements.LabelZone, n.Zone},
-		{"instanceType", requirements.LabelInstanceType, n.InstanceType},
-		{"nodePool", requirements.LabelNodePool, n.NodePool},
-	} {
-		if _, ok := n.Labels[f.key]; ok {
+	for _, f := range labelFields(n) {
+		if f.value == "" || carries(n.Labels, f.key) {
 			continue
 		}
 		if err := requirements.ValidateValue(f.value); err != nil {
