@@ -13,7 +13,7 @@ import (
 // diagnose explains why the pod of v fits nowhere, for the pool whose checks
 // it passed furthest. The kinds are ordered by how far a pod got.
 func (r *run) diagnose(v view) Reason {
-	pod := podName(v.info.pod)
+	pod := v.info.pod.Key()
 	if len(r.s.pools) == 0 {
 		return Reason{Kind: NoNodePool, Message: fmt.Sprintf("pod %s fits no existing node and no NodePool is defined", pod)}
 	}
@@ -173,8 +173,6 @@ func (r *run) constraintText(v view) string {
 	}
 	return s
 }
-
-func podName(p *Pod) string { return p.Namespace + "/" + p.Name }
 
 // formatAmount renders an amount in its resource's unit.
 func formatAmount(name resources.Name, v int64) string {

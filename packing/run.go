@@ -244,7 +244,7 @@ func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
 }
 
 func daemonBound(n *Node, name string) bool {
-	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == "DaemonSet/"+name })
+	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == daemonOwner+name })
 }
 
 func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
@@ -338,7 +338,7 @@ func (r *run) attempt(i int) bool {
 	r.states[i] = podState{}
 	if len(r.s.pods[i].alts) == 0 {
 		r.fails[i] = Reason{Kind: Incompatible, Message: fmt.Sprintf(
-			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", podName(r.s.pods[i].pod))}
+			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", r.s.pods[i].pod.Key())}
 		return false
 	}
 	for {

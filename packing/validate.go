@@ -55,7 +55,7 @@ func (p Problem) Validate() error {
 	seen := map[string]bool{}
 	for i := range p.Pods {
 		pod := &p.Pods[i]
-		key := podName(pod)
+		key := pod.Key()
 		is := checkPod(nil, pod)
 		if seen[key] {
 			is.add("name", "duplicate pod (namespace/name)")
@@ -316,7 +316,7 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 	v.report(obj, is)
 	for j := range n.Pods {
 		if pis := checkPod(nil, &n.Pods[j]); len(pis) > 0 { // named only when wrong
-			v.report(fmt.Sprintf("%s pod %s", obj, podName(&n.Pods[j])), pis)
+			v.report(fmt.Sprintf("%s pod %s", obj, n.Pods[j].Key()), pis)
 		}
 	}
 }
