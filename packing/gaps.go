@@ -45,12 +45,7 @@ func (d poolDiagnosis) poolGap() (Reason, bool) {
 }
 
 // catalog returns the pool's catalog.
-func (d poolDiagnosis) catalog() *instancetypes.Catalog {
-	if c := d.pl.np.Catalog; c != nil {
-		return c
-	}
-	return d.r.s.prob.Catalog
-}
+func (d poolDiagnosis) catalog() *instancetypes.Catalog { return d.r.s.prob.PoolCatalog(d.pl.np) }
 
 // catalogName is how a message names the pool's catalog.
 func (d poolDiagnosis) catalogName() string {

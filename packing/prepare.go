@@ -124,7 +124,7 @@ func compilePools(p *Problem) []*pool {
 func compilePool(p *Problem, np *NodePool) *pool {
 	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
 	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
-		pl.filterTypes(cmp.Or(np.Catalog, p.Catalog), p.DaemonSets)
+		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
 	}
 	pl.sortTypes()
 	pl.maskOffers()
