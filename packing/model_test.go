@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -24,5 +25,25 @@ func TestPodKeyAndIsDaemon(t *testing.T) {
 			assert.Equal(t, tc.key, tc.pod.Key())
 			assert.Equal(t, tc.daemon, tc.pod.IsDaemon())
 		})
+	}
+}
+
+func TestPoolCatalog(t *testing.T) {
+	shared, own := buildCatalog(t, defaultTypes()), buildCatalog(t, fakeIts(2))
+	p := packing.Problem{Catalog: shared, NodePools: []packing.NodePool{{Name: "a"}, {Name: "b", Catalog: own}, {Name: "a", Catalog: own}}}
+	tests := []struct {
+		name string
+		got  *instancetypes.Catalog
+		want *instancetypes.Catalog
+	}{
+		{"a pool without a catalog uses the problem's", p.PoolCatalog(&p.NodePools[0]), shared},
+		{"a pool with its own uses it", p.PoolCatalog(&p.NodePools[1]), own},
+		{"no pool", p.PoolCatalog(nil), shared},
+		{"by name", p.CatalogOf("b"), own},
+		{"by name, the first pool of the name", p.CatalogOf("a"), shared},
+		{"an unknown name", p.CatalogOf("c"), shared},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) { assert.Same(t, tc.want, tc.got) })
 	}
 }
