@@ -469,7 +469,7 @@ func instancetypesEntryPoints(t *testing.T, s string) {
 		mutate(&it)
 		if c, err := instancetypes.New([]instancetypes.InstanceType{it}); err == nil {
 			_, _, _ = c.Cheapest(requirements.Set{})
-			_ = c.WithAvailability(instancetypes.OfferingKey{InstanceType: s, Zone: s})
+			_, _ = c.WithAvailability(instancetypes.OfferingKey{InstanceType: s, Zone: s})
 		}
 	}
 	for _, o := range []instancetypes.Options{{Region: s}, {Zones: []string{s}}, {SpotPrice: map[string]float64{s: 1}}} {
