@@ -25,7 +25,8 @@
 // formatter of prices for people), in column headers ("USD/HOUR") and in
 // the totals. Amounts are hourly prices rounded half up to six
 // decimals, monthly ones ([HoursPerMonth] hours) to two, with integer
-// arithmetic, so the same plan prints the same bytes. [Options.Notes] are
+// arithmetic, so the same plan prints the same bytes; instancetypes.Price
+// writes both (Amount, MonthlyAmount), as it writes every price. [Options.Notes] are
 // header lines, such as where the prices came from and how spot is
 // modelled; the caller words them.
 //
