@@ -140,6 +140,11 @@ func (c *Catalog) Origin() Origin {
 	return o
 }
 
+// Currency returns the ISO 4217 code of the catalog's prices,
+// [Origin].Currency, without copying the origin: "" for a catalog built by
+// [New], which [Price.Format] writes as [DefaultCurrency]. O(1).
+func (c *Catalog) Currency() string { return c.origin.Currency }
+
 // Len returns the number of instance types.
 func (c *Catalog) Len() int { return len(c.types) }
 

@@ -182,6 +182,7 @@ func TestWithAvailability(t *testing.T) {
 	assert.Equal(t, []string{"y"}, names(e.AppendCompatible(nil, requirements.Set{})))
 	_, _, ok := e.Cheapest(reqSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, "x")))
 	assert.False(t, ok)
+	assert.Empty(t, c.Currency(), "a catalog of New names no currency")
 	same, err := c.WithAvailability()
 	require.NoError(t, err)
 	assert.Same(t, c, same, "nothing to change") // shares everything

@@ -46,6 +46,7 @@ func TestAWSRegions(t *testing.T) {
 			assert.Equal(t, tc.types, c.Len())
 			o := c.Origin()
 			assert.Equal(t, tc.currency, o.Currency)
+			assert.Equal(t, tc.currency, c.Currency())
 			assert.Equal(t, tc.zones, o.Zones)
 			assert.Equal(t, tc.zonesAssumed, o.ZonesAssumed)
 			assert.Contains(t, o.Source, tc.source)
