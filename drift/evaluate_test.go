@@ -42,7 +42,9 @@ func TestEvaluate(t *testing.T) {
 			change: func(in *drift.Input) { in.Nodes[0].Node.Zone = "zone-z" }, want: []string{"n1:InstanceTypeGone"}},
 		{name: "an unavailable offering still counts as offered",
 			change: func(in *drift.Input) {
-				in.Catalog = in.Catalog.WithAvailability(instancetypes.OfferingKey{InstanceType: "m5.large", Zone: "zone-a"})
+				var err error
+				in.Catalog, err = in.Catalog.WithAvailability(instancetypes.OfferingKey{InstanceType: "m5.large", Zone: "zone-a"})
+				require.NoError(t, err)
 			}, want: []string{}},
 		{name: "a reserved node is matched by an on-demand offering",
 			change: func(in *drift.Input) {

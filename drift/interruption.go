@@ -211,7 +211,11 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 	for i, m := range p.Unavailable {
 		keys[i] = m.Key
 	}
-	p.Catalog = p.Catalog.WithAvailability(keys...)
+	catalog, err := p.Catalog.WithAvailability(keys...)
+	if err != nil {
+		return fmt.Errorf("interruption: marking the offerings unavailable: %w", err)
+	}
+	p.Catalog = catalog
 	slices.SortFunc(p.Findings, func(a, b Finding) int { return strings.Compare(a.Node, b.Node) })
 	names := make([]string, len(p.Findings))
 	for i, f := range p.Findings {

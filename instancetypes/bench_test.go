@@ -58,7 +58,7 @@ func BenchmarkCatalog(b *testing.B) {
 	b.Run("WithAvailability", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			_ = c.WithAvailability(OfferingKey{"m5.large", "us-east-1a", Spot})
+			_, _ = c.WithAvailability(OfferingKey{"m5.large", "us-east-1a", Spot})
 		}
 	})
 }

@@ -140,6 +140,11 @@ func (c *Catalog) Origin() Origin {
 	return o
 }
 
+// Currency returns the ISO 4217 code of the catalog's prices,
+// [Origin].Currency, without copying the origin: "" for a catalog built by
+// [New], which [Price.Format] writes as [DefaultCurrency]. O(1).
+func (c *Catalog) Currency() string { return c.origin.Currency }
+
 // Len returns the number of instance types.
 func (c *Catalog) Len() int { return len(c.types) }
 
@@ -287,10 +292,13 @@ func (c *Catalog) cheapestMerged(q *query, reqs requirements.Set) (priceEntry, O
 // WithAvailability returns a catalog in which every offering matching one
 // of unavailable is no longer available (all reservations of a reserved
 // key). Keys naming unknown types or offerings are ignored; when nothing
-// changes the receiver itself is returned. The receiver is unchanged; the new catalog shares the untouched types, the label index and
-// (copy-on-write) the price order. The complexity is O(n/64 + k log n) for k
-// changed types.
-func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
+// changes the receiver itself is returned. The receiver is unchanged; the
+// new catalog shares the untouched types, the label index and
+// (copy-on-write) the price order. The complexity is O(n/64 + k log n) for
+// k changed types. The error, a *FieldError wrapping ErrInvalidOffering,
+// names a changed type whose remaining offerings are invalid, which a
+// catalog built by [New] never has unless its shared types were modified.
+func (c *Catalog) WithAvailability(unavailable ...OfferingKey) (*Catalog, error) {
 	out := &Catalog{types: c.types, byName: c.byName, index: c.index, order: c.order, avail: c.avail, origin: c.origin}
 	copied := false
 	for _, name := range changedTypes(unavailable) {
@@ -298,7 +306,10 @@ func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
 		if !ok {
 			continue
 		}
-		t, changed := withoutOfferings(out.types[i], unavailable)
+		t, changed, err := withoutOfferings(out.types[i], unavailable)
+		if err != nil {
+			return nil, err
+		}
 		if !changed {
 			continue
 		}
@@ -311,9 +322,9 @@ func (c *Catalog) WithAvailability(unavailable ...OfferingKey) *Catalog {
 		out.insert(i, t)
 	}
 	if !copied {
-		return c
+		return c, nil
 	}
-	return out
+	return out, nil
 }
 
 // WithZones returns a catalog in which every type is offered in exactly
@@ -427,8 +438,9 @@ func changedTypes(keys []OfferingKey) []string {
 }
 
 // withoutOfferings returns a copy of t with the offerings keys name made
-// unavailable, and whether anything changed.
-func withoutOfferings(t *InstanceType, keys []OfferingKey) (*InstanceType, bool) {
+// unavailable, and whether anything changed; an error when the offerings
+// left give no valid requirements (see WithAvailability).
+func withoutOfferings(t *InstanceType, keys []OfferingKey) (*InstanceType, bool, error) {
 	offs, changed := slices.Clone(t.Offerings), false
 	for i, o := range offs {
 		k := OfferingKey{t.Name, o.Zone, o.CapacityType}
@@ -437,15 +449,15 @@ func withoutOfferings(t *InstanceType, keys []OfferingKey) (*InstanceType, bool)
 		}
 	}
 	if !changed {
-		return t, false
+		return t, false, nil
 	}
 	reqs, err := offeringRequirements(t.Requirements, offs)
-	if err != nil { // cannot happen: New validated every zone
-		return t, false
+	if err != nil {
+		return nil, false, fieldErr(t.Name, "offerings", ErrInvalidOffering, "%v", err)
 	}
 	cp := *t
 	cp.Offerings, cp.Requirements = offs, reqs
-	return &cp, true
+	return &cp, true, nil
 }
 
 // entryHeap is a binary min-heap of price entries.

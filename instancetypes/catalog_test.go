@@ -168,7 +168,8 @@ func nilIfEmpty(s []string) []string {
 func TestWithAvailability(t *testing.T) {
 	c, err := New([]InstanceType{testType("x", off("a", OnDemand, 1), off("b", OnDemand, 4)), testType("y", off("a", OnDemand, 2))})
 	require.NoError(t, err)
-	d := c.WithAvailability(OfferingKey{"x", "a", OnDemand}, OfferingKey{"nope", "a", OnDemand}, OfferingKey{"y", "a", Spot})
+	d, err := c.WithAvailability(OfferingKey{"x", "a", OnDemand}, OfferingKey{"nope", "a", OnDemand}, OfferingKey{"y", "a", Spot})
+	require.NoError(t, err)
 	assert.Equal(t, []string{"x", "y"}, names(c.AppendCompatible(nil, requirements.Set{})), "receiver unchanged")
 	assert.Equal(t, []string{"y", "x"}, names(d.AppendCompatible(nil, requirements.Set{})))
 	x, _ := d.Get("x")
@@ -176,11 +177,30 @@ func TestWithAvailability(t *testing.T) {
 	y0, _ := c.Get("y")
 	y1, _ := d.Get("y")
 	assert.Same(t, y0, y1, "unchanged types are shared")
-	e := d.WithAvailability(OfferingKey{"x", "b", OnDemand})
+	e, err := d.WithAvailability(OfferingKey{"x", "b", OnDemand})
+	require.NoError(t, err)
 	assert.Equal(t, []string{"y"}, names(e.AppendCompatible(nil, requirements.Set{})))
 	_, _, ok := e.Cheapest(reqSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, "x")))
 	assert.False(t, ok)
-	assert.Same(t, c, c.WithAvailability(), "nothing to change") // shares everything
+	assert.Empty(t, c.Currency(), "a catalog of New names no currency")
+	same, err := c.WithAvailability()
+	require.NoError(t, err)
+	assert.Same(t, c, same, "nothing to change") // shares everything
+}
+
+// TestWithAvailabilityError: a type whose offerings are no longer valid
+// (here a shared type modified against Types' contract) is an error
+// naming it; WithAvailability returned the type unchanged, leaving the
+// offering it was asked to remove available.
+func TestWithAvailabilityError(t *testing.T) {
+	c, err := New([]InstanceType{testType("x", off("a", OnDemand, 1), off("b", OnDemand, 4))})
+	require.NoError(t, err)
+	x, _ := c.Get("x")
+	x.Offerings[1].Zone = "zone b" // not a label value
+	d, err := c.WithAvailability(OfferingKey{"x", "a", OnDemand})
+	require.ErrorIs(t, err, ErrInvalidOffering)
+	assert.ErrorContains(t, err, `"x"`)
+	assert.Nil(t, d)
 }
 
 func TestKarpenterDiverse(t *testing.T) {

@@ -66,8 +66,12 @@ func ExampleCatalog_WithAvailability() {
 	catalog, _ := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}, Zones: []string{"us-east-1a"}})
 	m5 := requirements.NewSet(requirements.MustNew(requirements.LabelInstanceFamily, requirements.In, "m5"))
 	before, _, _ := catalog.Cheapest(m5)
-	after, _, _ := catalog.WithAvailability(instancetypes.OfferingKey{
-		InstanceType: before.Name, Zone: "us-east-1a", CapacityType: instancetypes.OnDemand}).Cheapest(m5)
+	lost, err := catalog.WithAvailability(instancetypes.OfferingKey{
+		InstanceType: before.Name, Zone: "us-east-1a", CapacityType: instancetypes.OnDemand})
+	if err != nil {
+		panic(err)
+	}
+	after, _, _ := lost.Cheapest(m5)
 	fmt.Println(before.Name, "->", after.Name)
 	// Output:
 	// m5.large -> m5.xlarge

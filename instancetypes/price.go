@@ -89,6 +89,23 @@ func (p Price) Amount() string {
 	return fmt.Sprintf("%s%d.%06d", sign, micros/1_000_000, micros%1_000_000)
 }
 
+// HoursPerMonth is the month of [Price.MonthlyAmount]: 730 hours, as AWS
+// price pages and eks-node-viewer count it.
+const HoursPerMonth = 730
+
+// MonthlyAmount writes the hourly price p times [HoursPerMonth] with two
+// decimals, rounded half up, without a currency or unit, as "70.08": for
+// monthly columns and totals beside [Price.Amount]. It is exact for every
+// Price (the product is computed in 128 bits).
+func (p Price) MonthlyAmount() string {
+	sign, u := p.unsigned()
+	hi, lo := bits.Mul64(u, HoursPerMonth)
+	lo, carry := bits.Add64(lo, nanosPerDollar/200, 0) // half a cent
+	// u ≤ 2^63, so hi+carry < 2^10, below the divisor: Div64 cannot overflow.
+	cents, _ := bits.Div64(hi+carry, lo, nanosPerDollar/100)
+	return fmt.Sprintf("%s%d.%02d", sign, cents/100, cents%100)
+}
+
 // unsigned returns the sign of p and its magnitude.
 func (p Price) unsigned() (string, uint64) {
 	if p < 0 {

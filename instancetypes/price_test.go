@@ -86,6 +86,26 @@ func TestPriceFormat(t *testing.T) {
 	}
 }
 
+func TestPriceMonthlyAmount(t *testing.T) {
+	tests := []struct {
+		p     Price
+		month string
+	}{
+		{0, "0.00"},
+		{96_000_000, "70.08"},
+		{1_499, "0.00"},
+		{6_849, "0.00"}, // 0.00499977 a month
+		{6_850, "0.01"}, // 0.0050005 a month: half up
+		{-96_000_000, "-70.08"},
+		{-6_850, "-0.01"},
+		{MaxPrice, "6733061586903.99"},
+		{math.MinInt64, "-6733061586903.99"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.month, func(t *testing.T) { assert.Equal(t, tc.month, tc.p.MonthlyAmount()) })
+	}
+}
+
 func TestPriceScale(t *testing.T) {
 	assert.Equal(t, Price(38_400_000), Price(96_000_000).scale(600_000), "60% off $0.096")
 	assert.Equal(t, Price(96_000_000), Price(96_000_000).scale(0))

@@ -132,7 +132,11 @@ func mixedCatalog(seed uint64) *Catalog {
 			gone = append(gone, OfferingKey{t.Name, o.Zone, o.CapacityType})
 		}
 	}
-	return c.WithAvailability(gone...)
+	c, err = c.WithAvailability(gone...)
+	if err != nil {
+		panic(err)
+	}
+	return c
 }
 
 // bruteForce is the specification of Compatible: scan every type.

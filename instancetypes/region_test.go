@@ -46,6 +46,7 @@ func TestAWSRegions(t *testing.T) {
 			assert.Equal(t, tc.types, c.Len())
 			o := c.Origin()
 			assert.Equal(t, tc.currency, o.Currency)
+			assert.Equal(t, tc.currency, c.Currency())
 			assert.Equal(t, tc.zones, o.Zones)
 			assert.Equal(t, tc.zonesAssumed, o.ZonesAssumed)
 			assert.Contains(t, o.Source, tc.source)
@@ -287,7 +288,8 @@ func TestWithZones(t *testing.T) {
 	_, err = aws.WithZones("us-gov-west-1a", "us-gov-west-1a")
 	assert.ErrorIs(t, err, ErrInvalidOptions)
 
-	lost := aws.WithAvailability(OfferingKey{"m5.large", "us-gov-west-1b", Spot})
+	lost, err := aws.WithAvailability(OfferingKey{"m5.large", "us-gov-west-1b", Spot})
+	require.NoError(t, err)
 	_, err = lost.WithZones("us-gov-west-1a")
 	assert.ErrorIs(t, err, ErrInvalidOffering, "offerings that differ by zone cannot move")
 	assert.ErrorContains(t, err, `"m5.large": offerings`)

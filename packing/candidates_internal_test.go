@@ -53,7 +53,7 @@ func (r *run) checkCandidates(v view, c *claim) error {
 		}
 		if !slices.Equal(got, want) {
 			return fmt.Errorf("pod %s on claim %d (%s), key %s: candidates %v, domains a type holds it in %v (domains %v)",
-				podName(v.info.pod), c.id, c.pl.np.Name, key, got, want, r.s.domains[key])
+				v.info.pod.Key(), c.id, c.pl.np.Name, key, got, want, r.s.domains[key])
 		}
 	}
 	return nil

@@ -13,12 +13,13 @@ import (
 // diagnose explains why the pod of v fits nowhere, for the pool whose checks
 // it passed furthest. The kinds are ordered by how far a pod got.
 func (r *run) diagnose(v view) Reason {
+	pod := v.info.pod.Key()
 	if len(r.s.pools) == 0 {
-		return Reason{Kind: NoNodePool, Message: fmt.Sprintf("pod %s fits no existing node and no NodePool is defined", podName(v.info.pod))}
+		return Reason{Kind: NoNodePool, Message: fmt.Sprintf("pod %s fits no existing node and no NodePool is defined", pod)}
 	}
 	var best Reason
 	for pi := range r.s.pools {
-		if why := r.diagnosePool(v, pi); pi == 0 || stage(why.Kind) > stage(best.Kind) {
+		if why := r.diagnosePool(v, pi, pod); pi == 0 || stage(why.Kind) > stage(best.Kind) {
 			best = why
 		}
 	}
@@ -30,8 +31,9 @@ func stage(k ReasonKind) int {
 		LimitExceeded: 5, HostPortConflict: 6, MinValues: 7, Topology: 8}[k]
 }
 
-func (r *run) diagnosePool(v view, pi int) Reason {
-	d := poolDiagnosis{r: r, v: v, pi: pi, pl: r.s.pools[pi], pod: podName(v.info.pod)}
+// diagnosePool explains why the pod of v, named pod, cannot go to pool pi.
+func (r *run) diagnosePool(v view, pi int, pod string) Reason {
+	d := poolDiagnosis{r: r, v: v, pi: pi, pl: r.s.pools[pi], pod: pod}
 	// In the order a pod gets further: what nothing in the pool's catalog
 	// offers first, then the pool as a whole, its types, their room.
 	checks := [...]func() (Reason, bool){d.conflict, d.podGap, d.taints, d.compatible, d.hostname,
@@ -46,7 +48,8 @@ func (r *run) diagnosePool(v view, pi int) Reason {
 }
 
 // poolDiagnosis is diagnosePool's view of one pod and one pool. Each check
-// returns the reason and true when it is why the pod cannot go there.
+// returns the reason and true when it is why the pod cannot go there, and
+// formats no message when it is not.
 type poolDiagnosis struct {
 	r   *run
 	v   view
@@ -60,23 +63,35 @@ func (d poolDiagnosis) reason(k ReasonKind, format string, args ...any) Reason {
 }
 
 func (d poolDiagnosis) conflict() (Reason, bool) {
+	if d.pl.conflict == "" {
+		return Reason{}, false
+	}
 	return d.reason(Incompatible, "NodePool %s can launch no node, so pod %s cannot go there: %s; change the NodePool's requirements or labels",
-		d.pl.np.Name, d.pod, d.pl.conflict), d.pl.conflict != ""
+		d.pl.np.Name, d.pod, d.pl.conflict), true
 }
 
 func (d poolDiagnosis) taints() (Reason, bool) {
 	err := requirements.Tolerates(d.v.tols, d.pl.taints)
-	return d.reason(Untolerated, "NodePool %s: pod %s %v", d.pl.np.Name, d.pod, err), err != nil
+	if err == nil {
+		return Reason{}, false
+	}
+	return d.reason(Untolerated, "NodePool %s: pod %s %v", d.pl.np.Name, d.pod, err), true
 }
 
 func (d poolDiagnosis) compatible() (Reason, bool) {
 	err := d.pl.compatible(d.pl.reqs, d.v.reqs)
-	return d.reason(Incompatible, "NodePool %s: pod %s: %v", d.pl.np.Name, d.pod, err), err != nil
+	if err == nil {
+		return Reason{}, false
+	}
+	return d.reason(Incompatible, "NodePool %s: pod %s: %v", d.pl.np.Name, d.pod, err), true
 }
 
 func (d poolDiagnosis) hostname() (Reason, bool) {
+	if admitsNewHost(d.v.reqs) {
+		return Reason{}, false
+	}
 	return d.reason(Incompatible, "pod %s requires %s, which no new node of NodePool %s can meet: a node's hostname is unknown until it launches, and every node has one; "+
-		"only an existing node that matches can take the pod", d.pod, d.v.reqs.Get(requirements.LabelHostname), d.pl.np.Name), !admitsNewHost(d.v.reqs)
+		"only an existing node that matches can take the pod", d.pod, d.v.reqs.Get(requirements.LabelHostname), d.pl.np.Name), true
 }
 
 func (d poolDiagnosis) compat() bitset.Set { return d.r.bits[d.v.sig][d.pi] }
@@ -92,8 +107,11 @@ func (d poolDiagnosis) unfit() (Reason, bool) {
 }
 
 func (d poolDiagnosis) noType() (Reason, bool) {
+	if !d.compat().Empty() {
+		return Reason{}, false
+	}
 	return d.reason(NoInstanceType, "no instance type in NodePool %s is compatible with pod %s (requirements %s)",
-		d.pl.np.Name, d.pod, d.pl.reqs.Intersect(d.v.reqs)), d.compat().Empty()
+		d.pl.np.Name, d.pod, d.pl.reqs.Intersect(d.v.reqs)), true
 }
 
 func (d poolDiagnosis) insufficient() (Reason, bool) {
@@ -101,8 +119,10 @@ func (d poolDiagnosis) insufficient() (Reason, bool) {
 }
 
 func (d poolDiagnosis) limits() (Reason, bool) {
-	full := d.r.nodesLeft(d.pi) <= 0 || !d.r.anyWithinLimits(d.pl, d.pi, d.compat(), d.v.info.req)
-	return d.reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", d.pl.np.Name, d.pod), full
+	if d.r.nodesLeft(d.pi) > 0 && d.r.anyWithinLimits(d.pl, d.pi, d.compat(), d.v.info.req) {
+		return Reason{}, false
+	}
+	return d.reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", d.pl.np.Name, d.pod), true
 }
 
 func (d poolDiagnosis) minValues() (Reason, bool) {
@@ -111,8 +131,10 @@ func (d poolDiagnosis) minValues() (Reason, bool) {
 	}
 	c := &claim{pl: d.pl, pi: d.pi, reqs: d.pl.reqs, cand: d.pl.all.Clone(), cheap: -1, maxAlloc: d.pl.maxAlloc}
 	cand, _ := d.r.narrowed(d.v, c, d.v.info.req, nil)
-	return d.reason(MinValues, "NodePool %s: the instance types that fit pod %s do not offer its minValues", d.pl.np.Name, d.pod),
-		!satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand)
+	if satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand) {
+		return Reason{}, false
+	}
+	return d.reason(MinValues, "NodePool %s: the instance types that fit pod %s do not offer its minValues", d.pl.np.Name, d.pod), true
 }
 
 // insufficient reports the first resource no compatible type has enough
@@ -151,8 +173,6 @@ func (r *run) constraintText(v view) string {
 	}
 	return s
 }
-
-func podName(p *Pod) string { return p.Namespace + "/" + p.Name }
 
 // formatAmount renders an amount in its resource's unit.
 func formatAmount(name resources.Name, v int64) string {

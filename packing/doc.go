@@ -115,7 +115,8 @@
 // labels only where the node has no label for them under either key, so a
 // label wins over a field that disagrees with it. Topology keys are
 // normalised the same way, so a term on the beta zone key counts zones.
-// Solve and Verify read labels by this one rule.
+// A NodePool's labels, which its nodes carry, and a NodeClaim's are read
+// the same way. Solve and Verify read labels by this one rule.
 //
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's

@@ -18,14 +18,14 @@ import (
 // podGap reports what the pod asks for that no type of the pool's catalog
 // has: a label value (NoInstanceType) or a resource (Insufficient).
 func (d poolDiagnosis) podGap() (Reason, bool) {
-	cat, of := d.catalog()
+	cat := d.catalog()
 	if r, ok := d.r.labelGap(cat, d.v.reqs); ok {
-		return d.reason(NoInstanceType, "pod %s requires %s, but %s", d.pod, r, gapText(r, of)), true
+		return d.reason(NoInstanceType, "pod %s requires %s, but %s", d.pod, r, gapText(r, d.catalogName())), true
 	}
 	if name, ok := d.r.resourceGap(cat, d.v.info.req); ok {
 		n := d.v.info.req.Get(name)
 		return Reason{Kind: Insufficient, Resource: name, Requested: n, Message: fmt.Sprintf(
-			"pod %s requests %s %s, but no instance type in %s has %s", d.pod, formatAmount(name, n), name, of, name)}, true
+			"pod %s requests %s %s, but no instance type in %s has %s", d.pod, formatAmount(name, n), name, d.catalogName(), name)}, true
 	}
 	return Reason{}, false
 }
@@ -36,18 +36,23 @@ func (d poolDiagnosis) poolGap() (Reason, bool) {
 	if len(d.pl.types) > 0 || len(d.pl.unfit) > 0 {
 		return Reason{}, false
 	}
-	cat, of := d.catalog()
-	r, ok := d.r.labelGap(cat, d.pl.reqs)
+	r, ok := d.r.labelGap(d.catalog(), d.pl.reqs)
+	if !ok {
+		return Reason{}, false
+	}
 	return d.reason(NoInstanceType, "NodePool %s requires %s, but %s, so it launches no node and pod %s cannot go there",
-		d.pl.np.Name, r, gapText(r, of), d.pod), ok
+		d.pl.np.Name, r, gapText(r, d.catalogName()), d.pod), true
 }
 
-// catalog returns the pool's catalog and how a message names it.
-func (d poolDiagnosis) catalog() (*instancetypes.Catalog, string) {
-	if c := d.pl.np.Catalog; c != nil {
-		return c, "the catalog of NodePool " + d.pl.np.Name
+// catalog returns the pool's catalog.
+func (d poolDiagnosis) catalog() *instancetypes.Catalog { return d.r.s.prob.PoolCatalog(d.pl.np) }
+
+// catalogName is how a message names the pool's catalog.
+func (d poolDiagnosis) catalogName() string {
+	if d.pl.np.Catalog != nil {
+		return "the catalog of NodePool " + d.pl.np.Name
 	}
-	return d.r.s.prob.Catalog, "the catalog"
+	return "the catalog"
 }
 
 // gapText says that catalog of (as "the catalog") has no type meeting r.

@@ -1,6 +1,10 @@
 package packing
 
-import "github.com/nodeplan/nodeplan/requirements"
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/requirements"
+)
 
 // The labels of a node, as Solve and Verify both read them, by one rule:
 //
@@ -15,32 +19,77 @@ import "github.com/nodeplan/nodeplan/requirements"
 //     over a field that disagrees with it.
 //
 // Node affinity, topology domains (whose keys are normalised the same way)
-// and the checks of Verify all use these labels.
+// and the checks of Verify all use these labels. A NodePool's labels, which
+// its nodes carry, and a NodeClaim's are read by the same rule.
 
 // nodeLabels returns the labels n is matched and counted by (see above).
 // It does not modify n; O(labels).
 func nodeLabels(n *Node) map[string]string {
 	l := normalizedLabels(n.Labels, 5)
-	setAbsent(l, requirements.LabelHostname, n.Name)
-	setAbsent(l, requirements.LabelZone, n.Zone)
-	setAbsent(l, requirements.LabelInstanceType, n.InstanceType)
-	setAbsent(l, requirements.LabelNodePool, n.NodePool)
+	for _, f := range labelFields(n) {
+		setAbsent(l, f.key, f.value)
+	}
 	if n.InstanceType != "" {
 		setAbsent(l, requirements.LabelCapacityType, n.CapacityType.String())
 	}
 	return l
 }
 
+// labelField is a string field of a Node that stands for a label.
+type labelField struct{ field, key, value string }
+
+// labelFields lists the string fields of n that stand for labels, with
+// the name Validate gives each: its name, zone, instance type and
+// NodePool. nodeLabels reads one where n carries no label for it
+// (see carries) and it is not empty.
+func labelFields(n *Node) [4]labelField {
+	return [...]labelField{
+		{"name", requirements.LabelHostname, n.Name},
+		{"zone", requirements.LabelZone, n.Zone},
+		{"instanceType", requirements.LabelInstanceType, n.InstanceType},
+		{"nodePool", requirements.LabelNodePool, n.NodePool},
+	}
+}
+
+// carries reports whether labels hold the label key (a stable key) under
+// it or its beta alias: whether key is among the keys of
+// normalizedLabels(labels). O(labels), no allocation.
+func carries(labels map[string]string, key string) bool {
+	for k := range labels {
+		if requirements.Normalize(k) == key {
+			return true
+		}
+	}
+	return false
+}
+
 // normalizedLabels returns a new map of labels under their stable keys, a
 // stable label winning over its beta alias, with room for extra more.
 func normalizedLabels(labels map[string]string, extra int) map[string]string {
 	l := make(map[string]string, len(labels)+extra)
+	has := func(k string) bool { _, ok := labels[k]; return ok }
 	for k, v := range labels {
-		stable := requirements.Normalize(k)
-		if _, both := labels[stable]; stable == k || !both {
+		if stable, ok := counted(k, has); ok {
 			l[stable] = v
 		}
 	}
+	return l
+}
+
+// counted returns the stable key of label key and whether the label
+// counts: a beta label does not when the object also has its stable label
+// (has reports whether the object has a label key).
+func counted(key string, has func(key string) bool) (string, bool) {
+	stable := requirements.Normalize(key)
+	return stable, stable == key || !has(stable)
+}
+
+// poolLabels returns the labels every node of np carries, read as a
+// node's: its labels under their stable keys (see above) and
+// karpenter.sh/nodepool=<its name>. O(labels); np is not modified.
+func poolLabels(np *NodePool) map[string]string {
+	l := normalizedLabels(np.Labels, 1)
+	l[requirements.LabelNodePool] = np.Name
 	return l
 }
 
@@ -49,4 +98,10 @@ func setAbsent(l map[string]string, k, val string) {
 	if _, ok := l[k]; !ok && val != "" {
 		l[k] = val
 	}
+}
+
+// hasLabel reports whether nc carries a label key, under that very key.
+// O(labels).
+func (nc *NodeClaim) hasLabel(key string) bool {
+	return slices.ContainsFunc(nc.Labels, func(l requirements.Label) bool { return l.Key == key })
 }

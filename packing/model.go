@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -28,7 +29,10 @@ type Pod struct {
 	HostPorts    []HostPort
 	Priority     int32
 	CreationTime time.Time
-	Owner        string // e.g. "ReplicaSet/web-5d8f"; informational
+	// Owner is the controlling owner as "Kind/name", e.g.
+	// "ReplicaSet/web-5d8f"; "" for none. A daemonset's pod has
+	// "DaemonSet/<name>" (see [Pod.IsDaemon]).
+	Owner string
 	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
 	// "true", or a duration such as "1h" counted from CreationTime. Used by
 	// consolidation and drift, not by Solve.
@@ -40,6 +44,17 @@ type Pod struct {
 	// candidate node: Solve does not put it on a Settling node.
 	Displaced bool
 }
+
+// Key returns "namespace/name", the name by which the pod is known in
+// messages and views. O(len).
+func (p *Pod) Key() string { return p.Namespace + "/" + p.Name }
+
+// daemonOwner starts the Owner of a daemonset's pod.
+const daemonOwner = "DaemonSet/"
+
+// IsDaemon reports whether the pod belongs to a daemonset: its Owner is
+// "DaemonSet/<name>".
+func (p *Pod) IsDaemon() bool { return strings.HasPrefix(p.Owner, daemonOwner) }
 
 // WhenUnsatisfiable says what a topology spread constraint does when it
 // cannot be met. The zero value is DoNotSchedule.

@@ -133,14 +133,25 @@ func (nc NodeClaim) InFlight(catalog *instancetypes.Catalog, pods []Pod, created
 	return n
 }
 
-// CatalogOf is the catalog the named NodePool launches from: its own
-// Catalog when set, else p's. An unknown pool gets p's. The complexity is
-// O(pools).
-func (p Problem) CatalogOf(pool string) *instancetypes.Catalog {
-	if i := slices.IndexFunc(p.NodePools, func(np NodePool) bool { return np.Name == pool }); i >= 0 && p.NodePools[i].Catalog != nil {
-		return p.NodePools[i].Catalog
+// PoolCatalog returns the catalog np launches from: its own Catalog when
+// set, else p's; p's for a nil np. O(1).
+func (p Problem) PoolCatalog(np *NodePool) *instancetypes.Catalog {
+	if np != nil && np.Catalog != nil {
+		return np.Catalog
 	}
 	return p.Catalog
+}
+
+// CatalogOf is the catalog the named NodePool launches from (see
+// [Problem.PoolCatalog]): the first pool of that name's; p's for an
+// unknown pool. The complexity is O(pools); to look up many, index the
+// pools by name once and call PoolCatalog.
+func (p Problem) CatalogOf(pool string) *instancetypes.Catalog {
+	var np *NodePool
+	if i := slices.IndexFunc(p.NodePools, func(np NodePool) bool { return np.Name == pool }); i >= 0 {
+		np = &p.NodePools[i]
+	}
+	return p.PoolCatalog(np)
 }
 
 // Launched is InFlight for a claim of a plan for p: the type is looked up in

@@ -75,14 +75,10 @@ type pool struct {
 }
 
 // ownLabelConflict names the first label, in key order, that np puts on
-// its nodes (its labels and karpenter.sh/nodepool=<name>) and its own
-// requirements exclude, or returns "". Such a pool can launch no node that
-// meets its requirements.
+// its nodes (see poolLabels) and its own requirements exclude, or returns
+// "". Such a pool can launch no node that meets its requirements.
 func ownLabelConflict(np *NodePool) string {
-	labels := map[string]string{requirements.LabelNodePool: np.Name}
-	for k, v := range np.Labels {
-		labels[requirements.Normalize(k)] = v
-	}
+	labels := poolLabels(np)
 	for _, k := range slices.Sorted(maps.Keys(labels)) {
 		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
 			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
@@ -126,31 +122,9 @@ func compilePools(p *Problem) []*pool {
 }
 
 func compilePool(p *Problem, np *NodePool) *pool {
-	cat := cmp.Or(np.Catalog, p.Catalog)
 	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
-	// Karpenter keeps a type when its requirements intersect the pool's:
-	// labels only one side defines (the pool's custom labels) do not count.
-	for _, t := range cat.Types() {
-		if err := t.Requirements.Intersects(pl.reqs); err != nil {
-			continue
-		}
-		off, ok := t.Cheapest(pl.reqs)
-		if !ok {
-			continue
-		}
-		// As Karpenter fits a claim's requests plus each type's own
-		// daemonset overhead, a type its daemonsets alone overfill (a
-		// daemonset requesting a GPU the type lacks) holds no pod.
-		if load := daemonLoad(p.DaemonSets, pl, t); !load.Fits(t.Allocatable) {
-			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
-			continue
-		}
-		pl.types = append(pl.types, t)
-		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
-		pl.price = append(pl.price, off.Price)
-	}
-	if pl.conflict = ownLabelConflict(np); pl.conflict != "" {
-		pl.types, pl.price, pl.unfit, pl.reserved = nil, nil, nil, false // it launches nothing
+	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
+		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
 	}
 	pl.sortTypes()
 	pl.maskOffers()
@@ -161,11 +135,49 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		}
 	}
 	pl.all = bitset.Full(len(pl.types))
-	pl.daemonOverhead(p.DaemonSets)
+	pl.allocatable()
 	pl.sortBySize()
-	for _, name := range sortedNames(np.Limits) {
+	pl.compileLimits()
+	for r := range pl.reqs.All() {
+		pl.minValues = pl.minValues || r.MinValues() > 0
+	}
+	return pl
+}
+
+// filterTypes keeps the types of cat the pool can launch, with their
+// cheapest offering's price and their daemonset overhead. Karpenter keeps
+// a type when its requirements intersect the pool's: labels only one side
+// defines (the pool's custom labels) do not count. As Karpenter fits a
+// claim's requests plus each type's own daemonset overhead, a type its
+// daemonsets alone overfill (a daemonset requesting a GPU the type lacks)
+// holds no pod: it goes to unfit.
+func (pl *pool) filterTypes(cat *instancetypes.Catalog, dss []DaemonSet) {
+	for _, t := range cat.Types() {
+		if err := t.Requirements.Intersects(pl.reqs); err != nil {
+			continue
+		}
+		off, ok := t.Cheapest(pl.reqs)
+		if !ok {
+			continue
+		}
+		load := daemonLoad(dss, pl, t)
+		if !load.Fits(t.Allocatable) {
+			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
+			continue
+		}
+		pl.types = append(pl.types, t)
+		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
+		pl.price = append(pl.price, off.Price)
+		pl.daemon = append(pl.daemon, load)
+	}
+}
+
+// compileLimits lists the pool's limits but "nodes", by name, and each
+// type's capacity in them.
+func (pl *pool) compileLimits() {
+	for _, name := range sortedNames(pl.np.Limits) {
 		if name != LimitNodes {
-			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: np.Limits[name]})
+			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: pl.np.Limits[name]})
 		}
 	}
 	pl.capLim = make([][]int64, len(pl.types))
@@ -180,10 +192,6 @@ func compilePool(p *Problem, np *NodePool) *pool {
 			pl.maxCapLim[i] = max(pl.maxCapLim[i], v)
 		}
 	}
-	for r := range pl.reqs.All() {
-		pl.minValues = pl.minValues || r.MinValues() > 0
-	}
-	return pl
 }
 
 // allowUndefined reports whether a pod may require a key the pool does not
@@ -201,7 +209,8 @@ func (pl *pool) compatible(r, incoming requirements.Set) error {
 	return r.CompatibleWith(incoming, pl.allowUndefined)
 }
 
-// sortTypes orders types by price under the pool's requirements, then name.
+// sortTypes orders types (with their price and daemonset overhead) by
+// price under the pool's requirements, then name.
 func (pl *pool) sortTypes() {
 	idx := make([]int, len(pl.types))
 	for i := range idx {
@@ -210,26 +219,24 @@ func (pl *pool) sortTypes() {
 	slices.SortFunc(idx, func(a, b int) int {
 		return cmp.Or(cmp.Compare(pl.price[a], pl.price[b]), strings.Compare(pl.types[a].Name, pl.types[b].Name))
 	})
-	types, prices := make([]*instancetypes.InstanceType, len(idx)), make([]instancetypes.Price, len(idx))
+	types, prices, daemon := make([]*instancetypes.InstanceType, len(idx)), make([]instancetypes.Price, len(idx)), make([]resources.List, len(idx))
 	for i, j := range idx {
-		types[i], prices[i] = pl.types[j], pl.price[j]
+		types[i], prices[i], daemon[i] = pl.types[j], pl.price[j], pl.daemon[j]
 	}
-	pl.types, pl.price = types, prices
+	pl.types, pl.price, pl.daemon = types, prices, daemon
 }
 
+// compilePoolReqs is np's requirements ∩ the labels its nodes carry (see
+// poolLabels).
 func compilePoolReqs(np *NodePool) requirements.Set {
-	reqs := np.Requirements.Intersect(requirements.FromLabels(np.Labels))
-	return reqs.Intersect(labelSet(requirements.LabelNodePool, np.Name))
+	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
 }
 
-// daemonOverhead sums, per instance type, the daemonsets that would run on
-// it: they tolerate the pool's taints (PreferNoSchedule aside) and one of
-// their node-affinity alternatives is compatible with the pool and the type.
-func (pl *pool) daemonOverhead(dss []DaemonSet) {
-	pl.daemon = make([]resources.List, len(pl.types))
+// allocatable computes each type's allocatable less its daemonset
+// overhead, and their maximum.
+func (pl *pool) allocatable() {
 	pl.alloc = make([]resources.List, len(pl.types))
 	for i, t := range pl.types {
-		pl.daemon[i] = daemonLoad(dss, pl, t)
 		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
 		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
 	}
@@ -254,6 +261,9 @@ type unfitType struct {
 	load resources.List
 }
 
+// daemonRuns reports whether ds runs on a type of a pool: it tolerates
+// the pool's taints (PreferNoSchedule aside) and one of its
+// node-affinity alternatives is compatible with the pool and the type.
 func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
 	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
 	if requirements.Tolerates(tol, taints) != nil {

@@ -23,10 +23,13 @@ type run struct {
 	claims []*claim
 	byPods []*claim // Plain only: claims in Karpenter's order (see place)
 	slack  *slackIndex
-	counts []map[string]int32 // per counter: domain -> pods counted
-	// dcounts is counts for the known domains of each counter's key, by
-	// their index in static.domains; total sums counts per counter.
+	// dcounts and others count, per counter, the pods it counts in each
+	// domain, each domain in one of them (see tally): dcounts the known
+	// domains of a key other than the hostname, by their index in
+	// static.domains; others, a map made on first use, the rest. total
+	// is their sum per counter, kept so that "does any pod count" is O(1).
 	dcounts [][]int32
+	others  []map[string]int32
 	total   []int32
 	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
 	states  []podState
@@ -145,17 +148,19 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 	r.states = make([]podState, len(s.pods))
 	r.where = slices.Repeat([]int{-1}, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
-	r.counts = make([]map[string]int32, len(s.counters))
+	r.others = make([]map[string]int32, len(s.counters))
 	r.hostTaken = make([]int32, len(s.counters))
 	r.minMemo = make([]minEntry, len(s.counters))
 	r.total = make([]int32, len(s.counters))
 	r.dcounts = make([][]int32, len(s.counters))
 	for i, c := range s.counters {
-		r.dcounts[i] = make([]int32, len(s.domains[c.key]))
+		if c.key != requirements.LabelHostname {
+			r.dcounts[i] = make([]int32, len(s.domains[c.key]))
+		}
 	}
 	r.anti = make([]map[string]int32, len(s.counters))
-	for i := range r.counts {
-		r.counts[i], r.anti[i] = map[string]int32{}, map[string]int32{}
+	for i := range r.anti {
+		r.anti[i] = map[string]int32{}
 	}
 	r.usedLim = make([][]int64, len(s.pools))
 	r.fresh = make([]claim, len(s.pools))
@@ -239,7 +244,7 @@ func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
 }
 
 func daemonBound(n *Node, name string) bool {
-	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == "DaemonSet/"+name })
+	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == daemonOwner+name })
 }
 
 func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
@@ -333,7 +338,7 @@ func (r *run) attempt(i int) bool {
 	r.states[i] = podState{}
 	if len(r.s.pods[i].alts) == 0 {
 		r.fails[i] = Reason{Kind: Incompatible, Message: fmt.Sprintf(
-			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", podName(r.s.pods[i].pod))}
+			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", r.s.pods[i].pod.Key())}
 		return false
 	}
 	for {

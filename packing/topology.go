@@ -95,7 +95,7 @@ func (r *run) countedPins(v view, t target, pins []pin) ([]pin, bool) {
 func (r *run) satisfied(v view, c constraint, d string) bool {
 	key := r.s.counters[c.counter].key
 	if c.kind != spreadKind || key == requirements.LabelHostname {
-		return r.holds(c, r.counts[c.counter][d])
+		return r.holds(c, r.domainCount(c.counter, d))
 	}
 	i, known := slices.BinarySearch(r.s.domains[key], d)
 	return known && r.spreadHolds(v, c, key, i)
@@ -320,9 +320,32 @@ func (r *run) record(v view, t target, pins []pin) {
 
 // tally counts one more pod of counter m in domain d.
 func (r *run) tally(m int32, d string) {
-	r.counts[m][d]++
 	r.total[m]++
-	if i, ok := slices.BinarySearch(r.s.domains[r.s.counters[m].key], d); ok {
+	if i, ok := r.domainIndex(m, d); ok {
 		r.dcounts[m][i]++
+		return
 	}
+	if r.others[m] == nil {
+		r.others[m] = map[string]int32{}
+	}
+	r.others[m][d]++
+}
+
+// domainCount returns the pods counter m counts in domain d.
+func (r *run) domainCount(m int32, d string) int32 {
+	if i, ok := r.domainIndex(m, d); ok {
+		return r.dcounts[m][i]
+	}
+	return r.others[m][d]
+}
+
+// domainIndex returns the index of d among the known domains of counter
+// m's key, and false for a domain of the hostname (whose counts are all
+// in run.others) or one static.domains does not know. O(log domains).
+func (r *run) domainIndex(m int32, d string) (int, bool) {
+	key := r.s.counters[m].key
+	if key == requirements.LabelHostname {
+		return 0, false
+	}
+	return slices.BinarySearch(r.s.domains[key], d)
 }

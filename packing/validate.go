@@ -55,7 +55,7 @@ func (p Problem) Validate() error {
 	seen := map[string]bool{}
 	for i := range p.Pods {
 		pod := &p.Pods[i]
-		key := podName(pod)
+		key := pod.Key()
 		is := checkPod(nil, pod)
 		if seen[key] {
 			is.add("name", "duplicate pod (namespace/name)")
@@ -316,25 +316,20 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 	v.report(obj, is)
 	for j := range n.Pods {
 		if pis := checkPod(nil, &n.Pods[j]); len(pis) > 0 { // named only when wrong
-			v.report(fmt.Sprintf("%s pod %s", obj, podName(&n.Pods[j])), pis)
+			v.report(fmt.Sprintf("%s pod %s", obj, n.Pods[j].Key()), pis)
 		}
 	}
 }
 
 // checkNodeLabels checks n's labels and the fields that stand for labels
-// it does not carry (see effectiveLabels).
+// it does not carry, exactly those nodeLabels reads (see labelFields).
 func checkNodeLabels(is issues, n *Node) issues {
 	is = checkLabels(is, "labels", n.Labels)
 	if n.CapacityType > instancetypes.Reserved {
 		is.add("capacityType", "%s is not on-demand, spot or reserved", n.CapacityType)
 	}
-	for _, f := range [...]struct{ field, key, value string }{
-		{"name", requirements.LabelHostname, n.Name},
-		{"zone", requirements.LabelZone, n.Zone},
-		{"instanceType", requirements.LabelInstanceType, n.InstanceType},
-		{"nodePool", requirements.LabelNodePool, n.NodePool},
-	} {
-		if _, ok := n.Labels[f.key]; ok {
+	for _, f := range labelFields(n) {
+		if f.value == "" || carries(n.Labels, f.key) {
 			continue
 		}
 		if err := requirements.ValidateValue(f.value); err != nil {

@@ -189,6 +189,16 @@ func TestValidateAcceptsEdges(t *testing.T) {
 			p.Nodes[0].Name = strings.Repeat("n", 100) + ".example.com"
 			p.Nodes[0].Labels = map[string]string{requirements.LabelHostname: "n1"}
 		}},
+		// A field the node's labels override is not read (see labels.go),
+		// under the beta key as under the stable one.
+		{"zone field under a beta zone label", func(p *packing.Problem) {
+			p.Nodes[0].Zone = "zone a"
+			p.Nodes[0].Labels = map[string]string{"failure-domain.beta.kubernetes.io/zone": zone1}
+		}},
+		{"instance type field under a beta instance-type label", func(p *packing.Problem) {
+			p.Nodes[0].InstanceType = "m5 large"
+			p.Nodes[0].Labels = map[string]string{"beta.kubernetes.io/instance-type": "default-instance-type"}
+		}},
 		{"label key whose prefix part exceeds 63 characters", func(p *packing.Problem) {
 			p.Pods[0].Labels[strings.Repeat("x", 70)+".example.com/app"] = "v"
 		}},

@@ -90,7 +90,7 @@ func (v *verifier) checkPool(h *vHost) {
 	}
 	reqs := v.poolReqs[h.pool.Name]
 	for _, lb := range h.claim.Labels {
-		if key := requirements.Normalize(lb.Key); reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
+		if key, ok := counted(lb.Key, h.claim.hasLabel); ok && reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
 			v.add(RuleNodePoolRequirement, -1, h.name, "claim %s: label %s=%s breaks NodePool %s requirement %s",
 				h.name, lb.Key, lb.Value, h.pool.Name, reqs.Get(key))
 		}
@@ -99,14 +99,12 @@ func (v *verifier) checkPool(h *vHost) {
 }
 
 // ownLabelsMet reports whether reqs, np's full requirements, admit the
-// labels every node of np carries: its labels and its name. A pool whose
-// requirements exclude them can launch no valid node.
+// labels every node of np carries: its labels and its name (see
+// poolLabels). A pool whose requirements exclude them can launch no valid
+// node.
 func ownLabelsMet(np *NodePool, reqs requirements.Set) bool {
-	if !reqs.Get(requirements.LabelNodePool).Has(np.Name) {
-		return false
-	}
-	for k, val := range np.Labels {
-		if !reqs.Get(requirements.Normalize(k)).Has(val) {
+	for k, val := range poolLabels(np) {
+		if !reqs.Get(k).Has(val) {
 			return false
 		}
 	}

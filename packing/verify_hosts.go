@@ -62,10 +62,10 @@ func (v *verifier) indexPools() {
 	}
 }
 
-// poolRequirements is NodePool.Requirements ∩ its labels ∩ nodepool=name.
+// poolRequirements is NodePool.Requirements ∩ the labels its nodes carry:
+// its labels, read as a node's, and nodepool=name (see poolLabels).
 func poolRequirements(np *NodePool) requirements.Set {
-	own := requirements.FromLabels(map[string]string{requirements.LabelNodePool: np.Name})
-	return np.Requirements.Intersect(requirements.FromLabels(np.Labels)).Intersect(own)
+	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
 }
 
 // catalogOf returns the catalog a pool draws from: its own, else the
@@ -116,11 +116,12 @@ func (v *verifier) addClaimHosts() {
 // claimLabels is the claim's Labels (read as nodeLabels reads a node's), plus the single-valued In
 // requirements of its chosen type and its hostname where absent.
 func claimLabels(c *NodeClaim, t *instancetypes.InstanceType) map[string]string {
-	raw := make(map[string]string, len(c.Labels))
+	l := make(map[string]string, len(c.Labels)+8)
 	for _, lb := range c.Labels {
-		raw[lb.Key] = lb.Value
+		if key, ok := counted(lb.Key, c.hasLabel); ok {
+			l[key] = lb.Value
+		}
 	}
-	l := normalizedLabels(raw, 8)
 	if t != nil {
 		for r := range t.Requirements.All() {
 			if vals := r.Values(); !r.Complement() && len(vals) == 1 {

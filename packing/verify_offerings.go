@@ -37,7 +37,8 @@ func (v *verifier) checkOfferingLabels(h *vHost) {
 		requirements.LabelInstanceType: c.InstanceType,
 	}
 	for _, lb := range c.Labels {
-		if w, ok := want[requirements.Normalize(lb.Key)]; ok && w != lb.Value {
+		key, counts := counted(lb.Key, c.hasLabel)
+		if w, ok := want[key]; counts && ok && w != lb.Value {
 			v.add(RuleOffering, -1, c.Name, "claim %s: label %s=%s disagrees with its chosen offering and type (%s)", c.Name, lb.Key, lb.Value, w)
 		}
 	}

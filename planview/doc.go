@@ -10,7 +10,8 @@
 // # Contract
 //
 // [New] reads a packing.Problem and the packing.Plan solved from it and
-// does not modify either. Nodes are the new NodeClaims in plan order, then
+// does not modify either; pod indexes of a plan that does not match its
+// problem, out of range, are left out. Nodes are the new NodeClaims in plan order, then
 // the existing nodes that hold pods in input order. Unschedulable pods keep
 // the plan's order; groups ([Group]) gather the pods that share a namespace, an
 // owner, a reason kind, a NodePool and a message (up to the pod's own name
@@ -24,7 +25,8 @@
 // formatter of prices for people), in column headers ("USD/HOUR") and in
 // the totals. Amounts are hourly prices rounded half up to six
 // decimals, monthly ones ([HoursPerMonth] hours) to two, with integer
-// arithmetic, so the same plan prints the same bytes. [Options.Notes] are
+// arithmetic, so the same plan prints the same bytes; instancetypes.Price
+// writes both (Amount, MonthlyAmount), as it writes every price. [Options.Notes] are
 // header lines, such as where the prices came from and how spot is
 // modelled; the caller words them.
 //

@@ -58,3 +58,49 @@ func TestNew(t *testing.T) {
 	assert.Equal(t, "m.large", plan.NodeClaims[0].InstanceTypes[0], "the view does not share the plan's slices")
 	assert.Equal(t, before.Bindings, plan.Bindings)
 }
+
+// TestNewMismatchedPlan: a plan that does not match its problem (pod
+// indexes out of range, an unknown NodePool, no catalog) is shown without
+// the pods it cannot name, and New never panics.
+func TestNewMismatchedPlan(t *testing.T) {
+	catalog, err := instancetypes.New([]instancetypes.InstanceType{machine("m.large", 2, 8, 0.096)})
+	require.NoError(t, err)
+	node := packing.Node{Name: "n", Allocatable: resources.List{CPU: 2000, Pods: 10}, Initialized: true}
+	p := packing.Problem{Catalog: catalog, NodePools: []packing.NodePool{{Name: "general"}},
+		Nodes: []packing.Node{node}, Pods: replicas("web", 1, "1")}
+	tests := []struct {
+		name  string
+		p     packing.Problem
+		plan  packing.Plan
+		check func(t *testing.T, v planview.View)
+	}{
+		{"binding out of range", p, packing.Plan{Bindings: []packing.Binding{{Pod: 1, Node: "n"}, {Pod: 0, Node: "n"}, {Pod: -1, Node: "n"}}},
+			func(t *testing.T, v planview.View) {
+				require.Len(t, v.Nodes, 1)
+				assert.Equal(t, []string{"shop/web-0"}, v.Nodes[0].Pods)
+			}},
+		{"claim pod out of range", p, packing.Plan{NodeClaims: []packing.NodeClaim{{Name: "c", NodePool: "general", InstanceType: "m.large", Pods: []int{0, 7, -3}}}},
+			func(t *testing.T, v planview.View) {
+				require.Len(t, v.Nodes, 1)
+				assert.Equal(t, []string{"shop/web-0"}, v.Nodes[0].Pods)
+			}},
+		{"unschedulable pod out of range", p, packing.Plan{Unschedulable: []packing.Unschedulable{{Pod: 0}, {Pod: 1}, {Pod: -1}}},
+			func(t *testing.T, v planview.View) {
+				require.Len(t, v.Unschedulable, 1)
+				assert.Equal(t, "shop/web-0", v.Unschedulable[0].Pod)
+				assert.Equal(t, 1, v.Summary.UnschedulablePods)
+			}},
+		{"no catalog", packing.Problem{Pods: p.Pods}, packing.Plan{NodeClaims: []packing.NodeClaim{{Name: "c", NodePool: "general", InstanceType: "m.large", Pods: []int{0}}}},
+			func(t *testing.T, v planview.View) {
+				require.Len(t, v.Nodes, 1)
+				assert.Zero(t, v.Nodes[0].Allocatable)
+			}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var v planview.View
+			require.NotPanics(t, func() { v = planview.New(&tc.p, &tc.plan) })
+			tc.check(t, v)
+		})
+	}
+}

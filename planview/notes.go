@@ -1,6 +1,7 @@
 package planview
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -22,17 +23,10 @@ type Knobs struct {
 
 func (k Knobs) or() Knobs {
 	return Knobs{
-		SpotDiscount:  cmpOr(k.SpotDiscount, "Options.SpotDiscount"),
-		CapacityTypes: cmpOr(k.CapacityTypes, "Options.CapacityTypes"),
-		Zones:         cmpOr(k.Zones, "Options.Zones"),
+		SpotDiscount:  cmp.Or(k.SpotDiscount, "Options.SpotDiscount"),
+		CapacityTypes: cmp.Or(k.CapacityTypes, "Options.CapacityTypes"),
+		Zones:         cmp.Or(k.Zones, "Options.Zones"),
 	}
-}
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
 }
 
 // Notes are the header lines every output prints with a catalog's prices

@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
 )
 
 // Options say how a View is written. The zero Options write the default
@@ -28,7 +30,7 @@ type Options struct {
 }
 
 // currency is the ISO 4217 code of the prices: Currency or DefaultCurrency.
-func (o Options) currency() string { return cmp.Or(o.Currency, DefaultCurrency) }
+func (o Options) currency() string { return cmp.Or(o.Currency, instancetypes.DefaultCurrency) }
 
 // barWidth is the number of cells of a utilisation bar.
 const barWidth = 10
@@ -128,7 +130,7 @@ func candidates(types []string) string {
 func (v *View) writeTotals(w *errWriter, o Options) {
 	s, cur := v.Summary, o.currency()
 	w.printf("%s, %s scheduled, %d unschedulable: %s, %s %s/month", count(s.NewNodes, "new node"),
-		count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), MonthlyAmount(s.Price), cur)
+		count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), s.Price.MonthlyAmount(), cur)
 	if s.ExistingNodes > 0 {
 		w.printf(" (plus %s at %s)", count(s.ExistingNodes, "existing node"), s.ExistingPrice.Format(cur))
 	}

@@ -83,22 +83,27 @@ type Summary struct {
 	Price, ExistingPrice             instancetypes.Price
 }
 
-// New returns the View of plan, which was solved from p. The complexity is
-// linear in the plan and the existing nodes, plus O(g log g) to sort g
-// groups; p and plan are not modified.
+// New returns the View of plan, which was solved from p. Pod indexes of
+// plan out of range of p.Pods, which a plan solved from p does not have
+// (packing.Verify reports them), are left out. The complexity is linear in
+// the plan, the NodePools and the existing nodes, plus O(g log g) to sort
+// g groups; p and plan are not modified.
 func New(p *packing.Problem, plan *packing.Plan) View {
 	v := View{Nodes: make([]Node, 0, len(plan.NodeClaims))}
+	pools := poolsByName(p)
 	for i := range plan.NodeClaims {
-		v.Nodes = append(v.Nodes, claimNode(p, &plan.NodeClaims[i]))
+		c := &plan.NodeClaims[i]
+		v.Nodes = append(v.Nodes, claimNode(p, p.PoolCatalog(pools[c.NodePool]), c))
 	}
 	v.Nodes = append(v.Nodes, existingNodes(p, plan)...)
 	for _, u := range plan.Unschedulable {
-		pod := &p.Pods[u.Pod]
-		v.Unschedulable = append(v.Unschedulable, Unschedulable{Pod: podKey(pod), Namespace: pod.Namespace, Owner: pod.Owner, Reason: u.Reason})
+		if pod, ok := podAt(p, u.Pod); ok {
+			v.Unschedulable = append(v.Unschedulable, Unschedulable{Pod: pod.Key(), Namespace: pod.Namespace, Owner: pod.Owner, Reason: u.Reason})
+		}
 	}
 	v.Groups = groups(v.Unschedulable)
 	v.Summary = Summary{NewNodes: len(plan.NodeClaims), ScheduledPods: len(plan.Order),
-		UnschedulablePods: len(plan.Unschedulable), Price: plan.Price}
+		UnschedulablePods: len(v.Unschedulable), Price: plan.Price}
 	for _, n := range v.Nodes {
 		if n.Existing {
 			v.Summary.ExistingNodes++
@@ -108,17 +113,49 @@ func New(p *packing.Problem, plan *packing.Plan) View {
 	return v
 }
 
-func claimNode(p *packing.Problem, c *packing.NodeClaim) Node {
+// poolsByName indexes p's NodePools by name, the first of each name.
+func poolsByName(p *packing.Problem) map[string]*packing.NodePool {
+	pools := make(map[string]*packing.NodePool, len(p.NodePools))
+	for i := range p.NodePools {
+		if _, dup := pools[p.NodePools[i].Name]; !dup {
+			pools[p.NodePools[i].Name] = &p.NodePools[i]
+		}
+	}
+	return pools
+}
+
+// podAt returns pending pod i of p, or false when i is out of range.
+func podAt(p *packing.Problem, i int) (*packing.Pod, bool) {
+	if i < 0 || i >= len(p.Pods) {
+		return nil, false
+	}
+	return &p.Pods[i], true
+}
+
+// appendPods appends the keys of p's pending pods at indexes to keys,
+// leaving out indexes out of range.
+func appendPods(keys []string, p *packing.Problem, indexes []int) []string {
+	for _, i := range indexes {
+		if pod, ok := podAt(p, i); ok {
+			keys = append(keys, pod.Key())
+		}
+	}
+	return keys
+}
+
+// claimNode is the row of claim c, whose pool launches from cat (nil: no
+// catalog).
+func claimNode(p *packing.Problem, cat *instancetypes.Catalog, c *packing.NodeClaim) Node {
 	n := Node{Name: c.Name, NodePool: c.NodePool, InstanceType: c.InstanceType, Zone: c.Offering.Zone,
 		CapacityType: c.Offering.CapacityType, Price: c.Offering.Price,
 		InstanceTypes: slices.Clone(c.InstanceTypes), Requests: c.Requests}
-	if t, ok := p.CatalogOf(c.NodePool).Get(c.InstanceType); ok {
-		n.Allocatable = t.Allocatable
-		n.Arch, _ = t.Requirements.Get(requirements.LabelArch).Any()
+	if cat != nil {
+		if t, ok := cat.Get(c.InstanceType); ok {
+			n.Allocatable = t.Allocatable
+			n.Arch, _ = t.Requirements.Get(requirements.LabelArch).Any()
+		}
 	}
-	for _, i := range c.Pods {
-		n.Pods = append(n.Pods, podKey(&p.Pods[i]))
-	}
+	n.Pods = appendPods(n.Pods, p, c.Pods)
 	return n
 }
 
@@ -127,7 +164,9 @@ func claimNode(p *packing.Problem, c *packing.NodeClaim) Node {
 func existingNodes(p *packing.Problem, plan *packing.Plan) []Node {
 	bound := map[string][]int{}
 	for _, b := range plan.Bindings {
-		bound[b.Node] = append(bound[b.Node], b.Pod)
+		if _, ok := podAt(p, b.Pod); ok {
+			bound[b.Node] = append(bound[b.Node], b.Pod)
+		}
 	}
 	var out []Node
 	for i := range p.Nodes {
@@ -139,23 +178,23 @@ func existingNodes(p *packing.Problem, plan *packing.Plan) []Node {
 	return out
 }
 
+// existingNode is the row of node, with the pending pods at bound (all in
+// range).
 func existingNode(p *packing.Problem, node *packing.Node, bound []int) Node {
 	n := Node{Name: node.Name, Existing: true, NodePool: node.NodePool, InstanceType: node.InstanceType,
 		Zone: node.Zone, CapacityType: node.CapacityType, Price: node.Price,
 		Arch: node.Labels[requirements.LabelArch], Allocatable: node.Allocatable}
 	slot := resources.List{Pods: 1}
 	for i := range node.Pods {
-		n.Pods = append(n.Pods, podKey(&node.Pods[i]))
+		n.Pods = append(n.Pods, node.Pods[i].Key())
 		n.Requests = n.Requests.Add(node.Pods[i].Requests).Add(slot)
 	}
+	n.Pods = appendPods(n.Pods, p, bound)
 	for _, i := range bound {
-		n.Pods = append(n.Pods, podKey(&p.Pods[i]))
 		n.Requests = n.Requests.Add(p.Pods[i].Requests).Add(slot)
 	}
 	return n
 }
-
-func podKey(p *packing.Pod) string { return p.Namespace + "/" + p.Name }
 
 // groupKey is what the pods of a Group share.
 type groupKey struct {

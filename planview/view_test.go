@@ -93,26 +93,6 @@ func TestGroupLabel(t *testing.T) {
 	assert.Equal(t, " shop/", Group{Namespace: "shop"}.Label(), "the zero group does not panic")
 }
 
-func TestMonthlyAmount(t *testing.T) {
-	tests := []struct {
-		nanos instancetypes.Price
-		month string
-	}{
-		{0, "0.00"},
-		{96_000_000, "70.08"},
-		{1_499, "0.00"},
-		{6_849, "0.00"}, // 0.00499977 a month
-		{6_850, "0.01"}, // 0.0050005 a month: half up
-		{-96_000_000, "-70.08"},
-		{instancetypes.MaxPrice, "6733061586903.99"},
-	}
-	for _, tc := range tests {
-		t.Run(fmt.Sprint(int64(tc.nanos)), func(t *testing.T) {
-			assert.Equal(t, tc.month, MonthlyAmount(tc.nanos))
-		})
-	}
-}
-
 func TestBar(t *testing.T) {
 	tests := []struct {
 		used, capacity int64

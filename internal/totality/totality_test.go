@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -292,6 +294,14 @@ func checkPacking(t *testing.T, name string, p packing.Problem) {
 			t.Errorf("%s: packing.Verify rejects the plan of Solve: %v", name, v)
 		}
 	}
+	view(&p, &plan)
+}
+
+// view drives planview with a plan of p: New, and both writers.
+func view(p *packing.Problem, plan *packing.Plan) {
+	v := planview.New(p, plan)
+	_ = v.WriteTable(io.Discard, planview.Options{Wide: true})
+	_ = v.WriteSummary(io.Discard, planview.Options{})
 }
 
 func checkConsolidation(t *testing.T, name string, c consolidation.Cluster) {
@@ -459,7 +469,7 @@ func instancetypesEntryPoints(t *testing.T, s string) {
 		mutate(&it)
 		if c, err := instancetypes.New([]instancetypes.InstanceType{it}); err == nil {
 			_, _, _ = c.Cheapest(requirements.Set{})
-			_ = c.WithAvailability(instancetypes.OfferingKey{InstanceType: s, Zone: s})
+			_, _ = c.WithAvailability(instancetypes.OfferingKey{InstanceType: s, Zone: s})
 		}
 	}
 	for _, o := range []instancetypes.Options{{Region: s}, {Zones: []string{s}}, {SpotPrice: map[string]float64{s: 1}}} {
@@ -503,9 +513,10 @@ func TestExtremeArguments(t *testing.T) {
 	})
 }
 
-// TestHostileResultsInVerifiers hands the verifiers results no solver
-// would produce: indexes out of range, unknown and hostile names, extreme
-// prices. They must report violations, never panic.
+// TestHostileResultsInVerifiers hands the verifiers, and planview, results
+// no solver would produce: indexes out of range, unknown and hostile
+// names, extreme prices. They must report violations (planview: show what
+// it can name), never panic.
 func TestHostileResultsInVerifiers(t *testing.T) {
 	w := newWorld(t)
 	p := w.problem()
@@ -523,6 +534,7 @@ func TestHostileResultsInVerifiers(t *testing.T) {
 				q.NodeClaims[0].Pods = slices.Clone(plan.NodeClaims[0].Pods)
 				mutate(&q, s, v)
 				mustNotPanic(t, fmt.Sprintf("packing.Verify, plan mutation %d, %s", i, name), func() { packing.Verify(p, q) })
+				mustNotPanic(t, fmt.Sprintf("planview.New, plan mutation %d, %s", i, name), func() { view(&p, &q) })
 			}
 			cmd := consolidation.Command{Candidates: []string{s, "n1"}, Savings: instancetypes.Price(v),
 				Replacements: []packing.NodeClaim{{Name: s, NodePool: s, InstanceTypes: []string{s}, InstanceType: s, Pods: []int{int(v)}}},

@@ -11,7 +11,6 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/planview"
 )
 
 // consolidationReport is the JSON of nodeplan consolidate -o json; see the
@@ -168,7 +167,7 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	s := r.Summary
 	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s, %s %s/month; %s kept\n",
 		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.savings.Format(cur),
-		planview.MonthlyAmount(s.savings), cur, count(s.KeptNodes, "node"))
+		s.savings.MonthlyAmount(), cur, count(s.KeptNodes, "node"))
 	return writeWarnings(w, r.Warnings)
 }
 
