@@ -173,7 +173,9 @@
 //	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
 //	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
 //	  name, existing (bool), nodePool, instanceType, zone, capacityType,
-//	  pricePerHour (in summary.currency, 6 decimals), arch (kubernetes.io/arch,
+//	  pricePerHour (in summary.currency, 6 decimals; null for an existing
+//	  node whose price is unknown: its catalog has no offering of its
+//	  instance type, zone and capacity type), arch (kubernetes.io/arch,
 //	  absent when unknown), instanceTypes[] (candidates, cheapest first; new
 //	  nodes only), requests{} and allocatable{} (resource name → Kubernetes
 //	  quantity; requests include pod slots and, on new nodes, daemonset
@@ -187,13 +189,17 @@
 //	  pod it names written "namespace/<owner name>-*" when the group has
 //	  several), count, pods[]
 //	summary:          newNodes, existingNodes, scheduledPods, unschedulablePods,
-//	  pricePerHour and pricePerMonth (new nodes; 730 h), existingPricePerHour,
+//	  pricePerHour and pricePerMonth (new nodes; 730 h), existingPricePerHour
+//	  (existing nodes of known price), existingUnknownPrice (how many
+//	  existing nodes are of unknown price, left out of existingPricePerHour),
 //	  currency (ISO 4217 code of every price in the report, such as "USD")
 //	notes[]:          where the prices came from and how spot is modelled
-//	warnings[]:       objects skipped, each naming file, document and object
+//	warnings[]:       objects skipped, each naming file, document and object;
+//	  nodes of unknown price ([PriceWarnings])
 //
 // Added since the first release of the schema: nodes[].arch,
-// unschedulableGroups, summary.currency, notes.
+// unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
+// and null nodes[].pricePerHour.
 //
 // # Try it on your cluster
 //

@@ -44,7 +44,7 @@ const MaxLimit = 1 << 60
 // requirements.FromLabels builds unchecked). Numbers are checked against the bounds that keep the solver's
 // arithmetic exact: every resource value in 0..[resources.MaxAmount],
 // limits in 0..[MaxLimit], node prices in
-// 0..[instancetypes.MaxValidPrice]. The complexity is O(size of p); the
+// 0..[instancetypes.MaxValidPrice] (and 0 when PriceUnknown). The complexity is O(size of p); the
 // pods of nodes, a cluster's most numerous objects, are named only when
 // wrong and cost no allocation when valid. Validate does not modify p.
 func (p Problem) Validate() error {
@@ -311,6 +311,9 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 	is = checkResources(is, "allocatable", n.Allocatable)
 	if n.Price < 0 || n.Price > instancetypes.MaxValidPrice {
 		is.add("price", "%s is not in 0..%s", n.Price, instancetypes.MaxValidPrice)
+	}
+	if n.PriceUnknown && n.Price != 0 {
+		is.add("price", "is %s but PriceUnknown is set", n.Price)
 	}
 	obj := "node " + n.Name
 	v.report(obj, is)

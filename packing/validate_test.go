@@ -148,6 +148,7 @@ func TestValidate(t *testing.T) {
 		{"node allocatable near 2^63", func(p *packing.Problem) { node(p).Allocatable.Memory = math.MaxInt64 }, "node n1", "allocatable.memory"},
 		{"node price negative", func(p *packing.Problem) { node(p).Price = -1 }, "node n1", "price"},
 		{"node price near 2^63", func(p *packing.Problem) { node(p).Price = instancetypes.MaxPrice }, "node n1", "price"},
+		{"node price with PriceUnknown", func(p *packing.Problem) { node(p).Price, node(p).PriceUnknown = 1, true }, "node n1", "price"},
 		// The pods of nodes, named only when wrong.
 		{"bound pod label", func(p *packing.Problem) { node(p).Pods[0].Labels["app"] = "a b" }, "node n1 pod default/bound", "labels"},
 		{"bound pod anti-affinity key", func(p *packing.Problem) {
@@ -182,6 +183,7 @@ func TestValidateAcceptsEdges(t *testing.T) {
 		mutate func(p *packing.Problem)
 	}{
 		{"base", func(*packing.Problem) {}},
+		{"node of unknown price", func(p *packing.Problem) { p.Nodes[0].PriceUnknown = true }},
 		{"pool name of 63 characters", func(p *packing.Problem) {
 			p.NodePools[0].Name, p.Nodes[0].NodePool = strings.Repeat("p", 63), strings.Repeat("p", 63)
 		}},

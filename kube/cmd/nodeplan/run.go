@@ -184,7 +184,8 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	prices := pricingOf(cat, c)
 	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools),
 		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders}}
-	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: cluster.Warnings})
+	warnings := append(slices.Clone(cluster.Warnings), kube.PriceWarnings(&prob)...)
+	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	return res, nil
 }
 
