@@ -156,6 +156,15 @@
 //
 // # Writing
 //
+// [NodeClaims] annotates each claim with the offering the plan chose:
+// [AnnotationInstanceType], [AnnotationZone], [AnnotationCapacityType], and
+// its hourly price in two annotations, the amount as
+// instancetypes.Price.Amount writes it ([AnnotationPrice],
+// nodeplan.io/price-per-hour: "0.096000") and the ISO 4217 code of its
+// catalog's currency ([AnnotationCurrency], nodeplan.io/price-currency:
+// "USD", "CNY" in cn-north-1), so the amount stays a plain number for
+// tools that read it and is never taken for dollars.
+//
 // What nodeplan writes, nodeplan and Kubernetes read back to the same
 // value: [Quantities] (NodeClaim requests, the report's requests and
 // allocatable) are read by resources.ParseQuantity and apimachinery's

@@ -101,10 +101,10 @@ type ReportSummary struct {
 const HoursPerMonth = planview.HoursPerMonth
 
 // ReportOptions are what a Report says besides the plan. The zero value
-// is prices in planview.DefaultCurrency, no notes and no warnings.
+// is prices in instancetypes.DefaultCurrency, no notes and no warnings.
 type ReportOptions struct {
 	// Currency is the ISO 4217 code of the prices; "" is
-	// planview.DefaultCurrency.
+	// instancetypes.DefaultCurrency.
 	Currency string
 	// Notes say where the prices came from and how spot is modelled.
 	Notes []string
@@ -136,7 +136,7 @@ func NewReport(v *planview.View, o ReportOptions) Report {
 		UnschedulablePods: s.UnschedulablePods, PricePerHour: round6(s.Price.Dollars()),
 		PricePerMonth: round6(s.Price.Dollars() * HoursPerMonth), ExistingPricePerHour: round6(s.ExistingPrice.Dollars()),
 		ExistingUnknownPrice: s.Unpriced,
-		Currency:             cmp.Or(o.Currency, planview.DefaultCurrency)}
+		Currency:             cmp.Or(o.Currency, instancetypes.DefaultCurrency)}
 	return r
 }
 

@@ -10,10 +10,6 @@ import (
 // HoursPerMonth is the month eks-node-viewer and AWS price pages use.
 const HoursPerMonth = 730
 
-// DefaultCurrency is the currency of [Options] with an empty Currency:
-// [instancetypes.DefaultCurrency].
-const DefaultCurrency = instancetypes.DefaultCurrency
-
 // nanos are the Price units in one currency unit (instancetypes.Price is
 // nano-units per hour).
 const nanos = 1_000_000_000

@@ -6,13 +6,15 @@ import (
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
 )
 
 // Options say how a View is written. The zero Options write the default
-// table with prices in [DefaultCurrency] and no notes.
+// table with prices in instancetypes.DefaultCurrency and no notes.
 type Options struct {
 	// Currency is the ISO 4217 code of every price of the plan; ""
-	// is DefaultCurrency.
+	// is instancetypes.DefaultCurrency.
 	Currency string
 	// Notes are header lines written before the table, in order, such as
 	// "prices: embedded AWS on-demand, us-east-1 (USD)".
@@ -27,8 +29,9 @@ type Options struct {
 	NoHeaders bool
 }
 
-// currency is the ISO 4217 code of the prices: Currency or DefaultCurrency.
-func (o Options) currency() string { return cmp.Or(o.Currency, DefaultCurrency) }
+// currency is the ISO 4217 code of the prices: Currency or
+// instancetypes.DefaultCurrency.
+func (o Options) currency() string { return cmp.Or(o.Currency, instancetypes.DefaultCurrency) }
 
 // barWidth is the number of cells of a utilisation bar.
 const barWidth = 10
