@@ -165,3 +165,26 @@ func FuzzCheck(f *testing.F) {
 		}
 	})
 }
+
+// TestCheckAllocs holds the walk to its allocation budget: on a valid pod,
+// at most one string per quantity it parses (its four here), and nothing
+// for times, the path, the members it skips or the types it meets;
+// reading a head, its four strings.
+func TestCheckAllocs(t *testing.T) {
+	pod := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"web-0","namespace":"shop","uid":"u",` +
+		`"creationTimestamp":"2025-06-01T10:00:00Z","labels":{"app":"web"},"annotations":{"a":"b"},` +
+		`"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"web","uid":"v","controller":true}]},` +
+		`"spec":{"containers":[{"name":"c","image":"nginx","ports":[{"containerPort":80,"protocol":"TCP"}],` +
+		`"resources":{"requests":{"cpu":"500m","memory":"512Mi"},"limits":{"cpu":"1","memory":"1Gi"}}}],` +
+		`"tolerations":[{"key":"k","operator":"Exists"}],"priority":7},"status":{"phase":"Pending"}}`)
+	c := newChecker()
+	pt := reflect.TypeFor[corev1.Pod]()
+	require.NoError(t, c.check(pod, pt))
+	if allocs := testing.AllocsPerRun(100, func() { _ = c.check(pod, pt) }); allocs > 4 {
+		t.Errorf("check allocs = %v; want at most 4 (one per quantity)", allocs)
+	}
+	var h head
+	if allocs := testing.AllocsPerRun(100, func() { _ = c.readHead(pod, &h) }); allocs > 4 {
+		t.Errorf("readHead allocs = %v; want at most 4", allocs)
+	}
+}

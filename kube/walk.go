@@ -72,8 +72,8 @@ func keyText(b []byte, plain bool) string {
 	if plain {
 		return string(b)
 	}
-	var s string
-	if err := json.Unmarshal(append(append([]byte{'"'}, b...), '"'), &s); err != nil {
+	s, err := decodeString(append(append([]byte{'"'}, b...), '"'))
+	if err != nil {
 		return string(b)
 	}
 	return s

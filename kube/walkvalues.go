@@ -103,9 +103,10 @@ func (w *walker) quantity(raw []byte, decoded bool) (string, resources.Quantity,
 	}
 	var s string
 	if raw[0] == '"' {
+		var err error
 		if b := raw[1 : len(raw)-1]; !decoded || plainText(b) {
 			s = string(b)
-		} else if err := json.Unmarshal(raw, &s); err != nil {
+		} else if s, err = decodeString(raw); err != nil {
 			return "", resources.Quantity{}, w.fail("%w: %v", ErrMalformed, err)
 		}
 		s = strings.TrimSpace(s)
@@ -122,6 +123,13 @@ func (w *walker) quantity(raw []byte, decoded bool) (string, resources.Quantity,
 		return "", q, w.fail("%q %s", s, reason(err))
 	}
 	return s, q, nil
+}
+
+// decodeString decodes a JSON string as encoding/json does.
+func decodeString(raw []byte) (string, error) {
+	var s string
+	err := json.Unmarshal(raw, &s)
+	return s, err
 }
 
 // bounded checks the length and exponent bounds of a quantity.
