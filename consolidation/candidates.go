@@ -164,6 +164,22 @@ func (c Cluster) settling(n *packing.Node, pools map[string]*packing.NodePool) b
 	return n.Initialized && under
 }
 
+// unpriced explains why n, of unknown price, is not consolidated, naming
+// what its catalog lacks: its instance type, or the offering of its
+// capacity type in its zone.
+func (s *state) unpriced(n *packing.Node) *Explanation {
+	const only = "it is deleted only when empty"
+	t, ok := s.catalog(n.NodePool).Get(n.InstanceType)
+	switch {
+	case !ok:
+		return explain(n.Name, PriceUnknown, "node %s has no known price: the catalog has no instance type %q; %s", n.Name, n.InstanceType, only)
+	case !slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.Zone == n.Zone && o.CapacityType == n.CapacityType }):
+		return explain(n.Name, PriceUnknown, "node %s has no known price: the catalog has no %s offering of %s in zone %q; %s",
+			n.Name, n.CapacityType, n.InstanceType, n.Zone, only)
+	}
+	return explain(n.Name, PriceUnknown, "node %s has no known price; %s", n.Name, only)
+}
+
 func explain(node string, why Why, format string, args ...any) *Explanation {
 	return &Explanation{Node: node, Why: why, Message: fmt.Sprintf(format, args...)}
 }

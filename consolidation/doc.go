@@ -31,6 +31,18 @@
 //     Now for the passes after.
 //   - Disruption budgets come from [disruption.AllowedDisruptions], the
 //     same code drift uses.
+//   - A node of unknown price (packing.Node.PriceUnknown: its catalog has
+//     no offering of its instance type, zone and capacity type) is deleted
+//     when empty, and never consolidated otherwise (kept, Why
+//     PriceUnknown, the message naming what the catalog lacks). Karpenter's
+//     emptiness does not look at the instance type either, and its
+//     consolidation skips a node whose instance type it cannot find or
+//     that has no zone or capacity-type label ("Instance Type not found");
+//     a node whose type it finds but not the offering of its zone and
+//     capacity type it prices at 0 and may consolidate, which nodeplan
+//     does not: no move can be shown to save money on an unknown price. A
+//     command's Savings leaves such nodes out; Command.Unpriced counts
+//     them.
 //
 // Where Karpenter returns one command per reconcile, Plan returns the
 // sequence of commands Karpenter would issue on successive passes if the

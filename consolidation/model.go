@@ -108,6 +108,12 @@ type Command struct {
 	Replacements []packing.NodeClaim
 	Savings      instancetypes.Price
 	Placements   []Placement
+	// Unpriced counts the Candidates of unknown price
+	// (packing.Node.PriceUnknown), which Savings leaves out: it is then
+	// what the other candidates save, a lower bound. Only an emptiness
+	// command deletes such nodes; the zero value says every candidate's
+	// price is known.
+	Unpriced int
 }
 
 // Placement is where a displaced pod lands: Pod is "namespace/name", and
@@ -127,12 +133,16 @@ func (c Command) Decision() string {
 }
 
 // String summarises the command in one line, as "Empty delete [a] (+0)
-// saves 0.200000/h". A Command does not know its currency, so the savings
+// saves 0.200000/h", with " and 1 of unknown price" when Unpriced is 1. A Command does not know its currency, so the savings
 // are the exact amount without one (instancetypes.Price.String); to show a
 // person, write cmd.Savings with the catalog's currency
 // (instancetypes.Price.Format).
 func (c Command) String() string {
-	return fmt.Sprintf("%s %s %v (+%d) saves %s", c.Reason, c.Decision(), c.Candidates, len(c.Replacements), c.Savings)
+	s := fmt.Sprintf("%s %s %v (+%d) saves %s", c.Reason, c.Decision(), c.Candidates, len(c.Replacements), c.Savings)
+	if c.Unpriced > 0 {
+		s += fmt.Sprintf(" and %d of unknown price", c.Unpriced)
+	}
+	return s
 }
 
 // Why classifies why a node is kept.
@@ -176,11 +186,17 @@ const (
 	// Capped: Options.MaxSingle single-node commands were planned before
 	// the node was tried.
 	Capped
+	// PriceUnknown: the node's price is unknown (packing.Node.PriceUnknown),
+	// so no move can be shown to save money; as Karpenter, which
+	// consolidates no node whose instance type it cannot find, only
+	// emptiness deletes it.
+	PriceUnknown
 )
 
 var whyNames = [...]string{"NotManaged", "NotInitialized", "Deleting", "Nominated", "NodeDoNotDisrupt",
 	"PodDoNotDisrupt", "PDBBlocked", "Disabled", "ConsolidateAfter", "PolicyWhenEmpty", "Budget",
-	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed", "Capped"}
+	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed", "Capped",
+	"PriceUnknown"}
 
 // String returns the name of w.
 func (w Why) String() string { return enum.String(w, "Why", whyNames[:]) }

@@ -194,18 +194,23 @@ func (s *state) emptiness() (*Command, error) {
 	cmd := Command{Reason: disruption.Empty, Method: Emptiness, Savings: sumPrice(empty)}
 	for _, c := range empty {
 		cmd.Candidates = append(cmd.Candidates, c.name)
+		if c.node.PriceUnknown {
+			cmd.Unpriced++
+		}
 	}
 	return &cmd, nil
 }
 
-// underutilized returns the candidates that are not empty and whose pool
-// allows consolidating them, explaining the WhenEmpty ones.
+// underutilized returns the candidates that are not empty, whose price is
+// known and whose pool allows consolidating them, explaining the others.
 func (s *state) underutilized() []candidate {
 	var out []candidate
 	for _, c := range s.candidates() {
 		switch {
 		case c.empty():
 			s.keep(*explain(c.name, Budget, "node %s is empty but the Empty budget of NodePool %s is spent", c.name, c.pool.Name))
+		case c.node.PriceUnknown:
+			s.keep(*s.unpriced(c.node))
 		case c.pool.Disruption.Policy == packing.WhenEmpty:
 			s.keep(*explain(c.name, PolicyWhenEmpty, "NodePool %s consolidates only empty nodes", c.pool.Name))
 		default:

@@ -70,6 +70,9 @@ func (s *state) stillCandidates(cmd Command) ([]candidate, error) {
 			return nil, stale(name, Deleting, "node %s is gone", name)
 		}
 		c, why := s.candidate(&s.c.Nodes[i])
+		if why == nil && c.node.PriceUnknown && cmd.Method != Emptiness {
+			why = s.unpriced(c.node)
+		}
 		if why != nil {
 			return nil, &StaleError{*why}
 		}

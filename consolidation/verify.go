@@ -37,7 +37,8 @@ const (
 	// RuleBudget: a NodePool's disruption budget is exceeded or invalid.
 	RuleBudget
 	// RuleCost: the replacements cost more than the candidates, or
-	// Savings is not the difference.
+	// Savings is not the difference, or a candidate of unknown price is
+	// replaced, or Unpriced does not count those candidates.
 	RuleCost
 	// RuleReplacement: a replacement has no name, the name (its
 	// hostname) of a node in the cluster (a candidate or an earlier
@@ -87,7 +88,8 @@ type Violation = disruption.CommandViolation[Rule]
 //     [disruption.AllowedDisruptions] on c at c.Now for each command's
 //     reason;
 //   - the replacements' offerings cost no more than the candidates, and
-//     Savings is the difference.
+//     Savings is the difference; no candidate of unknown price
+//     (packing.Node.PriceUnknown) is replaced, and Unpriced counts them.
 //
 // Topology is replayed in placement order; when that order breaks a
 // constraint, VerifyCommands looks for an order that keeps every step
@@ -231,11 +233,22 @@ func (v *cmdVerifier) checkNames(i int, cmd Command) {
 	}
 }
 
-// checkCost compares the candidates' prices with the replacements'.
+// checkCost compares the candidates' prices with the replacements'. A
+// replacement for a candidate of unknown price cannot be shown cheaper.
 func (v *cmdVerifier) checkCost(i int, cmd Command, cands []int) {
 	var before, after instancetypes.Price
+	unpriced := 0
 	for _, j := range cands {
 		before = sat.Add(before, v.nodes[j].Price)
+		if v.nodes[j].PriceUnknown {
+			unpriced++
+			if len(cmd.Replacements) > 0 {
+				v.add(i, RuleCost, v.nodes[j].Name, "", "candidate %s, of unknown price, is replaced: the replacements cannot be shown cheaper", v.nodes[j].Name)
+			}
+		}
+	}
+	if len(cands) == len(cmd.Candidates) && cmd.Unpriced != unpriced {
+		v.add(i, RuleCost, "", "", "Unpriced is %d, but %d candidates are of unknown price", cmd.Unpriced, unpriced)
 	}
 	for _, nc := range cmd.Replacements {
 		after = sat.Add(after, nc.Offering.Price)

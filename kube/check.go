@@ -1,17 +1,18 @@
 package kube
 
 import (
-	"bytes"
-	"encoding/base64"
 	"encoding/json"
-	"errors"
-	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
+	"sync"
 
-	"github.com/nodeplan/nodeplan/resources"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Bounds on a quantity's text, checked before apimachinery's decoder sees
@@ -25,6 +26,7 @@ const (
 
 var (
 	quantityType = reflect.TypeFor[resource.Quantity]()
+	timeType     = reflect.TypeFor[metav1.Time]()
 	unmarshaler  = reflect.TypeFor[json.Unmarshaler]()
 )
 
@@ -34,415 +36,306 @@ var quantityStrings = map[reflect.Type]string{
 	reflect.TypeFor[EBSVolume](): "volumeSize",
 }
 
+// decoded are the types Load reads objects into: the head of every object
+// and the type of each kind. Their plans are built once, on first use,
+// and shared by every Load (sharedPlans); a test checks that the list is
+// complete.
+var decoded = []reflect.Type{
+	reflect.TypeFor[head](), reflect.TypeFor[corev1.Pod](), reflect.TypeFor[corev1.Node](),
+	reflect.TypeFor[appsv1.DaemonSet](), reflect.TypeFor[appsv1.Deployment](), reflect.TypeFor[appsv1.ReplicaSet](),
+	reflect.TypeFor[appsv1.StatefulSet](), reflect.TypeFor[batchv1.Job](), reflect.TypeFor[policyv1.PodDisruptionBudget](),
+	reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[NodePool](), reflect.TypeFor[nodeClaimManifest](),
+	reflect.TypeFor[EC2NodeClass](), reflect.TypeFor[nodePoolV1beta1](), reflect.TypeFor[ec2NodeClassV1beta1](),
+}
+
+// sharedPlans are the plans of the decoded types and of the types they
+// hold. Built once, they are never changed: a checker only reads them, so
+// they are safe to share between concurrent Loads.
+var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
+	var c checker
+	for _, t := range decoded {
+		c.plan(t)
+	}
+	return c.plans
+})
+
 // checker walks a document's JSON alongside the Go type it will be decoded
 // into and reports, with its field path, the first value encoding/json
 // would reject, and every quantity that is not one nodeplan reads. Run
 // before json.Unmarshal, it makes that decode's errors impossible (so
 // every decode error names its field) and keeps unbounded quantities away
-// from apimachinery. It keeps the JSON fields of each struct type it met.
+// from apimachinery.
+//
+// The walk (walk.go) is one pass over the bytes, guided by a plan of each
+// Go type built once by reflection: those of [decoded] in sharedPlans,
+// from which [newChecker] starts, and those of other types in the
+// checker. On valid input it allocates only for the quantities and times
+// it parses and the values of other types that decode themselves, and it
+// builds a field path only when it reports an error. The zero checker is
+// ready to use; it is not safe for concurrent use.
 type checker struct {
-	fields map[reflect.Type]map[string]reflect.StructField
+	base  map[reflect.Type]*plan // plans built before, only read
+	plans map[reflect.Type]*plan // of the types base lacks
+	path  []segment              // reused by every walk
 }
 
-// check walks data as a value of type t. The error is a *fieldError.
+// newChecker returns a checker that starts from sharedPlans.
+func newChecker() checker { return checker{base: sharedPlans()} }
+
+// check walks data, one JSON value, as a value of type t. The error is a
+// *fieldError.
 func (c *checker) check(data []byte, t reflect.Type) error {
-	w := walker{c: c, dec: json.NewDecoder(bytes.NewReader(data))}
-	w.dec.UseNumber()
-	return w.value(t)
+	w := walker{data: data, path: c.path[:0]}
+	err := w.value(c.plan(t))
+	c.path = w.path
+	return err
 }
 
-// walker is one walk: the decoder and the path to the current value.
-type walker struct {
-	c    *checker
-	dec  *json.Decoder
-	path []string
-}
-
-func (w *walker) fail(format string, args ...any) error {
-	return &fieldError{field: strings.Join(w.path, ""), err: fmt.Errorf(format, args...)}
-}
-
-func (w *walker) push(seg string) { w.path = append(w.path, seg) }
-func (w *walker) pop()            { w.path = w.path[:len(w.path)-1] }
-
-// field is the path segment of a struct field.
-func (w *walker) field(name string) string {
-	if len(w.path) == 0 {
-		return name
-	}
-	return "." + name
-}
-
-// key is the path segment of a map key: .key for a plain name, else
-// ["key"].
-func key(k string) string {
-	for _, r := range k {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
-			return fmt.Sprintf("[%q]", k)
+// readHead reads the head of data into h and checks it, in one pass that
+// reads as check followed by json.Unmarshal would: a member matches a
+// field by its exact name or else under case folding, the last of
+// duplicate members wins, null leaves a field as it is, and other members
+// are skipped unread. The error is a *fieldError.
+func (c *checker) readHead(data []byte, h *head) error {
+	w := walker{data: data, path: c.path[:0]}
+	err := w.structOf(c.plan(reflect.TypeFor[head]()), func(m *member) error {
+		switch m.name {
+		case "apiVersion":
+			return w.text(m.plan, &h.APIVersion)
+		case "kind":
+			return w.text(m.plan, &h.Kind)
 		}
-	}
-	if k == "" {
-		return `[""]`
-	}
-	return "." + k
+		return w.structOf(m.plan, func(m *member) error { // metadata
+			if m.name == "name" {
+				return w.text(m.plan, &h.Metadata.Name)
+			}
+			return w.text(m.plan, &h.Metadata.Namespace)
+		})
+	})
+	c.path = w.path
+	return err
 }
 
-// value walks the next JSON value as a t.
-func (w *walker) value(t reflect.Type) error {
+// structOf reads the value at the read position as a struct of plan p,
+// handing its members to read: null leaves it as it is, another value
+// than an object is an error.
+func (w *walker) structOf(p *plan, read func(m *member) error) error {
+	switch w.space() {
+	case 0:
+		return w.malformed()
+	case 'n':
+		return w.literal("null")
+	case '{':
+		return w.fields(p, read)
+	}
+	return w.mismatch(p)
+}
+
+// text reads the value at the read position, a string of plan p, into
+// dst; null leaves dst as it is.
+func (w *walker) text(p *plan, dst *string) error {
+	switch w.space() {
+	case 'n':
+		return w.literal("null")
+	case '"':
+		b, plain, err := w.str()
+		if err == nil {
+			*dst = keyText(b, plain)
+		}
+		return err
+	}
+	return w.mismatch(p)
+}
+
+// shape is what a plan expects of a JSON value.
+type shape uint8
+
+const (
+	anyShape      shape = iota // an interface: any value
+	stringShape                // a string
+	boolShape                  // a bool
+	intShape                   // a signed integer of plan.bits
+	uintShape                  // an unsigned integer of plan.bits
+	floatShape                 // a float of plan.bits
+	bytesShape                 // a []byte: a base64 string
+	structShape                // an object of known members
+	mapShape                   // an object of any members
+	arrayShape                 // a slice or an array
+	quantityShape              // a resource.Quantity, by nodeplan's rules
+	customShape                // a type that decodes itself (json.Unmarshaler)
+	otherShape                 // nothing but null (a chan, a func, a complex)
+)
+
+// plan is how a value of one Go type is checked: its shape, and for
+// containers the plans of their elements.
+type plan struct {
+	shape shape
+	t     reflect.Type // the type, pointers removed, as messages name it
+	bits  int          // of a number
+	elem  *plan        // an array's elements, a map's values
+	key   reflect.Type // a map's keys
+	// list marks a map[string]resource.Quantity, a resource list whose
+	// quantities are checked by resources.Parse's rules.
+	list bool
+	// fields are a struct's members by JSON name; order lists them in
+	// struct order, for the case-insensitive match.
+	fields map[string]*member
+	order  []*member
+}
+
+// member is a struct field as encoding/json decodes it.
+type member struct {
+	name  string
+	ascii bool // name is ASCII
+	plan  *plan
+	// quantity marks a string field that holds a quantity (quantityStrings).
+	quantity bool
+}
+
+// plan returns the plan of t, building it (and those of the types it
+// holds) on first use.
+func (c *checker) plan(t reflect.Type) *plan {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
 	}
-	if t == quantityType || reflect.PointerTo(t).Implements(unmarshaler) {
-		var raw json.RawMessage
-		if err := w.dec.Decode(&raw); err != nil {
-			return w.fail("%w: %v", ErrMalformed, err)
-		}
-		return w.custom(t, raw)
+	if p, ok := c.plans[t]; ok {
+		return p
 	}
-	tok, err := w.dec.Token()
-	if err != nil {
-		return w.fail("%w: %v", ErrMalformed, err)
+	if p, ok := c.base[t]; ok {
+		return p
 	}
-	if tok == nil { // null leaves every Go value as it is
-		return nil
+	if c.plans == nil {
+		c.plans = map[reflect.Type]*plan{}
 	}
-	return w.token(t, tok)
+	p := &plan{t: t}
+	c.plans[t] = p // before its elements: a type may hold itself
+	c.build(p)
+	return p
 }
 
-// token walks a value of type t whose first token is tok.
-func (w *walker) token(t reflect.Type, tok json.Token) error {
-	switch t.Kind() {
-	case reflect.Interface:
-		return w.skip(tok)
-	case reflect.Struct:
-		return w.object(tok, t, w.structField)
-	case reflect.Map:
-		return w.object(tok, t, w.mapValue)
-	case reflect.Slice, reflect.Array:
-		if t.Kind() == reflect.Slice && t.Elem().Kind() == reflect.Uint8 {
-			return w.bytes(tok)
-		}
-		return w.array(tok, t)
-	}
-	return w.scalar(t, tok)
-}
-
-// scalar checks a string, bool or number token against t.
-func (w *walker) scalar(t reflect.Type, tok json.Token) error {
-	ok := false
-	switch v := tok.(type) {
-	case string:
-		ok = t.Kind() == reflect.String
-	case bool:
-		ok = t.Kind() == reflect.Bool
-	case json.Number:
-		ok = numberFits(t, string(v))
-	}
-	if !ok {
-		return w.fail("cannot read %s as %s", describe(tok), t)
-	}
-	return nil
-}
-
-func numberFits(t reflect.Type, s string) bool {
-	var err error
-	switch t.Kind() {
-	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
-		_, err = strconv.ParseInt(s, 10, t.Bits())
-	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
-		_, err = strconv.ParseUint(s, 10, t.Bits())
-	case reflect.Float32, reflect.Float64:
-		_, err = strconv.ParseFloat(s, t.Bits())
+func (c *checker) build(p *plan) {
+	t := p.t
+	switch k := t.Kind(); {
+	case t == quantityType:
+		p.shape = quantityShape
+	case reflect.PointerTo(t).Implements(unmarshaler):
+		p.shape = customShape
+	case k == reflect.Interface:
+		p.shape = anyShape
+	case k == reflect.String:
+		p.shape = stringShape
+	case k == reflect.Bool:
+		p.shape = boolShape
+	case isNumber(k):
+		p.shape, p.bits = numberShape(k), t.Bits()
+	case k == reflect.Struct:
+		c.buildStruct(p)
+	case k == reflect.Map:
+		p.shape, p.key, p.elem = mapShape, t.Key(), c.plan(t.Elem())
+		p.list = t.Key().Kind() == reflect.String && t.Elem() == quantityType
+	case k == reflect.Slice && t.Elem().Kind() == reflect.Uint8:
+		p.shape = bytesShape
+	case k == reflect.Slice || k == reflect.Array:
+		p.shape, p.elem = arrayShape, c.plan(t.Elem())
 	default:
+		p.shape = otherShape
+	}
+}
+
+func isNumber(k reflect.Kind) bool {
+	return k >= reflect.Int && k <= reflect.Float64
+}
+
+func numberShape(k reflect.Kind) shape {
+	switch {
+	case k >= reflect.Int && k <= reflect.Int64:
+		return intShape
+	case k >= reflect.Uint && k <= reflect.Uintptr:
+		return uintShape
+	}
+	return floatShape
+}
+
+func (c *checker) buildStruct(p *plan) {
+	p.shape = structShape
+	fields := map[string]reflect.StructField{}
+	var names []string
+	collect(p.t, 0, fields, &names, map[string]int{}, map[reflect.Type]bool{})
+	p.fields = make(map[string]*member, len(names))
+	q, holds := quantityStrings[p.t]
+	for _, name := range names {
+		if _, done := p.fields[name]; done {
+			continue
+		}
+		m := &member{name: name, ascii: isASCII(name), plan: c.plan(fields[name].Type), quantity: holds && strings.EqualFold(q, name)}
+		p.fields[name] = m
+		p.order = append(p.order, m)
+	}
+}
+
+// lookup finds the member encoding/json decodes the key into: an exact
+// name first, else one equal under case folding (strings.EqualFold). A
+// plain key costs no allocation.
+func (p *plan) lookup(key []byte, plain bool) (*member, bool) {
+	if !plain {
+		return p.lookupText(keyText(key, plain))
+	}
+	if m, ok := p.fields[string(key)]; ok {
+		return m, true
+	}
+	for _, m := range p.order {
+		if m.ascii && asciiFold(m.name, key) || !m.ascii && strings.EqualFold(m.name, string(key)) {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+func (p *plan) lookupText(name string) (*member, bool) {
+	if m, ok := p.fields[name]; ok {
+		return m, true
+	}
+	for _, m := range p.order {
+		if strings.EqualFold(m.name, name) {
+			return m, true
+		}
+	}
+	return nil, false
+}
+
+// asciiFold is strings.EqualFold for an ASCII name and key.
+func asciiFold(name string, key []byte) bool {
+	if len(name) != len(key) {
 		return false
 	}
-	return err == nil
-}
-
-// describe names a token in an error: a string or number as written
-// (quoted), else its JSON type.
-func describe(tok json.Token) string {
-	switch v := tok.(type) {
-	case string:
-		return "string " + strconv.Quote(abbreviate(v))
-	case json.Number:
-		return "number " + string(v)
-	case bool:
-		return "bool"
-	case json.Delim:
-		if v == '{' {
-			return "object"
-		}
-		return "array"
-	}
-	return "null"
-}
-
-// abbreviate shortens s for a message.
-func abbreviate(s string) string {
-	if len(s) <= maxQuantityLen {
-		return s
-	}
-	return s[:maxQuantityLen] + "…"
-}
-
-func (w *walker) bytes(tok json.Token) error {
-	s, ok := tok.(string)
-	if !ok {
-		return w.fail("cannot read %s as base64 bytes", describe(tok))
-	}
-	if _, err := base64.StdEncoding.DecodeString(s); err != nil {
-		return w.fail("%q is not base64", abbreviate(s))
-	}
-	return nil
-}
-
-func (w *walker) array(tok json.Token, t reflect.Type) error {
-	if tok != json.Delim('[') {
-		return w.fail("cannot read %s as %s", describe(tok), t)
-	}
-	elem := t.Elem()
-	for i := 0; w.dec.More(); i++ {
-		w.push("[" + strconv.Itoa(i) + "]")
-		if err := w.value(elem); err != nil {
-			return err
-		}
-		w.pop()
-	}
-	return w.end()
-}
-
-// object walks a JSON object, handing each member to member.
-func (w *walker) object(tok json.Token, t reflect.Type, member func(t reflect.Type, name string) error) error {
-	if tok != json.Delim('{') {
-		return w.fail("cannot read %s as %s", describe(tok), t)
-	}
-	for w.dec.More() {
-		k, err := w.dec.Token()
-		if err != nil {
-			return w.fail("%w: %v", ErrMalformed, err)
-		}
-		if err := member(t, k.(string)); err != nil {
-			return err
+	for i := range len(key) {
+		if lower(name[i]) != lower(key[i]) {
+			return false
 		}
 	}
-	return w.end()
+	return true
 }
 
-// end reads the closing delimiter of an object or array.
-func (w *walker) end() error {
-	if _, err := w.dec.Token(); err != nil {
-		return w.fail("%w: %v", ErrMalformed, err)
+func lower(c byte) byte {
+	if c >= 'A' && c <= 'Z' {
+		return c + 'a' - 'A'
 	}
-	return nil
+	return c
 }
 
-func (w *walker) structField(t reflect.Type, name string) error {
-	f, ok := w.c.lookup(t, name)
-	if !ok {
-		return w.skipValue()
-	}
-	w.push(w.field(name))
-	var err error
-	if q, ok := quantityStrings[t]; ok && strings.EqualFold(q, name) {
-		err = w.quantityString()
-	} else {
-		err = w.value(f.Type)
-	}
-	if err == nil {
-		w.pop()
-	}
-	return err
-}
-
-func (w *walker) mapValue(t reflect.Type, k string) error {
-	w.push(key(k))
-	if err := w.mapKey(t.Key(), k); err != nil {
-		return err
-	}
-	var err error
-	if t.Key().Kind() == reflect.String && t.Elem() == quantityType {
-		err = w.listQuantity(k)
-	} else {
-		err = w.value(t.Elem())
-	}
-	if err == nil {
-		w.pop()
-	}
-	return err
-}
-
-// mapKey checks that k decodes as a key of type t, as encoding/json does.
-func (w *walker) mapKey(t reflect.Type, k string) error {
-	if t.Kind() == reflect.String || numberFits(t, k) {
-		return nil
-	}
-	return w.fail("cannot read key %q as %s", k, t)
-}
-
-// skipValue consumes the next value.
-func (w *walker) skipValue() error {
-	var raw json.RawMessage
-	if err := w.dec.Decode(&raw); err != nil {
-		return w.fail("%w: %v", ErrMalformed, err)
-	}
-	return nil
-}
-
-// skip consumes the rest of the value that starts with tok.
-func (w *walker) skip(tok json.Token) error {
-	for depth := 0; ; {
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			depth++
-		case json.Delim('}'), json.Delim(']'):
-			depth--
-		}
-		if depth == 0 {
-			return nil
-		}
-		var err error
-		if tok, err = w.dec.Token(); err != nil {
-			return w.fail("%w: %v", ErrMalformed, err)
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
 		}
 	}
+	return true
 }
 
-// custom checks a value whose type decodes itself: a quantity by
-// nodeplan's rules, anything else by its own UnmarshalJSON.
-func (w *walker) custom(t reflect.Type, raw json.RawMessage) error {
-	if t == quantityType {
-		if _, err := w.quantity(raw); err != nil {
-			return err
-		}
-		return nil
-	}
-	if err := reflect.New(t).Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
-		return w.fail("cannot read %s as %s: %v", abbreviate(string(raw)), t, err)
-	}
-	return nil
-}
-
-// quantityString checks a string field that holds a quantity.
-func (w *walker) quantityString() error {
-	var raw json.RawMessage
-	if err := w.dec.Decode(&raw); err != nil {
-		return w.fail("%w: %v", ErrMalformed, err)
-	}
-	if raw[0] != '"' && !bytes.Equal(raw, []byte("null")) {
-		return w.fail("cannot read %s as string", abbreviate(string(raw)))
-	}
-	_, err := w.quantity(raw)
-	return err
-}
-
-// listQuantity checks the quantity of resource name in a resource list by
-// resources.Parse's rules (non-negative; pods and extended resources
-// whole), echoing it as written.
-func (w *walker) listQuantity(name string) error {
-	var raw json.RawMessage
-	if err := w.dec.Decode(&raw); err != nil {
-		return w.fail("%w: %v", ErrMalformed, err)
-	}
-	s, err := w.quantity(raw)
-	if err != nil || s == "" {
-		return err
-	}
-	if _, err := resources.Parse(map[resources.Name]string{resources.Name(name): s}); err != nil {
-		return w.fail("%q %s", s, reason(err))
-	}
-	return nil
-}
-
-// quantity reads a JSON quantity as apimachinery does (a string, trimmed,
-// or a number's text; null is zero and returns "") and checks it with
-// [resources.ParseQuantity] within the bounds above.
-func (w *walker) quantity(raw json.RawMessage) (string, error) {
-	if bytes.Equal(raw, []byte("null")) {
-		return "", nil
-	}
-	s := string(raw)
-	if raw[0] == '"' {
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return "", w.fail("%w: %v", ErrMalformed, err)
-		}
-		s = strings.TrimSpace(s)
-	} else if c := raw[0]; c != '-' && (c < '0' || c > '9') {
-		return "", w.fail("%s is not a quantity", abbreviate(s))
-	}
-	if err := bounded(s); err != nil {
-		return "", w.fail("%q %v", abbreviate(s), err)
-	}
-	if _, err := resources.ParseQuantity(s); err != nil {
-		return "", w.fail("%q %s", s, reason(err))
-	}
-	return s, nil
-}
-
-// bounded checks the length and exponent bounds of a quantity.
-func bounded(s string) error {
-	if len(s) > maxQuantityLen {
-		return fmt.Errorf("is longer than %d characters", maxQuantityLen)
-	}
-	i := strings.IndexAny(s, "eE")
-	if i < 0 || i+1 == len(s) {
-		return nil // no exponent (E alone is the exa suffix)
-	}
-	e, err := strconv.ParseInt(s[i+1:], 10, 64)
-	if err == nil && (e < -maxQuantityExp || e > maxQuantityExp) {
-		return fmt.Errorf("has an exponent outside ±%d", maxQuantityExp)
-	}
-	return nil // a malformed exponent is ParseQuantity's to report
-}
-
-// reason words a resources error about a quantity after the quantity.
-func reason(err error) string {
-	switch {
-	case errors.Is(err, resources.ErrNegative):
-		return "is negative"
-	case errors.Is(err, resources.ErrNotInteger):
-		return "is not a whole number"
-	case errors.Is(err, resources.ErrEmptyName):
-		return "has an empty resource name"
-	case errors.Is(err, resources.ErrQuantityRange):
-		return "is out of range (at most 2^63-1 units, 19 significant digits)"
-	}
-	return "is not a quantity"
-}
-
-// lookup finds the field of struct t that encoding/json decodes the
-// member name into: an exact name first, else one equal under case
-// folding.
-func (c *checker) lookup(t reflect.Type, name string) (reflect.StructField, bool) {
-	fields := c.structFields(t)
-	if f, ok := fields[name]; ok {
-		return f, true
-	}
-	for n, f := range fields {
-		if strings.EqualFold(n, name) {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
-}
-
-// structFields returns the JSON fields of t by name, with embedded
-// structs' fields promoted (the shallowest wins), as encoding/json does.
-func (c *checker) structFields(t reflect.Type) map[string]reflect.StructField {
-	if f, ok := c.fields[t]; ok {
-		return f
-	}
-	out := map[string]reflect.StructField{}
-	collect(t, 0, out, map[string]int{}, map[reflect.Type]bool{})
-	if c.fields == nil {
-		c.fields = map[reflect.Type]map[string]reflect.StructField{}
-	}
-	c.fields[t] = out
-	return out
-}
-
-// collect adds the JSON fields of struct t at embedding depth d to out.
-func collect(t reflect.Type, d int, out map[string]reflect.StructField, depth map[string]int, seen map[reflect.Type]bool) {
+// collect adds the JSON fields of struct t at embedding depth d to out,
+// and their names to names in struct order, with embedded structs'
+// fields promoted (the shallowest wins), as encoding/json does.
+func collect(t reflect.Type, d int, out map[string]reflect.StructField, names *[]string, depth map[string]int, seen map[reflect.Type]bool) {
 	if seen[t] {
 		return
 	}
@@ -459,7 +352,7 @@ func collect(t reflect.Type, d int, out map[string]reflect.StructField, depth ma
 			ft = ft.Elem()
 		}
 		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			collect(ft, d+1, out, depth, seen)
+			collect(ft, d+1, out, names, depth, seen)
 			continue
 		}
 		if !f.IsExported() {
@@ -470,6 +363,9 @@ func collect(t reflect.Type, d int, out map[string]reflect.StructField, depth ma
 		}
 		if dd, ok := depth[name]; ok && dd <= d {
 			continue
+		}
+		if _, ok := out[name]; !ok {
+			*names = append(*names, name)
 		}
 		out[name], depth[name] = f, d
 	}

@@ -7,12 +7,17 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // Problem returns the provisioning problem of c on the catalog: its
 // pending pods, converted NodePools, daemonsets, and its nodes priced at
-// their NodePool's catalog offering for their instance type, zone and
-// capacity type (0 when the catalog has none).
+// the offering of their instance type, zone and capacity type in their
+// NodePool's catalog, else in cat (a node in a zone its EC2NodeClass no
+// longer lists). A node without that offering, or without the
+// node.kubernetes.io/instance-type, topology.kubernetes.io/zone or
+// karpenter.sh/capacity-type label, has packing.Node.PriceUnknown set and
+// Price 0; [PriceWarnings] says why.
 //
 // A NodePool whose nodeClassRef names an EC2NodeClass of c with zones in
 // its status.subnets is offered in those zones only, as Karpenter offers a
@@ -39,7 +44,9 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	}
 	p.Nodes = slices.Clone(c.Nodes)
 	for i := range p.Nodes {
-		p.Nodes[i].Price = price(p.CatalogOf(p.Nodes[i].NodePool), &p.Nodes[i])
+		var err error
+		p.Nodes[i].Price, err = nodePrice(&p, &p.Nodes[i])
+		p.Nodes[i].PriceUnknown = err != nil
 	}
 	return p, errors.Join(errs...)
 }
@@ -87,18 +94,81 @@ func (c *Cluster) nodeClass(name string) (*EC2NodeClass, error) {
 	return found, nil
 }
 
-func price(cat *instancetypes.Catalog, n *packing.Node) instancetypes.Price {
-	if cat == nil {
-		return 0
+// PriceWarnings returns one warning for each node of p whose price is
+// unknown (packing.Node.PriceUnknown), naming what its catalog lacks, in
+// node order: "Node n1: price unknown: the cn-north-1 catalog has no
+// on-demand offering of m6i.xlarge in zone us-east-1a; it is left out of
+// price totals, and consolidated only when empty" (the last words for a
+// node of a NodePool). p is a problem of [Cluster.Problem] (or the nodes,
+// pools and catalog of [Cluster.Consolidation]); it is not modified.
+// O(nodes × offerings).
+func PriceWarnings(p *packing.Problem) []string {
+	var out []string
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if !n.PriceUnknown {
+			continue
+		}
+		why := "it was given none"
+		if _, err := nodePrice(p, n); err != nil {
+			why = err.Error()
+		}
+		then := ""
+		if n.NodePool != "" {
+			then = ", and consolidated only when empty"
+		}
+		out = append(out, fmt.Sprintf("Node %s: price unknown: %s; it is left out of price totals%s", n.Name, why, then))
+	}
+	return out
+}
+
+// nodePrice returns n's price: the offering of its instance type, zone and
+// capacity type in the catalog of its NodePool in p, else in p's catalog.
+// The error says what is missing.
+func nodePrice(p *packing.Problem, n *packing.Node) (instancetypes.Price, error) {
+	pool := p.CatalogOf(n.NodePool)
+	price, err := offeringPrice(pool, n)
+	if err != nil && pool != p.Catalog && p.Catalog != nil {
+		if alt, altErr := offeringPrice(p.Catalog, n); altErr == nil {
+			return alt, nil
+		}
+	}
+	return price, err
+}
+
+// offeringPrice returns the price of n's offering in cat.
+func offeringPrice(cat *instancetypes.Catalog, n *packing.Node) (instancetypes.Price, error) {
+	switch {
+	case n.InstanceType == "":
+		return 0, fmt.Errorf("it has no %s label", requirements.LabelInstanceType)
+	case n.Zone == "":
+		return 0, fmt.Errorf("it has no %s label", requirements.LabelZone)
+	case !hasLabel(n.Labels, requirements.LabelCapacityType):
+		return 0, fmt.Errorf("it has no %s label", requirements.LabelCapacityType)
+	case cat == nil:
+		return 0, errors.New("no catalog is given")
 	}
 	t, ok := cat.Get(n.InstanceType)
 	if !ok {
-		return 0
+		return 0, fmt.Errorf("the %scatalog has no instance type %s", region(cat), n.InstanceType)
 	}
 	for _, o := range t.Offerings {
 		if o.Zone == n.Zone && o.CapacityType == n.CapacityType {
-			return o.Price
+			return o.Price, nil
 		}
 	}
-	return 0
+	return 0, fmt.Errorf("the %scatalog has no %s offering of %s in zone %s", region(cat), n.CapacityType, n.InstanceType, n.Zone)
+}
+
+func hasLabel(labels map[string]string, key string) bool {
+	_, ok := labels[key]
+	return ok
+}
+
+// region is "us-east-1 " for a catalog of that region, else "".
+func region(cat *instancetypes.Catalog) string {
+	if r := cat.Origin().Region; r != "" {
+		return r + " "
+	}
+	return ""
 }

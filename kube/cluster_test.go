@@ -2,7 +2,9 @@ package kube
 
 import (
 	"fmt"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -92,6 +94,8 @@ func TestProblemZones(t *testing.T) {
 			"us-east-1d", []string{"us-east-1d", "us-east-1f"}, onDemandM5, ""},
 		{"no status: the catalog's zones", "", "us-east-1a", nil, onDemandM5, ""},
 		{"no status: a node outside the catalog's zones is not priced", "", "us-east-1d", nil, 0, ""},
+		{"a node outside its class's zones is priced by the region's catalog", "  - {id: s1, zone: us-east-1a}\n", "us-east-1b",
+			[]string{"us-east-1a"}, onDemandM5, ""},
 		{"subnets in another region", "  - {id: s1, zone: eu-west-1a}\n  - {id: s2, zone: eu-west-1b}\n", "eu-west-1a", nil, 0,
 			`EC2NodeClass default: status.subnets[0].zone: invalid object: zone "eu-west-1a" is not in region "us-east-1", the catalog's`},
 		{"one subnet in another region", "  - {id: s1, zone: us-east-1a}\n  - {id: s2, zone: us-west-2a}\n", "us-east-1a", nil, 0,
@@ -111,6 +115,7 @@ func TestProblemZones(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, tc.nodePrice, p.Nodes[0].Price)
+			assert.Equal(t, tc.nodePrice == 0, p.Nodes[0].PriceUnknown)
 			require.Nil(t, p.NodePools[1].Catalog, "a pool without a node class keeps the problem's catalog")
 			want := tc.zones
 			if want == nil {
@@ -160,4 +165,65 @@ func TestProblemNodeClassErrors(t *testing.T) {
 	p, err := c.Problem(cat)
 	require.NoError(t, err, "a nodeClassRef to a class not in the manifests keeps the catalog")
 	assert.Nil(t, p.NodePools[0].Catalog)
+}
+
+// TestProblemPrices: a node whose catalog has no offering of its instance
+// type, zone and capacity type, or that lacks one of their labels, is of
+// unknown price (never 0 as if free), and PriceWarnings says why.
+func TestProblemPrices(t *testing.T) {
+	const m5 = "node.kubernetes.io/instance-type: m5.large"
+	const zone = "topology.kubernetes.io/zone: us-east-1a"
+	const od = "karpenter.sh/capacity-type: on-demand"
+	tests := []struct {
+		name    string
+		labels  []string
+		price   instancetypes.Price
+		warning string
+	}{
+		{"priced", []string{m5, zone, od}, 96_000_000, ""},
+		{"spot", []string{m5, zone, "karpenter.sh/capacity-type: spot"}, 38_400_000, ""},
+		{"deprecated zone label", []string{m5, "failure-domain.beta.kubernetes.io/zone: us-east-1a", od}, 96_000_000, ""},
+		{"type not in the catalog", []string{"node.kubernetes.io/instance-type: m9.huge", zone, od}, 0,
+			"Node n1: price unknown: the us-east-1 catalog has no instance type m9.huge; it is left out of price totals, and consolidated only when empty"},
+		{"zone of another region", []string{m5, "topology.kubernetes.io/zone: cn-north-1a", od}, 0,
+			"Node n1: price unknown: the us-east-1 catalog has no on-demand offering of m5.large in zone cn-north-1a; it is left out of price totals, and consolidated only when empty"},
+		{"capacity type the catalog does not offer", []string{m5, zone, "karpenter.sh/capacity-type: reserved"}, 0,
+			"Node n1: price unknown: the us-east-1 catalog has no reserved offering of m5.large in zone us-east-1a; it is left out of price totals, and consolidated only when empty"},
+		{"no instance-type label", []string{zone, od}, 0,
+			"Node n1: price unknown: it has no node.kubernetes.io/instance-type label; it is left out of price totals, and consolidated only when empty"},
+		{"no zone label", []string{m5, od}, 0,
+			"Node n1: price unknown: it has no topology.kubernetes.io/zone label; it is left out of price totals, and consolidated only when empty"},
+		{"no capacity-type label", []string{m5, zone}, 0,
+			"Node n1: price unknown: it has no karpenter.sh/capacity-type label; it is left out of price totals, and consolidated only when empty"},
+		{"no NodePool", []string{m5, zone}, 0,
+			"Node n1: price unknown: it has no karpenter.sh/capacity-type label; it is left out of price totals"},
+	}
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			labels := append([]string{"karpenter.sh/nodepool: default"}, tc.labels...)
+			if tc.name == "no NodePool" {
+				labels = tc.labels
+			}
+			yaml := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: default}\nspec: {template: {spec: {}}}\n---\n" +
+				"apiVersion: v1\nkind: Node\nmetadata:\n  name: n1\n  labels: {" + strings.Join(labels, ", ") + "}\n" +
+				"status: {allocatable: {cpu: \"2\", memory: 8Gi, pods: \"29\"}}\n"
+			c, err := Load(Source{Name: "prices.yaml", Data: []byte(yaml)})
+			require.NoError(t, err)
+			p, err := c.Problem(cat)
+			require.NoError(t, err)
+			require.NoError(t, p.Validate())
+			assert.Equal(t, tc.price, p.Nodes[0].Price)
+			assert.Equal(t, tc.warning != "", p.Nodes[0].PriceUnknown)
+			var want []string
+			if tc.warning != "" {
+				want = []string{tc.warning}
+			}
+			assert.Equal(t, want, PriceWarnings(&p))
+			cl, err := c.Consolidation(cat, time.Time{})
+			require.NoError(t, err)
+			assert.Equal(t, p.Nodes[0].PriceUnknown, cl.Nodes[0].PriceUnknown, "consolidation prices as Problem")
+		})
+	}
 }

@@ -105,16 +105,16 @@ func (o *object) fail(err error) error {
 // sources. The complexity is linear in the input.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
+	b := builder{check: newChecker()}
 	for _, src := range sources {
 		var err error
-		if objs, err = split(objs, src); err != nil {
+		if objs, err = split(objs, src, &b.check); err != nil {
 			return Cluster{}, err
 		}
 	}
 	if len(objs) == 0 {
 		return Cluster{}, noObjects(sources)
 	}
-	var b builder
 	for i := range objs {
 		if err := b.add(&objs[i]); err != nil {
 			return Cluster{}, objs[i].fail(err)
@@ -134,14 +134,15 @@ func noObjects(sources []Source) error {
 	return fmt.Errorf("%w in %s", ErrNoObjects, strings.Join(names, ", "))
 }
 
-// split appends the objects of a source, in order, to objs.
-func split(objs []object, src Source) ([]object, error) {
+// split appends the objects of a source, in order, to objs; c checks
+// their heads.
+func split(objs []object, src Source, c *checker) ([]object, error) {
 	docs, err := documents(src)
 	if err != nil {
 		return objs, err
 	}
 	for i, doc := range docs {
-		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}, head{}); err != nil {
+		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}, head{}, c); err != nil {
 			return objs, err
 		}
 	}
@@ -244,22 +245,18 @@ func listOf(items json.RawMessage) []byte {
 	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), items...), '}')
 }
 
-// appendObject decodes the head of o and appends it, or its items when it
+// appendObject reads the head of o with c and appends it, or its items when it
 // is a List (a List inside a List reports its inner item index); empty
 // documents are dropped. An item of a typed list (PodList, NodePoolList…)
 // without kind or apiVersion takes the list's element kind and apiVersion,
 // as the API server omits them in list responses; items of kind List must
 // carry their own.
-func appendObject(objs []object, o object, inherit head) ([]object, error) {
+func appendObject(objs []object, o object, inherit head, c *checker) ([]object, error) {
 	if bytes.Equal(bytes.TrimSpace(o.raw), []byte("null")) {
 		return objs, nil
 	}
-	var c checker
-	if err := c.check(o.raw, reflect.TypeFor[head]()); err != nil {
+	if err := c.readHead(o.raw, &o.head); err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %w", ErrMalformed, err))
-	}
-	if err := json.Unmarshal(o.raw, &o.head); err != nil {
-		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
 	}
 	if o.head.Kind == "" {
 		o.head.Kind = inherit.Kind
@@ -285,7 +282,7 @@ func appendObject(objs []object, o object, inherit head) ([]object, error) {
 	}
 	for i, raw := range list.Items {
 		var err error
-		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem); err != nil {
+		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem, c); err != nil {
 			return objs, err
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
@@ -17,11 +18,16 @@ import (
 // Annotations nodeplan puts on the NodeClaims it writes: the offering the
 // plan chose and priced. Karpenter ignores them and launches from
 // spec.requirements, which keep every candidate instance type.
+// AnnotationPrice is the offering's hourly price as
+// instancetypes.Price.Amount writes it ("0.096000", six decimals rounded
+// half up), in the currency AnnotationCurrency names (an ISO 4217 code
+// such as "USD" or "CNY").
 const (
 	AnnotationInstanceType = "nodeplan.io/instance-type"
 	AnnotationZone         = "nodeplan.io/zone"
 	AnnotationCapacityType = "nodeplan.io/capacity-type"
 	AnnotationPrice        = "nodeplan.io/price-per-hour"
+	AnnotationCurrency     = "nodeplan.io/price-currency"
 )
 
 // NodeClaim is a karpenter.sh/v1 NodeClaim as nodeplan writes it.
@@ -33,7 +39,10 @@ type NodeClaim struct {
 }
 
 // NodeClaims renders the NodeClaims of a plan as Karpenter objects, in the
-// plan's order. The NodePool each claim came from, looked up by name in
+// plan's order, annotated with the chosen offering and its price in
+// currency (the ISO 4217 code of the plan's catalog, its
+// instancetypes.Origin.Currency; "" is instancetypes.DefaultCurrency). The
+// NodePool each claim came from, looked up by name in
 // pools, gives the node class reference, expiry, termination grace period,
 // template labels and annotations, and the split between taints and
 // startup taints; a claim whose pool is not in pools gets its merged taints
@@ -42,7 +51,7 @@ type NodeClaim struct {
 //
 // NodeClaims does not modify its arguments. O(claims × (requirements +
 // candidates)).
-func NodeClaims(plan packing.Plan, pools []NodePool) []NodeClaim {
+func NodeClaims(plan packing.Plan, pools []NodePool, currency string) []NodeClaim {
 	out := make([]NodeClaim, 0, len(plan.NodeClaims))
 	for i := range plan.NodeClaims {
 		c := &plan.NodeClaims[i]
@@ -50,14 +59,14 @@ func NodeClaims(plan packing.Plan, pools []NodePool) []NodeClaim {
 		if j := slices.IndexFunc(pools, func(p NodePool) bool { return p.Metadata.Name == c.NodePool }); j >= 0 {
 			pool = &pools[j]
 		}
-		out = append(out, nodeClaim(c, pool))
+		out = append(out, nodeClaim(c, pool, cmp.Or(currency, instancetypes.DefaultCurrency)))
 	}
 	return out
 }
 
-func nodeClaim(c *packing.NodeClaim, pool *NodePool) NodeClaim {
+func nodeClaim(c *packing.NodeClaim, pool *NodePool, currency string) NodeClaim {
 	nc := NodeClaim{APIVersion: KarpenterAPIVersion, Kind: KindNodeClaim,
-		Metadata: ObjectMeta{Name: c.Name, Labels: claimLabels(c, pool), Annotations: claimAnnotations(c, pool)},
+		Metadata: ObjectMeta{Name: c.Name, Labels: claimLabels(c, pool), Annotations: claimAnnotations(c, pool, currency)},
 		Spec: NodeClaimSpec{Requirements: claimRequirements(c),
 			Resources: &NodeClaimResources{Requests: Quantities(c.Requests)}}}
 	if pool == nil {
@@ -91,7 +100,7 @@ func claimLabels(c *packing.NodeClaim, pool *NodePool) map[string]string {
 	return l
 }
 
-func claimAnnotations(c *packing.NodeClaim, pool *NodePool) map[string]string {
+func claimAnnotations(c *packing.NodeClaim, pool *NodePool, currency string) map[string]string {
 	a := map[string]string{}
 	if pool != nil {
 		maps.Copy(a, pool.Spec.Template.Metadata.Annotations)
@@ -99,11 +108,10 @@ func claimAnnotations(c *packing.NodeClaim, pool *NodePool) map[string]string {
 	a[AnnotationInstanceType] = c.InstanceType
 	a[AnnotationZone] = c.Offering.Zone
 	a[AnnotationCapacityType] = c.Offering.CapacityType.String()
-	a[AnnotationPrice] = dollars(c.Offering.Price.Dollars())
+	a[AnnotationPrice] = c.Offering.Price.Amount()
+	a[AnnotationCurrency] = currency
 	return a
 }
-
-func dollars(d float64) string { return strconv.FormatFloat(d, 'f', 6, 64) }
 
 // claimRequirements writes the claim's requirements, sorted by key, with
 // the instance types replaced by the candidates.

@@ -39,10 +39,12 @@ type ReportNode struct {
 	NodePool string `json:"nodePool"`
 	// InstanceType, Zone, CapacityType and PricePerHour are the chosen
 	// offering (for an existing node, its labels and catalog price).
-	InstanceType string  `json:"instanceType"`
-	Zone         string  `json:"zone"`
-	CapacityType string  `json:"capacityType"`
-	PricePerHour float64 `json:"pricePerHour"`
+	// PricePerHour is nil (JSON null) for an existing node whose price is
+	// unknown (packing.Node.PriceUnknown).
+	InstanceType string   `json:"instanceType"`
+	Zone         string   `json:"zone"`
+	CapacityType string   `json:"capacityType"`
+	PricePerHour *float64 `json:"pricePerHour"`
 	// Arch is the instance type's (or the node's) kubernetes.io/arch.
 	Arch string `json:"arch,omitempty"`
 	// InstanceTypes are a new node's candidate types, cheapest first.
@@ -79,8 +81,10 @@ type UnschedulableGroup struct {
 	Pods []string `json:"pods"`
 }
 
-// ReportSummary totals a Report. PricePerHour is the new nodes' price;
-// every price of the report is in Currency (an ISO 4217 code).
+// ReportSummary totals a Report. PricePerHour is the new nodes' price,
+// ExistingPricePerHour that of the existing nodes whose price is known;
+// ExistingUnknownPrice counts the others. Every price of the report is in
+// Currency (an ISO 4217 code).
 type ReportSummary struct {
 	NewNodes             int     `json:"newNodes"`
 	ExistingNodes        int     `json:"existingNodes"`
@@ -89,17 +93,18 @@ type ReportSummary struct {
 	PricePerHour         float64 `json:"pricePerHour"`
 	PricePerMonth        float64 `json:"pricePerMonth"`
 	ExistingPricePerHour float64 `json:"existingPricePerHour"`
+	ExistingUnknownPrice int     `json:"existingUnknownPrice"`
 	Currency             string  `json:"currency"`
 }
 
 // HoursPerMonth is the month eks-node-viewer and AWS price pages use.
-const HoursPerMonth = planview.HoursPerMonth
+const HoursPerMonth = instancetypes.HoursPerMonth
 
 // ReportOptions are what a Report says besides the plan. The zero value
-// is prices in planview.DefaultCurrency, no notes and no warnings.
+// is prices in instancetypes.DefaultCurrency, no notes and no warnings.
 type ReportOptions struct {
 	// Currency is the ISO 4217 code of the prices; "" is
-	// planview.DefaultCurrency.
+	// instancetypes.DefaultCurrency.
 	Currency string
 	// Notes say where the prices came from and how spot is modelled.
 	Notes []string
@@ -130,15 +135,25 @@ func NewReport(v *planview.View, o ReportOptions) Report {
 	r.Summary = ReportSummary{NewNodes: s.NewNodes, ExistingNodes: s.ExistingNodes, ScheduledPods: s.ScheduledPods,
 		UnschedulablePods: s.UnschedulablePods, PricePerHour: round6(s.Price.Dollars()),
 		PricePerMonth: round6(s.Price.Dollars() * HoursPerMonth), ExistingPricePerHour: round6(s.ExistingPrice.Dollars()),
-		Currency: cmp.Or(o.Currency, planview.DefaultCurrency)}
+		ExistingUnknownPrice: s.Unpriced,
+		Currency:             cmp.Or(o.Currency, instancetypes.DefaultCurrency)}
 	return r
 }
 
 func reportNode(n *planview.Node) ReportNode {
 	return ReportNode{Name: n.Name, Existing: n.Existing, NodePool: n.NodePool, InstanceType: n.InstanceType,
-		Zone: n.Zone, CapacityType: n.CapacityType.String(), PricePerHour: round6(n.Price.Dollars()), Arch: n.Arch,
+		Zone: n.Zone, CapacityType: n.CapacityType.String(), PricePerHour: knownPrice(n), Arch: n.Arch,
 		InstanceTypes: slices.Clone(n.InstanceTypes), Requests: Quantities(n.Requests), Allocatable: Quantities(n.Allocatable),
 		Pods: slices.Clone(n.Pods)}
+}
+
+// knownPrice is n's hourly price, nil when it is unknown.
+func knownPrice(n *planview.Node) *float64 {
+	if n.PriceUnknown {
+		return nil
+	}
+	p := round6(n.Price.Dollars())
+	return &p
 }
 
 // round6 rounds a price to six decimals, half up.

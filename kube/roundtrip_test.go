@@ -271,7 +271,7 @@ spec: {replicas: 3, template: {spec: {containers: [{name: c, resources: {request
 			plan, err := packing.Solve(p, packing.Options{})
 			require.NoError(t, err)
 			require.NotEmpty(t, plan.NodeClaims)
-			claims := NodeClaims(plan, c.NodePools)
+			claims := NodeClaims(plan, c.NodePools, cat.Origin().Currency)
 			var docs []string
 			for _, nc := range claims {
 				b, err := yaml.Marshal(nc)

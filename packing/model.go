@@ -146,8 +146,16 @@ type Node struct {
 	// Settling marks a node inside its NodePool's consolidateAfter window:
 	// it takes pending pods but no Displaced ones, as Karpenter's
 	// consolidation simulations rule.
-	Settling     bool
-	Price        instancetypes.Price
+	Settling bool
+	// Price is the node's hourly price in its catalog's currency.
+	Price instancetypes.Price
+	// PriceUnknown says the node's price is not known (its catalog has no
+	// offering of its instance type, zone and capacity type); Price is
+	// then 0 (Validate rejects another), and consolidation deletes the node only
+	// when it is empty, as Karpenter consolidates no node whose instance
+	// type it cannot find. The zero value, false, says Price is known.
+	// Solve does not read node prices.
+	PriceUnknown bool
 	CreationTime time.Time
 	// Annotations carry what disruption reads: karpenter.sh/do-not-disrupt,
 	// karpenter.sh/nodepool-hash and its version, and provider ones.

@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -41,12 +42,16 @@ const MaxLimit = 1 << 60
 // for its hostname, zone, instance-type, nodepool and capacity-type labels,
 // topology keys and matchLabelKeys, taints, tolerations and host-port
 // protocols, and the keys and values of every requirement set (which
-// requirements.FromLabels builds unchecked). Numbers are checked against the bounds that keep the solver's
-// arithmetic exact: every resource value in 0..[resources.MaxAmount],
-// limits in 0..[MaxLimit], node prices in
-// 0..[instancetypes.MaxValidPrice]. The complexity is O(size of p); the
-// pods of nodes, a cluster's most numerous objects, are named only when
-// wrong and cost no allocation when valid. Validate does not modify p.
+// requirements.FromLabels builds unchecked). Numbers are checked against
+// the bounds that keep the solver's arithmetic exact: every resource value
+// in 0..[resources.MaxAmount], limits in 0..[MaxLimit], node prices in
+// 0..[instancetypes.MaxValidPrice] (and 0 when PriceUnknown). Every
+// NodePool catalog must price in the currency of the problem's catalog
+// (instancetypes.Origin.Currency, "" read as
+// instancetypes.DefaultCurrency), as a plan sums prices across pools. The
+// complexity is O(size of p); the pods of nodes, a cluster's most numerous
+// objects, are named only when wrong and cost no allocation when valid.
+// Validate does not modify p.
 func (p Problem) Validate() error {
 	var v validator
 	if p.Catalog == nil && slices.ContainsFunc(p.NodePools, func(np NodePool) bool { return np.Catalog == nil }) {
@@ -64,8 +69,10 @@ func (p Problem) Validate() error {
 		v.report("pod "+key, is)
 	}
 	clear(seen)
+	currency := p.currency()
 	for i := range p.NodePools {
-		v.report("nodepool "+p.NodePools[i].Name, checkPool(&p.NodePools[i], seen))
+		is := checkPool(&p.NodePools[i], seen)
+		v.report("nodepool "+p.NodePools[i].Name, checkCurrency(is, p.NodePools[i].Catalog, currency))
 	}
 	clear(seen)
 	for i := range p.Nodes {
@@ -75,6 +82,35 @@ func (p Problem) Validate() error {
 		v.report("daemonset "+p.DaemonSets[i].Name, checkDaemonSet(&p.DaemonSets[i]))
 	}
 	return errors.Join(v.errs...)
+}
+
+// currency is the currency of p's prices: that of its catalog, else of the
+// first NodePool catalog; "" when there is none.
+func (p Problem) currency() string {
+	if p.Catalog != nil {
+		return currencyOf(p.Catalog)
+	}
+	for i := range p.NodePools {
+		if c := p.NodePools[i].Catalog; c != nil {
+			return currencyOf(c)
+		}
+	}
+	return ""
+}
+
+// currencyOf is the ISO 4217 code of c's prices, the default when c
+// names none.
+func currencyOf(c *instancetypes.Catalog) string {
+	return cmp.Or(c.Origin().Currency, instancetypes.DefaultCurrency)
+}
+
+// checkCurrency reports a NodePool catalog priced in another currency
+// than the problem's: a plan's sums would add yuan to dollars.
+func checkCurrency(is issues, c *instancetypes.Catalog, currency string) issues {
+	if c != nil && currencyOf(c) != currency {
+		is.add("catalog", "prices are in %s, the problem's in %s: one problem has one currency", currencyOf(c), currency)
+	}
+	return is
 }
 
 // validator collects the FieldErrors of a problem.
@@ -311,6 +347,9 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 	is = checkResources(is, "allocatable", n.Allocatable)
 	if n.Price < 0 || n.Price > instancetypes.MaxValidPrice {
 		is.add("price", "%s is not in 0..%s", n.Price, instancetypes.MaxValidPrice)
+	}
+	if n.PriceUnknown && n.Price != 0 {
+		is.add("price", "is %s but PriceUnknown is set", n.Price)
 	}
 	obj := "node " + n.Name
 	v.report(obj, is)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -32,6 +33,27 @@ func validationBase(t *testing.T) packing.Problem {
 		DaemonSets: []packing.DaemonSet{{Name: "agent", Requests: resources.List{CPU: 10}}},
 	}
 }
+
+// regionCatalog is the embedded AWS catalog of region (cn-north-1 prices
+// in CNY, us-east-1 in USD), built once per region.
+func regionCatalog(region string) *instancetypes.Catalog {
+	regionCatalogs.Lock()
+	defer regionCatalogs.Unlock()
+	if c, ok := regionCatalogs.m[region]; ok {
+		return c
+	}
+	c, err := instancetypes.AWS(instancetypes.Options{Region: region})
+	if err != nil {
+		panic(err)
+	}
+	regionCatalogs.m[region] = c
+	return c
+}
+
+var regionCatalogs = struct {
+	sync.Mutex
+	m map[string]*instancetypes.Catalog
+}{m: map[string]*instancetypes.Catalog{}}
 
 // fieldErrors flattens the FieldErrors of a joined error.
 func fieldErrors(err error) []*packing.FieldError {
@@ -148,6 +170,14 @@ func TestValidate(t *testing.T) {
 		{"node allocatable near 2^63", func(p *packing.Problem) { node(p).Allocatable.Memory = math.MaxInt64 }, "node n1", "allocatable.memory"},
 		{"node price negative", func(p *packing.Problem) { node(p).Price = -1 }, "node n1", "price"},
 		{"node price near 2^63", func(p *packing.Problem) { node(p).Price = instancetypes.MaxPrice }, "node n1", "price"},
+		{"node price with PriceUnknown", func(p *packing.Problem) { node(p).Price, node(p).PriceUnknown = 1, true }, "node n1", "price"},
+		// One currency per problem: a plan sums the prices of every pool.
+		{"pool catalog in another currency", func(p *packing.Problem) { np(p).Catalog = regionCatalog("cn-north-1") }, "nodepool default", "catalog"},
+		{"pool catalogs in two currencies", func(p *packing.Problem) {
+			p.Catalog, np(p).Catalog = nil, regionCatalog("us-east-1")
+			p.NodePools = append(p.NodePools, pool("china"))
+			p.NodePools[1].Catalog = regionCatalog("cn-north-1")
+		}, "nodepool china", "catalog"},
 		// The pods of nodes, named only when wrong.
 		{"bound pod label", func(p *packing.Problem) { node(p).Pods[0].Labels["app"] = "a b" }, "node n1 pod default/bound", "labels"},
 		{"bound pod anti-affinity key", func(p *packing.Problem) {
@@ -182,6 +212,10 @@ func TestValidateAcceptsEdges(t *testing.T) {
 		mutate func(p *packing.Problem)
 	}{
 		{"base", func(*packing.Problem) {}},
+		{"node of unknown price", func(p *packing.Problem) { p.Nodes[0].PriceUnknown = true }},
+		{"pool catalog in USD, problem catalog in the default currency", func(p *packing.Problem) {
+			p.NodePools[0].Catalog = regionCatalog("us-east-1")
+		}},
 		{"pool name of 63 characters", func(p *packing.Problem) {
 			p.NodePools[0].Name, p.Nodes[0].NodePool = strings.Repeat("p", 63), strings.Repeat("p", 63)
 		}},

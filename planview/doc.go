@@ -24,9 +24,12 @@
 // amount ("0.192000 USD/hour", written by instancetypes.Price.Format, the one
 // formatter of prices for people), in column headers ("USD/HOUR") and in
 // the totals. Amounts are hourly prices rounded half up to six
-// decimals, monthly ones ([HoursPerMonth] hours) to two, with integer
+// decimals, monthly ones (instancetypes.HoursPerMonth hours) to two, with integer
 // arithmetic, so the same plan prints the same bytes; instancetypes.Price
-// writes both (Amount, MonthlyAmount), as it writes every price. [Options.Notes] are
+// writes both (Amount, MonthlyAmount), as it writes every price. An
+// existing node of unknown price (packing.Node.PriceUnknown) is written
+// "unknown" and counted apart in the totals ("plus 2 existing nodes at
+// 0.384000 USD/hour and 1 of unknown price"), never as 0. [Options.Notes] are
 // header lines, such as where the prices came from and how spot is
 // modelled; the caller words them.
 //

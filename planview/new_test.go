@@ -104,3 +104,19 @@ func TestNewMismatchedPlan(t *testing.T) {
 		})
 	}
 }
+
+// TestNewUnknownPrice: an existing node of unknown price is marked so,
+// and the summary counts it apart from the known prices.
+func TestNewUnknownPrice(t *testing.T) {
+	alloc := resources.List{CPU: 2000, Memory: 8 << 30, Pods: 10}
+	pods := []packing.Pod{{Namespace: "shop", Name: "old"}}
+	p := packing.Problem{Nodes: []packing.Node{
+		{Name: "known", Price: 40_000_000, Allocatable: alloc, Pods: pods},
+		{Name: "lost", PriceUnknown: true, Allocatable: alloc, Pods: []packing.Pod{{Namespace: "shop", Name: "older"}}},
+	}}
+	v := planview.New(&p, &packing.Plan{})
+	require.Len(t, v.Nodes, 2)
+	assert.False(t, v.Nodes[0].PriceUnknown)
+	assert.True(t, v.Nodes[1].PriceUnknown)
+	assert.Equal(t, planview.Summary{ExistingNodes: 2, ExistingPrice: 40_000_000, Unpriced: 1}, v.Summary)
+}

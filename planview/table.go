@@ -11,10 +11,10 @@ import (
 )
 
 // Options say how a View is written. The zero Options write the default
-// table with prices in [DefaultCurrency] and no notes.
+// table with prices in instancetypes.DefaultCurrency and no notes.
 type Options struct {
 	// Currency is the ISO 4217 code of every price of the plan; ""
-	// is DefaultCurrency.
+	// is instancetypes.DefaultCurrency.
 	Currency string
 	// Notes are header lines written before the table, in order, such as
 	// "prices: embedded AWS on-demand, us-east-1 (USD)".
@@ -29,7 +29,8 @@ type Options struct {
 	NoHeaders bool
 }
 
-// currency is the ISO 4217 code of the prices: Currency or DefaultCurrency.
+// currency is the ISO 4217 code of the prices: Currency or
+// instancetypes.DefaultCurrency.
 func (o Options) currency() string { return cmp.Or(o.Currency, instancetypes.DefaultCurrency) }
 
 // barWidth is the number of cells of a utilisation bar.
@@ -111,11 +112,19 @@ func row(n *Node, wide bool) string {
 		status = "existing"
 	}
 	cells := []string{n.Name, status, dash(n.NodePool), dash(n.InstanceType), dash(n.Zone), n.CapacityType.String(),
-		n.Price.Amount(), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
+		amount(n), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
 	if wide {
 		cells = append(cells, dash(n.Arch), candidates(n.InstanceTypes))
 	}
 	return strings.Join(cells, "\t")
+}
+
+// amount is n's hourly price without a currency, or "unknown".
+func amount(n *Node) string {
+	if n.PriceUnknown {
+		return "unknown"
+	}
+	return n.Price.Amount()
 }
 
 // candidates names the first candidatesShown types and counts the rest,
@@ -131,11 +140,24 @@ func (v *View) writeTotals(w *errWriter, o Options) {
 	s, cur := v.Summary, o.currency()
 	w.printf("%s, %s scheduled, %d unschedulable: %s, %s %s/month", count(s.NewNodes, "new node"),
 		count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), s.Price.MonthlyAmount(), cur)
-	if s.ExistingNodes > 0 {
-		w.printf(" (plus %s at %s)", count(s.ExistingNodes, "existing node"), s.ExistingPrice.Format(cur))
-	}
-	w.printf("\n")
+	w.printf("%s\n", existing(s, cur))
 	v.writeGroups(w, o.Wide)
+}
+
+// existing says what the existing nodes cost, those of unknown price
+// apart: " (plus 2 existing nodes at 0.384000 USD/hour and 1 of unknown
+// price)"; "" without existing nodes.
+func existing(s Summary, cur string) string {
+	known := s.ExistingNodes - s.Unpriced
+	switch {
+	case s.ExistingNodes == 0:
+		return ""
+	case s.Unpriced == 0:
+		return fmt.Sprintf(" (plus %s at %s)", count(known, "existing node"), s.ExistingPrice.Format(cur))
+	case known == 0:
+		return fmt.Sprintf(" (plus %s of unknown price)", count(s.Unpriced, "existing node"))
+	}
+	return fmt.Sprintf(" (plus %s at %s and %d of unknown price)", count(known, "existing node"), s.ExistingPrice.Format(cur), s.Unpriced)
 }
 
 // writeGroups writes one line per unschedulable group, "Deployment

@@ -35,6 +35,10 @@ type Node struct {
 	Zone         string
 	CapacityType instancetypes.CapacityType
 	Price        instancetypes.Price
+	// PriceUnknown marks an existing node whose price is unknown
+	// (packing.Node.PriceUnknown); Price is then 0 and the table writes
+	// "unknown".
+	PriceUnknown bool
 	// Arch is the kubernetes.io/arch of the instance type (a new node) or
 	// the node's label; "" when unknown.
 	Arch string
@@ -76,11 +80,13 @@ type Group struct {
 }
 
 // Summary totals a View. Price is the new nodes' hourly price,
-// ExistingPrice that of the existing nodes in Nodes.
+// ExistingPrice that of the existing nodes in Nodes whose price is known;
+// Unpriced counts the others.
 type Summary struct {
 	NewNodes, ExistingNodes          int
 	ScheduledPods, UnschedulablePods int
 	Price, ExistingPrice             instancetypes.Price
+	Unpriced                         int
 }
 
 // New returns the View of plan, which was solved from p. Pod indexes of
@@ -105,7 +111,11 @@ func New(p *packing.Problem, plan *packing.Plan) View {
 	v.Summary = Summary{NewNodes: len(plan.NodeClaims), ScheduledPods: len(plan.Order),
 		UnschedulablePods: len(v.Unschedulable), Price: plan.Price}
 	for _, n := range v.Nodes {
-		if n.Existing {
+		switch {
+		case n.Existing && n.PriceUnknown:
+			v.Summary.ExistingNodes++
+			v.Summary.Unpriced++
+		case n.Existing:
 			v.Summary.ExistingNodes++
 			v.Summary.ExistingPrice += n.Price
 		}
@@ -182,7 +192,7 @@ func existingNodes(p *packing.Problem, plan *packing.Plan) []Node {
 // range).
 func existingNode(p *packing.Problem, node *packing.Node, bound []int) Node {
 	n := Node{Name: node.Name, Existing: true, NodePool: node.NodePool, InstanceType: node.InstanceType,
-		Zone: node.Zone, CapacityType: node.CapacityType, Price: node.Price,
+		Zone: node.Zone, CapacityType: node.CapacityType, Price: node.Price, PriceUnknown: node.PriceUnknown,
 		Arch: node.Labels[requirements.LabelArch], Allocatable: node.Allocatable}
 	slot := resources.List{Pods: 1}
 	for i := range node.Pods {

@@ -225,3 +225,32 @@ func TestWriteErrors(t *testing.T) {
 		assert.ErrorIs(t, v.WriteSummary(&failAfter{n}, o), errFull, "summary after %d bytes", n)
 	}
 }
+
+// TestUnknownPrice: an existing node of unknown price is written
+// "unknown", and the totals count such nodes apart instead of adding 0.
+func TestUnknownPrice(t *testing.T) {
+	v := fixture()
+	v.Nodes[1].Price, v.Nodes[1].PriceUnknown = 0, true
+	v.Summary.ExistingPrice, v.Summary.Unpriced = 0, 1
+	var table bytes.Buffer
+	require.NoError(t, v.WriteTable(&table, Options{}))
+	assert.Contains(t, table.String(), "ip-10-0-0-1  existing  -         m.large        b     spot       unknown   1 ")
+	assert.Contains(t, table.String(), "70.08 USD/month (plus 1 existing node of unknown price)\n")
+
+	tests := []struct {
+		name string
+		s    Summary
+		want string
+	}{
+		{"no existing nodes", Summary{}, ""},
+		{"all known", Summary{ExistingNodes: 2, ExistingPrice: 384_000_000}, " (plus 2 existing nodes at 0.384000 USD/hour)"},
+		{"some unknown", Summary{ExistingNodes: 3, ExistingPrice: 384_000_000, Unpriced: 1},
+			" (plus 2 existing nodes at 0.384000 USD/hour and 1 of unknown price)"},
+		{"all unknown", Summary{ExistingNodes: 2, Unpriced: 2}, " (plus 2 existing nodes of unknown price)"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			assert.Equal(t, tc.want, existing(tc.s, "USD"))
+		})
+	}
+}

@@ -35,6 +35,9 @@ type cmdReport struct {
 	Replacements   []replacement `json:"replacements"`
 	SavingsPerHour float64       `json:"savingsPerHour"`
 	Placements     []placement   `json:"placements"`
+	// UnknownPriceCandidates counts the candidates of unknown price, which
+	// SavingsPerHour leaves out.
+	UnknownPriceCandidates int `json:"unknownPriceCandidates"`
 
 	savings instancetypes.Price
 }
@@ -71,6 +74,9 @@ type consolSummary struct {
 	KeptNodes       int     `json:"keptNodes"`
 	SavingsPerHour  float64 `json:"savingsPerHour"`
 	SavingsPerMonth float64 `json:"savingsPerMonth"`
+	// DeletedUnknownPrice counts the deleted nodes of unknown price, which
+	// the savings leave out.
+	DeletedUnknownPrice int `json:"deletedUnknownPrice"`
 	// Currency is the ISO 4217 code of every price of the report.
 	Currency string `json:"currency"`
 
@@ -91,6 +97,7 @@ func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("consolidate", err, stdout, stderr)
 	}
 	r := newConsolidationReport(s, cl, res)
+	r.Warnings = append(r.Warnings, kube.PriceWarnings(&packing.Problem{Nodes: cl.Nodes, NodePools: cl.NodePools, Catalog: cl.Catalog})...)
 	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("consolidate", err, stdout, stderr)
 	}
@@ -108,6 +115,7 @@ func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidat
 		r.Commands = append(r.Commands, commandReport(cmd, from))
 		r.Summary.DeletedNodes += len(cmd.Candidates)
 		r.Summary.NewNodes += len(cmd.Replacements)
+		r.Summary.DeletedUnknownPrice += cmd.Unpriced
 		saved += cmd.Savings.Dollars()
 		r.Summary.savings += cmd.Savings
 	}
@@ -137,7 +145,7 @@ func podHomes(nodes []packing.Node) map[string]string {
 func commandReport(cmd consolidation.Command, from map[string]string) cmdReport {
 	r := cmdReport{Reason: cmd.Reason.String(), Method: cmd.Method.String(), Decision: cmd.Decision(),
 		Candidates: append([]string{}, cmd.Candidates...), Replacements: []replacement{},
-		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}, savings: cmd.Savings}
+		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}, UnknownPriceCandidates: cmd.Unpriced, savings: cmd.Savings}
 	for _, nc := range cmd.Replacements {
 		r.Replacements = append(r.Replacements, newReplacement(nc))
 	}
@@ -157,7 +165,7 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	fmt.Fprintf(tw, "#\tREASON\tMETHOD\tDECISION\tCANDIDATES\tREPLACEMENTS\tSAVINGS %s/HOUR\n", cur)
 	for i, c := range r.Commands {
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%s\n", i+1, c.Reason, c.Method, c.Decision,
-			strings.Join(c.Candidates, ","), replacements(c.Replacements, cur), c.savings.Amount())
+			strings.Join(c.Candidates, ","), replacements(c.Replacements, cur), savings(c))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -165,10 +173,32 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	r.writePlacements(w)
 	r.writeKept(w)
 	s := r.Summary
-	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s, %s %s/month; %s kept\n",
+	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s, %s %s/month%s; %s kept\n",
 		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.savings.Format(cur),
-		s.savings.MonthlyAmount(), cur, count(s.KeptNodes, "node"))
+		s.savings.MonthlyAmount(), cur, unknownPrice(s.DeletedUnknownPrice), count(s.KeptNodes, "node"))
 	return writeWarnings(w, r.Warnings)
+}
+
+// savings is a command's SAVINGS cell: the amount, and how many of its
+// candidates are of unknown price ("0.192000 + 1 unknown"), or "unknown"
+// when all are.
+func savings(c cmdReport) string {
+	switch {
+	case c.UnknownPriceCandidates == 0:
+		return c.savings.Amount()
+	case c.UnknownPriceCandidates == len(c.Candidates) && len(c.Replacements) == 0:
+		return "unknown"
+	}
+	return fmt.Sprintf("%s + %d unknown", c.savings.Amount(), c.UnknownPriceCandidates)
+}
+
+// unknownPrice says what the savings leave out: ", plus the unknown price
+// of 2 nodes", or "".
+func unknownPrice(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return ", plus the unknown price of " + count(n, "node")
 }
 
 func newReplacement(nc packing.NodeClaim) replacement {

@@ -97,3 +97,16 @@ func TestDriftCurrency(t *testing.T) {
 	assert.Equal(t, "CNY", r.Currency)
 	assert.NotContains(t, stdout.String(), "$")
 }
+
+// TestProvisionYAMLCurrency: the NodeClaims provision writes name their
+// price's currency beside the amount.
+func TestProvisionYAMLCurrency(t *testing.T) {
+	for region, code := range map[string]string{"us-east-1": "USD", "cn-north-1": "CNY"} {
+		var stdout, stderr bytes.Buffer
+		run([]string{"provision", "-f", "../../testdata/cluster.yaml", "--region", region, "-o", "yaml"}, nil, &stdout, &stderr)
+		claims := strings.Count(stdout.String(), "\nkind: NodeClaim\n")
+		require.Positive(t, claims, stderr.String())
+		assert.Equal(t, claims, strings.Count(stdout.String(), "nodeplan.io/price-currency: "+code+"\n"), region)
+		assert.Equal(t, claims, strings.Count(stdout.String(), "nodeplan.io/price-per-hour: "), region)
+	}
+}

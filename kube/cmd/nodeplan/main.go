@@ -41,6 +41,16 @@
 // node is kept. A node's last pod event is the newest creationTimestamp of
 // its pods (manifests do not show pods that left).
 //
+// Unknown prices: an existing node whose instance type, zone and capacity
+// type have no offering in the catalog (a type the region lacks, a zone of
+// another region, a missing karpenter.sh/capacity-type label) is never
+// priced at 0. Its price is "unknown" in the tables and null in the JSON,
+// totals count it apart ("plus 1 existing node of unknown price", "plus
+// the unknown price of 1 node"), a warning names it and what the catalog
+// lacks, and consolidate deletes it only when it is empty, keeping it
+// otherwise (why PriceUnknown), as Karpenter does not consolidate a node
+// whose instance type it cannot find.
+//
 // drift joins each Node to the NodeClaim whose status.nodeName names it and
 // runs drift.Evaluate and drift.Commands. It reads the NodePool hash from
 // the NodeClaim's (else the Node's) karpenter.sh/nodepool-hash and
@@ -61,10 +71,12 @@
 // removed): kind ConsolidationReport has now, nowFrom, commands[] (reason,
 // method, decision, candidates[], replacements[] {name, nodePool,
 // instanceType, zone, capacityType, pricePerHour, instanceTypes[]},
-// savingsPerHour, placements[] {pod, from, node | nodeClaim}), kept[]
-// {node, why, message}, summary {commands, deletedNodes, newNodes,
-// keptNodes, savingsPerHour, savingsPerMonth, currency}, notes[],
-// warnings[]. kind DriftReport has now, nowFrom, findings[] {node,
+// savingsPerHour, placements[] {pod, from, node | nodeClaim},
+// unknownPriceCandidates), kept[] {node, why, message}, summary {commands,
+// deletedNodes, newNodes, keptNodes, savingsPerHour, savingsPerMonth,
+// deletedUnknownPrice, currency}, notes[], warnings[]; savings leave the
+// candidates of unknown price out, and unknownPriceCandidates and
+// deletedUnknownPrice count them (both added to the first schema). kind DriftReport has now, nowFrom, findings[] {node,
 // nodePool, reason, since, forceful, deadline, message}, commands[] {node,
 // nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
 // {pod, node | nodeClaim | unschedulable}, protected[] {pod, deleteAt,

@@ -182,9 +182,10 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 		return provisioned{}, err
 	}
 	prices := pricingOf(cat, c)
-	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools),
+	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools, prices.currency),
 		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders}}
-	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: cluster.Warnings})
+	warnings := append(slices.Clone(cluster.Warnings), kube.PriceWarnings(&prob)...)
+	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	return res, nil
 }
 

@@ -1,0 +1,496 @@
+package kube
+
+import (
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+)
+
+// segment is one step of the path to the current value: a struct member
+// or map key (its text as written, between the quotes) or an array index.
+// It is turned into text only when an error is reported.
+type segment struct {
+	key   []byte
+	plain bool // key has no escape and no byte beyond ASCII
+	index int  // when key is nil
+	field bool // a struct member, written .name; else a map key or index
+}
+
+// walker is one walk: the JSON, the read position and the path to the
+// current value.
+type walker struct {
+	data []byte
+	i    int
+	path []segment
+}
+
+func (w *walker) fail(format string, args ...any) error {
+	return &fieldError{field: w.pathText(), err: fmt.Errorf(format, args...)}
+}
+
+// pathText writes the path as messages name fields:
+// spec.containers[0].resources.requests.cpu, labels["a b"].
+func (w *walker) pathText() string {
+	var b strings.Builder
+	for i, s := range w.path {
+		switch {
+		case s.key == nil:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case s.field && i > 0:
+			b.WriteString("." + keyText(s.key, s.plain))
+		case s.field:
+			b.WriteString(keyText(s.key, s.plain))
+		default:
+			b.WriteString(key(keyText(s.key, s.plain)))
+		}
+	}
+	return b.String()
+}
+
+func (w *walker) push(s segment) { w.path = append(w.path, s) }
+func (w *walker) pop()           { w.path = w.path[:len(w.path)-1] }
+
+// key is the path segment of a map key: .key for a plain name, else
+// ["key"].
+func key(k string) string {
+	for _, r := range k {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return fmt.Sprintf("[%q]", k)
+		}
+	}
+	if k == "" {
+		return `[""]`
+	}
+	return "." + k
+}
+
+// keyText is the text of a string's contents as encoding/json decodes it.
+func keyText(b []byte, plain bool) string {
+	if plain {
+		return string(b)
+	}
+	s, err := decodeString(append(append([]byte{'"'}, b...), '"'))
+	if err != nil {
+		return string(b)
+	}
+	return s
+}
+
+// malformed reports JSON the walk cannot read, with encoding/json's
+// account of it. Load walks only JSON that encoding/json has read whole,
+// so this is a guard.
+func (w *walker) malformed() error {
+	err := json.Unmarshal(w.data, new(json.RawMessage))
+	if err == nil {
+		err = fmt.Errorf("unexpected input at offset %d", w.i)
+	}
+	return w.fail("%w: %v", ErrMalformed, err)
+}
+
+// space skips white space and returns the next byte, 0 at the end.
+func (w *walker) space() byte {
+	for w.i < len(w.data) {
+		switch c := w.data[w.i]; c {
+		case ' ', '\t', '\n', '\r':
+			w.i++
+		default:
+			return c
+		}
+	}
+	return 0
+}
+
+// value walks the next JSON value as one of plan p.
+func (w *walker) value(p *plan) error {
+	if p.shape == quantityShape || p.shape == customShape {
+		raw, err := w.raw()
+		if err != nil {
+			return err
+		}
+		return w.custom(p, raw)
+	}
+	c := w.space()
+	switch c {
+	case 0:
+		return w.malformed()
+	case 'n': // null leaves every Go value as it is
+		return w.literal("null")
+	}
+	switch p.shape {
+	case anyShape:
+		return w.skip()
+	case structShape, mapShape:
+		if c != '{' {
+			return w.mismatch(p)
+		}
+		return w.object(p)
+	case arrayShape:
+		if c != '[' {
+			return w.mismatch(p)
+		}
+		return w.array(p)
+	case bytesShape:
+		return w.bytes()
+	}
+	return w.scalar(p, c)
+}
+
+// scalar checks a string, bool or number, starting with c, against p.
+func (w *walker) scalar(p *plan, c byte) error {
+	switch {
+	case c == '"' && p.shape == stringShape:
+		_, _, err := w.str()
+		return err
+	case c == 't' && p.shape == boolShape:
+		return w.literal("true")
+	case c == 'f' && p.shape == boolShape:
+		return w.literal("false")
+	case c == '-' || c >= '0' && c <= '9':
+		start := w.i
+		w.number()
+		if numberFits(p.shape, p.bits, w.data[start:w.i]) {
+			return nil
+		}
+		w.i = start
+	}
+	return w.mismatch(p)
+}
+
+// mismatch reports the value at the read position as not one of p.
+func (w *walker) mismatch(p *plan) error {
+	return w.fail("cannot read %s as %s", w.describe(), p.t)
+}
+
+// describe names the value at the read position in an error: a string or
+// number as written (a string quoted), else its JSON type.
+func (w *walker) describe() string {
+	switch c := w.space(); {
+	case c == '{':
+		return "object"
+	case c == '[':
+		return "array"
+	case c == 't' || c == 'f':
+		return "bool"
+	case c == '"':
+		s, plain, err := w.str()
+		if err != nil {
+			return "string"
+		}
+		return "string " + strconv.Quote(abbreviate(keyText(s, plain)))
+	case c == '-' || c >= '0' && c <= '9':
+		start := w.i
+		w.number()
+		return "number " + string(w.data[start:w.i])
+	}
+	return "null"
+}
+
+// numberFits reports whether the number text b decodes into a number of
+// the shape and bits, as encoding/json decides.
+func numberFits(s shape, bits int, b []byte) bool {
+	if s == intShape || s == uintShape {
+		if v, ok := smallInt(b); ok {
+			return intFits(s, bits, v)
+		}
+	}
+	var err error
+	switch s {
+	case intShape:
+		_, err = strconv.ParseInt(string(b), 10, bits)
+	case uintShape:
+		_, err = strconv.ParseUint(string(b), 10, bits)
+	case floatShape:
+		_, err = strconv.ParseFloat(string(b), bits)
+	default:
+		return false
+	}
+	return err == nil
+}
+
+// smallInt reads b when it is an optional minus and 1 to 18 digits, which
+// always fit an int64.
+func smallInt(b []byte) (int64, bool) {
+	neg := len(b) > 0 && b[0] == '-'
+	if neg {
+		b = b[1:]
+	}
+	if len(b) == 0 || len(b) > 18 {
+		return 0, false
+	}
+	var v int64
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		v = v*10 + int64(c-'0')
+	}
+	if neg {
+		v = -v
+	}
+	return v, true
+}
+
+// intFits reports whether v is in the range of an int or uint of bits,
+// where "-0" reads as 0 and fails an unsigned parse only through its sign.
+func intFits(s shape, bits int, v int64) bool {
+	if s == uintShape {
+		return v >= 0 && (bits == 64 || v < 1<<bits)
+	}
+	return bits == 64 || v >= -1<<(bits-1) && v < 1<<(bits-1)
+}
+
+func (w *walker) bytes() error {
+	if w.space() != '"' {
+		return w.fail("cannot read %s as base64 bytes", w.describe())
+	}
+	b, plain, err := w.str()
+	if err != nil {
+		return err
+	}
+	s := keyText(b, plain)
+	if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+		return w.fail("%q is not base64", abbreviate(s))
+	}
+	return nil
+}
+
+// abbreviate shortens s for a message.
+func abbreviate(s string) string {
+	if len(s) <= maxQuantityLen {
+		return s
+	}
+	return s[:maxQuantityLen] + "…"
+}
+
+func (w *walker) array(p *plan) error {
+	w.i++ // [
+	if w.space() == ']' {
+		w.i++
+		return nil
+	}
+	for i := 0; ; i++ {
+		w.push(segment{index: i})
+		if err := w.value(p.elem); err != nil {
+			return err
+		}
+		w.pop()
+		if done, err := w.next(']'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// next reads the comma after an element or member, or the closing
+// delimiter end (done).
+func (w *walker) next(end byte) (done bool, err error) {
+	switch w.space() {
+	case ',':
+		w.i++
+		return false, nil
+	case end:
+		w.i++
+		return true, nil
+	}
+	return true, w.malformed()
+}
+
+// object walks a JSON object as a struct or a map of p.
+func (w *walker) object(p *plan) error {
+	if p.shape == mapShape {
+		return w.entries(func(k []byte, plain bool) error { return w.mapMember(p, k, plain) })
+	}
+	return w.fields(p, w.member)
+}
+
+// entries reads the members of the object at the read position, handing
+// each key (as written, and whether it is plain) to read, which reads the
+// value.
+func (w *walker) entries(read func(k []byte, plain bool) error) error {
+	w.i++ // {
+	if w.space() == '}' {
+		w.i++
+		return nil
+	}
+	for {
+		if w.space() != '"' {
+			return w.malformed()
+		}
+		k, plain, err := w.str()
+		if err != nil {
+			return err
+		}
+		if w.space() != ':' {
+			return w.malformed()
+		}
+		w.i++
+		if err := read(k, plain); err != nil {
+			return err
+		}
+		if done, err := w.next('}'); done || err != nil {
+			return err
+		}
+	}
+}
+
+// fields reads the object at the read position as a struct of plan p:
+// read reads the value of each member of p, which is on the path while
+// it does; the values of other members are skipped.
+func (w *walker) fields(p *plan, read func(m *member) error) error {
+	return w.entries(func(k []byte, plain bool) error {
+		m, ok := p.lookup(k, plain)
+		if !ok {
+			return w.skip()
+		}
+		w.push(segment{key: k, plain: plain, field: true})
+		err := read(m)
+		if err == nil {
+			w.pop()
+		}
+		return err
+	})
+}
+
+// member walks the value of a struct member.
+func (w *walker) member(m *member) error {
+	if m.quantity {
+		return w.quantityString()
+	}
+	return w.value(m.plan)
+}
+
+func (w *walker) mapMember(p *plan, k []byte, plain bool) error {
+	w.push(segment{key: k, plain: plain})
+	if err := w.mapKey(p.key, k, plain); err != nil {
+		return err
+	}
+	var err error
+	if p.list {
+		err = w.listQuantity(k, plain)
+	} else {
+		err = w.value(p.elem)
+	}
+	if err == nil {
+		w.pop()
+	}
+	return err
+}
+
+// mapKey checks that a key decodes as one of type t, as encoding/json does.
+func (w *walker) mapKey(t reflect.Type, k []byte, plain bool) error {
+	if t.Kind() == reflect.String {
+		return nil
+	}
+	s := keyText(k, plain)
+	if isNumber(t.Kind()) && numberFits(numberShape(t.Kind()), t.Bits(), []byte(s)) {
+		return nil
+	}
+	return w.fail("cannot read key %q as %s", s, t)
+}
+
+// str reads a string and returns its contents as written, and whether
+// they are plain: no escape and no byte beyond ASCII, so that they are
+// their own decoded text.
+func (w *walker) str() (b []byte, plain bool, err error) {
+	start, plain := w.i+1, true
+	for i := start; i < len(w.data); i++ {
+		switch c := w.data[i]; {
+		case c == '"':
+			w.i = i + 1
+			return w.data[start:i], plain, nil
+		case c == '\\':
+			plain = false
+			i++ // the escaped byte; \uXXXX continues with plain hex digits
+		case c >= 0x80:
+			plain = false
+		}
+	}
+	return nil, false, w.malformed()
+}
+
+// plainText reports whether b has no escape and no byte beyond ASCII, so
+// that it is its own decoded text.
+func plainText(b []byte) bool {
+	for _, c := range b {
+		if c == '\\' || c >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// number reads the text of a number.
+func (w *walker) number() {
+	for w.i < len(w.data) {
+		switch c := w.data[w.i]; {
+		case c >= '0' && c <= '9', c == '-', c == '+', c == '.', c == 'e', c == 'E':
+			w.i++
+		default:
+			return
+		}
+	}
+}
+
+// literal reads true, false or null.
+func (w *walker) literal(lit string) error {
+	if len(w.data)-w.i < len(lit) || string(w.data[w.i:w.i+len(lit)]) != lit {
+		return w.malformed()
+	}
+	w.i += len(lit)
+	return nil
+}
+
+// skip reads the next value, whatever it is.
+func (w *walker) skip() error {
+	switch c := w.space(); {
+	case c == '"':
+		_, _, err := w.str()
+		return err
+	case c == '{' || c == '[':
+		return w.skipNested()
+	case c == 't':
+		return w.literal("true")
+	case c == 'f':
+		return w.literal("false")
+	case c == 'n':
+		return w.literal("null")
+	case c == '-' || c >= '0' && c <= '9':
+		w.number()
+		return nil
+	}
+	return w.malformed()
+}
+
+// skipNested reads an object or array, counting brackets outside strings.
+func (w *walker) skipNested() error {
+	for depth := 0; w.i < len(w.data); {
+		switch w.data[w.i] {
+		case '"':
+			if _, _, err := w.str(); err != nil {
+				return err
+			}
+			continue
+		case '{', '[':
+			depth++
+		case '}', ']':
+			if depth--; depth == 0 {
+				w.i++
+				return nil
+			}
+		}
+		w.i++
+	}
+	return w.malformed()
+}
+
+// raw reads the next value and returns its text.
+func (w *walker) raw() ([]byte, error) {
+	w.space()
+	start := w.i
+	if err := w.skip(); err != nil {
+		return nil, err
+	}
+	return w.data[start:w.i], nil
+}
