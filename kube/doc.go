@@ -34,23 +34,27 @@
 // # PodDisruptionBudgets
 //
 // A PodDisruptionBudget's status.disruptionsAllowed is used as it is when
-// the status is current (status.observedGeneration ≥ metadata.generation).
-// A budget applied from Git has no status, and a stale status describes an
-// older spec; for those [Load] computes the number as Kubernetes'
-// disruption controller does (pkg/controller/disruption), over the Pod
-// objects of the manifests that the budget selects, sets
-// [PodDisruptionBudget].FromSpec and says so in one warning per budget:
+// the status is current: written by the disruption controller, which
+// always writes status.observedGeneration ≥ 1, and not stale
+// (observedGeneration ≥ metadata.generation). A budget applied from Git
+// has no status, kubectl create pdb --dry-run=client writes a zeroed one
+// (observedGeneration 0), and a stale status describes an older spec; for
+// those [Load] computes the number as Kubernetes' disruption controller
+// does (pkg/controller/disruption), over the Pod objects of the manifests
+// that the budget selects, sets [PodDisruptionBudget].FromSpec and says so
+// in one warning per budget:
 //
 //   - expected pods: for maxUnavailable, and for minAvailable given as a
 //     percentage, the summed replicas of the pods' controllers, each
 //     counted once (a ReplicaSet's Deployment when the manifests hold it,
 //     found by ownerReferences or by the pod-template-hash label; else the
 //     ReplicaSet; a StatefulSet; matched by kind, namespace and name). A
-//     pod without a controller counts for nothing, as in Kubernetes; a
-//     pod whose controller is not in the manifests counts once. A pod
-//     controlled by a Job, DaemonSet or Node, which have no scale, makes
-//     the budget allow no disruption, as Kubernetes' fail-safe does. For
-//     an integer minAvailable, the matching pods;
+//     pod without a controller counts for nothing, as in Kubernetes. A pod
+//     whose controller is not in the manifests, or is a Job, DaemonSet or
+//     Node, which have no scale, makes the budget allow no disruption, as
+//     Kubernetes' fail-safe does when it cannot find a pod's controller or
+//     its scale; the warning names the pod and the controller. For an
+//     integer minAvailable, the matching pods;
 //   - desired healthy: minAvailable, or expected − maxUnavailable (at
 //     least 0); percentages of the expected count rounded up
 //     (intstr.GetScaledValueFromIntOrPercent with roundUp);
@@ -61,7 +65,9 @@
 //
 // minAvailable 80% over a 10-replica Deployment with 10 ready pods allows
 // 2. Pending pods that Load expands from workloads do not exist yet and
-// are not counted.
+// are not counted. spec.unhealthyPodEvictionPolicy AlwaysAllow is
+// [PodDisruptionBudget].AlwaysAllowUnhealthy, passed on to package
+// disruption.
 //
 // # Consolidation and drift
 //

@@ -34,7 +34,7 @@ func TestLoadSample(t *testing.T) {
 	require.Len(t, c.PodDisruptionBudgets, 1)
 	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
 	assert.Equal(t, []string{"skipped 1 object of a kind nodeplan does not read: Service ×1",
-		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: status absent; disruptionsAllowed computed from spec: 0 " +
+		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: no status from the disruption controller (observedGeneration 0); disruptionsAllowed computed from spec: 0 " +
 			"(0 of 0 matching pods ready, 0 desired: maxUnavailable 1 of 0 expected)"}, c.Warnings)
 	// api: the 2-cpu init container runs before the 250m sidecar starts, so
 	// max(2, 1 + 0.25) = 2 cpu; memory max(1Gi, 2Gi + 256Mi).
