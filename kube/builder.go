@@ -13,6 +13,7 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // builder accumulates the objects of Load. Pods and workloads are
@@ -29,6 +30,7 @@ type builder struct {
 	claims      []ClaimStatus
 	nodeClasses []EC2NodeClass
 	graces      map[string]time.Duration
+	finished    map[string]*[2]int // Succeeded and Failed pods by "Job/namespace/name"
 	classes     map[string]int32
 	defaultPri  *int32
 	warnings    []string
@@ -48,7 +50,8 @@ type workload struct {
 	kind, namespace, name string
 	replicas              int
 	template              *corev1.PodTemplateSpec
-	owner                 string // a ReplicaSet's controlling Deployment
+	owner                 string  // a ReplicaSet's controlling Deployment
+	job                   *jobRun // a Job's progress
 }
 
 func (b *builder) warn(format string, args ...any) {
@@ -147,22 +150,21 @@ func (b *builder) statefulSet(o *object) error {
 		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template})
 }
 
-// job expands to the pods that run at once: parallelism (default 1), at
-// most the completions; a suspended Job runs none.
+// job expands to the pods the job controller would run at once; at most
+// parallelism (default 1) and the completions here, the rest once every
+// pod of the manifests is known ([jobRun.pods]).
 func (b *builder) job(o *object) error {
 	var j batchv1.Job
 	if err := b.decode(o, &j); err != nil {
 		return err
 	}
-	n := replicas(j.Spec.Parallelism)
-	if j.Spec.Completions != nil {
-		n = min(n, int(*j.Spec.Completions))
-	}
-	if j.Spec.Suspend != nil && *j.Spec.Suspend {
-		n = 0
+	run := newJobRun(&j)
+	n := run.parallelism
+	if run.completions >= 0 {
+		n = min(n, run.completions)
 	}
 	return b.workload(o, workload{kind: "Job", namespace: namespace(j.Namespace), name: j.Name,
-		replicas: n, template: &j.Spec.Template})
+		replicas: n, template: &j.Spec.Template, job: run})
 }
 
 // MaxReplicas is the most pending pods one Load expands its workloads
@@ -232,6 +234,7 @@ func (b *builder) build() (Cluster, error) {
 func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]int) error {
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+		b.finish(p)
 		b.warn("%s: skipped Pod %s: phase %s takes no room", sp.obj.where(), objectName(namespace(p.Namespace), p.Name), p.Status.Phase)
 		return nil
 	}
@@ -266,6 +269,28 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 	b.warn("%s: skipped Pod %s: bound to node %s, which is not in the manifests", sp.obj.where(),
 		objectName(pod.Namespace, pod.Name), sp.v.Spec.NodeName)
 	return nil
+}
+
+// finish counts a Succeeded or Failed pod for the Job that controls it.
+func (b *builder) finish(p *corev1.Pod) {
+	ref := metav1.GetControllerOfNoCopy(p)
+	if ref == nil || ref.Kind != "Job" || group(ref.APIVersion) != "batch" {
+		return
+	}
+	if b.finished == nil {
+		b.finished = map[string]*[2]int{}
+	}
+	key := "Job/" + namespace(p.Namespace) + "/" + ref.Name
+	n := b.finished[key]
+	if n == nil {
+		n = new([2]int)
+		b.finished[key] = n
+	}
+	if p.Status.Phase == corev1.PodSucceeded {
+		n[0]++
+	} else {
+		n[1]++
+	}
 }
 
 // resolvePriority fills spec.priority from its PriorityClass (or the
@@ -314,7 +339,11 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
-	missing := w.replicas - present[w.kind+"/"+w.namespace+"/"+w.name]
+	id := w.kind + "/" + w.namespace + "/" + w.name
+	if w.job != nil {
+		w.replicas = min(w.replicas, w.job.pods(b.finished[id]))
+	}
+	missing := w.replicas - present[id]
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}

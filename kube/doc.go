@@ -93,7 +93,10 @@
 // list's), and the output of kubectl cluster-info dump (its JSON lists,
 // without the container logs it prints between them). It expands
 // Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
-// name-0, name-1, … (less the pods of theirs already present), binds pods
+// name-0, name-1, … (less the pods of theirs already present; a Job into
+// the pods its controller would still run: none once it is suspended,
+// Complete or Failed, else parallelism, at most the completions its
+// status and its Succeeded pods leave), binds pods
 // with spec.nodeName to their node, and warns about every object it does
 // not use. Objects of kinds nodeplan does not read (RBAC, Services,
 // ConfigMaps…) are counted in one warning line ("skipped 12 objects of

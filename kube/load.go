@@ -92,7 +92,9 @@ func (o *object) fail(err error) error {
 // whose items may omit kind and apiVersion), and kubectl cluster-info dump
 // output (its container logs are ignored).
 // Workloads become replicas × template pending pods named name-0, name-1,
-// …, less the pods of theirs already in the manifests; pods with
+// …, less the pods of theirs already in the manifests (a Job's replicas
+// are the pods its controller would still run, from its status and its
+// finished pods); pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
 // Failed, or pending daemonset pods, which the DaemonSet accounts for),
 // pods bound to a node not in the manifests, and objects of other kinds
