@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -19,25 +20,26 @@ import (
 // builder accumulates the objects of Load. Pods and workloads are
 // converted in build, once every PriorityClass and Node is known.
 type builder struct {
-	pods        []sourced[corev1.Pod]
-	workloads   []sourced[workload]
-	replicas    int // summed over workloads, at most MaxReplicas
-	nodes       []packing.Node
-	daemonSets  []packing.DaemonSet
-	pools       []NodePool
-	pdbs        []PodDisruptionBudget
-	budgets     []budget // pdbs whose allowed disruptions come from their spec
-	claims      []ClaimStatus
-	nodeClasses []EC2NodeClass
-	graces      map[string]time.Duration
-	finished    map[string]*[2]int // Succeeded and Failed pods by "Job/namespace/name"
-	classes     map[string]int32
-	defaultPri  *int32
-	warnings    []string
-	skipped     map[string]int // objects of kinds nodeplan does not read, by kind
-	converted   map[string]int // objects converted to v1, by "apiVersion kind"
-	check       checker
-	seen        map[string]*object // by "Kind namespace/name"
+	pods           []sourced[corev1.Pod]
+	workloads      []sourced[workload]
+	replicas       int // summed over workloads, at most MaxReplicas
+	nodes          []packing.Node
+	daemonSets     []packing.DaemonSet
+	pools          []NodePool
+	pdbs           []PodDisruptionBudget
+	budgets        []budget // pdbs whose allowed disruptions come from their spec
+	claims         []ClaimStatus
+	nodeClasses    []EC2NodeClass
+	graces         map[string]time.Duration
+	finished       map[string]*[2]int // Succeeded and Failed pods by "Job/namespace/name"
+	unknownClasses map[string]int     // pods naming a PriorityClass not in the manifests, by class
+	classes        map[string]int32
+	defaultPri     *int32
+	warnings       []string
+	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
+	converted      map[string]int // objects converted to v1, by "apiVersion kind"
+	check          checker
+	seen           map[string]*object // by "Kind namespace/name"
 }
 
 type sourced[T any] struct {
@@ -225,7 +227,7 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
-	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.classWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -238,7 +240,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 		b.warn("%s: skipped Pod %s: phase %s takes no room", sp.obj.where(), objectName(namespace(p.Namespace), p.Name), p.Status.Phase)
 		return nil
 	}
-	b.resolvePriority(&p.Spec)
+	b.missingClass(b.resolvePriority(&p.Spec), 1)
 	pod, err := FromPod(p)
 	if err != nil {
 		return err
@@ -293,17 +295,58 @@ func (b *builder) finish(p *corev1.Pod) {
 	}
 }
 
+// builtinClasses are the PriorityClasses every cluster has without
+// manifests (Kubernetes' pkg/apis/scheduling: SystemCriticalPriority and
+// 1000 above it).
+var builtinClasses = map[string]int32{"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
+
 // resolvePriority fills spec.priority from its PriorityClass (or the
-// global default), as the admission plugin would. spec is Load's own copy.
-func (b *builder) resolvePriority(spec *corev1.PodSpec) {
+// global default, or a built-in class), as the admission plugin would.
+// spec is Load's own copy. It returns the name of a PriorityClass spec
+// names that is not in the manifests, else "".
+func (b *builder) resolvePriority(spec *corev1.PodSpec) string {
 	if spec.Priority != nil {
+		return ""
+	}
+	name := spec.PriorityClassName
+	if v, ok := b.classes[name]; ok {
+		spec.Priority = new(v)
+	} else if v, ok := builtinClasses[name]; ok {
+		spec.Priority = new(v)
+	} else if name == "" && b.defaultPri != nil {
+		spec.Priority = new(*b.defaultPri)
+	} else if name != "" {
+		return name
+	}
+	return ""
+}
+
+// missingClass counts n pods naming a PriorityClass the manifests lack.
+func (b *builder) missingClass(name string, n int) {
+	if name == "" || n == 0 {
 		return
 	}
-	if v, ok := b.classes[spec.PriorityClassName]; ok {
-		spec.Priority = new(v)
-	} else if spec.PriorityClassName == "" && b.defaultPri != nil {
-		spec.Priority = new(*b.defaultPri)
+	if b.unknownClasses == nil {
+		b.unknownClasses = map[string]int{}
 	}
+	b.unknownClasses[name] += n
+}
+
+// classWarnings returns one warning per PriorityClass the manifests lack,
+// in name order.
+func (b *builder) classWarnings() []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(b.unknownClasses)) {
+		n := b.unknownClasses[name]
+		verb := "names"
+		if n != 1 {
+			verb = "name"
+		}
+		out = append(out, fmt.Sprintf("PriorityClass %s is not in the manifests: %s %s it and are planned with priority 0, "+
+			"which Kubernetes' admission would not give them (it rejects a pod whose class does not exist); add it to the manifests",
+			name, nouns(n, "pod"), verb))
+	}
+	return out
 }
 
 // ownerKeys are the workloads a present pod belongs to: its owner, and for
@@ -333,7 +376,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 	}
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
-	b.resolvePriority(&proto.Spec)
+	class := b.resolvePriority(&proto.Spec)
 	base, err := fromPod(&proto, w.namespace)
 	if err != nil {
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
@@ -347,6 +390,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
+	first := len(c.Pods)
 	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
 		key := "Pod/" + w.namespace + "/" + name
@@ -366,6 +410,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 		c.Pods = append(c.Pods, pod)
 		missing--
 	}
+	b.missingClass(class, len(c.Pods)-first)
 	return nil
 }
 

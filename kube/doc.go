@@ -96,7 +96,11 @@
 // name-0, name-1, … (less the pods of theirs already present; a Job into
 // the pods its controller would still run: none once it is suspended,
 // Complete or Failed, else parallelism, at most the completions its
-// status and its Succeeded pods leave), binds pods
+// status and its Succeeded pods leave), gives pods without spec.priority
+// the value of their PriorityClass (system-node-critical and
+// system-cluster-critical are built in; a class the manifests lack is
+// named in one warning per class with its pod count, and its pods keep
+// priority 0), binds pods
 // with spec.nodeName to their node, and warns about every object it does
 // not use. Objects of kinds nodeplan does not read (RBAC, Services,
 // ConfigMaps…) are counted in one warning line ("skipped 12 objects of
