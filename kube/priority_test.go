@@ -15,9 +15,9 @@ func TestPriorityClassMissing(t *testing.T) {
 	const (
 		deploy = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: shop}\n" +
 			"spec: {replicas: 3, template: {spec: {priorityClassName: high, containers: [{name: c}]}}}\n"
-		pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec: {priorityClassName: high, containers: [{name: c}]}\n"
-		low = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q, namespace: shop}\nspec: {priorityClassName: low, containers: [{name: c}]}\n"
-		set = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: r, namespace: shop}\nspec: {priorityClassName: low, priority: 7, containers: [{name: c}]}\n"
+		pod  = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: shop}\nspec: {priorityClassName: high, containers: [{name: c}]}\n"
+		low  = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: q, namespace: shop}\nspec: {priorityClassName: low, containers: [{name: c}]}\n"
+		set  = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: r, namespace: shop}\nspec: {priorityClassName: low, priority: 7, containers: [{name: c}]}\n"
 		crit = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: s, namespace: kube-system}\nspec: {priorityClassName: system-node-critical, containers: [{name: c}]}\n" +
 			"---\napiVersion: v1\nkind: Pod\nmetadata: {name: t, namespace: kube-system}\nspec: {priorityClassName: system-cluster-critical, containers: [{name: c}]}\n"
 		class = "---\napiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: high}\nvalue: 1000\n"
