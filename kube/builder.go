@@ -37,6 +37,7 @@ type builder struct {
 	defaultPri     *int32
 	warnings       []string
 	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
+	skips          skipLog        // objects of kinds it reads, skipped
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
 	seen           map[string]*object // by "Kind namespace/name"
@@ -227,7 +228,7 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
-	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.classWarnings(), b.warnings), b.graces
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -237,7 +238,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		b.finish(p)
-		b.warn("%s: skipped Pod %s: phase %s takes no room", sp.obj.where(), objectName(namespace(p.Namespace), p.Name), p.Status.Phase)
+		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
 	}
 	b.missingClass(b.resolvePriority(&p.Spec), 1)
@@ -254,7 +255,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
 		return b.bind(c, sp, pod)
 	case strings.HasPrefix(pod.Owner, "DaemonSet/"):
-		b.warn("%s: skipped Pod %s: a pending daemonset pod is counted by its DaemonSet", sp.obj.where(), objectName(pod.Namespace, pod.Name))
+		b.skips.add("Pod", "a pending daemonset pod is counted by its DaemonSet", sp.obj.example(objectName(pod.Namespace, pod.Name)))
 	default:
 		c.Pods = append(c.Pods, pod)
 	}
@@ -268,8 +269,7 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 			return nil
 		}
 	}
-	b.warn("%s: skipped Pod %s: bound to node %s, which is not in the manifests", sp.obj.where(),
-		objectName(pod.Namespace, pod.Name), sp.v.Spec.NodeName)
+	b.skips.add("Pod", "bound to a node that is not in the manifests", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
 	return nil
 }
 
@@ -371,7 +371,7 @@ func ownerKeys(p *packing.Pod) []string {
 func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]int, deployments, reserved map[string]bool) error {
 	w := &sw.v
 	if w.owner != "" && deployments[w.namespace+"/"+w.owner] {
-		b.warn("%s: skipped ReplicaSet %s: its Deployment %s is expanded instead", sw.obj.where(), objectName(w.namespace, w.name), w.owner)
+		b.skips.add("ReplicaSet", "their Deployment is expanded instead", sw.obj.example(objectName(w.namespace, w.name)))
 		return nil
 	}
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}

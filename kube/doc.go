@@ -102,9 +102,12 @@
 // named in one warning per class with its pod count, and its pods keep
 // priority 0), binds pods
 // with spec.nodeName to their node, and warns about every object it does
-// not use. Objects of kinds nodeplan does not read (RBAC, Services,
-// ConfigMaps…) are counted in one warning line ("skipped 12 objects of
-// kinds nodeplan does not read: ClusterRole ×3, …").
+// not use, in one line per kind and reason with the count and the first
+// three ("skipped 240 Pods: phase Succeeded takes no room: batch/a
+// (dump.json: document 1: items[4]), …, and 237 more"). Objects of kinds
+// nodeplan does not read (RBAC, Services, ConfigMaps…) are counted in one
+// warning line ("skipped 12 objects of kinds nodeplan does not read:
+// ClusterRole ×3, …").
 //
 // # Errors
 //
@@ -216,7 +219,8 @@
 //	  existing nodes are of unknown price, left out of existingPricePerHour),
 //	  currency (ISO 4217 code of every price in the report, such as "USD")
 //	notes[]:          where the prices came from and how spot is modelled
-//	warnings[]:       objects skipped, each naming file, document and object;
+//	warnings[]:       objects skipped, by kind and reason with their count,
+//	  naming the first few with file and document;
 //	  nodes of unknown price ([PriceWarnings])
 //
 // Added since the first release of the schema: nodes[].arch,

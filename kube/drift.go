@@ -121,11 +121,11 @@ func splitList(s string) []string {
 }
 
 func (c *Cluster) orphanClaims() []string {
-	var out []string
+	var l skipLog
 	for _, nc := range c.NodeClaims {
 		if !slices.ContainsFunc(c.Nodes, func(n packing.Node) bool { return n.Name == nc.NodeName && nc.NodeName != "" }) {
-			out = append(out, fmt.Sprintf("skipped NodeClaim %s: its node %q is not in the manifests", nc.Name, nc.NodeName))
+			l.add("NodeClaim", "their node is not in the manifests", fmt.Sprintf("%s (node %q)", nc.Name, nc.NodeName))
 		}
 	}
-	return out
+	return l.lines()
 }

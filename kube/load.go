@@ -71,6 +71,12 @@ func (o *object) where() string {
 	return fmt.Sprintf("%s: document %d", o.file, o.index)
 }
 
+// example names an object of o, name ("namespace/name"), and where it
+// is: "shop/web (a.yaml: document 2)".
+func (o *object) example(name string) string {
+	return name + " (" + o.where() + ")"
+}
+
 // errorf returns an *ObjectError about field of o, its namespace defaulted
 // ("" for a cluster-scoped kind).
 func (o *object) errorf(field string, err error) *ObjectError {
@@ -98,7 +104,8 @@ func (o *object) fail(err error) error {
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
 // Failed, or pending daemonset pods, which the DaemonSet accounts for),
 // pods bound to a node not in the manifests, and objects of other kinds
-// are skipped with a warning naming them.
+// are skipped, in one warning line per kind and reason that counts them
+// and names the first few.
 //
 // The first malformed document or invalid object stops Load with a
 // *DocumentError naming the file and document. Sources that together hold

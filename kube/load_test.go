@@ -129,10 +129,10 @@ spec: {nodeName: ghost}
 	assert.Equal(t, "web", c.Pods[1].Labels["app"])
 	assert.Equal(t, "db-2", c.Pods[5].Labels["statefulset.kubernetes.io/pod-name"])
 	assert.Equal(t, []string{
-		"w.yaml: document 8: skipped Pod default/done: phase Succeeded takes no room",
-		"w.yaml: document 9: skipped Pod default/ds-pod: a pending daemonset pod is counted by its DaemonSet",
-		"w.yaml: document 10: skipped Pod default/lost: bound to node ghost, which is not in the manifests",
-		"w.yaml: document 2: skipped ReplicaSet default/web-abc: its Deployment web is expanded instead",
+		"skipped 1 Pod: phase Succeeded takes no room: default/done (w.yaml: document 8)",
+		"skipped 1 Pod: a pending daemonset pod is counted by its DaemonSet: default/ds-pod (w.yaml: document 9)",
+		"skipped 1 Pod: bound to a node that is not in the manifests: default/lost on ghost (w.yaml: document 10)",
+		"skipped 1 ReplicaSet: their Deployment is expanded instead: default/web-abc (w.yaml: document 2)",
 	}, c.Warnings)
 }
 

@@ -144,7 +144,7 @@ func TestPodDisruptionBudgetFixture(t *testing.T) {
 	assert.Equal(t, map[string]int32{"web-from-git": 2, "web-observed": 1, "web-stale": 2}, got)
 	assert.Empty(t, c.Pods, "the Deployment has its 10 pods")
 	assert.Equal(t, []string{
-		"pdbs.yaml: document 2: items[1]: skipped ReplicaSet shop/web-6f7d9c5b8: its Deployment web is expanded instead",
+		"skipped 1 ReplicaSet: their Deployment is expanded instead: shop/web-6f7d9c5b8 (pdbs.yaml: document 2: items[1])",
 		"pdbs.yaml: document 1: PodDisruptionBudget shop/web-from-git: no status from the disruption controller (observedGeneration 0); disruptionsAllowed computed from spec: 2 " +
 			"(10 of 10 matching pods ready, 8 desired: minAvailable 80% of 10 expected)",
 		"pdbs.yaml: document 2: items[13]: PodDisruptionBudget shop/web-stale: status stale (observedGeneration 2 < generation 3); " +
