@@ -204,7 +204,7 @@ func replicas(n *int32) int {
 // build converts the pods and expands the workloads.
 func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
-		NodeClaims: b.claims, NodeClasses: b.nodeClasses}
+		NodeClaims: b.claims, NodeClasses: b.nodeClasses, origins: b.origins()}
 	present := map[string]int{}
 	for _, sp := range b.pods {
 		if err := b.place(&c, sp, present); err != nil {
@@ -230,6 +230,17 @@ func (b *builder) build() (Cluster, error) {
 	b.computeBudgets(c.PodDisruptionBudgets)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
 	return c, nil
+}
+
+// origins records where the NodePools and EC2NodeClasses were read.
+func (b *builder) origins() map[string]origin {
+	out := map[string]origin{}
+	for id, o := range b.seen {
+		if kind, _, _ := strings.Cut(id, " "); kind == KindNodePool || kind == KindEC2NodeClass {
+			out[id] = origin{file: o.file, index: o.index, item: o.item}
+		}
+	}
+	return out
 }
 
 // place converts one pod and puts it on its node, among the pending pods,

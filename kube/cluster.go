@@ -29,7 +29,8 @@ import (
 // are *ObjectError values, joined.
 //
 // Problem does not modify c; the problem shares c's pods and nodes' pod
-// slices, which packing does not modify either. O(nodes × offerings +
+// slices, which packing does not modify either. An error about an object
+// Load read is a *DocumentError naming its file and document. O(nodes × offerings +
 // pools + classes × catalog).
 func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	p := packing.Problem{Pods: c.Pods, Catalog: cat, DaemonSets: c.DaemonSets}
@@ -37,9 +38,9 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	zoned := map[string]*instancetypes.Catalog{} // by EC2NodeClass name
 	for i := range c.NodePools {
 		np, err := FromNodePool(&c.NodePools[i])
-		errs = append(errs, err)
+		errs = append(errs, c.locate(err))
 		np.Catalog, err = c.poolCatalog(cat, &c.NodePools[i], zoned)
-		errs = append(errs, err)
+		errs = append(errs, c.locate(err))
 		p.NodePools = append(p.NodePools, np)
 	}
 	p.Nodes = slices.Clone(c.Nodes)

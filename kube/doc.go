@@ -114,7 +114,9 @@
 // Every error about the input is a [*DocumentError] naming the file, the
 // one-based document index and the list item, wrapping ErrMalformed or an
 // [*ObjectError] that names the object (kind, namespace/name) and the field
-// path: "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
+// path, also when [Cluster.Problem], [Cluster.Consolidation] or
+// [Cluster.Drift] finds it (an EC2NodeClass's subnet zone outside the
+// catalog's region, say): "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
 // \"abc\" is not a quantity". Before an object is decoded its JSON is
 // walked alongside the Go type it decodes into, so a value of the wrong
 // type is reported with its path, and every quantity is checked as

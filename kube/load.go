@@ -44,6 +44,32 @@ type Cluster struct {
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
 	Warnings        []string
+	// origins are where Load read the NodePools and EC2NodeClasses, by
+	// "Kind name", so that errors found later name the document.
+	origins map[string]origin
+}
+
+// origin is where an object was read: its file, one-based document index
+// and list item (-1 outside a list).
+type origin struct {
+	file        string
+	index, item int
+}
+
+// locate wraps err, an *ObjectError about an object Load read, in a
+// *DocumentError naming where it was read; other errors, and errors about
+// objects the caller added, are returned as they are.
+func (c *Cluster) locate(err error) error {
+	var oe *ObjectError
+	var de *DocumentError
+	if err == nil || !errors.As(err, &oe) || errors.As(err, &de) {
+		return err
+	}
+	o, ok := c.origins[oe.Kind+" "+objectName(oe.Namespace, oe.Name)]
+	if !ok {
+		return err
+	}
+	return &DocumentError{File: o.file, Index: o.index, Item: o.item, Err: err}
 }
 
 // object is one decoded manifest object and where it came from.
