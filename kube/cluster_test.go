@@ -251,7 +251,10 @@ func TestProblemErrorsLocated(t *testing.T) {
 		{"a NodePool changed after Load", func(c *Cluster) { c.NodePools[1].Spec.Weight = new(int32(200)) },
 			func(c *Cluster) error { _, err := c.Problem(cat); return err },
 			`zones.yaml: document 2: NodePool plain: spec.weight: 200 is outside 1..100`},
-		{"a class Drift rejects", func(c *Cluster) { c.NodeClasses[0].Status.Subnets[0].Zone = "us-east-1a"; c.NodeClasses[0].Spec.AMISelectorTerms = []SelectorTerm{{}} },
+		{"a class Drift rejects", func(c *Cluster) {
+			c.NodeClasses[0].Status.Subnets[0].Zone = "us-east-1a"
+			c.NodeClasses[0].Spec.AMISelectorTerms = []SelectorTerm{{}}
+		},
 			func(c *Cluster) error { _, _, err := c.Drift(cat); return err },
 			`zones.yaml: document 3: EC2NodeClass default: spec.amiSelectorTerms[0]: selects by nothing`},
 	}
