@@ -209,7 +209,8 @@
 //	  overhead), pods[] ("namespace/name")
 //	unschedulable[]:  pod ("namespace/name"), reason (packing.ReasonKind:
 //	  NoNodePool, Untolerated, Incompatible, NoInstanceType, Insufficient,
-//	  LimitExceeded, Topology, HostPortConflict, MinValues), nodePool, message
+//	  LimitExceeded, Topology, HostPortConflict, MinValues, Unavailable),
+//	  nodePool, message
 //	unschedulableGroups[]: the same pods grouped as the table prints them,
 //	  largest group first: namespace, owner ("Kind/name"; absent for a pod
 //	  without one, which is a group alone), reason, nodePool, message (the
