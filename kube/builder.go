@@ -228,8 +228,29 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
-	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.staticWarning(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
 	return c, nil
+}
+
+// staticWarning says, in one line, which NodePools are static and what
+// nodeplan makes of them.
+func (b *builder) staticWarning() []string {
+	var pools []string
+	for i := range b.pools {
+		if r := b.pools[i].Spec.Replicas; r != nil {
+			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", b.pools[i].Metadata.Name, *r))
+		}
+	}
+	if len(pools) == 0 {
+		return nil
+	}
+	verb := "launches"
+	if len(pools) > 1 {
+		verb = "launch"
+	}
+	return []string{fmt.Sprintf("static NodePools are not modelled yet (issue 18): %s %s no node for pending pods and "+
+		"its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity",
+		strings.Join(pools, ", "), verb)}
 }
 
 // origins records where the NodePools and EC2NodeClasses were read.

@@ -53,6 +53,11 @@ type NodePoolSpec struct {
 	Limits corev1.ResourceList `json:"limits,omitempty"`
 	// Weight (1..100) orders the pools, higher first; nil is 0.
 	Weight *int32 `json:"weight,omitempty"`
+	// Replicas, when set, makes the pool static (Karpenter v1.14, alpha):
+	// it keeps that many nodes, provisions none for pending pods and
+	// consolidates none. nodeplan does not model static pools yet: it
+	// launches nothing from them and keeps their nodes ([FromNodePool]).
+	Replicas *int64 `json:"replicas,omitempty"`
 }
 
 // NodeClaimTemplate is spec.template of a NodePool.
@@ -116,8 +121,11 @@ type Budget struct {
 }
 
 // FromNodePool converts a NodePool: requirements with minValues, template
-// labels, taints and startup taints, limits, weight and disruption. It does
-// not modify np. Errors are *ObjectError values naming the field.
+// labels, taints and startup taints, limits, weight and disruption. A
+// static pool (spec.replicas) gets packing.NodePool.Unavailable and
+// consolidation disabled, as Karpenter provisions from and consolidates
+// no static pool. It does not modify np. Errors are *ObjectError values
+// naming the field.
 func FromNodePool(np *NodePool) (packing.NodePool, error) {
 	out, err := fromNodePool(np)
 	return out, wrap(KindNodePool, "", np.Metadata.Name, err)
@@ -151,8 +159,26 @@ func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	if out.Limits, err = limits(np.Spec.Limits); err != nil {
 		return out, atField("spec.limits", err)
 	}
-	out.Disruption, err = disruption(&np.Spec)
-	return out, err
+	if out.Disruption, err = disruption(&np.Spec); err != nil {
+		return out, err
+	}
+	return out, static(&out, np.Spec.Replicas)
+}
+
+// static makes np launch no node and consolidate none when it is a static
+// pool (spec.replicas set), as Karpenter's provisioner and consolidation
+// skip static pools.
+func static(np *packing.NodePool, replicas *int64) error {
+	switch {
+	case replicas == nil:
+		return nil
+	case *replicas < 0:
+		return atField("spec.replicas", fmt.Errorf("%d is negative", *replicas))
+	}
+	np.Unavailable = fmt.Sprintf("static NodePool (spec.replicas %d): Karpenter provisions no node of it for pending pods; "+
+		"nodeplan does not model static NodePools yet", *replicas)
+	np.Disruption.ConsolidateNever = true
+	return nil
 }
 
 func weight(w *int32) (int32, error) {
