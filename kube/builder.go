@@ -228,6 +228,7 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
+	b.warnings = append(c.classWarnings(), b.warnings...)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.staticWarning(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
 	return c, nil
 }

@@ -19,7 +19,11 @@ import (
 // karpenter.sh/capacity-type label, has packing.Node.PriceUnknown set and
 // Price 0; [PriceWarnings] says why.
 //
-// A NodePool whose nodeClassRef names an EC2NodeClass of c with zones in
+// A NodePool that is not Ready, or whose nodeClassRef names an
+// EC2NodeClass of c that is not Ready (status.conditions Ready not True),
+// launches nothing, as Karpenter provisions from no such pool: its
+// packing.NodePool gets Unavailable saying why. A NodePool whose
+// nodeClassRef names an EC2NodeClass of c with zones in
 // its status.subnets is offered in those zones only, as Karpenter offers a
 // NodeClass's types in the zones of its subnets: its packing.NodePool gets
 // the catalog moved to them ([instancetypes.Catalog.WithZones]). Other
@@ -39,6 +43,9 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	for i := range c.NodePools {
 		np, err := FromNodePool(&c.NodePools[i])
 		errs = append(errs, c.locate(err))
+		if np.Unavailable == "" {
+			np.Unavailable = c.unavailable(&c.NodePools[i])
+		}
 		np.Catalog, err = c.poolCatalog(cat, &c.NodePools[i], zoned)
 		errs = append(errs, c.locate(err))
 		p.NodePools = append(p.NodePools, np)

@@ -69,6 +69,23 @@
 // [PodDisruptionBudget].AlwaysAllowUnhealthy, passed on to package
 // disruption.
 //
+// # NodePools Karpenter does not provision from
+//
+// Karpenter's provisioner skips a NodePool that is static (spec.replicas,
+// alpha in v1.14) or not Ready (its status.conditions, which include
+// its NodeClass being Ready). [Cluster.Problem] gives such a pool
+// packing.NodePool.Unavailable: it launches no node, and a pod that only
+// it would take is unschedulable with reason kind Unavailable saying why
+// ("NodePool gpu would take pod ml/train-0 but launches no node: its
+// EC2NodeClass gpu is not Ready (Ready=False, …)"); its nodes stay as
+// existing capacity, and a static pool's are not consolidated. One
+// warning per such pool says so too. A NodePool whose EC2NodeClass is not
+// in the manifests, or has no status.subnets (applied from Git), is
+// planned as if the class were Ready, in the catalog's zones, with one
+// warning per pool naming the pool and the class: nodeplan answers
+// what-if questions. An object without a Ready condition is taken as
+// Ready.
+//
 // # Consolidation and drift
 //
 // [Cluster.Consolidation] builds a consolidation.Cluster (nodes priced as

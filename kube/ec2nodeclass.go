@@ -84,11 +84,14 @@ type MetadataOptions struct {
 	HTTPTokens              string `json:"httpTokens,omitempty"`
 }
 
-// EC2NodeClassStatus is what the provider resolved from the selector terms.
+// EC2NodeClassStatus is what the provider resolved from the selector
+// terms, and its conditions: a class whose Ready condition is not True
+// launches nothing ([Cluster.Problem]).
 type EC2NodeClassStatus struct {
 	AMIs           []ResolvedAMI    `json:"amis,omitempty"`
 	Subnets        []ResolvedSubnet `json:"subnets,omitempty"`
 	SecurityGroups []ResolvedGroup  `json:"securityGroups,omitempty"`
+	Conditions     []Condition      `json:"conditions,omitempty"`
 }
 
 // ResolvedAMI is one status.amis entry.

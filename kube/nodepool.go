@@ -34,6 +34,14 @@ type NodePool struct {
 	Kind       string       `json:"kind"`
 	Metadata   ObjectMeta   `json:"metadata"`
 	Spec       NodePoolSpec `json:"spec"`
+	// Status holds the conditions Karpenter wrote; a pool whose Ready
+	// condition is not True launches nothing ([Cluster.Problem]).
+	Status NodePoolStatus `json:"status,omitzero"`
+}
+
+// NodePoolStatus is the part of a NodePool's status nodeplan reads.
+type NodePoolStatus struct {
+	Conditions []Condition `json:"conditions,omitempty"`
 }
 
 // ObjectMeta is the part of Kubernetes object metadata nodeplan reads and
