@@ -69,6 +69,22 @@
 // [PodDisruptionBudget].AlwaysAllowUnhealthy, passed on to package
 // disruption.
 //
+// # Kubelet settings
+//
+// An EC2NodeClass's spec.kubelet is checked as Karpenter's CRD checks it
+// and applied to its NodePools' catalogs as the AWS provider computes
+// instance types ([instancetypes.Catalog.WithKubelet]): maxPods and
+// podsPerCore set the pod capacity, kubeReserved replaces and
+// systemReserved adds to the overhead, evictionHard's memory.available and
+// nodefs.available replace the eviction thresholds, and the AMI family
+// (spec.amiFamily, else the alias's) decides whether kube-reserved memory
+// is sized for the ENI-limited pod count (AL2, AL2023, Custom) or the pod
+// capacity (Bottlerocket, Windows) and whether podsPerCore counts. The
+// other fields (evictionSoft included, as in Karpenter v1.14) do not
+// change what a node holds. A setting that cannot be applied (a catalog
+// whose types were given with their capacity and overhead) is an error
+// naming spec.kubelet's field.
+//
 // # NodePools Karpenter does not provision from
 //
 // Karpenter's provisioner skips a NodePool that is static (spec.replicas,
@@ -182,12 +198,12 @@
 // spec.template.spec.expireAfter; nodeClassRef {apiVersion, kind, name}
 // becomes {group, kind, name}; an EC2NodeClass amiFamily without
 // amiSelectorTerms becomes the alias family@latest, and Ubuntu becomes
-// AL2 with Ubuntu's root volume. What has no faithful v1 equivalent —
-// kubelet settings that change allocatable (maxPods, podsPerCore,
-// systemReserved, kubeReserved, evictionHard, evictionSoft; v1 moved them
-// to the EC2NodeClass, which nodeplan does not model), or an EC2NodeClass
-// left without amiSelectorTerms — is an error wrapping [ErrNotConvertible]
-// naming the field. One warning line counts the objects converted.
+// AL2 with Ubuntu's root volume. A NodePool's kubelet settings stay with
+// the pool and take the place of its EC2NodeClass's spec.kubelet, as
+// v1.0's conversion kept them (in an annotation) for the AWS provider.
+// An EC2NodeClass left without amiSelectorTerms, which Karpenter v1
+// launches nothing from, is an error wrapping [ErrNotConvertible] naming
+// the field. One warning line counts the objects converted.
 //
 // # Writing
 //

@@ -30,16 +30,19 @@ type EC2NodeClass struct {
 }
 
 // EC2NodeClassSpec is the part of an EC2NodeClass spec nodeplan reads.
+// AMIFamily and Kubelet decide what its nodes hold ([Cluster.Problem]).
 type EC2NodeClassSpec struct {
-	AMISelectorTerms           []SelectorTerm       `json:"amiSelectorTerms,omitempty"`
-	SubnetSelectorTerms        []SelectorTerm       `json:"subnetSelectorTerms,omitempty"`
-	SecurityGroupSelectorTerms []SelectorTerm       `json:"securityGroupSelectorTerms,omitempty"`
-	Role                       string               `json:"role,omitempty"`
-	InstanceProfile            string               `json:"instanceProfile,omitempty"`
-	UserData                   string               `json:"userData,omitempty"`
-	BlockDeviceMappings        []BlockDeviceMapping `json:"blockDeviceMappings,omitempty"`
-	MetadataOptions            *MetadataOptions     `json:"metadataOptions,omitempty"`
-	Tags                       map[string]string    `json:"tags,omitempty"`
+	AMIFamily                  string                `json:"amiFamily,omitempty"`
+	Kubelet                    *KubeletConfiguration `json:"kubelet,omitempty"`
+	AMISelectorTerms           []SelectorTerm        `json:"amiSelectorTerms,omitempty"`
+	SubnetSelectorTerms        []SelectorTerm        `json:"subnetSelectorTerms,omitempty"`
+	SecurityGroupSelectorTerms []SelectorTerm        `json:"securityGroupSelectorTerms,omitempty"`
+	Role                       string                `json:"role,omitempty"`
+	InstanceProfile            string                `json:"instanceProfile,omitempty"`
+	UserData                   string                `json:"userData,omitempty"`
+	BlockDeviceMappings        []BlockDeviceMapping  `json:"blockDeviceMappings,omitempty"`
+	MetadataOptions            *MetadataOptions      `json:"metadataOptions,omitempty"`
+	Tags                       map[string]string     `json:"tags,omitempty"`
 }
 
 // SelectorTerm is one amiSelectorTerms, subnetSelectorTerms or
@@ -113,8 +116,8 @@ type ResolvedGroup struct {
 }
 
 // FromEC2NodeClass converts c into drift's [drift.EC2NodeClass] shape. It
-// checks that every selector term selects by something and every resolved
-// subnet has a zone, and reads the EBS
+// checks that every selector term selects by something, spec.kubelet as
+// Karpenter's CRD does, and every resolved subnet has a zone, and reads the EBS
 // volume sizes as quantities (rounded up to GiB). It does not modify c.
 // Errors are *ObjectError values naming the field. O(size of c).
 func FromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
@@ -151,6 +154,9 @@ func fromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
 		if err := checkTerms(t.terms); err != nil {
 			return drift.EC2NodeClass{}, atField(t.field, err)
 		}
+	}
+	if _, err := c.kubelet(); err != nil {
+		return drift.EC2NodeClass{}, err
 	}
 	out := drift.EC2NodeClass{Name: c.Metadata.Name, Spec: drift.EC2NodeClassSpec{Role: s.Role,
 		InstanceProfile: s.InstanceProfile, UserData: s.UserData, MetadataOptions: metadataOptions(s.MetadataOptions),

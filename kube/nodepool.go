@@ -37,6 +37,10 @@ type NodePool struct {
 	// Status holds the conditions Karpenter wrote; a pool whose Ready
 	// condition is not True launches nothing ([Cluster.Problem]).
 	Status NodePoolStatus `json:"status,omitzero"`
+	// kubelet holds the kubelet settings of a karpenter.sh/v1beta1 pool,
+	// which Karpenter v1.0's conversion kept for the pool in place of its
+	// EC2NodeClass's.
+	kubelet *KubeletConfiguration
 }
 
 // NodePoolStatus is the part of a NodePool's status nodeplan reads.
