@@ -228,8 +228,8 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
-	b.warnings = append(c.classWarnings(), b.warnings...)
-	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.staticWarning(), b.skips.lines(), b.classWarnings(), b.warnings), b.graces
+	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.staticWarning(), b.skips.lines(), b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -308,7 +308,7 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 
 // finish counts a Succeeded or Failed pod for the Job that controls it.
 func (b *builder) finish(p *corev1.Pod) {
-	ref := metav1.GetControllerOfNoCopy(p)
+	ref := controllerRef(p.OwnerReferences) // not metav1.GetControllerOf, whose interface moves the pod to the heap
 	if ref == nil || ref.Kind != "Job" || group(ref.APIVersion) != "batch" {
 		return
 	}
@@ -332,6 +332,16 @@ func (b *builder) finish(p *corev1.Pod) {
 // manifests (Kubernetes' pkg/apis/scheduling: SystemCriticalPriority and
 // 1000 above it).
 var builtinClasses = map[string]int32{"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
+
+// controllerRef returns the owner reference with controller true, or nil.
+func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
+	for i := range refs {
+		if c := refs[i].Controller; c != nil && *c {
+			return &refs[i]
+		}
+	}
+	return nil
+}
 
 // resolvePriority fills spec.priority from its PriorityClass (or the
 // global default, or a built-in class), as the admission plugin would.
@@ -365,9 +375,9 @@ func (b *builder) missingClass(name string, n int) {
 	b.unknownClasses[name] += n
 }
 
-// classWarnings returns one warning per PriorityClass the manifests lack,
+// priorityWarnings returns one warning per PriorityClass the manifests lack,
 // in name order.
-func (b *builder) classWarnings() []string {
+func (b *builder) priorityWarnings() []string {
 	var out []string
 	for _, name := range slices.Sorted(maps.Keys(b.unknownClasses)) {
 		n := b.unknownClasses[name]

@@ -65,11 +65,11 @@ func (c *Cluster) unavailable(np *NodePool) string {
 	return ""
 }
 
-// classWarnings returns one warning for each NodePool of c that launches
+// nodeClassWarnings returns one warning for each NodePool of c that launches
 // nothing because it or its EC2NodeClass is not Ready, and for each whose
 // EC2NodeClass nodeplan assumes: absent from the manifests, or without
 // status.subnets (applied from Git), so that its zones are the catalog's.
-func (c *Cluster) classWarnings() []string {
+func (c *Cluster) nodeClassWarnings() []string {
 	var out []string
 	for i := range c.NodePools {
 		np := &c.NodePools[i]
