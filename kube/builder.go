@@ -38,6 +38,7 @@ type builder struct {
 	warnings       []string
 	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
 	skips          skipLog        // objects of kinds it reads, skipped
+	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
 	seen           map[string]*object // by "Kind namespace/name"
@@ -229,7 +230,8 @@ func (b *builder) build() (Cluster, error) {
 	}
 	b.computeBudgets(c.PodDisruptionBudgets)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
-	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.staticWarning(), b.skips.lines(), b.priorityWarnings(), b.warnings), b.graces
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
+		b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
 }
 

@@ -27,7 +27,9 @@
 // k8s.io/api group...), measured with go list -deps; this package, with
 // k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml, depends on 91. A
 // dozen plain fields are not worth a sevenfold build graph for every
-// program that imports kube. Fields of the YAML that nodeplan does not use are ignored on input.
+// program that imports kube. Fields of the YAML that nodeplan does not
+// use are ignored on input, except inside the parts it reads whole (see
+// "Field names").
 // The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
 // uses, so the workspace with benchmarks/karpenter agrees.
 //
@@ -161,6 +163,23 @@
 // second object of the same kind, namespace and name ([ErrDuplicate],
 // naming where the first is), are errors; pods a workload expands into
 // take names no other pod has.
+//
+// # Field names
+//
+// Field names are read as the API server reads them, not as encoding/json
+// does: case-sensitive (spec.nodeselector is an error naming nodeSelector,
+// where encoding/json would apply it) and each once (a duplicate field or
+// map key is an error; in YAML too). A field its type lacks is an error,
+// wrapping [ErrUnknownField], inside the parts nodeplan reads whole, where
+// a misspelling changes the answer: a pod's (or pod template's)
+// nodeSelector, affinity, tolerations, topologySpreadConstraints,
+// resources, overhead and containers' resources and ports; a node's
+// taints; a PodDisruptionBudget's selector; a NodePool's spec; an
+// EC2NodeClass's spec.kubelet and spec.metadataOptions. Elsewhere, in
+// Kubernetes' types, unknown fields are named in one warning line with
+// their count and the first three (a cluster newer than these types
+// writes fields they lack); in Karpenter's objects, which nodeplan reads
+// in part, they are ignored.
 //
 // # Names, labels and keys
 //

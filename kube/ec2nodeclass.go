@@ -19,8 +19,9 @@ const (
 // EC2NodeClass reads the YAML (or JSON) of the AWS provider's
 // karpenter.k8s.aws/v1 EC2NodeClass: the selector terms, the launch
 // settings whose change drifts a node, and the status the provider
-// resolved. Other fields are ignored. The zero EC2NodeClass is unnamed and
-// invalid.
+// resolved. Other fields are ignored, but inside spec.kubelet and
+// spec.metadataOptions, which it reads whole, where [Load] rejects them.
+// The zero EC2NodeClass is unnamed and invalid.
 type EC2NodeClass struct {
 	APIVersion string             `json:"apiVersion"`
 	Kind       string             `json:"kind"`

@@ -202,7 +202,7 @@ func documents(src Source) ([][]byte, error) {
 			return docs, nil
 		}
 		if err == nil {
-			doc, err = yaml.YAMLToJSON(doc)
+			doc, err = yaml.YAMLToJSONStrict(doc) // a duplicate key is an error
 		}
 		if err != nil {
 			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
@@ -330,12 +330,16 @@ func isList(kind string) bool {
 
 // decode unmarshals the object into v, a pointer. The JSON is checked
 // against v's type first ([checker]), so that a value that cannot be
-// decoded, or a quantity that is not one, is an *ObjectError naming its
-// field.
+// decoded, a quantity that is not one, a field name that is not one (in
+// the case it is written) and a duplicate field are *ObjectErrors naming
+// the field; the unknown fields of Kubernetes' types are recorded for one
+// warning. So json.Unmarshal, which folds case and keeps the last
+// duplicate, decodes as the API server's case-sensitive decoder would.
 func (b *builder) decode(o *object, v any) error {
 	if err := b.check.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
 		return wrapObject(o.errorf("", nil), err)
 	}
+	b.unknown.add(o, &b.check.unknown)
 	err := json.Unmarshal(o.raw, v)
 	if err == nil {
 		return nil

@@ -26,9 +26,11 @@ const (
 const Never = "Never"
 
 // NodePool reads the YAML (or JSON) of a Karpenter karpenter.sh/v1
-// NodePool: the fields nodeplan uses, under the same names. Fields it does
-// not know are ignored. See the package doc for why this is not
-// sigs.k8s.io/karpenter's type. The zero NodePool is unnamed and invalid.
+// NodePool: the fields nodeplan uses, under the same names: its whole
+// spec, where [Load] rejects a field it does not know, and part of its
+// metadata and status, where such fields are ignored. See the package doc
+// for why this is not sigs.k8s.io/karpenter's type. The zero NodePool is
+// unnamed and invalid.
 type NodePool struct {
 	APIVersion string       `json:"apiVersion"`
 	Kind       string       `json:"kind"`

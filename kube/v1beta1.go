@@ -34,16 +34,19 @@ var ErrNotConvertible = errors.New("cannot be converted to v1")
 // nodePoolV1beta1 is the part of a karpenter.sh/v1beta1 NodePool that has
 // a v1 counterpart nodeplan reads.
 type nodePoolV1beta1 struct {
-	Metadata ObjectMeta `json:"metadata"`
-	Spec     struct {
-		Template struct {
-			Metadata ObjectMeta           `json:"metadata,omitempty"`
-			Spec     nodeClaimSpecV1beta1 `json:"spec"`
-		} `json:"template"`
-		Disruption disruptionV1beta1   `json:"disruption"`
-		Limits     corev1.ResourceList `json:"limits,omitempty"`
-		Weight     *int32              `json:"weight,omitempty"`
-	} `json:"spec"`
+	Metadata ObjectMeta          `json:"metadata"`
+	Spec     nodePoolSpecV1beta1 `json:"spec"`
+}
+
+// nodePoolSpecV1beta1 is spec of a v1beta1 NodePool.
+type nodePoolSpecV1beta1 struct {
+	Template struct {
+		Metadata ObjectMeta           `json:"metadata,omitempty"`
+		Spec     nodeClaimSpecV1beta1 `json:"spec"`
+	} `json:"template"`
+	Disruption disruptionV1beta1   `json:"disruption"`
+	Limits     corev1.ResourceList `json:"limits,omitempty"`
+	Weight     *int32              `json:"weight,omitempty"`
 }
 
 // nodeClaimSpecV1beta1 is spec.template.spec of a v1beta1 NodePool.
@@ -52,7 +55,9 @@ type nodeClaimSpecV1beta1 struct {
 	StartupTaints []corev1.Taint        `json:"startupTaints,omitempty"`
 	Requirements  []Requirement         `json:"requirements"`
 	Kubelet       *KubeletConfiguration `json:"kubelet"`
-	NodeClassRef  *struct {
+	// Resources is read and dropped, as v1 templates have none.
+	Resources    *corev1.ResourceRequirements `json:"resources,omitempty"`
+	NodeClassRef *struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
 		Name       string `json:"name"`
