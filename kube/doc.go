@@ -113,9 +113,14 @@
 //
 // # Names, labels and keys
 //
-// Strings are checked as the API server checks them, with
-// requirements.ValidateKey and requirements.ValidateValue for labels, and
-// rejected with a field error (metadata.labels["bad key"]: …): the labels
+// Strings are checked as the API server checks them, by the requirements
+// package's validators — ValidateKey and ValidateValue for labels,
+// requirements.New for each node selector requirement and label selector
+// expression, Taint.Validate and Toleration.Validate — whose
+// requirements.FieldError names the part (key, values[1], effect…) that
+// extends the field path, and rejected with a field error
+// (metadata.labels["bad key"]: …,
+// spec.template.spec.requirements[2].values: …): the labels
 // of pods, nodes, NodeClaims and pod and NodePool templates; nodeSelector
 // entries; the keys and values of node affinity, NodePool requirements and
 // label selectors (integers for Gt and Lt); taint keys and values;

@@ -68,7 +68,7 @@ func TestFromNodePoolErrors(t *testing.T) {
 		{"operator", `{template: {spec: {requirements: [{key: a, operator: Near}]}}}`,
 			"NodePool np: spec.template.spec.requirements[0].operator: "},
 		{"minValues", `{template: {spec: {requirements: [{key: a, operator: In, values: [x], minValues: 99}]}}}`,
-			"NodePool np: spec.template.spec.requirements: "},
+			"NodePool np: spec.template.spec.requirements[0].minValues: invalid requirement: 99 outside 0..50"},
 		{"taint effect", `{template: {spec: {taints: [{key: a, effect: Soon}]}}}`, "NodePool np: spec.template.spec.taints[0].effect: "},
 		{"startup taint", `{template: {spec: {startupTaints: [{key: a}]}}}`, "NodePool np: spec.template.spec.startupTaints[0].effect: is empty"},
 		{"limit", `{limits: {cpu: "-2"}}`, "NodePool np: spec.limits: "},
