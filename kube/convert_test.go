@@ -238,7 +238,7 @@ func TestFromNodeErrors(t *testing.T) {
 	tests := []struct{ name, doc, msg string }{
 		{"bad capacity type", `{metadata: {name: node-a, labels: {karpenter.sh/capacity-type: cheap}}}`,
 			`Node node-a: metadata.labels["karpenter.sh/capacity-type"]: `},
-		{"taint without effect", `{metadata: {name: node-a}, spec: {taints: [{key: a}]}}`, `Node node-a: spec.taints[0].effect: is empty`},
+		{"taint without effect", `{metadata: {name: node-a}, spec: {taints: [{key: a}]}}`, `Node node-a: spec.taints[0].effect: invalid requirement: must be NoSchedule, PreferNoSchedule or NoExecute`},
 		{"negative allocatable", `{metadata: {name: node-a}, status: {allocatable: {cpu: "-1"}}}`, `Node node-a: status.allocatable: `},
 	}
 	for _, tc := range tests {

@@ -70,7 +70,7 @@ func TestFromNodePoolErrors(t *testing.T) {
 		{"minValues", `{template: {spec: {requirements: [{key: a, operator: In, values: [x], minValues: 99}]}}}`,
 			"NodePool np: spec.template.spec.requirements[0].minValues: invalid requirement: 99 outside 0..50"},
 		{"taint effect", `{template: {spec: {taints: [{key: a, effect: Soon}]}}}`, "NodePool np: spec.template.spec.taints[0].effect: "},
-		{"startup taint", `{template: {spec: {startupTaints: [{key: a}]}}}`, "NodePool np: spec.template.spec.startupTaints[0].effect: is empty"},
+		{"startup taint", `{template: {spec: {startupTaints: [{key: a}]}}}`, "NodePool np: spec.template.spec.startupTaints[0].effect: invalid requirement: must be NoSchedule, PreferNoSchedule or NoExecute"},
 		{"limit", `{limits: {cpu: "-2"}}`, "NodePool np: spec.limits: "},
 		{"policy", `{disruption: {consolidationPolicy: Often}}`,
 			`NodePool np: spec.disruption.consolidationPolicy: "Often" is not WhenEmptyOrUnderutilized, WhenEmpty or Balanced`},

@@ -229,57 +229,36 @@ func tolerations(ts []corev1.Toleration) ([]requirements.Toleration, error) {
 	return out, nil
 }
 
-// toleration converts a toleration, checked as the API server does: a
-// key, when set, is a label key; an empty key needs operator Exists; Equal
-// takes a label value, Exists no value.
+// toleration converts a toleration, checked by requirements.Toleration's
+// Validate (as the API server checks it).
 func toleration(t corev1.Toleration) (requirements.Toleration, error) {
 	tol := requirements.Toleration{Key: t.Key, Value: t.Value}
-	if t.Key != "" {
-		if err := requirements.ValidateKey(t.Key); err != nil {
-			return tol, atField("key", err)
-		}
-	}
 	switch t.Operator {
 	case "", corev1.TolerationOpEqual:
-		if t.Key == "" {
-			return tol, atField("operator", errors.New("must be Exists when key is empty"))
-		}
-		if err := requirements.ValidateValue(t.Value); err != nil {
-			return tol, atField("value", err)
-		}
 	case corev1.TolerationOpExists:
 		tol.Operator = requirements.TolerateExists
-		if t.Value != "" {
-			return tol, atField("value", fmt.Errorf("%q must be empty when operator is Exists", t.Value))
-		}
 	default:
 		return tol, atField("operator", fmt.Errorf("%q is not Equal or Exists", t.Operator))
 	}
-	e, err := requirements.ParseEffect(string(t.Effect))
-	tol.Effect = e
-	return tol, atField("effect", err)
+	var err error
+	if tol.Effect, err = requirements.ParseEffect(string(t.Effect)); err != nil {
+		return tol, atField("effect", err)
+	}
+	return tol, subField(tol.Validate())
 }
 
-// taints converts node or NodePool taints; every one needs an effect.
+// taints converts node or NodePool taints, checked by requirements.Taint's
+// Validate; every one needs an effect.
 func taints(ts []corev1.Taint) ([]requirements.Taint, error) {
 	out := make([]requirements.Taint, 0, len(ts))
 	for i, t := range ts {
 		e, err := requirements.ParseEffect(string(t.Effect))
-		if err == nil && e == requirements.AnyEffect {
-			err = fmt.Errorf("is empty")
-		}
 		if err != nil {
 			return nil, atField(fmt.Sprintf("[%d].effect", i), err)
 		}
-		if err := requirements.ValidateKey(t.Key); err != nil {
-			return nil, atField(fmt.Sprintf("[%d].key", i), err)
-		}
-		if err := requirements.ValidateValue(t.Value); err != nil {
-			return nil, atField(fmt.Sprintf("[%d].value", i), err)
-		}
 		taint := requirements.Taint{Key: t.Key, Value: t.Value, Effect: e}
 		if err := taint.Validate(); err != nil {
-			return nil, atField(fmt.Sprintf("[%d]", i), err)
+			return nil, atField(fmt.Sprintf("[%d]", i), subField(err))
 		}
 		out = append(out, taint)
 	}

@@ -17,11 +17,13 @@ const MaxMinValues = 50
 // input: a bad operator, key, value count or minValues.
 var ErrInvalid = errors.New("invalid requirement")
 
-// FieldError names the part of a requirement that is invalid, so that a
-// caller reading them from a manifest can extend its own field path:
-// "key", "operator", "values", "values[i]" or "minValues" from [New] and
-// [Requirement.WithMinValues]. Err is the cause, without the field, and
-// wraps [ErrInvalid]. The errors of those functions wrap a *FieldError
+// FieldError names the part of a requirement, taint or toleration that is
+// invalid, so that a caller reading them from a manifest can extend its own
+// field path: "key", "operator", "values", "values[i]" or "minValues" from
+// [New] and [Requirement.WithMinValues]; "key", "value" or "effect" from
+// [Taint.Validate]; "key", "operator", "value" or "effect" from
+// [Toleration.Validate]. Err is the cause, without the field, and wraps
+// [ErrInvalid]. The errors of those functions wrap a *FieldError
 // (errors.As finds it).
 type FieldError struct {
 	Field string

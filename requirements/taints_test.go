@@ -147,8 +147,8 @@ func TestParseEffect(t *testing.T) {
 	assert.Equal(t, "TolerationOperator(3)", TolerationOperator(3).String())
 }
 
-// TestFieldError: New and WithMinValues name the invalid part, so that a
-// manifest reader can point at its field.
+// TestFieldError: New, WithMinValues, Taint.Validate and Toleration.Validate
+// name the invalid part, so that a manifest reader can point at its field.
 func TestFieldError(t *testing.T) {
 	minValues := func(n int) error { _, err := MustNew("k", In, "a").WithMinValues(n); return err }
 	newErr := func(key string, op Operator, values ...string) error { _, err := New(key, op, values...); return err }
@@ -166,6 +166,15 @@ func TestFieldError(t *testing.T) {
 		{"second value", newErr("k", In, "a", "b c"), "values[1]"},
 		{"minValues above the values", minValues(2), "minValues"},
 		{"minValues negative", minValues(-1), "minValues"},
+		{"taint key", Taint{Key: "a b", Effect: NoSchedule}.Validate(), "key"},
+		{"taint value", Taint{Key: "k", Value: "a b", Effect: NoSchedule}.Validate(), "value"},
+		{"taint without effect", Taint{Key: "k"}.Validate(), "effect"},
+		{"toleration key", Toleration{Key: " k", Operator: TolerateExists}.Validate(), "key"},
+		{"toleration empty key with Equal", Toleration{Value: "v"}.Validate(), "operator"},
+		{"toleration unknown operator", Toleration{Key: "k", Operator: TolerationOperator(5)}.Validate(), "operator"},
+		{"toleration value", Toleration{Key: "k", Value: "a/b"}.Validate(), "value"},
+		{"toleration Exists with a value", Toleration{Key: "k", Operator: TolerateExists, Value: "v"}.Validate(), "value"},
+		{"toleration effect", Toleration{Key: "k", Effect: Effect(7)}.Validate(), "effect"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
