@@ -182,7 +182,10 @@
 //
 // The schema is stable: fields may be added, none removed or renamed
 // while apiVersion is nodeplan.io/v1. [NewReport] builds it from the same
-// planview.View the table is printed from.
+// planview.View the table is printed from. Its numbers are the amounts
+// the table prints: hourly prices to six decimals and monthly ones to
+// two, rounded half up on the exact price (instancetypes.Price.Decimal and
+// MonthlyDecimal), so the JSON and the table never disagree.
 //
 //	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
 //	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
@@ -213,7 +216,8 @@
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
-// and null nodes[].pricePerHour.
+// and null nodes[].pricePerHour. summary.pricePerMonth has two decimals, as
+// the table's (it had six, of an unrounded product).
 //
 // # Try it on your cluster
 //

@@ -76,7 +76,10 @@
 // deletedNodes, newNodes, keptNodes, savingsPerHour, savingsPerMonth,
 // deletedUnknownPrice, currency}, notes[], warnings[]; savings leave the
 // candidates of unknown price out, and unknownPriceCandidates and
-// deletedUnknownPrice count them (both added to the first schema). kind DriftReport has now, nowFrom, findings[] {node,
+// deletedUnknownPrice count them (both added to the first schema). Prices
+// and savings are the amounts the table prints, from one exact sum: six
+// decimals an hour, two a month (savingsPerMonth had six). kind
+// DriftReport has now, nowFrom, findings[] {node,
 // nodePool, reason, since, forceful, deadline, message}, commands[] {node,
 // nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
 // {pod, node | nodeClaim | unschedulable}, protected[] {pod, deleteAt,
