@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -85,7 +84,6 @@ func fail(name string, err error, stdout, stderr io.Writer) int {
 	case errors.As(err, &h):
 		fmt.Fprint(stdout, h.usage)
 		return exitOK
-	case errors.Is(err, flag.ErrHelp): // printed by parseFlags
 	default:
 		fmt.Fprintf(stderr, "nodeplan %s: %v\n", name, err)
 	}
