@@ -221,18 +221,22 @@
 //
 // # Try it on your cluster
 //
-//	kubectl get nodepools -o yaml > pools.yaml
-//	kubectl get nodes,pods,daemonsets,pdb -A -o yaml > cluster.yaml
-//	nodeplan provision -f pools.yaml -f cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses -A -o yaml > cluster.yaml
+//	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //
-// Add a Deployment manifest with -f to ask what scaling it would launch.
+// Every kind in that command changes an answer (the README says how). Add
+// a Deployment manifest with -f to ask what scaling it would launch.
 //
 // # Cost model
 //
 // Conversion is linear in the size of each object and allocates its
-// result; Load is linear in the input and keeps one decoded object at a
-// time besides the results. The check before each decode is one pass over
+// result; Load is linear in the input. Until it returns it keeps, besides
+// its results, the JSON of every object of a kind it reads (for messages
+// naming where an object is, and a PodDisruptionBudget's status) and the
+// decoded Pods and workloads, which it converts once every PriorityClass,
+// Node and workload is known; objects of other kinds are counted and
+// dropped. The check before each decode is one pass over
 // the object's bytes that also reads its head, guided by a plan of each Go
 // type built once per process; BenchmarkLoadPods (a 5,000-pod list) makes
 // within 1 % of the allocations of decoding alone. Nothing here is on the solver's hot path.
