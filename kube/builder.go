@@ -200,36 +200,42 @@ func replicas(n *int32) int {
 func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses}
-	present := map[string]int{}
+	s := b.scales()
+	present := map[ref]int{}
 	for _, sp := range b.pods {
-		if err := b.place(&c, sp, present); err != nil {
+		if err := b.place(&c, sp, present, s); err != nil {
 			return Cluster{}, sp.obj.fail(err)
 		}
 	}
-	deployments, reserved := map[string]bool{}, map[string]bool{}
+	reserved := b.statefulPods()
 	for _, sw := range b.workloads {
-		switch w := &sw.v; w.kind {
-		case "Deployment":
-			deployments[w.namespace+"/"+w.name] = true
-		case "StatefulSet": // its pod names are identities, kept for it
-			for i := range w.replicas {
-				reserved["Pod/"+w.namespace+"/"+w.name+"-"+strconv.Itoa(i)] = true
-			}
-		}
-	}
-	for _, sw := range b.workloads {
-		if err := b.expand(&c, sw, present, deployments, reserved); err != nil {
+		if err := b.expand(&c, sw, present, s, reserved); err != nil {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
-	b.computeBudgets(c.PodDisruptionBudgets)
+	b.computeBudgets(c.PodDisruptionBudgets, s)
 	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
 	return c, nil
 }
 
+// statefulPods are the names of the pods of the StatefulSets, which are
+// their identities: kept for them.
+func (b *builder) statefulPods() map[ref]bool {
+	reserved := map[ref]bool{}
+	for _, sw := range b.workloads {
+		if w := &sw.v; w.kind == "StatefulSet" {
+			for i := range w.replicas {
+				reserved[ref{"Pod", w.namespace, w.name + "-" + strconv.Itoa(i)}] = true
+			}
+		}
+	}
+	return reserved
+}
+
 // place converts one pod and puts it on its node, among the pending pods,
-// or nowhere with a warning; present counts it for its owners.
-func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]int) error {
+// or nowhere with a warning; present counts it for its owners
+// ([scales.owners]).
+func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int, s scales) error {
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		b.warn("%s: skipped Pod %s: phase %s takes no room", sp.obj.where(), objectName(namespace(p.Namespace), p.Name), p.Status.Phase)
@@ -240,15 +246,15 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 	if err != nil {
 		return err
 	}
-	present["Pod/"+pod.Namespace+"/"+pod.Name]++
-	for _, key := range ownerKeys(&pod) {
-		present[key]++
+	present[ref{"Pod", pod.Namespace, pod.Name}]++
+	for _, o := range s.owners(&pod) {
+		present[o]++
 	}
 	switch {
 	case p.Spec.NodeName != "":
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
 		return b.bind(c, sp, pod)
-	case strings.HasPrefix(pod.Owner, "DaemonSet/"):
+	case pod.IsDaemon():
 		b.warn("%s: skipped Pod %s: a pending daemonset pod is counted by its DaemonSet", sp.obj.where(), objectName(pod.Namespace, pod.Name))
 	default:
 		c.Pods = append(c.Pods, pod)
@@ -281,28 +287,14 @@ func (b *builder) resolvePriority(spec *corev1.PodSpec) {
 	}
 }
 
-// ownerKeys are the workloads a present pod belongs to: its owner, and for
-// a ReplicaSet named deployment-hash the Deployment too.
-func ownerKeys(p *packing.Pod) []string {
-	kind, name, ok := strings.Cut(p.Owner, "/")
-	if !ok {
-		return nil
-	}
-	keys := []string{kind + "/" + p.Namespace + "/" + name}
-	if h := p.Labels[appsv1.DefaultDeploymentUniqueLabelKey]; kind == "ReplicaSet" && h != "" && strings.HasSuffix(name, "-"+h) {
-		keys = append(keys, "Deployment/"+p.Namespace+"/"+strings.TrimSuffix(name, "-"+h))
-	}
-	return keys
-}
-
 // expand adds a workload's missing replicas as pending pods. A
 // StatefulSet's pods are name-0 … name-(replicas-1) less those present;
 // other workloads' pods take the first names name-i that no pod present,
 // no other workload's expansion and no StatefulSet's pod has, so no two
 // pods share a name.
-func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]int, deployments, reserved map[string]bool) error {
+func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, s scales, reserved map[ref]bool) error {
 	w := &sw.v
-	if w.owner != "" && deployments[w.namespace+"/"+w.owner] {
+	if _, ok := s[ref{"Deployment", w.namespace, w.owner}]; w.owner != "" && ok {
 		b.warn("%s: skipped ReplicaSet %s: its Deployment %s is expanded instead", sw.obj.where(), objectName(w.namespace, w.name), w.owner)
 		return nil
 	}
@@ -314,13 +306,13 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
-	missing := w.replicas - present[w.kind+"/"+w.namespace+"/"+w.name]
+	missing := w.replicas - present[ref{w.kind, w.namespace, w.name}]
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
 	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
-		key := "Pod/" + w.namespace + "/" + name
+		key := ref{"Pod", w.namespace, name}
 		if present[key] > 0 || w.kind != "StatefulSet" && reserved[key] {
 			continue
 		}
@@ -356,5 +348,5 @@ func (b *builder) grace(p *packing.Pod, seconds *int64) {
 	if b.graces == nil {
 		b.graces = map[string]time.Duration{}
 	}
-	b.graces[p.Namespace+"/"+p.Name] = time.Duration(*seconds) * time.Second
+	b.graces[p.Key()] = time.Duration(*seconds) * time.Second
 }

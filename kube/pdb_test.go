@@ -57,6 +57,8 @@ func TestPodDisruptionBudgetFromSpec(t *testing.T) {
 			"(10 of 10 matching pods ready, 8 desired: minAvailable 80% of 10 expected, counting 10 pods whose controller is not in the manifests once each)"},
 		{"Deployment found through the pods' pod-template-hash", pdbDoc(`minAvailable: "80%"`) + deployment10 + pdbPods(5, "ReplicaSet/web-5d9f"), 0, true,
 			"(5 of 5 matching pods ready, 8 desired: minAvailable 80% of 10 expected)"},
+		{"a ReplicaSet whose name does not end in the pods' pod-template-hash points to no Deployment", pdbDoc(`minAvailable: "80%"`) + deployment10 + pdbPods(5, "ReplicaSet/web"), 1, true,
+			"(5 of 5 matching pods ready, 4 desired: minAvailable 80% of 5 expected, counting 5 pods whose controller is not in the manifests once each)"},
 		{"maxUnavailable int of a StatefulSet", pdbDoc("maxUnavailable: 1") + statefulSet3 + pdbPods(3, "StatefulSet/db"), 1, true,
 			"(3 of 3 matching pods ready, 2 desired: maxUnavailable 1 of 3 expected)"},
 		{"maxUnavailable % rounds up, of the scale not the pods", pdbDoc(`maxUnavailable: "25%"`) + deployment10 + replicaSet10 + pdbPods(8, "ReplicaSet/web-5d9f"), 1, true,
