@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -17,8 +18,11 @@ var ErrInvalidCluster = errors.New("invalid cluster")
 // state is the cluster as the commands so far leave it, and what Plan has
 // learnt about the nodes.
 type state struct {
-	c       Cluster
-	o       Options
+	c Cluster
+	o Options
+	// vouched names the input nodes, validated once by newState; the
+	// simulations' solves check only the rest (packing.SolveVouched).
+	vouched vouch.Nodes
 	pools   map[string]*packing.NodePool
 	changed map[string]bool
 	kept    map[string]Explanation
@@ -49,6 +53,7 @@ func newState(c Cluster, o Options) (*state, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
 	}
+	s.vouched = vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name })
 	return s, s.checkBudgets()
 }
 

@@ -1,6 +1,7 @@
 package consolidation
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -15,7 +16,11 @@ type sim struct {
 }
 
 // simulate solves the cluster without cands: the other nodes keep their
-// pods; the pods of cands and of deleting nodes join the pending ones.
+// pods; the pods of cands and of deleting nodes join the pending ones. The
+// input nodes, which newState validated, keep every field the solve checks
+// but their pods, which only move between them, to the pending pods and to
+// in-flight replacements; so the solve checks only those pending pods and
+// the replacements (packing.SolveVouched).
 func (s *state) simulate(cands []candidate) (sim, error) {
 	gone := make(map[string]bool, len(cands))
 	for _, c := range cands {
@@ -37,7 +42,7 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 		pods = withDisplaced(pods, c.pods, true)
 	}
 	p := packing.Problem{Pods: pods, NodePools: s.c.NodePools, Catalog: s.c.Catalog, Nodes: nodes, DaemonSets: s.c.DaemonSets}
-	plan, err := packing.Solve(p, s.o.Solver)
+	plan, err := packing.SolveVouched(context.Background(), s.vouched, p, s.o.Solver)
 	return sim{pods: pods, first: first, plan: plan}, err
 }
 
