@@ -41,7 +41,8 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	p := packing.Problem{Pods: pods, NodePools: s.c.NodePools, Catalog: s.c.Catalog, Nodes: nodes, DaemonSets: s.c.DaemonSets}
+	p := s.base
+	p.Pods, p.Nodes = pods, nodes
 	plan, err := packing.SolveVouched(context.Background(), s.vouched, p, s.o.Solver)
 	return sim{pods: pods, first: first, plan: plan}, err
 }
@@ -60,12 +61,12 @@ func withDisplaced(dst, pods []packing.Pod, d bool) []packing.Pod {
 func (m sim) homeless(initialized map[string]bool) string {
 	for _, u := range m.plan.Unschedulable {
 		if u.Pod >= m.first {
-			return fmt.Sprintf("pod %s fits nowhere else: %s", podKey(m.pods[u.Pod]), u.Reason.Message)
+			return fmt.Sprintf("pod %s fits nowhere else: %s", m.pods[u.Pod].Key(), u.Reason.Message)
 		}
 	}
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first && !initialized[b.Node] {
-			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", podKey(m.pods[b.Pod]), b.Node)
+			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", m.pods[b.Pod].Key(), b.Node)
 		}
 	}
 	return ""
@@ -92,17 +93,15 @@ func (m sim) placements(rename map[string]string) []Placement {
 	var out []Placement
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			out = append(out, Placement{Pod: podKey(m.pods[b.Pod]), Node: b.Node})
+			out = append(out, Placement{Pod: m.pods[b.Pod].Key(), Node: b.Node})
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				out = append(out, Placement{Pod: podKey(m.pods[i]), NodeClaim: rename[nc.Name]})
+				out = append(out, Placement{Pod: m.pods[i].Key(), NodeClaim: rename[nc.Name]})
 			}
 		}
 	}
 	return out
 }
-
-func podKey(p packing.Pod) string { return p.Namespace + "/" + p.Name }

@@ -257,7 +257,7 @@ func boolFirst(a, b bool) int {
 func reschedulablePods(pods []packing.Pod) []packing.Pod {
 	var out []packing.Pod
 	for _, p := range pods {
-		if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+		if !p.IsDaemon() {
 			out = append(out, p)
 		}
 	}
@@ -312,7 +312,7 @@ func (p *planner) current(c *candidate) (packing.Node, string) {
 func unschedulable(node string, plan packing.Plan, pods []packing.Pod) string {
 	u := plan.Unschedulable[0]
 	return fmt.Sprintf("Node %s cannot be replaced: %d of its pods would have no home, pod %s first: %s",
-		node, len(plan.Unschedulable), refOf(&pods[u.Pod]), u.Reason.Message)
+		node, len(plan.Unschedulable), pods[u.Pod].Key(), u.Reason.Message)
 }
 
 // voluntaryBlock returns why a budgeted candidate may not go now, judged

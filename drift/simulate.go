@@ -3,7 +3,6 @@ package drift
 import (
 	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -76,7 +75,7 @@ func (s *sim) add(n packing.Node) {
 
 // count counts pod p, just added to node i, unless it is a daemonset pod.
 func (s *sim) count(i int, p *packing.Pod) {
-	if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+	if !p.IsDaemon() {
 		s.movable[i]++
 	}
 }
@@ -103,7 +102,7 @@ func (s *sim) reschedulable(names []string) []packing.Pod {
 	for _, name := range names {
 		if i := s.index(name); i >= 0 {
 			for _, p := range s.nodes[i].Pods {
-				if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+				if !p.IsDaemon() {
 					pods = append(pods, p)
 				}
 			}
