@@ -1,60 +1,46 @@
 package drift
 
 import (
-	"errors"
-	"strings"
 	"testing"
 
-	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// TestPlaceChecksAddedNodes: the simulation validates the cluster's nodes
-// once (Cluster.Validate) and its solves do not check them again, but a
-// node it adds (an in-flight replacement) is checked by every solve, with
-// its pods: one carrying what packing rejects makes the solve fail, not
-// the solver.
+// TestPlaceChecksAddedNodes: Commands validates the cluster's nodes once
+// and the simulation's solves do not check them again, but a node the
+// simulation adds (an in-flight replacement) is checked by every solve,
+// with its pods: one that packing rejects makes the solve fail, not the
+// solver.
 func TestPlaceChecksAddedNodes(t *testing.T) {
-	node := func(name string, pods ...packing.Pod) packing.Node {
-		return packing.Node{Name: name, NodePool: "default", Initialized: true,
-			Allocatable: resources.List{CPU: 4000, Memory: 8 << 30, Pods: 110}, Pods: pods}
-	}
+	node := packing.Node{Name: "a", NodePool: "default", Initialized: true,
+		Allocatable: resources.List{CPU: 4000, Memory: 8 << 30, Pods: 110}}
 	pod := packing.Pod{Namespace: "default", Name: "p", Requests: resources.List{CPU: 100}}
 	cl := Cluster{Input: Input{Catalog: instancetypes.KarpenterDiverse(),
-		NodePools: []Template{{NodePool: packing.NodePool{Name: "default"}}},
-		Nodes:     []NodeClaimState{{Node: node("a", pod)}, {Node: node("b")}}}}
+		NodePools: []Template{{NodePool: packing.NodePool{Name: "default"}}}}}
+	for _, name := range []string{"a", "b"} {
+		node.Name = name
+		cl.Nodes = append(cl.Nodes, NodeClaimState{Node: node})
+	}
+	cl.Nodes[0].Node.Pods = []packing.Pod{pod}
 	require.NoError(t, cl.Validate())
-	long := strings.Repeat("a", 64)
-	tests := []struct {
-		name  string
-		added packing.Node
-		err   bool
-	}{
-		{"valid replacement", node("a-replacement-1"), false},
-		{"invalid label", func() packing.Node {
-			n := node("a-replacement-1")
-			n.Labels = map[string]string{"rack": long}
-			return n
-		}(), true},
-		{"invalid pod", func() packing.Node {
-			bad := pod
-			bad.Name = "q"
-			bad.Requests = resources.List{CPU: -1}
-			return node("a-replacement-1", bad)
-		}(), true},
-		{"name of a cluster node", node("b"), true},
+	place := func(added packing.Node) error {
+		s := newSim(cl, cl.Catalog)
+		s.add(added)
+		_, err := s.place([]string{"a"}, s.reschedulable([]string{"a"}))
+		return err
 	}
-	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			s := newSim(cl, cl.Catalog)
-			s.add(tc.added)
-			names := []string{"a"}
-			_, err := s.place(names, s.reschedulable(names))
-			assert.Equal(t, tc.err, errors.Is(err, packing.ErrInvalidProblem), "%v", err)
-		})
+	added := cl.Nodes[0].Node
+	added.Name = "a-replacement-1"
+	require.NoError(t, place(added))
+	for seed := range uint64(6) {
+		bad, what := problemgen.CorruptNode(added, seed)
+		require.ErrorIs(t, place(bad), packing.ErrInvalidProblem, what)
 	}
+	added.Name = "b"
+	require.ErrorIs(t, place(added), packing.ErrInvalidProblem, "named like a cluster node")
 }
