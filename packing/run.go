@@ -68,7 +68,7 @@ type podState struct {
 // nodeT is an existing node during a run.
 type nodeT struct {
 	n      *Node
-	labels map[string]string
+	labels map[string]string // static.labels of n: shared by the passes, read-only
 	taints []requirements.Taint
 	free   resources.List
 	ports  []HostPort
