@@ -41,6 +41,37 @@ func nodeLabels(n *Node) map[string]string {
 	return l
 }
 
+// EffectiveLabels returns the labels n is matched and counted by, by the rule
+// above: what node affinity, NodePool requirements and topology domains
+// see. The result is read-only (it may be n.Labels itself). It does not
+// modify n; O(labels).
+func (n *Node) EffectiveLabels() map[string]string { return nodeLabels(n) }
+
+// Label returns the value of the label key that n is matched and counted
+// by, and whether n has it: the same answer as EffectiveLabels()[key] with
+// key read under its stable name, without building the map. It does not
+// allocate; O(labels) when n has no label under key itself.
+func (n *Node) Label(key string) (string, bool) {
+	key = requirements.Normalize(key)
+	if v, ok := n.Labels[key]; ok {
+		return v, true
+	}
+	for k, v := range n.Labels { // at most one beta alias maps to key
+		if k != key && requirements.Normalize(k) == key {
+			return v, true
+		}
+	}
+	for _, f := range labelFields(n) {
+		if f.key == key && f.value != "" {
+			return f.value, true
+		}
+	}
+	if key == requirements.LabelCapacityType && n.InstanceType != "" {
+		return n.CapacityType.String(), true
+	}
+	return "", false
+}
+
 // ownLabelsComplete reports whether n's labels are the labels nodeLabels
 // reads: every key stable, and every field that stands for a label either
 // empty or carried under its key. O(labels), no allocation.
