@@ -41,10 +41,10 @@ func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 			continue
 		}
 		for _, p := range n.Pods {
-			moved[podKey(p)] = p
+			moved[p.Key()] = p
 		}
 		n.MarkedForDeletion = true
-		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(p packing.Pod) bool { return !isDaemon(p) })
+		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(p packing.Pod) bool { return !p.IsDaemon() })
 	}
 	return moved
 }
@@ -63,7 +63,7 @@ func (s *state) bind(byNode map[string][]packing.Pod) {
 }
 
 func (s *state) inFlight(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
-	return nc.InFlight(s.catalog(nc.NodePool), pods, s.c.Now)
+	return nc.InFlight(s.base.PoolCatalog(s.pools[nc.NodePool]), pods, s.c.Now)
 }
 
 func labelMap(labels []requirements.Label) map[string]string {

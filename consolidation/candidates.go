@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -29,7 +28,8 @@ func (c candidate) empty() bool { return len(c.pods) == 0 }
 // ratio is Karpenter's SavingsRatio: price per unit of disruption.
 func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
 
-func isDaemon(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
+// isDaemon is packing.Pod.IsDaemon on a value, for the slices functions.
+func isDaemon(p packing.Pod) bool { return p.IsDaemon() }
 
 // reschedulable returns the pods that are not daemonset pods: pods itself
 // when there are none (callers only read it), else a new slice.
@@ -39,7 +39,7 @@ func reschedulable(pods []packing.Pod) []packing.Pod {
 	}
 	var out []packing.Pod
 	for _, p := range pods {
-		if !isDaemon(p) {
+		if !p.IsDaemon() {
 			out = append(out, p)
 		}
 	}
@@ -169,7 +169,7 @@ func (c Cluster) settling(n *packing.Node, pools map[string]*packing.NodePool) b
 // capacity type in its zone.
 func (s *state) unpriced(n *packing.Node) *Explanation {
 	const only = "it is deleted only when empty"
-	t, ok := s.catalog(n.NodePool).Get(n.InstanceType)
+	t, ok := s.base.PoolCatalog(s.pools[n.NodePool]).Get(n.InstanceType)
 	switch {
 	case !ok:
 		return explain(n.Name, PriceUnknown, "node %s has no known price: the catalog has no instance type %q; %s", n.Name, n.InstanceType, only)

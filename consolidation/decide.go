@@ -61,7 +61,7 @@ func (s *state) why(cands []candidate, w Why, format string, args ...any) *Expla
 // price writes p, an hourly price, in the currency of the catalog of the
 // first candidate's NodePool, for an explanation.
 func (s *state) price(cands []candidate, p instancetypes.Price) string {
-	return p.Format(s.catalog(cands[0].node.NodePool).Origin().Currency)
+	return p.Format(s.base.PoolCatalog(cands[0].pool).Currency())
 }
 
 // finish prices the command, applies the score rules and names the claims
@@ -184,7 +184,7 @@ func allSpot(cands []candidate) bool {
 // options prices the claim's types under reqs, keeps those whose worst
 // launch price is below limit, cheapest first.
 func (s *state) options(claim packing.NodeClaim, reqs requirements.Set, limit instancetypes.Price) []option {
-	cat := s.catalog(claim.NodePool)
+	cat := s.base.PoolCatalog(s.pools[claim.NodePool])
 	var opts []option
 	for _, name := range claim.InstanceTypes {
 		t, ok := cat.Get(name)
@@ -201,13 +201,6 @@ func (s *state) options(claim packing.NodeClaim, reqs requirements.Set, limit in
 		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), cmp.Compare(a.t.Name, b.t.Name))
 	})
 	return opts
-}
-
-func (s *state) catalog(pool string) *instancetypes.Catalog {
-	if p := s.pools[pool]; p != nil && p.Catalog != nil {
-		return p.Catalog
-	}
-	return s.c.Catalog
 }
 
 // withoutSameType is Karpenter's filterOutSameInstanceType: when the

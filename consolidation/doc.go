@@ -64,16 +64,17 @@
 // each multi-node pass makes O(log 100) solves; single-node at most one
 // per candidate over the whole plan (a candidate that failed is not tried
 // again), stopping at Options.MaxSingle; the repack at most
-// Options.MaxIterations. Plan validates the cluster once up front, and
-// every Solve validates its whole problem again (packing.Problem.Validate:
-// every node, pod and label string; about 2,000 allocations and 250 KB on
-// the cluster below): 72 validations per Plan on BenchmarkConsolidate's
-// 2,000-node, 20,000-pod fragmented cluster, about a tenth of the Plan's
-// 1.38 million allocations. That cluster planned in about 0.7 s on 2
-// cores as measured on 2026-12-02 and the morning of 2026-12-03
-// (BenchmarkConsolidate, benchmarks/RESULTS.md), before packing.Solve
-// validated every string of its problem; the time is to be measured
-// again.
+// Options.MaxIterations. Plan validates the cluster once up front
+// (packing.Problem.Validate: every node, pod and label string, O(cluster
+// size)); a simulation's Solve does not check the input nodes and their
+// pods again, which a simulation only moves, but checks what it adds: the
+// pending and displaced pods, the replacements in flight from earlier
+// commands with their pods, the NodePools and the uniqueness of node names
+// (packing.SolveVouched), O(pods moved + nodes). On BenchmarkConsolidate's
+// 2,000-node, 20,000-pod fragmented cluster (72 simulations) that took the
+// Plan from 1.38 to 1.12 million allocations (2026-12-03); it planned in
+// about 0.7 s on 2 cores as measured on 2026-12-02
+// (benchmarks/RESULTS.md).
 // Plan is pure and deterministic and does not modify its input; it is safe
 // for concurrent use.
 package consolidation

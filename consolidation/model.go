@@ -15,8 +15,9 @@ import (
 // every NodePool).
 type Cluster struct {
 	// Nodes are the existing and in-flight nodes with their pods. A pod
-	// whose Owner starts with "DaemonSet/" is a daemonset pod: it does not
-	// make its node non-empty and is never moved.
+	// whose Owner starts with "DaemonSet/" is a daemonset pod
+	// (packing.Pod.IsDaemon): it does not make its node non-empty and is
+	// never moved.
 	Nodes      []packing.Node
 	NodePools  []packing.NodePool
 	Catalog    *instancetypes.Catalog

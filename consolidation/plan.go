@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -17,8 +18,14 @@ var ErrInvalidCluster = errors.New("invalid cluster")
 // state is the cluster as the commands so far leave it, and what Plan has
 // learnt about the nodes.
 type state struct {
-	c       Cluster
-	o       Options
+	c Cluster
+	o Options
+	// base is the problem of every simulation but its pods and nodes:
+	// the NodePools, catalog and daemonsets.
+	base packing.Problem
+	// vouched names the input nodes, validated once by newState; the
+	// simulations' solves check only the rest (packing.SolveVouched).
+	vouched vouch.Nodes
 	pools   map[string]*packing.NodePool
 	changed map[string]bool
 	kept    map[string]Explanation
@@ -45,10 +52,13 @@ func newState(c Cluster, o Options) (*state, error) {
 	// What packing would reject in a simulation is rejected up front, so
 	// that commands no simulation checks (emptiness) never rest on it either:
 	// duplicate node names, negative requests, unknown values.
-	p := packing.Problem{Pods: c.Pending, Nodes: c.Nodes, NodePools: c.NodePools, Catalog: c.Catalog, DaemonSets: c.DaemonSets}
+	s.base = packing.Problem{NodePools: c.NodePools, Catalog: c.Catalog, DaemonSets: c.DaemonSets}
+	p := s.base
+	p.Pods, p.Nodes = c.Pending, c.Nodes
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
 	}
+	s.vouched = vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name })
 	return s, s.checkBudgets()
 }
 

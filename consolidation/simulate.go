@@ -1,6 +1,7 @@
 package consolidation
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -15,7 +16,11 @@ type sim struct {
 }
 
 // simulate solves the cluster without cands: the other nodes keep their
-// pods; the pods of cands and of deleting nodes join the pending ones.
+// pods; the pods of cands and of deleting nodes join the pending ones. The
+// input nodes, which newState validated, keep every field the solve checks
+// but their pods, which only move between them, to the pending pods and to
+// in-flight replacements; so the solve checks only those pending pods and
+// the replacements (packing.SolveVouched).
 func (s *state) simulate(cands []candidate) (sim, error) {
 	gone := make(map[string]bool, len(cands))
 	for _, c := range cands {
@@ -36,8 +41,9 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	p := packing.Problem{Pods: pods, NodePools: s.c.NodePools, Catalog: s.c.Catalog, Nodes: nodes, DaemonSets: s.c.DaemonSets}
-	plan, err := packing.Solve(p, s.o.Solver)
+	p := s.base
+	p.Pods, p.Nodes = pods, nodes
+	plan, err := packing.SolveVouched(context.Background(), s.vouched, p, s.o.Solver)
 	return sim{pods: pods, first: first, plan: plan}, err
 }
 
@@ -55,12 +61,12 @@ func withDisplaced(dst, pods []packing.Pod, d bool) []packing.Pod {
 func (m sim) homeless(initialized map[string]bool) string {
 	for _, u := range m.plan.Unschedulable {
 		if u.Pod >= m.first {
-			return fmt.Sprintf("pod %s fits nowhere else: %s", podKey(m.pods[u.Pod]), u.Reason.Message)
+			return fmt.Sprintf("pod %s fits nowhere else: %s", m.pods[u.Pod].Key(), u.Reason.Message)
 		}
 	}
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first && !initialized[b.Node] {
-			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", podKey(m.pods[b.Pod]), b.Node)
+			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", m.pods[b.Pod].Key(), b.Node)
 		}
 	}
 	return ""
@@ -87,17 +93,15 @@ func (m sim) placements(rename map[string]string) []Placement {
 	var out []Placement
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			out = append(out, Placement{Pod: podKey(m.pods[b.Pod]), Node: b.Node})
+			out = append(out, Placement{Pod: m.pods[b.Pod].Key(), Node: b.Node})
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				out = append(out, Placement{Pod: podKey(m.pods[i]), NodeClaim: rename[nc.Name]})
+				out = append(out, Placement{Pod: m.pods[i].Key(), NodeClaim: rename[nc.Name]})
 			}
 		}
 	}
 	return out
 }
-
-func podKey(p packing.Pod) string { return p.Namespace + "/" + p.Name }

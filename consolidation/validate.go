@@ -97,7 +97,7 @@ func (s *state) stillInBudget(cmd Command, cands []candidate) error {
 func stillEmpty(cands []candidate) error {
 	for _, c := range cands {
 		if !c.empty() {
-			return stale(c.name, PodsDoNotFit, "node %s is no longer empty (pod %s)", c.name, podKey(c.pods[0]))
+			return stale(c.name, PodsDoNotFit, "node %s is no longer empty (pod %s)", c.name, c.pods[0].Key())
 		}
 	}
 	return nil

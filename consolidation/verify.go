@@ -184,7 +184,7 @@ func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
 	pods := movable(n.Pods)
 	for _, p := range pods {
 		if blocked, why := disruption.PodBlocks(p, v.c.Now); blocked {
-			v.add(i, RuleDoNotDisrupt, n.Name, podKey(p), "%s", why)
+			v.add(i, RuleDoNotDisrupt, n.Name, p.Key(), "%s", why)
 		}
 	}
 	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {

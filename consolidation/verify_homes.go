@@ -2,7 +2,6 @@ package consolidation
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
@@ -58,7 +57,7 @@ func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 			continue
 		}
 		for _, p := range n.Pods {
-			if !daemonPod(p) {
+			if !p.IsDaemon() {
 				out = append(out, displacedPod{pod: p, from: j, required: cand})
 			}
 		}
@@ -66,15 +65,11 @@ func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 	return out
 }
 
-func daemonPod(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
-
-func namespacedName(p packing.Pod) string { return p.Namespace + "/" + p.Name }
-
 // assign gives each displaced pod its placements and reports placements of
 // unknown pods, required pods without one and pods with several.
 func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 	for _, pl := range cmd.Placements {
-		k := slices.IndexFunc(pods, func(d displacedPod) bool { return namespacedName(d.pod) == pl.Pod })
+		k := slices.IndexFunc(pods, func(d displacedPod) bool { return d.pod.Key() == pl.Pod })
 		if k < 0 {
 			v.add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod, "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
 			continue
@@ -82,7 +77,7 @@ func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 		pods[k].placed = append(pods[k].placed, pl)
 	}
 	for _, d := range pods {
-		name := namespacedName(d.pod)
+		name := d.pod.Key()
 		switch {
 		case len(d.placed) == 0 && d.required:
 			v.add(i, RulePlacement, v.nodes[d.from].Name, name, "pod %s on candidate %s has no placement", name, v.nodes[d.from].Name)
@@ -102,7 +97,7 @@ func (v *cmdVerifier) problem(cands []int) packing.Problem {
 			continue
 		}
 		if n.MarkedForDeletion {
-			n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return !daemonPod(q) })
+			n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return !q.IsDaemon() })
 		}
 		n.Settling = v.c.settling(&n, v.pools)
 		p.Nodes = append(p.Nodes, n)
@@ -113,7 +108,7 @@ func (v *cmdVerifier) problem(cands []int) packing.Problem {
 // place adds pod d to the problem and binds it where its first placement
 // says, reporting malformed placements and uninitialized targets.
 func (v *cmdVerifier) place(i int, h *homes, d displacedPod, claims map[string]int) {
-	pl, name := d.placed[0], namespacedName(d.pod)
+	pl, name := d.placed[0], d.pod.Key()
 	switch {
 	case (pl.Node == "") == (pl.NodeClaim == ""):
 		v.add(i, RulePlacement, pl.Node+pl.NodeClaim, name, "placement of pod %s must name exactly one of a node and a claim", name)
@@ -142,7 +137,7 @@ func (v *cmdVerifier) checkHomes(i int, h homes) {
 	for _, pv := range packing.VerifyMoves(h.prob, h.plan) {
 		pod := ""
 		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
-			pod = namespacedName(h.prob.Pods[pv.Pod])
+			pod = h.prob.Pods[pv.Pod].Key()
 		}
 		v.out = append(v.out, Violation{Command: i, Rule: RuleHome, Packing: pv.Rule, Node: pv.Node, Pod: pod, Message: pv.Message})
 	}
@@ -159,10 +154,10 @@ func (v *cmdVerifier) apply(cands []int, h homes) {
 	}
 	for _, d := range h.moved {
 		n := &v.nodes[d.from]
-		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return namespacedName(q) == namespacedName(d.pod) })
+		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return q.Key() == d.pod.Key() })
 	}
 	for _, j := range cands {
-		v.nodes[j].Pods = slices.DeleteFunc(slices.Clone(v.nodes[j].Pods), func(q packing.Pod) bool { return !daemonPod(q) })
+		v.nodes[j].Pods = slices.DeleteFunc(slices.Clone(v.nodes[j].Pods), func(q packing.Pod) bool { return !q.IsDaemon() })
 	}
 	for _, b := range h.plan.Bindings {
 		if j := v.nodeIndex(b.Node); j >= 0 && !v.nodes[j].MarkedForDeletion {

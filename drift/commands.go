@@ -155,15 +155,16 @@ func (c *candidate) budgetReason() disruption.Reason {
 // is, whatever its Reason.
 //
 // Commands does not modify its arguments. The complexity is one
-// packing.Solve per candidate that passes the cheaper checks, plus
-// O(candidates²) to pick the next one (whether a node is empty is kept
-// as a count, not scanned), plus Cluster.Validate.
+// packing.Solve per candidate that passes the cheaper checks (which checks
+// only the pods it moves and the nodes in flight, not the validated
+// cluster again), plus O(candidates²) to pick the next one (whether a node
+// is empty is kept as a count, not scanned), plus Cluster.Validate once.
 func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
 	if err := errors.Join(cl.Validate(), validateFindings(findings)); err != nil {
 		return nil, nil, err
 	}
 	cands, blocked := group(findings, cl.Nodes)
-	p := &planner{cl: cl, now: now, sim: newSim(cl.Nodes, cl.NodePools, cl.Catalog, cl.DaemonSets), budgets: newBudgets(cl, cands, now)}
+	p := &planner{cl: cl, now: now, sim: newSim(cl, cl.Catalog), budgets: newBudgets(cl, cands, now)}
 	var cmds []Command
 	for len(cands) > 0 {
 		k := p.next(cands)
@@ -256,7 +257,7 @@ func boolFirst(a, b bool) int {
 func reschedulablePods(pods []packing.Pod) []packing.Pod {
 	var out []packing.Pod
 	for _, p := range pods {
-		if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+		if !p.IsDaemon() {
 			out = append(out, p)
 		}
 	}
@@ -311,7 +312,7 @@ func (p *planner) current(c *candidate) (packing.Node, string) {
 func unschedulable(node string, plan packing.Plan, pods []packing.Pod) string {
 	u := plan.Unschedulable[0]
 	return fmt.Sprintf("Node %s cannot be replaced: %d of its pods would have no home, pod %s first: %s",
-		node, len(plan.Unschedulable), refOf(&pods[u.Pod]), u.Reason.Message)
+		node, len(plan.Unschedulable), pods[u.Pod].Key(), u.Reason.Message)
 }
 
 // voluntaryBlock returns why a budgeted candidate may not go now, judged

@@ -62,11 +62,13 @@
 // valid pod); then it picks each next candidate by a scan of those left
 // (O(candidates²) in all, emptiness being counted as pods move, not
 // rescanned) and simulates each candidate that passes the cheaper checks
-// (do-not-disrupt, PodDisruptionBudgets, budgets) with one packing.Solve,
-// which validates the whole simulated cluster again: so one call validates
-// the cluster once plus once per simulated candidate (7 times for
-// BenchmarkCommands' 200 nodes, of which 6 are replaced).
-// Interruption validates the cluster and solves once (validating it
-// again). Everything is pure: time is a parameter, inputs are never
-// modified and outputs are deterministic. See the package examples.
+// (do-not-disrupt, PodDisruptionBudgets, budgets) with one packing.Solve.
+// The cluster's nodes are validated once: a simulation only moves their
+// pods, and its Solve checks only what it adds, the candidate's pods and
+// the replacements in flight from earlier commands with their pods, plus
+// the NodePools and the uniqueness of node names (packing.SolveVouched),
+// O(pods moved + nodes). Interruption validates the cluster and solves
+// once, in the same way. Everything is pure: time is a parameter, inputs
+// are never modified and outputs are deterministic. See the package
+// examples.
 package drift

@@ -3,7 +3,6 @@ package drift
 import (
 	"cmp"
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -149,66 +148,20 @@ func (ev *evaluator) requirementsRule(out []Finding, s *NodeClaimState, p *pool)
 		p.t.NodePool.Name+": it "+label+", and the NodePool requires "+p.reqs[i].r.String()+"."))
 }
 
-// mismatch is Set.Matches on nodeLabels without building the map: one
-// lookup per requirement. It returns the index of the first requirement
-// the node fails (-1 for none) with the node's value for it and whether it
-// has one. It does not allocate.
+// mismatch is Set.Matches on the node's labels (packing.Node.Label, the
+// model's one rule: stable keys, a label over its beta alias and over the
+// field it stands for) without building the map: one lookup per
+// requirement. It returns the index of the first requirement the node
+// fails (-1 for none) with the node's value for it and whether it has one.
+// It does not allocate.
 func mismatch(reqs []compiledReq, n *packing.Node) (int, string, bool) {
 	for i, c := range reqs {
-		v, ok := n.Labels[c.r.Key()]
-		if !ok {
-			v, ok = fieldLabel(n, c.r.Key())
-		}
+		v, ok := n.Label(c.r.Key())
 		if (ok && !c.r.Has(v)) || (!ok && !c.absentOK) {
 			return i, v, ok
 		}
 	}
 	return -1, "", false
-}
-
-// fieldLabel is the value of a well-known label taken from the node's
-// fields, as nodeLabels fills it in.
-func fieldLabel(n *packing.Node, key string) (string, bool) {
-	for _, l := range wellKnown(n) {
-		if l.Key == key {
-			return l.Value, l.Value != ""
-		}
-	}
-	return "", false
-}
-
-// wellKnown are the labels a node carries from its own fields, added when
-// its Labels lack them.
-func wellKnown(n *packing.Node) [4]requirements.Label {
-	return [4]requirements.Label{{Key: requirements.LabelInstanceType, Value: n.InstanceType},
-		{Key: requirements.LabelZone, Value: n.Zone},
-		{Key: requirements.LabelCapacityType, Value: n.CapacityType.String()},
-		{Key: requirements.LabelNodePool, Value: n.NodePool}}
-}
-
-// nodeLabels returns the node's labels with its instance type, zone,
-// capacity type and NodePool filled in from its fields where missing; it
-// copies the map only when something is missing.
-func nodeLabels(n *packing.Node) map[string]string {
-	known := wellKnown(n)
-	missing := false
-	for _, l := range known {
-		_, has := n.Labels[l.Key]
-		missing = missing || (!has && l.Value != "")
-	}
-	if !missing {
-		return n.Labels
-	}
-	m := maps.Clone(n.Labels)
-	if m == nil {
-		m = make(map[string]string, len(known))
-	}
-	for _, l := range known {
-		if _, has := m[l.Key]; !has && l.Value != "" {
-			m[l.Key] = l.Value
-		}
-	}
-	return m
 }
 
 func (ev *evaluator) instanceType(out []Finding, s *NodeClaimState) []Finding {

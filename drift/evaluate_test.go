@@ -87,6 +87,12 @@ func TestEvaluate(t *testing.T) {
 				delete(in.Nodes[0].Node.Labels, requirements.LabelCapacityType)
 				withReqs(od)(in)
 			}, want: []string{}},
+		{name: "requirement drift reads a beta label under its stable key, over the node's field (packing.Node.Label)",
+			change: func(in *drift.Input) {
+				delete(in.Nodes[0].Node.Labels, requirements.LabelZone)
+				in.Nodes[0].Node.Labels["failure-domain.beta.kubernetes.io/zone"] = "zone-b"
+				withReqs(od, expr(requirements.LabelZone, requirements.In, in.Nodes[0].Node.Zone))(in)
+			}, want: []string{"n1:RequirementsDrifted"}},
 		{name: "a changed requirement alone does not change the hash",
 			change: withReqs(od, expr(requirements.LabelOS, requirements.In, "linux", "windows")), want: []string{}},
 		{name: "no static drift when the node has no hash",

@@ -221,7 +221,7 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 	for i, f := range p.Findings {
 		names[i] = f.Node
 	}
-	s := newSim(cl.Nodes, cl.NodePools, p.Catalog, cl.DaemonSets)
+	s := newSim(cl, p.Catalog)
 	pods := s.reschedulable(names)
 	plan, err := s.place(names, pods)
 	if err != nil {

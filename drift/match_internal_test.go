@@ -45,7 +45,7 @@ func TestMismatchAgreesWithMatches(t *testing.T) {
 		}
 		pl := compile(&Template{NodePool: packing.NodePool{Requirements: requirements.NewSet(reqs...)}}, nil)
 		i, _, _ := mismatch(pl.reqs, &n)
-		return (i < 0) == (pl.t.NodePool.Requirements.Matches(nodeLabels(&n)) == nil)
+		return (i < 0) == (pl.t.NodePool.Requirements.Matches(n.EffectiveLabels()) == nil)
 	}, gen.SliceOfN(3, gen.IntRange(0, 3)), gen.SliceOfN(3, gen.IntRange(0, 5)), gen.SliceOfN(3, gen.IntRange(0, 2)),
 		gen.SliceOfN(4, gen.Bool()), gen.Bool()))
 	props.TestingRun(t)

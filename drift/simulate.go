@@ -1,12 +1,13 @@
 package drift
 
 import (
+	"context"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -30,7 +31,11 @@ type Home struct {
 
 // sim is the cluster as the commands so far leave it: nodes being replaced
 // are marked for deletion and their replacements are in flight. It owns its
-// node slice; node pod slices are cloned before they are changed.
+// node slice; node pod slices are cloned before they are changed. The
+// cluster's nodes keep every field the solver checks but their pods and
+// MarkedForDeletion, and pods only move between them and to replacements,
+// so its solves check only the pending pods and the replacements
+// (packing.SolveVouched).
 type sim struct {
 	nodes   []packing.Node
 	movable []int          // per node, its pods but daemonset ones
@@ -38,16 +43,21 @@ type sim struct {
 	pools   []packing.NodePool
 	catalog *instancetypes.Catalog
 	ds      []packing.DaemonSet
+	vouched vouch.Nodes // the nodes of the cluster, validated
 }
 
-func newSim(states []NodeClaimState, templates []Template, catalog *instancetypes.Catalog, ds []packing.DaemonSet) *sim {
+// newSim starts the simulation of cl, which [Cluster.Validate] accepted,
+// with catalog as its catalog.
+func newSim(cl Cluster, catalog *instancetypes.Catalog) *sim {
+	states := cl.Nodes
 	s := &sim{nodes: make([]packing.Node, 0, len(states)), movable: make([]int, 0, len(states)),
-		byName: make(map[string]int, len(states)), pools: make([]packing.NodePool, len(templates)), catalog: catalog, ds: ds}
+		byName: make(map[string]int, len(states)), pools: make([]packing.NodePool, len(cl.NodePools)), catalog: catalog,
+		ds: cl.DaemonSets, vouched: vouch.Of(states, func(s *NodeClaimState) string { return s.Node.Name })}
 	for i := range states {
 		s.add(states[i].Node)
 	}
-	for i := range templates {
-		s.pools[i] = templates[i].NodePool
+	for i := range cl.NodePools {
+		s.pools[i] = cl.NodePools[i].NodePool
 	}
 	return s
 }
@@ -65,7 +75,7 @@ func (s *sim) add(n packing.Node) {
 
 // count counts pod p, just added to node i, unless it is a daemonset pod.
 func (s *sim) count(i int, p *packing.Pod) {
-	if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+	if !p.IsDaemon() {
 		s.movable[i]++
 	}
 }
@@ -92,7 +102,7 @@ func (s *sim) reschedulable(names []string) []packing.Pod {
 	for _, name := range names {
 		if i := s.index(name); i >= 0 {
 			for _, p := range s.nodes[i].Pods {
-				if !strings.HasPrefix(p.Owner, "DaemonSet/") {
+				if !p.IsDaemon() {
 					pods = append(pods, p)
 				}
 			}
@@ -115,8 +125,8 @@ func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 			nodes[i].MarkedForDeletion, nodes[i].Pods = true, nil
 		}
 	}
-	return packing.Solve(packing.Problem{Pods: pods, NodePools: s.pools, Catalog: s.catalog, Nodes: nodes, DaemonSets: s.ds},
-		packing.Options{})
+	return packing.SolveVouched(context.Background(), s.vouched,
+		packing.Problem{Pods: pods, NodePools: s.pools, Catalog: s.catalog, Nodes: nodes, DaemonSets: s.ds}, packing.Options{})
 }
 
 // rename names the plan's claims with disruption.ReplacementName:

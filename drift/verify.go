@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -177,10 +176,8 @@ func (v *cmdVerifier) unfit(j int, name string) string {
 	return ""
 }
 
-func daemonPod(p packing.Pod) bool { return strings.HasPrefix(p.Owner, "DaemonSet/") }
-
 func movable(pods []packing.Pod) []packing.Pod {
-	return slices.DeleteFunc(slices.Clone(pods), daemonPod)
+	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return p.IsDaemon() })
 }
 
 // checkProtected checks a budgeted command against the do-not-disrupt of

@@ -72,7 +72,7 @@ func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]Hom
 	}
 	for k, p := range pods {
 		if n := len(found[k]); n != 1 {
-			v.add(i, RuleHomes, cmd.Node, refOf(&p).String(), "pod %s of node %s has %d homes; it needs exactly one", refOf(&p), cmd.Node, n)
+			v.add(i, RuleHomes, cmd.Node, p.Key(), "pod %s of node %s has %d homes; it needs exactly one", p.Key(), cmd.Node, n)
 		}
 	}
 	return found
@@ -80,7 +80,7 @@ func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]Hom
 
 // house adds pod p to the problem on its home, reporting malformed homes.
 func (v *cmdVerifier) house(i int, cmd Command, h *homed, p packing.Pod, hm Home, claims map[string]int) {
-	name, set := refOf(&p).String(), boolCount(hm.Node != "", hm.NodeClaim != "", hm.Unschedulable != "")
+	name, set := p.Key(), boolCount(hm.Node != "", hm.NodeClaim != "", hm.Unschedulable != "")
 	switch {
 	case set != 1:
 		v.add(i, RuleHomes, cmd.Node, name, "the home of pod %s must set exactly one of Node, NodeClaim and Unschedulable", name)
@@ -121,7 +121,7 @@ func (v *cmdVerifier) checkPacking(i int, h homed) {
 	for _, pv := range packing.VerifyMoves(h.prob, h.plan) {
 		pod := ""
 		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
-			pod = refOf(&h.prob.Pods[pv.Pod]).String()
+			pod = h.prob.Pods[pv.Pod].Key()
 		}
 		v.out = append(v.out, Violation{Command: i, Rule: RulePacking, Packing: pv.Rule, Node: pv.Node, Pod: pod, Message: pv.Message})
 	}

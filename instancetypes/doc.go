@@ -57,7 +57,8 @@
 // host, capacity-block-only types); [Origin].Unpriced counts them.
 //
 // Spot prices are a model, not a fact: DefaultSpotDiscount takes 60% off
-// the on-demand price unless Options.SpotDiscount, Options.SpotPrice or a
+// the on-demand price unless Options.SpotDiscount, Options.NoSpotDiscount
+// (no discount: spot at the on-demand price), Options.SpotPrice or a
 // file's spotPrice says otherwise. Options.CapacityTypes chooses the
 // capacity types offerings are built for (default on-demand and spot).
 //

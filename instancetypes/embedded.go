@@ -42,6 +42,10 @@ type Options struct {
 	// SpotDiscount is the fraction of the on-demand price a spot offering
 	// saves, in [0, 1). 0 means DefaultSpotDiscount.
 	SpotDiscount float64
+	// NoSpotDiscount prices modelled spot offerings at the on-demand price:
+	// a discount of 0, which SpotDiscount cannot say since its zero value
+	// is the default. SpotDiscount must then be 0.
+	NoSpotDiscount bool
 	// SpotPrice sets the spot price, per hour in the catalog's currency, of
 	// the named types in every zone, instead of the discount model.
 	SpotPrice map[string]float64
@@ -190,11 +194,9 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 	s := settings{region: region, zones: zones, maxPods: int64(opts.MaxPods), defaultPods: def.pods,
 		docCurrency: cmp.Or(doc.Currency, DefaultCurrency)}
 	errs := s.where(opts.Prices, doc, def)
-	d := opts.SpotDiscount
-	if math.IsNaN(d) || d < 0 || d >= 1 {
-		errs = append(errs, fieldErr("", "Options.SpotDiscount", ErrInvalidOptions, "%v not in [0, 1)", d))
-	}
-	s.spotOffPPM = int64(math.Round(cmp.Or(d, DefaultSpotDiscount) * 1e6))
+	d, err := spotDiscount(opts)
+	errs = append(errs, err)
+	s.spotOffPPM = int64(math.Round(d * 1e6))
 	if opts.MaxPods < 0 {
 		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d is negative", opts.MaxPods))
 	}
@@ -203,8 +205,23 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 	var spotErrs []error
 	s.spotPrice, spotErrs = spotPrices(opts.SpotPrice, doc)
 	origin := Origin{Region: region, Zones: zones, ZonesAssumed: !known, Currency: s.table.currency,
-		Source: s.table.source, Modelled: s.table.modelled, CapacityTypes: cts, SpotDiscount: cmp.Or(d, DefaultSpotDiscount)}
+		Source: s.table.source, Modelled: s.table.modelled, CapacityTypes: cts, SpotDiscount: d}
 	return s, origin, errors.Join(append(errs, spotErrs...)...)
+}
+
+// spotDiscount is the discount of opts: SpotDiscount, DefaultSpotDiscount
+// when it is 0, or 0 with NoSpotDiscount.
+func spotDiscount(opts Options) (float64, error) {
+	d := opts.SpotDiscount
+	switch {
+	case math.IsNaN(d) || d < 0 || d >= 1:
+		return DefaultSpotDiscount, fieldErr("", "Options.SpotDiscount", ErrInvalidOptions, "%v not in [0, 1)", d)
+	case opts.NoSpotDiscount && d != 0:
+		return 0, fieldErr("", "Options.NoSpotDiscount", ErrInvalidOptions, "set with SpotDiscount %v", d)
+	case opts.NoSpotDiscount:
+		return 0, nil
+	}
+	return cmp.Or(d, DefaultSpotDiscount), nil
 }
 
 // where validates the region, zones and currency of s and chooses its

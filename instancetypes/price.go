@@ -84,9 +84,33 @@ func (p Price) Format(currency string) string {
 // Amount writes p with six decimals, rounded half up, without a currency
 // or unit, as "0.096000": for table columns whose header names both.
 func (p Price) Amount() string {
-	sign, u := p.unsigned()
-	micros := (u + 500) / 1000 // u ≤ 2^63: no overflow
+	sign, micros := p.micros()
 	return fmt.Sprintf("%s%d.%06d", sign, micros/1_000_000, micros%1_000_000)
+}
+
+// Decimal returns the amount [Price.Amount] writes (six decimals, rounded
+// half up) as the float64 nearest to it, for JSON numbers: encoding/json
+// writes it in the shortest form that reads back the same ("0.096"), and
+// the number equals what a table shows. It is the one conversion of a
+// price to a JSON number; [Price.Dollars] is not rounded.
+func (p Price) Decimal() float64 {
+	sign, micros := p.micros()
+	return signed(sign, float64(micros)/1e6) // micros < 2^53: both exact, the quotient correctly rounded
+}
+
+// micros returns the sign of p and its magnitude in micro-units, rounded
+// half up.
+func (p Price) micros() (string, uint64) {
+	sign, u := p.unsigned()
+	return sign, (u + 500) / 1000 // u ≤ 2^63: no overflow
+}
+
+// signed applies sign to f; never -0, which JSON would write "-0".
+func signed(sign string, f float64) float64 {
+	if sign == "-" && f != 0 {
+		return -f
+	}
+	return f
 }
 
 // HoursPerMonth is the month of [Price.MonthlyAmount]: 730 hours, as AWS
@@ -98,12 +122,27 @@ const HoursPerMonth = 730
 // monthly columns and totals beside [Price.Amount]. It is exact for every
 // Price (the product is computed in 128 bits).
 func (p Price) MonthlyAmount() string {
+	sign, cents := p.monthlyCents()
+	return fmt.Sprintf("%s%d.%02d", sign, cents/100, cents%100)
+}
+
+// MonthlyDecimal returns the amount [Price.MonthlyAmount] writes (two
+// decimals, rounded half up) as the float64 nearest to it, for JSON
+// numbers, as [Price.Decimal] does for the hourly amount.
+func (p Price) MonthlyDecimal() float64 {
+	sign, cents := p.monthlyCents()
+	return signed(sign, float64(cents)/100) // cents < 2^53
+}
+
+// monthlyCents returns the sign of p and the magnitude of p times
+// HoursPerMonth in hundredths, rounded half up.
+func (p Price) monthlyCents() (string, uint64) {
 	sign, u := p.unsigned()
 	hi, lo := bits.Mul64(u, HoursPerMonth)
 	lo, carry := bits.Add64(lo, nanosPerDollar/200, 0) // half a cent
 	// u ≤ 2^63, so hi+carry < 2^10, below the divisor: Div64 cannot overflow.
 	cents, _ := bits.Div64(hi+carry, lo, nanosPerDollar/100)
-	return fmt.Sprintf("%s%d.%02d", sign, cents/100, cents%100)
+	return sign, cents
 }
 
 // unsigned returns the sign of p and its magnitude.

@@ -3,6 +3,7 @@ package instancetypes
 import (
 	"errors"
 	"math"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -104,6 +105,41 @@ func TestPriceMonthlyAmount(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.month, func(t *testing.T) { assert.Equal(t, tc.month, tc.p.MonthlyAmount()) })
 	}
+}
+
+// TestPriceDecimal: the JSON numbers of a price are the amounts the
+// tables show, exactly, negatives rounded as their magnitude.
+func TestPriceDecimal(t *testing.T) {
+	tests := []struct {
+		p           Price
+		hour, month float64
+	}{
+		{0, 0, 0},
+		{96_000_000, 0.096, 70.08},
+		{100_000_500, 0.100001, 73}, // 0.1000005 as a float64 is below the half
+		{1_499, 0.000001, 0},
+		{1_500, 0.000002, 0},
+		{6_850, 0.000007, 0.01},
+		{-96_000_000, -0.096, -70.08},
+		{-1_500, -0.000002, 0},
+		{MaxPrice, 9223372036.854776, 6733061586903.99},
+	}
+	for _, tc := range tests {
+		t.Run(tc.p.Amount(), func(t *testing.T) {
+			assert.Equal(t, tc.hour, tc.p.Decimal())
+			assert.Equal(t, tc.month, tc.p.MonthlyDecimal())
+		})
+	}
+	for _, p := range []Price{0, 1, 499, 500, 96_000_000, 123_456_789_012, -7_654_321, MaxPrice, math.MinInt64 + 1} {
+		hour, err := strconv.ParseFloat(p.Amount(), 64)
+		require.NoError(t, err)
+		month, err := strconv.ParseFloat(p.MonthlyAmount(), 64)
+		require.NoError(t, err)
+		assert.Equal(t, hour, p.Decimal(), "%d", p)
+		assert.Equal(t, month, p.MonthlyDecimal(), "%d", p)
+	}
+	assert.False(t, math.Signbit(Price(-1_500).MonthlyDecimal()), "no -0, which JSON writes")
+	assert.False(t, math.Signbit(Price(-499).Decimal()), "no -0, which JSON writes")
 }
 
 func TestPriceScale(t *testing.T) {

@@ -59,6 +59,33 @@ func TestParseOptions(t *testing.T) {
 	assert.Equal(t, off("us-east-1a", Spot, 10_000_000), m5.Offerings[0])
 }
 
+// TestNoSpotDiscount: a zero discount, which SpotDiscount's zero value
+// (the default) cannot say, prices modelled spot at on-demand.
+func TestNoSpotDiscount(t *testing.T) {
+	tests := []struct {
+		name string
+		opts Options
+		spot Price
+		off  float64
+	}{
+		{"default", Options{}, 38_400_000, DefaultSpotDiscount},
+		{"a discount", Options{SpotDiscount: 0.5}, 48_000_000, 0.5},
+		{"no discount", Options{NoSpotDiscount: true}, 96_000_000, 0},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Parse([]byte(userCatalog), tc.opts)
+			require.NoError(t, err)
+			m5, _ := c.Get("m5.large")
+			assert.Contains(t, m5.Offerings, off("us-east-1a", Spot, tc.spot))
+			assert.Equal(t, tc.off, c.Origin().SpotDiscount)
+		})
+	}
+	_, err := Parse([]byte(userCatalog), Options{NoSpotDiscount: true, SpotDiscount: 0.5})
+	require.ErrorIs(t, err, ErrInvalidOptions)
+	assert.Contains(t, err.Error(), "Options.NoSpotDiscount")
+}
+
 func TestParseErrors(t *testing.T) {
 	tests := []struct {
 		name string

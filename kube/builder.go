@@ -31,8 +31,8 @@ type builder struct {
 	claims         []ClaimStatus
 	nodeClasses    []EC2NodeClass
 	graces         map[string]time.Duration
-	finished       map[string]*[2]int // Succeeded and Failed pods by "Job/namespace/name"
-	unknownClasses map[string]int     // pods naming a PriorityClass not in the manifests, by class
+	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
+	unknownClasses map[string]int  // pods naming a PriorityClass not in the manifests, by class
 	classes        map[string]int32
 	defaultPri     *int32
 	warnings       []string
@@ -206,29 +206,20 @@ func replicas(n *int32) int {
 func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, origins: b.origins()}
-	present := map[string]int{}
+	s := b.scales()
+	present := map[ref]int{}
 	for _, sp := range b.pods {
-		if err := b.place(&c, sp, present); err != nil {
+		if err := b.place(&c, sp, present, s); err != nil {
 			return Cluster{}, sp.obj.fail(err)
 		}
 	}
-	deployments, reserved := map[string]bool{}, map[string]bool{}
+	reserved := b.statefulPods()
 	for _, sw := range b.workloads {
-		switch w := &sw.v; w.kind {
-		case "Deployment":
-			deployments[w.namespace+"/"+w.name] = true
-		case "StatefulSet": // its pod names are identities, kept for it
-			for i := range w.replicas {
-				reserved["Pod/"+w.namespace+"/"+w.name+"-"+strconv.Itoa(i)] = true
-			}
-		}
-	}
-	for _, sw := range b.workloads {
-		if err := b.expand(&c, sw, present, deployments, reserved); err != nil {
+		if err := b.expand(&c, sw, present, s, reserved); err != nil {
 			return Cluster{}, sw.obj.fail(err)
 		}
 	}
-	b.computeBudgets(c.PodDisruptionBudgets)
+	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
 		b.priorityWarnings(), b.warnings), b.graces
@@ -257,19 +248,34 @@ func (b *builder) staticWarning() []string {
 }
 
 // origins records where the NodePools and EC2NodeClasses were read.
-func (b *builder) origins() map[string]origin {
-	out := map[string]origin{}
-	for id, o := range b.seen {
-		if kind, _, _ := strings.Cut(id, " "); kind == KindNodePool || kind == KindEC2NodeClass {
-			out[id] = origin{file: o.file, index: o.index, item: o.item}
+func (b *builder) origins() map[ref]origin {
+	out := map[ref]origin{}
+	for _, o := range b.seen {
+		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass {
+			out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
 		}
 	}
 	return out
 }
 
+// statefulPods are the names of the pods of the StatefulSets, which are
+// their identities: kept for them.
+func (b *builder) statefulPods() map[ref]bool {
+	reserved := map[ref]bool{}
+	for _, sw := range b.workloads {
+		if w := &sw.v; w.kind == "StatefulSet" {
+			for i := range w.replicas {
+				reserved[ref{"Pod", w.namespace, w.name + "-" + strconv.Itoa(i)}] = true
+			}
+		}
+	}
+	return reserved
+}
+
 // place converts one pod and puts it on its node, among the pending pods,
-// or nowhere with a warning; present counts it for its owners.
-func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]int) error {
+// or nowhere with a warning; present counts it for its owners
+// ([scales.owners]).
+func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int, s scales) error {
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		b.finish(p)
@@ -281,15 +287,15 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[string]i
 	if err != nil {
 		return err
 	}
-	present["Pod/"+pod.Namespace+"/"+pod.Name]++
-	for _, key := range ownerKeys(&pod) {
-		present[key]++
+	present[ref{"Pod", pod.Namespace, pod.Name}]++
+	for _, o := range s.owners(&pod) {
+		present[o]++
 	}
 	switch {
 	case p.Spec.NodeName != "":
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
 		return b.bind(c, sp, pod)
-	case strings.HasPrefix(pod.Owner, "DaemonSet/"):
+	case pod.IsDaemon():
 		b.skips.add("Pod", "a pending daemonset pod is counted by its DaemonSet", sp.obj.example(objectName(pod.Namespace, pod.Name)))
 	default:
 		c.Pods = append(c.Pods, pod)
@@ -310,14 +316,14 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 
 // finish counts a Succeeded or Failed pod for the Job that controls it.
 func (b *builder) finish(p *corev1.Pod) {
-	ref := controllerRef(p.OwnerReferences) // not metav1.GetControllerOf, whose interface moves the pod to the heap
-	if ref == nil || ref.Kind != "Job" || group(ref.APIVersion) != "batch" {
+	ctl := controllerRef(p.OwnerReferences) // not metav1.GetControllerOf, whose interface moves the pod to the heap
+	if ctl == nil || ctl.Kind != "Job" || group(ctl.APIVersion) != "batch" {
 		return
 	}
 	if b.finished == nil {
-		b.finished = map[string]*[2]int{}
+		b.finished = map[ref]*[2]int{}
 	}
-	key := "Job/" + namespace(p.Namespace) + "/" + ref.Name
+	key := ref{"Job", namespace(p.Namespace), ctl.Name}
 	n := b.finished[key]
 	if n == nil {
 		n = new([2]int)
@@ -394,28 +400,14 @@ func (b *builder) priorityWarnings() []string {
 	return out
 }
 
-// ownerKeys are the workloads a present pod belongs to: its owner, and for
-// a ReplicaSet named deployment-hash the Deployment too.
-func ownerKeys(p *packing.Pod) []string {
-	kind, name, ok := strings.Cut(p.Owner, "/")
-	if !ok {
-		return nil
-	}
-	keys := []string{kind + "/" + p.Namespace + "/" + name}
-	if h := p.Labels[appsv1.DefaultDeploymentUniqueLabelKey]; kind == "ReplicaSet" && h != "" && strings.HasSuffix(name, "-"+h) {
-		keys = append(keys, "Deployment/"+p.Namespace+"/"+strings.TrimSuffix(name, "-"+h))
-	}
-	return keys
-}
-
 // expand adds a workload's missing replicas as pending pods. A
 // StatefulSet's pods are name-0 … name-(replicas-1) less those present;
 // other workloads' pods take the first names name-i that no pod present,
 // no other workload's expansion and no StatefulSet's pod has, so no two
 // pods share a name.
-func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]int, deployments, reserved map[string]bool) error {
+func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, s scales, reserved map[ref]bool) error {
 	w := &sw.v
-	if w.owner != "" && deployments[w.namespace+"/"+w.owner] {
+	if _, ok := s[ref{"Deployment", w.namespace, w.owner}]; w.owner != "" && ok {
 		b.skips.add("ReplicaSet", "their Deployment is expanded instead", sw.obj.example(objectName(w.namespace, w.name)))
 		return nil
 	}
@@ -427,7 +419,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
-	id := w.kind + "/" + w.namespace + "/" + w.name
+	id := ref{w.kind, w.namespace, w.name}
 	if w.job != nil {
 		w.replicas = min(w.replicas, w.job.pods(b.finished[id]))
 	}
@@ -438,7 +430,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[string]in
 	first := len(c.Pods)
 	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
-		key := "Pod/" + w.namespace + "/" + name
+		key := ref{"Pod", w.namespace, name}
 		if present[key] > 0 || w.kind != "StatefulSet" && reserved[key] {
 			continue
 		}
@@ -475,5 +467,5 @@ func (b *builder) grace(p *packing.Pod, seconds *int64) {
 	if b.graces == nil {
 		b.graces = map[string]time.Duration{}
 	}
-	b.graces[p.Namespace+"/"+p.Name] = time.Duration(*seconds) * time.Second
+	b.graces[p.Key()] = time.Duration(*seconds) * time.Second
 }

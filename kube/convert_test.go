@@ -117,6 +117,34 @@ spec:
 	assert.Error(t, got.TopologySpread[0].Selector.Matches(map[string]string{"app": "x"}))
 }
 
+// TestFromPodEmptyNodeSelectorTerms: a required node selector term
+// without expressions matches no node, as in Kubernetes; a pod whose terms
+// are all empty fits nowhere, and beside a real term it changes nothing.
+func TestFromPodEmptyNodeSelectorTerms(t *testing.T) {
+	tests := []struct {
+		name, terms string
+		matches     map[string]string // nil: no node
+	}{
+		{"only an empty term", `[{}]`, nil},
+		{"empty terms only", `[{matchExpressions: []}, {}]`, nil},
+		{"an empty term beside a real one", `[{}, {matchExpressions: [{key: zone, operator: In, values: [a]}]}]`, map[string]string{"zone": "a"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := FromPod(decodePod(t, "metadata: {name: p}\nspec: {affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: {nodeSelectorTerms: "+tc.terms+"}}}}\n"))
+			require.NoError(t, err)
+			if tc.matches == nil {
+				assert.Empty(t, got.NodeAffinity.Alternatives())
+				assert.Error(t, got.NodeAffinity.Matches(map[string]string{"zone": "a"}))
+				return
+			}
+			require.Len(t, got.NodeAffinity.Alternatives(), 1)
+			assert.NoError(t, got.NodeAffinity.Matches(tc.matches))
+			assert.Error(t, got.NodeAffinity.Matches(map[string]string{"zone": "b"}))
+		})
+	}
+}
+
 func TestFromPodErrors(t *testing.T) {
 	tests := []struct{ name, doc, msg string }{
 		{"bad node affinity operator", `
@@ -210,7 +238,7 @@ func TestFromNodeErrors(t *testing.T) {
 	tests := []struct{ name, doc, msg string }{
 		{"bad capacity type", `{metadata: {name: node-a, labels: {karpenter.sh/capacity-type: cheap}}}`,
 			`Node node-a: metadata.labels["karpenter.sh/capacity-type"]: `},
-		{"taint without effect", `{metadata: {name: node-a}, spec: {taints: [{key: a}]}}`, `Node node-a: spec.taints[0].effect: is empty`},
+		{"taint without effect", `{metadata: {name: node-a}, spec: {taints: [{key: a}]}}`, `Node node-a: spec.taints[0].effect: invalid requirement: must be NoSchedule, PreferNoSchedule or NoExecute`},
 		{"negative allocatable", `{metadata: {name: node-a}, status: {allocatable: {cpu: "-1"}}}`, `Node node-a: status.allocatable: `},
 	}
 	for _, tc := range tests {

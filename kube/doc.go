@@ -183,9 +183,14 @@
 //
 // # Names, labels and keys
 //
-// Strings are checked as the API server checks them, with
-// requirements.ValidateKey and requirements.ValidateValue for labels, and
-// rejected with a field error (metadata.labels["bad key"]: …): the labels
+// Strings are checked as the API server checks them, by the requirements
+// package's validators — ValidateKey and ValidateValue for labels,
+// requirements.New for each node selector requirement and label selector
+// expression, Taint.Validate and Toleration.Validate — whose
+// requirements.FieldError names the part (key, values[1], effect…) that
+// extends the field path, and rejected with a field error
+// (metadata.labels["bad key"]: …,
+// spec.template.spec.requirements[2].values: …): the labels
 // of pods, nodes, NodeClaims and pod and NodePool templates; nodeSelector
 // entries; the keys and values of node affinity, NodePool requirements and
 // label selectors (integers for Gt and Lt); taint keys and values;
@@ -247,7 +252,10 @@
 //
 // The schema is stable: fields may be added, none removed or renamed
 // while apiVersion is nodeplan.io/v1. [NewReport] builds it from the same
-// planview.View the table is printed from.
+// planview.View the table is printed from. Its numbers are the amounts
+// the table prints: hourly prices to six decimals and monthly ones to
+// two, rounded half up on the exact price (instancetypes.Price.Decimal and
+// MonthlyDecimal), so the JSON and the table never disagree.
 //
 //	apiVersion: "nodeplan.io/v1"          kind: "ProvisioningReport"
 //	nodes[]:          new NodeClaims in plan order, then existing nodes with pods
@@ -280,22 +288,27 @@
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
-// and null nodes[].pricePerHour.
+// and null nodes[].pricePerHour. summary.pricePerMonth has two decimals, as
+// the table's (it had six, of an unrounded product).
 //
 // # Try it on your cluster
 //
-//	kubectl get nodepools -o yaml > pools.yaml
-//	kubectl get nodes,pods,daemonsets,pdb -A -o yaml > cluster.yaml
-//	nodeplan provision -f pools.yaml -f cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses -A -o yaml > cluster.yaml
+//	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //
-// Add a Deployment manifest with -f to ask what scaling it would launch.
+// Every kind in that command changes an answer (the README says how). Add
+// a Deployment manifest with -f to ask what scaling it would launch.
 //
 // # Cost model
 //
 // Conversion is linear in the size of each object and allocates its
-// result; Load is linear in the input and keeps one decoded object at a
-// time besides the results. The check before each decode is one pass over
+// result; Load is linear in the input. Until it returns it keeps, besides
+// its results, the JSON of every object of a kind it reads (for messages
+// naming where an object is, and a PodDisruptionBudget's status) and the
+// decoded Pods and workloads, which it converts once every PriorityClass,
+// Node and workload is known; objects of other kinds are counted and
+// dropped. The check before each decode is one pass over
 // the object's bytes that also reads its head, guided by a plan of each Go
 // type built once per process; BenchmarkLoadPods (a 5,000-pod list) makes
 // within 1 % of the allocations of decoding alone. Nothing here is on the solver's hot path.

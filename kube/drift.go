@@ -93,12 +93,13 @@ func (c *Cluster) state(n packing.Node) drift.NodeClaimState {
 		SecurityGroups: splitList(get(AnnotationSecurityGroupIDs)),
 		NodeClassHash:  get(AnnotationNodeClassHash), NodeClassHashVersion: get(AnnotationNodeClassHashVersion),
 		DriftedSince: claim.DriftedSince, Unlaunched: !claim.Launched}
-	for _, p := range n.Pods {
-		if g, ok := c.PodGracePeriods[p.Namespace+"/"+p.Name]; ok {
+	for i := range n.Pods {
+		key := n.Pods[i].Key()
+		if g, ok := c.PodGracePeriods[key]; ok {
 			if s.PodGracePeriods == nil {
 				s.PodGracePeriods = map[string]time.Duration{}
 			}
-			s.PodGracePeriods[p.Namespace+"/"+p.Name] = g
+			s.PodGracePeriods[key] = g
 		}
 	}
 	return s

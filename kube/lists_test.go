@@ -36,7 +36,7 @@ func TestLoadTypedLists(t *testing.T) {
 		pools      []string
 	}{
 		{"PodList from the API (items without kind)", "podlist-api.json", []string{"jobs/batch-worker-0", "jobs/batch-worker-1"}, nil},
-		{"NodePoolList from the API", "nodepoollist-api.json", nil, []string{"default"}},
+		{"NodePoolList from the API", "nodepoollist-api.json", nil, []string{"general"}},
 		{"kubectl get -o yaml List", "get-all-list.yaml", []string{"shop/checkout-0", "shop/checkout-1", "shop/checkout-2"}, nil},
 	}
 	for _, tc := range tests {

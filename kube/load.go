@@ -44,9 +44,9 @@ type Cluster struct {
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
 	Warnings        []string
-	// origins are where Load read the NodePools and EC2NodeClasses, by
-	// "Kind name", so that errors found later name the document.
-	origins map[string]origin
+	// origins are where Load read the NodePools and EC2NodeClasses, so
+	// that errors found later name the document.
+	origins map[ref]origin
 }
 
 // origin is where an object was read: its file, one-based document index
@@ -65,7 +65,7 @@ func (c *Cluster) locate(err error) error {
 	if err == nil || !errors.As(err, &oe) || errors.As(err, &de) {
 		return err
 	}
-	o, ok := c.origins[oe.Kind+" "+objectName(oe.Namespace, oe.Name)]
+	o, ok := c.origins[ref{oe.Kind, oe.Namespace, oe.Name}]
 	if !ok {
 		return err
 	}

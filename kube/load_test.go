@@ -140,6 +140,36 @@ spec: {nodeName: ghost}
 	}, c.Warnings)
 }
 
+// TestLoadPresentPodsOfADeployment: a Deployment expands only the replicas
+// its present pods do not fill; a pod of one of its ReplicaSets counts for
+// it when the ReplicaSet's ownerReferences name it, or, without the
+// ReplicaSet, when the ReplicaSet's name is the Deployment's and the pod's
+// pod-template-hash.
+func TestLoadPresentPodsOfADeployment(t *testing.T) {
+	const deployment = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec: {replicas: 2, template: {spec: {containers: [{name: c}]}}}\n"
+	const replicaSet = "---\napiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: web-abc, ownerReferences: [{apiVersion: apps/v1, kind: Deployment, name: web, uid: u, controller: true}]}\n" +
+		"spec: {replicas: 2, template: {spec: {containers: [{name: c}]}}}\n"
+	pod := func(owner, hash string) string {
+		return "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, labels: {pod-template-hash: '" + hash + "'}, ownerReferences: [{apiVersion: apps/v1, kind: ReplicaSet, name: " + owner + ", uid: u, controller: true}]}\n"
+	}
+	tests := []struct {
+		name, docs string
+		want       []string
+	}{
+		{"the ReplicaSet's owner, without a hash label", deployment + replicaSet + pod("web-abc", ""), []string{"default/p", "default/web-0"}},
+		{"the hash, without the ReplicaSet", deployment + pod("web-abc", "abc"), []string{"default/p", "default/web-0"}},
+		{"a ReplicaSet name not ending in the hash points to no Deployment", deployment + pod("web", "abc"), []string{"default/p", "default/web-0", "default/web-1"}},
+		{"another hash", deployment + pod("web-abc", "xyz"), []string{"default/p", "default/web-0", "default/web-1"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(Source{Name: "d.yaml", Data: []byte(tc.docs)})
+			require.NoError(t, err)
+			assert.Equal(t, tc.want, names(c.Pods))
+		})
+	}
+}
+
 func TestLoadBoundPods(t *testing.T) {
 	const docs = `
 apiVersion: v1

@@ -205,19 +205,26 @@ func weight(w *int32) (int32, error) {
 	return *w, nil
 }
 
+// poolRequirements compiles a NodePool's requirements; an error names
+// [i] and the part of it.
 func poolRequirements(rs []Requirement) (requirements.Set, error) {
-	exprs := make([]requirements.Expression, 0, len(rs))
+	reqs := make([]requirements.Requirement, 0, len(rs))
 	for i, r := range rs {
-		x, err := expression(r.Key, r.Operator, r.Values)
+		x, err := poolRequirement(r)
 		if err != nil {
 			return requirements.Set{}, atField(fmt.Sprintf("[%d]", i), err)
 		}
-		if r.MinValues != nil {
-			x.MinValues = *r.MinValues
-		}
-		exprs = append(exprs, x)
+		reqs = append(reqs, x)
 	}
-	return requirements.Parse(exprs...)
+	return requirements.NewSet(reqs...), nil
+}
+
+func poolRequirement(r Requirement) (requirements.Requirement, error) {
+	op, err := operator(r.Operator)
+	if err != nil {
+		return requirements.Requirement{}, err
+	}
+	return requirement(r.Key, op, r.Values, r.MinValues)
 }
 
 func limits(rl corev1.ResourceList) (map[resources.Name]int64, error) {

@@ -42,11 +42,6 @@ type PodDisruptionBudget struct {
 	AlwaysAllowUnhealthy bool
 }
 
-// Covers reports whether the budget applies to p. It does not allocate.
-func (b PodDisruptionBudget) Covers(p *packing.Pod) bool {
-	return p.Namespace == b.Namespace && b.Selector.Matches(p.Labels) == nil
-}
-
 // FromPodDisruptionBudget converts a policy/v1 PodDisruptionBudget with
 // its status.disruptionsAllowed (see [Load] for budgets without a current
 // status) and spec.unhealthyPodEvictionPolicy. It checks
@@ -148,8 +143,7 @@ func staleness(pdb *policyv1.PodDisruptionBudget) string {
 
 // computeBudgets sets DisruptionsAllowed of the budgets without a current
 // status and warns once about each.
-func (b *builder) computeBudgets(pdbs []PodDisruptionBudget) {
-	owners := b.scales()
+func (b *builder) computeBudgets(pdbs []PodDisruptionBudget, owners scales) {
 	for _, bu := range b.budgets {
 		p := &pdbs[bu.index]
 		allowed, how := allowedDisruptions(&bu.spec, b.matching(p), owners)
@@ -171,9 +165,9 @@ func (b *builder) matching(p *PodDisruptionBudget) []*corev1.Pod {
 	return out
 }
 
-// scales maps the workloads of the manifests, "Kind/namespace/name", to
-// their replicas; a ReplicaSet's entry also records its Deployment.
-type scales map[string]scaleOf
+// scales maps the workloads of the manifests to their replicas; a
+// ReplicaSet's entry also records its Deployment.
+type scales map[ref]scaleOf
 
 type scaleOf struct {
 	replicas   int32
@@ -184,7 +178,7 @@ func (b *builder) scales() scales {
 	out := scales{}
 	for _, sw := range b.workloads {
 		w := &sw.v
-		out[w.kind+"/"+w.namespace+"/"+w.name] = scaleOf{replicas: int32(w.replicas), deployment: w.owner}
+		out[ref{w.kind, w.namespace, w.name}] = scaleOf{replicas: int32(w.replicas), deployment: w.owner}
 	}
 	return out
 }
@@ -262,21 +256,21 @@ var errNoController = errors.New("is not in the manifests; Kubernetes' disruptio
 // Node), make the count fail, as in Kubernetes, whose fail-safe then
 // allows no disruption.
 func (s scales) expected(pods []*corev1.Pod) (int, error) {
-	counted := map[string]bool{}
+	counted := map[ref]bool{}
 	total := 0
 	for _, p := range pods {
-		ref := metav1.GetControllerOfNoCopy(p)
-		if ref == nil {
+		ctl := metav1.GetControllerOfNoCopy(p)
+		if ctl == nil {
 			continue
 		}
-		switch ref.Kind {
+		switch ctl.Kind {
 		case "Job", "DaemonSet", "Node":
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ref.Kind, ref.Name, errNoScale)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoScale)
 		}
-		key, scale, ok := s.controller(namespace(p.Namespace), ref, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
+		key, scale, ok := s.controller(ref{ctl.Kind, namespace(p.Namespace), ctl.Name}, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
 		switch {
 		case !ok:
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ref.Kind, ref.Name, errNoController)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoController)
 		case !counted[key]:
 			counted[key] = true
 			total += int(scale)
@@ -285,21 +279,44 @@ func (s scales) expected(pods []*corev1.Pod) (int, error) {
 	return total, nil
 }
 
-// controller finds the workload that scales pods controlled by ref: a
-// ReplicaSet's Deployment when both are known (or, without the
-// ReplicaSet, the Deployment its name and the pod's pod-template-hash
-// point to), else the controller itself.
-func (s scales) controller(ns string, ref *metav1.OwnerReference, hash string) (string, int32, bool) {
-	key := ref.Kind + "/" + ns + "/" + ref.Name
-	rs, ok := s[key]
-	if ref.Kind == "ReplicaSet" {
-		dep := rs.deployment
-		if !ok && hash != "" {
-			dep = strings.TrimSuffix(ref.Name, "-"+hash)
-		}
-		if d, found := s["Deployment/"+ns+"/"+dep]; dep != "" && found {
-			return "Deployment/" + ns + "/" + dep, d.replicas, true
+// controller finds the workload that scales pods controlled by c: a
+// ReplicaSet's Deployment when the manifests hold it ([scales.deployment]),
+// else c itself; false when the manifests hold neither.
+func (s scales) controller(c ref, hash string) (ref, int32, bool) {
+	if d, ok := s.deployment(c, hash); ok {
+		if scale, found := s[d]; found {
+			return d, scale.replicas, true
 		}
 	}
-	return key, rs.replicas, ok
+	scale, ok := s[c]
+	return c, scale.replicas, ok
+}
+
+// deployment names the Deployment that controls the ReplicaSet rs: the one
+// its ownerReferences name when the manifests hold rs, else the one its
+// name and its pods' pod-template-hash point to (the Deployment controller
+// names a ReplicaSet deployment-hash); false when neither does or rs is no
+// ReplicaSet. The Deployment itself need not be in the manifests.
+func (s scales) deployment(rs ref, hash string) (ref, bool) {
+	if rs.kind != "ReplicaSet" {
+		return ref{}, false
+	}
+	if w, ok := s[rs]; ok {
+		return ref{"Deployment", rs.namespace, w.deployment}, w.deployment != ""
+	}
+	name, ok := strings.CutSuffix(rs.name, "-"+hash)
+	return ref{"Deployment", rs.namespace, name}, ok && hash != ""
+}
+
+// owners are the workloads a pod present in the manifests counts for: its
+// owner and a ReplicaSet's Deployment ([scales.deployment]).
+func (s scales) owners(p *packing.Pod) []ref {
+	o, ok := ownerRef(p.Namespace, p.Owner)
+	if !ok {
+		return nil
+	}
+	if d, ok := s.deployment(o, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey]); ok {
+		return []ref{o, d}
+	}
+	return []ref{o}
 }

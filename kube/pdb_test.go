@@ -58,6 +58,8 @@ func TestPodDisruptionBudgetFromSpec(t *testing.T) {
 				"Kubernetes' disruption controller allows no disruption when it cannot find a pod's controller: add it to the manifests)"},
 		{"Deployment found through the pods' pod-template-hash", pdbDoc(`minAvailable: "80%"`) + deployment10 + pdbPods(5, "ReplicaSet/web-5d9f"), 0, true,
 			"(5 of 5 matching pods ready, 8 desired: minAvailable 80% of 10 expected)"},
+		{"a ReplicaSet whose name does not end in the pods' pod-template-hash points to no Deployment", pdbDoc(`minAvailable: "80%"`) + deployment10 + pdbPods(5, "ReplicaSet/web"), 0, true,
+			"(pod web-0 is controlled by ReplicaSet/web, which is not in the manifests;"},
 		{"maxUnavailable int of a StatefulSet", pdbDoc("maxUnavailable: 1") + statefulSet3 + pdbPods(3, "StatefulSet/db"), 1, true,
 			"(3 of 3 matching pods ready, 2 desired: maxUnavailable 1 of 3 expected)"},
 		{"maxUnavailable % rounds up, of the scale not the pods", pdbDoc(`maxUnavailable: "25%"`) + deployment10 + replicaSet10 + pdbPods(8, "ReplicaSet/web-5d9f"), 1, true,
@@ -163,7 +165,7 @@ func TestPodDisruptionBudgetDryRunFixture(t *testing.T) {
 	assert.True(t, web.FromSpec)
 	assert.False(t, web.AlwaysAllowUnhealthy)
 	assert.True(t, unhealthy.AlwaysAllowUnhealthy)
-	assert.Contains(t, c.Warnings, "pdb-dry-run.yaml: document 1: PodDisruptionBudget shop/web: no status from the disruption controller "+
+	assert.Contains(t, c.Warnings, "pdb-dry-run.yaml: document 1: PodDisruptionBudget shop/web-dry-run: no status from the disruption controller "+
 		"(observedGeneration 0); disruptionsAllowed computed from spec: 1 (2 of 2 matching pods ready, 1 desired: minAvailable 1 of 2 expected)")
 	pdbs := c.DisruptionPDBs()
 	require.Len(t, pdbs, 2)

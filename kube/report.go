@@ -133,8 +133,8 @@ func NewReport(v *planview.View, o ReportOptions) Report {
 	}
 	s := v.Summary
 	r.Summary = ReportSummary{NewNodes: s.NewNodes, ExistingNodes: s.ExistingNodes, ScheduledPods: s.ScheduledPods,
-		UnschedulablePods: s.UnschedulablePods, PricePerHour: round6(s.Price.Dollars()),
-		PricePerMonth: round6(s.Price.Dollars() * HoursPerMonth), ExistingPricePerHour: round6(s.ExistingPrice.Dollars()),
+		UnschedulablePods: s.UnschedulablePods, PricePerHour: s.Price.Decimal(),
+		PricePerMonth: s.Price.MonthlyDecimal(), ExistingPricePerHour: s.ExistingPrice.Decimal(),
 		ExistingUnknownPrice: s.Unpriced,
 		Currency:             cmp.Or(o.Currency, instancetypes.DefaultCurrency)}
 	return r
@@ -152,15 +152,6 @@ func knownPrice(n *planview.Node) *float64 {
 	if n.PriceUnknown {
 		return nil
 	}
-	p := round6(n.Price.Dollars())
+	p := n.Price.Decimal()
 	return &p
-}
-
-// round6 rounds a price to six decimals, half up.
-func round6(d float64) float64 {
-	p, err := instancetypes.PriceFromDollars(d)
-	if err != nil {
-		return d
-	}
-	return float64((p+500)/1000) / 1e6
 }

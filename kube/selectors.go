@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -22,6 +21,7 @@ const LabelMatchNothing = "nodeplan.io/match-nothing"
 var matchNothing = requirements.NewSet(requirements.MustNew(LabelMatchNothing, requirements.Exists))
 
 // selector compiles a label selector; nil matches nothing, empty everything.
+// Errors name the matchLabels entry or matchExpressions[i] and its part.
 func selector(ls *metav1.LabelSelector) (requirements.Set, error) {
 	if ls == nil {
 		return matchNothing, nil
@@ -29,21 +29,54 @@ func selector(ls *metav1.LabelSelector) (requirements.Set, error) {
 	if err := checkLabels("matchLabels", ls.MatchLabels); err != nil {
 		return requirements.Set{}, err
 	}
-	exprs := make([]requirements.Expression, 0, len(ls.MatchLabels)+len(ls.MatchExpressions))
-	for _, k := range sortedKeys(ls.MatchLabels) {
-		exprs = append(exprs, requirements.Expression{Key: k, Operator: requirements.In, Values: []string{ls.MatchLabels[k]}})
-	}
+	reqs := make([]requirements.Requirement, 0, len(ls.MatchExpressions))
 	for i, e := range ls.MatchExpressions {
-		op, err := requirements.ParseOperator(string(e.Operator))
-		if err != nil || op > requirements.DoesNotExist {
-			return requirements.Set{}, atField(fmt.Sprintf("matchExpressions[%d].operator", i), fmt.Errorf("%q is not a label selector operator", e.Operator))
-		}
-		if err := checkExpression(e.Key, op, e.Values); err != nil {
+		r, err := selectorRequirement(e)
+		if err != nil {
 			return requirements.Set{}, atField(fmt.Sprintf("matchExpressions[%d]", i), err)
 		}
-		exprs = append(exprs, requirements.Expression{Key: e.Key, Operator: op, Values: e.Values})
+		reqs = append(reqs, r)
 	}
-	return requirements.Parse(exprs...)
+	return requirements.FromLabels(ls.MatchLabels).Add(reqs...), nil
+}
+
+// selectorRequirement compiles a label selector expression, whose
+// operator is In, NotIn, Exists or DoesNotExist.
+func selectorRequirement(e metav1.LabelSelectorRequirement) (requirements.Requirement, error) {
+	op, err := requirements.ParseOperator(string(e.Operator))
+	if err != nil || op > requirements.DoesNotExist {
+		return requirements.Requirement{}, atField("operator", fmt.Errorf("%q is not a label selector operator", e.Operator))
+	}
+	return requirement(e.Key, op, e.Values, nil)
+}
+
+// operator reads a node selector operator.
+func operator(op string) (requirements.Operator, error) {
+	o, err := requirements.ParseOperator(op)
+	return o, atField("operator", err)
+}
+
+// requirement compiles a node selector requirement (a label selector
+// expression, a NodePool requirement with its minValues) with
+// requirements.New, the one validator: an error names the part that
+// requirements.FieldError names (key, values, values[i], minValues).
+func requirement(k string, op requirements.Operator, values []string, minValues *int) (requirements.Requirement, error) {
+	r, err := requirements.New(k, op, values...)
+	if err == nil && minValues != nil {
+		r, err = r.WithMinValues(*minValues)
+	}
+	return r, subField(err)
+}
+
+// subField maps the requirements.FieldError in err (from a requirement,
+// taint or toleration) onto a field below the caller's path; any other
+// error is returned as it is.
+func subField(err error) error {
+	var fe *requirements.FieldError
+	if errors.As(err, &fe) {
+		return atField(fe.Field, fe.Err)
+	}
+	return err
 }
 
 // checkLabels checks a map of labels (or a nodeSelector): every key a
@@ -66,24 +99,6 @@ func checkKeys(field string, keys []string) error {
 	for i, k := range keys {
 		if err := requirements.ValidateKey(k); err != nil {
 			return atField(fmt.Sprintf("%s[%d]", field, i), err)
-		}
-	}
-	return nil
-}
-
-// checkExpression checks the key and values of a requirement: a label key,
-// and label values (integers for the bounded operators).
-func checkExpression(k string, op requirements.Operator, values []string) error {
-	if err := requirements.ValidateKey(k); err != nil {
-		return atField("key", err)
-	}
-	bounded := op == requirements.Gt || op == requirements.Lt || op == requirements.Gte || op == requirements.Lte
-	for i, v := range values {
-		if err := requirements.ValidateValue(v); err != nil {
-			return atField(fmt.Sprintf("values[%d]", i), err)
-		}
-		if _, err := strconv.ParseInt(v, 10, 64); bounded && err != nil {
-			return atField(fmt.Sprintf("values[%d]", i), fmt.Errorf("%q is not an integer", v))
 		}
 	}
 	return nil
@@ -114,38 +129,41 @@ func withLabelKeys(s requirements.Set, labels map[string]string, match, mismatch
 
 // nodeAffinity compiles a pod spec's nodeSelector and node affinity.
 // matchFields on metadata.name becomes a kubernetes.io/hostname
-// requirement; an empty required term, which matches no node, is dropped.
+// requirement; an empty required term matches no node, as in Kubernetes.
+// Every expression is compiled here first, so that an error names its
+// path; requirements.NewNodeAffinity then compiles them into alternatives.
 func nodeAffinity(spec *corev1.PodSpec) (requirements.NodeAffinity, error) {
 	var required [][]requirements.Expression
 	var preferred []requirements.WeightedTerm
 	if err := checkLabels("spec.nodeSelector", spec.NodeSelector); err != nil {
 		return requirements.NodeAffinity{}, err
 	}
+	const path = "spec.affinity.nodeAffinity"
 	if a := spec.Affinity; a != nil && a.NodeAffinity != nil {
 		var err error
 		if r := a.NodeAffinity.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
 			if required, err = terms(r.NodeSelectorTerms); err != nil {
-				return requirements.NodeAffinity{}, atField("spec.affinity.nodeAffinity.requiredDuringSchedulingIgnoredDuringExecution", err)
+				return requirements.NodeAffinity{}, atField(path+".requiredDuringSchedulingIgnoredDuringExecution", err)
 			}
 		}
 		if preferred, err = preferences(a.NodeAffinity.PreferredDuringSchedulingIgnoredDuringExecution); err != nil {
-			return requirements.NodeAffinity{}, atField("spec.affinity.nodeAffinity.preferredDuringSchedulingIgnoredDuringExecution", err)
+			return requirements.NodeAffinity{}, atField(path+".preferredDuringSchedulingIgnoredDuringExecution", err)
 		}
 	}
 	na, err := requirements.NewNodeAffinity(spec.NodeSelector, required, preferred)
-	return na, atField("spec", err)
+	return na, atField(path, err) // checked above; kept should the rules part
 }
 
+// terms converts required node selector terms, empty ones included, so
+// that the index of each is the manifest's.
 func terms(ts []corev1.NodeSelectorTerm) ([][]requirements.Expression, error) {
-	var out [][]requirements.Expression
+	out := make([][]requirements.Expression, 0, len(ts))
 	for i := range ts {
 		exprs, err := term(&ts[i])
 		if err != nil {
 			return nil, atField(fmt.Sprintf("nodeSelectorTerms[%d]", i), err)
 		}
-		if len(exprs) > 0 {
-			out = append(out, exprs)
-		}
+		out = append(out, exprs)
 	}
 	return out, nil
 }
@@ -153,6 +171,9 @@ func terms(ts []corev1.NodeSelectorTerm) ([][]requirements.Expression, error) {
 func preferences(ps []corev1.PreferredSchedulingTerm) ([]requirements.WeightedTerm, error) {
 	var out []requirements.WeightedTerm
 	for i := range ps {
+		if err := requirements.ValidateWeight(ps[i].Weight); err != nil {
+			return nil, atField(fmt.Sprintf("[%d].weight", i), err)
+		}
 		exprs, err := term(&ps[i].Preference)
 		if err != nil {
 			return nil, atField(fmt.Sprintf("[%d].preference", i), err)
@@ -184,12 +205,15 @@ func term(t *corev1.NodeSelectorTerm) ([]requirements.Expression, error) {
 	return out, nil
 }
 
+// expression checks a node selector requirement by compiling it
+// ([requirement]) and returns it as the Expression NewNodeAffinity takes.
 func expression(k, op string, values []string) (requirements.Expression, error) {
-	o, err := requirements.ParseOperator(op)
+	o, err := operator(op)
 	if err != nil {
-		return requirements.Expression{}, atField("operator", err)
+		return requirements.Expression{}, err
 	}
-	return requirements.Expression{Key: k, Operator: o, Values: values}, checkExpression(k, o, values)
+	_, err = requirement(k, o, values, nil)
+	return requirements.Expression{Key: k, Operator: o, Values: values}, err
 }
 
 // tolerations converts tolerations; tolerationSeconds is not modelled.
@@ -205,57 +229,36 @@ func tolerations(ts []corev1.Toleration) ([]requirements.Toleration, error) {
 	return out, nil
 }
 
-// toleration converts a toleration, checked as the API server does: a
-// key, when set, is a label key; an empty key needs operator Exists; Equal
-// takes a label value, Exists no value.
+// toleration converts a toleration, checked by requirements.Toleration's
+// Validate (as the API server checks it).
 func toleration(t corev1.Toleration) (requirements.Toleration, error) {
 	tol := requirements.Toleration{Key: t.Key, Value: t.Value}
-	if t.Key != "" {
-		if err := requirements.ValidateKey(t.Key); err != nil {
-			return tol, atField("key", err)
-		}
-	}
 	switch t.Operator {
 	case "", corev1.TolerationOpEqual:
-		if t.Key == "" {
-			return tol, atField("operator", errors.New("must be Exists when key is empty"))
-		}
-		if err := requirements.ValidateValue(t.Value); err != nil {
-			return tol, atField("value", err)
-		}
 	case corev1.TolerationOpExists:
 		tol.Operator = requirements.TolerateExists
-		if t.Value != "" {
-			return tol, atField("value", fmt.Errorf("%q must be empty when operator is Exists", t.Value))
-		}
 	default:
 		return tol, atField("operator", fmt.Errorf("%q is not Equal or Exists", t.Operator))
 	}
-	e, err := requirements.ParseEffect(string(t.Effect))
-	tol.Effect = e
-	return tol, atField("effect", err)
+	var err error
+	if tol.Effect, err = requirements.ParseEffect(string(t.Effect)); err != nil {
+		return tol, atField("effect", err)
+	}
+	return tol, subField(tol.Validate())
 }
 
-// taints converts node or NodePool taints; every one needs an effect.
+// taints converts node or NodePool taints, checked by requirements.Taint's
+// Validate; every one needs an effect.
 func taints(ts []corev1.Taint) ([]requirements.Taint, error) {
 	out := make([]requirements.Taint, 0, len(ts))
 	for i, t := range ts {
 		e, err := requirements.ParseEffect(string(t.Effect))
-		if err == nil && e == requirements.AnyEffect {
-			err = fmt.Errorf("is empty")
-		}
 		if err != nil {
 			return nil, atField(fmt.Sprintf("[%d].effect", i), err)
 		}
-		if err := requirements.ValidateKey(t.Key); err != nil {
-			return nil, atField(fmt.Sprintf("[%d].key", i), err)
-		}
-		if err := requirements.ValidateValue(t.Value); err != nil {
-			return nil, atField(fmt.Sprintf("[%d].value", i), err)
-		}
 		taint := requirements.Taint{Key: t.Key, Value: t.Value, Effect: e}
 		if err := taint.Validate(); err != nil {
-			return nil, atField(fmt.Sprintf("[%d]", i), err)
+			return nil, atField(fmt.Sprintf("[%d]", i), subField(err))
 		}
 		out = append(out, taint)
 	}

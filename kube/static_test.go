@@ -15,7 +15,12 @@ import (
 // its nodes are not consolidated, as Karpenter v1.14 provisions and
 // consolidates none of them; its nodes stay as existing capacity.
 func TestStaticNodePool(t *testing.T) {
-	c, err := loadFixture(t, "static-nodepool.yaml")
+	fixture, err := loadFixtureBytes("static-nodepool.yaml")
+	require.NoError(t, err)
+	wantsFixed := "apiVersion: v1\nkind: Pod\nmetadata: {name: wants-fixed, namespace: default}\n" +
+		"spec: {containers: [{name: c, image: app, resources: {requests: {cpu: 2500m}}}], nodeSelector: {karpenter.sh/nodepool: fixed}, " +
+		"tolerations: [{key: fixed, operator: Exists}]}\n"
+	c, err := Load(Source{Name: "static-nodepool.yaml", Data: fixture}, Source{Name: "pod.yaml", Data: []byte(wantsFixed)})
 	require.NoError(t, err)
 	assert.Contains(t, c.Warnings, "static NodePools are not modelled yet (issue 18): fixed (spec.replicas 2) launches no node "+
 		"for pending pods and its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity")

@@ -163,6 +163,18 @@
 // whichever goroutine it happens and returned as an error wrapping
 // [ErrInternal], after both of Best's goroutines have stopped.
 //
+// Validation is O(size of the problem) and runs on every Solve. nodeplan's
+// consolidation and drift packages, which validate a cluster once and then
+// solve one simulation of it per move, call [SolveVouched] instead: the
+// nodes they vouch for (through a type internal to the module, so no
+// other program can) are the validated ones, which a simulation changes
+// only by moving pods between them and flipping their flags, and are not
+// checked again; everything else (pending and displaced pods, in-flight
+// replacements and their pods, NodePools, daemonsets, catalogs, duplicate
+// names) is checked as Solve checks it. On a 2,000-node, 20,000-pod
+// cluster that removes about a fifth of a consolidation plan's
+// allocations.
+//
 // Bounds: Validate keeps every number where the solver's arithmetic is
 // exact. One object's resource value is at most resources.MaxAmount (2^50:
 // 1 PiB, 1.1 billion cores), a NodePool limit at most [MaxLimit] (2^60), a

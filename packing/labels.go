@@ -23,8 +23,14 @@ import (
 // its nodes carry, and a NodeClaim's are read by the same rule.
 
 // nodeLabels returns the labels n is matched and counted by (see above).
-// It does not modify n; O(labels).
+// When n's own labels already are those (see ownLabelsComplete), it
+// returns n.Labels itself, without allocating; else a new map. Either way
+// the result is read-only: callers must not modify it. It does not modify
+// n; O(labels).
 func nodeLabels(n *Node) map[string]string {
+	if ownLabelsComplete(n) {
+		return n.Labels
+	}
 	l := normalizedLabels(n.Labels, 5)
 	for _, f := range labelFields(n) {
 		setAbsent(l, f.key, f.value)
@@ -33,6 +39,61 @@ func nodeLabels(n *Node) map[string]string {
 		setAbsent(l, requirements.LabelCapacityType, n.CapacityType.String())
 	}
 	return l
+}
+
+// EffectiveLabels returns the labels n is matched and counted by, by the rule
+// above: what node affinity, NodePool requirements and topology domains
+// see. The result is read-only (it may be n.Labels itself). It does not
+// modify n; O(labels).
+func (n *Node) EffectiveLabels() map[string]string { return nodeLabels(n) }
+
+// Label returns the value of the label key that n is matched and counted
+// by, and whether n has it: the same answer as EffectiveLabels()[key] with
+// key read under its stable name, without building the map. It does not
+// allocate; O(labels) when n has no label under key itself.
+func (n *Node) Label(key string) (string, bool) {
+	key = requirements.Normalize(key)
+	if v, ok := n.Labels[key]; ok {
+		return v, true
+	}
+	for k, v := range n.Labels { // at most one beta alias maps to key
+		if k != key && requirements.Normalize(k) == key {
+			return v, true
+		}
+	}
+	for _, f := range labelFields(n) {
+		if f.key == key && f.value != "" {
+			return f.value, true
+		}
+	}
+	if key == requirements.LabelCapacityType && n.InstanceType != "" {
+		return n.CapacityType.String(), true
+	}
+	return "", false
+}
+
+// ownLabelsComplete reports whether n's labels are the labels nodeLabels
+// reads: every key stable, and every field that stands for a label either
+// empty or carried under its key. O(labels), no allocation.
+func ownLabelsComplete(n *Node) bool {
+	for k := range n.Labels {
+		if requirements.Normalize(k) != k {
+			return false
+		}
+	}
+	for _, f := range labelFields(n) {
+		if !carried(n.Labels, f.key, f.value) {
+			return false
+		}
+	}
+	return n.InstanceType == "" || carried(n.Labels, requirements.LabelCapacityType, n.CapacityType.String())
+}
+
+// carried reports whether setAbsent(labels, k, val) would leave labels as
+// they are: val is empty or labels has k.
+func carried(labels map[string]string, k, val string) bool {
+	_, ok := labels[k]
+	return ok || val == ""
 }
 
 // labelField is a string field of a Node that stands for a label.
@@ -95,7 +156,7 @@ func poolLabels(np *NodePool) map[string]string {
 
 // setAbsent sets l[k] = val when val is not empty and l has no k.
 func setAbsent(l map[string]string, k, val string) {
-	if _, ok := l[k]; !ok && val != "" {
+	if !carried(l, k, val) {
 		l[k] = val
 	}
 }

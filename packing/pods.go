@@ -248,7 +248,7 @@ func (s *static) collectDomains() map[string][]string {
 
 func (s *static) nodeDomains(key string, vals map[string]bool) {
 	for i := range s.prob.Nodes {
-		if v, ok := nodeLabels(&s.prob.Nodes[i])[key]; ok {
+		if v, ok := s.labels[i][key]; ok {
 			vals[v] = true
 			s.addDomainTaints(pin{key, v}, effectiveTaints(&s.prob.Nodes[i], s))
 		}

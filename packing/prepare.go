@@ -16,15 +16,17 @@ import (
 )
 
 // static is what every run of one Solve shares, read-only: the pools with
-// their instance types, the compiled pods and the topology counters.
+// their instance types, the compiled pods, the nodes' labels and the
+// topology counters.
 type static struct {
 	prob     *Problem
 	opts     Options
 	pools    []*pool
 	pods     []podInfo
-	order    []int        // FFD order of pod indexes
-	equal    [][2]int     // runs of order whose pods are of equal size
-	shares   [][2]float64 // per pod: its share of all cpu and memory requested
+	labels   []map[string]string // per node of prob.Nodes: its nodeLabels, the same in every pass
+	order    []int               // FFD order of pod indexes
+	equal    [][2]int            // runs of order whose pods are of equal size
+	shares   [][2]float64        // per pod: its share of all cpu and memory requested
 	counters []counterDef
 	// counterIndex finds a counter by its signature.
 	counterIndex map[string]int32
@@ -94,6 +96,7 @@ func prepare(p *Problem, o Options) *static {
 	s := &static{prob: p, opts: o}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
+	s.labels = labelsOf(p.Nodes)
 	s.compilePods()
 	s.compileCounters()
 	s.domains = s.collectDomains()
@@ -104,6 +107,17 @@ func prepare(p *Problem, o Options) *static {
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
 	s.blend()
 	return s
+}
+
+// labelsOf returns the labels of each node (see nodeLabels), by index,
+// for every pass of a solve to read: computed once, as a node's labels do
+// not change between passes. Some are the nodes' own maps: read-only.
+func labelsOf(nodes []Node) []map[string]string {
+	out := make([]map[string]string, len(nodes))
+	for i := range nodes {
+		out[i] = nodeLabels(&nodes[i])
+	}
+	return out
 }
 
 // compilePools orders the pools by weight, higher first, ties by name

@@ -68,7 +68,7 @@ type podState struct {
 // nodeT is an existing node during a run.
 type nodeT struct {
 	n      *Node
-	labels map[string]string
+	labels map[string]string // static.labels of n: shared by the passes, read-only
 	taints []requirements.Taint
 	free   resources.List
 	ports  []HostPort
@@ -186,7 +186,7 @@ func (r *run) addNodes() {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
 	for _, i := range idx {
-		r.addNode(&nodes[i])
+		r.addNode(&nodes[i], r.s.labels[i])
 	}
 }
 
@@ -200,11 +200,11 @@ func cmpNodes(a, b *Node) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// addNode registers a node. One marked for deletion takes no new pods, but
-// until it is gone its pods still count for topology and its capacity for
-// its pool's limits.
-func (r *run) addNode(n *Node) {
-	nd := &nodeT{n: n, labels: nodeLabels(n), taints: effectiveTaints(n, r.s), free: n.Allocatable}
+// addNode registers a node with its labels (see nodeLabels). One marked
+// for deletion takes no new pods, but until it is gone its pods still
+// count for topology and its capacity for its pool's limits.
+func (r *run) addNode(n *Node, labels map[string]string) {
+	nd := &nodeT{n: n, labels: labels, taints: effectiveTaints(n, r.s), free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		nd.free = nd.free.Sub(podRequests(p.Requests))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/sat"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 )
 
 // Strategy chooses how Solve picks among the claims a pod fits. The zero
@@ -137,16 +138,33 @@ func Solve(p Problem, o Options) (Plan, error) {
 // when ctx is done before the solve finishes. Best's restarts stop as soon
 // as ctx is done; a single pass runs to its end.
 func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
-	return solveContext(ctx, p, o, nil)
+	return solveContext(ctx, p, o, vouch.Nodes{}, nil)
 }
 
-// solveContext is SolveContext with a fault injected at the start of each
+// SolveVouched is SolveContext for nodeplan's own packages, which validate
+// a cluster once and then solve many simulations of it (consolidation and
+// drift): a node of p whose name v vouches for is taken to be the node of
+// that name that the caller validated with [Problem.Validate], with at most
+// its pods, Initialized, MarkedForDeletion and Settling changed, and its
+// pods to be pods of that problem (bound or pending) with at most Displaced
+// changed; such a node is checked only for a name no other node of p has.
+// Everything else of p is checked as Solve checks it: the pending pods
+// (displaced ones included), every other node (an in-flight replacement,
+// say) with its pods, the NodePools, daemonsets, catalogs and currency,
+// and the uniqueness of pending pods', NodePools' and nodes' names. The
+// zero v vouches for no node: SolveVouched is then SolveContext. v's type
+// is internal to the module, so a program outside it can pass no other.
+func SolveVouched(ctx context.Context, v vouch.Nodes, p Problem, o Options) (Plan, error) {
+	return solveContext(ctx, p, o, v, nil)
+}
+
+// solveContext is SolveVouched with a fault injected at the start of each
 // of Best's passes (nil but in tests).
-func solveContext(ctx context.Context, p Problem, o Options, fault func(cost bool)) (Plan, error) {
+func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
 	if err := o.Validate(); err != nil {
 		return Plan{}, err
 	}
-	if err := p.Validate(); err != nil {
+	if err := p.validate(v); err != nil {
 		return Plan{}, err
 	}
 	var plan Plan

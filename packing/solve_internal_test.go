@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
@@ -59,7 +60,7 @@ func TestSolveRecoversPanics(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := runtime.NumGoroutine()
-			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, tc.fault)
+			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, vouch.Nodes{}, tc.fault)
 			require.ErrorIs(t, err, ErrInternal)
 			assert.Contains(t, err.Error(), "injected")
 			assert.Empty(t, plan.NodeClaims)
@@ -73,7 +74,7 @@ func TestSolveRecoversPanics(t *testing.T) {
 // stops its restarts instead of running them all.
 func TestSolveOtherStrategyStops(t *testing.T) {
 	passes := 0
-	_, err := solveContext(context.Background(), faultProblem(), Options{Restarts: maxRestartsOption}, func(cost bool) {
+	_, err := solveContext(context.Background(), faultProblem(), Options{Restarts: maxRestartsOption}, vouch.Nodes{}, func(cost bool) {
 		if !cost {
 			panic("plain fails")
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -52,23 +53,17 @@ const MaxLimit = 1 << 60
 // complexity is O(size of p); the pods of nodes, a cluster's most numerous
 // objects, are named only when wrong and cost no allocation when valid.
 // Validate does not modify p.
-func (p Problem) Validate() error {
+func (p Problem) Validate() error { return p.validate(vouch.Nodes{}) }
+
+// validate is Validate but for the nodes vouched names (see
+// [SolveVouched]): of those only the name is checked, for uniqueness.
+func (p Problem) validate(vouched vouch.Nodes) error {
 	var v validator
 	if p.Catalog == nil && slices.ContainsFunc(p.NodePools, func(np NodePool) bool { return np.Catalog == nil }) {
 		v.report("problem", issues{{"catalog", "no instance catalog is given"}})
 	}
-	seen := map[string]bool{}
-	for i := range p.Pods {
-		pod := &p.Pods[i]
-		key := pod.Key()
-		is := checkPod(nil, pod)
-		if seen[key] {
-			is.add("name", "duplicate pod (namespace/name)")
-		}
-		seen[key] = true
-		v.report("pod "+key, is)
-	}
-	clear(seen)
+	v.pending(p.Pods)
+	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)))
 	currency := p.currency()
 	for i := range p.NodePools {
 		is := checkPool(&p.NodePools[i], seen)
@@ -76,12 +71,38 @@ func (p Problem) Validate() error {
 	}
 	clear(seen)
 	for i := range p.Nodes {
-		v.node(&p.Nodes[i], seen)
+		n := &p.Nodes[i]
+		if is := checkNodeName(n, seen); vouched.Has(n.Name) {
+			v.reportNode(n, is)
+		} else {
+			v.node(n, is)
+		}
 	}
 	for i := range p.DaemonSets {
 		v.report("daemonset "+p.DaemonSets[i].Name, checkDaemonSet(&p.DaemonSets[i]))
 	}
 	return errors.Join(v.errs...)
+}
+
+// podName is a pod's namespace and name, which pending pods may not share.
+type podName struct{ namespace, name string }
+
+// pending reports the issues of the pending pods, a pod named only when
+// wrong.
+func (v *validator) pending(pods []Pod) {
+	seen := make(map[podName]bool, len(pods))
+	for i := range pods {
+		pod := &pods[i]
+		is := checkPod(nil, pod)
+		key := podName{pod.Namespace, pod.Name}
+		if seen[key] {
+			is.add("name", "duplicate pod (namespace/name)")
+		}
+		seen[key] = true
+		if len(is) > 0 {
+			v.report("pod "+pod.Key(), is)
+		}
+	}
 }
 
 // currency is the currency of p's prices: that of its catalog, else of the
@@ -334,14 +355,19 @@ func sortedNames(m map[resources.Name]int64) []resources.Name {
 	return names
 }
 
-// node reports the issues of n and of its pods; seen holds the names of
-// the nodes before it.
-func (v *validator) node(n *Node, seen map[string]bool) {
+// checkNodeName returns the issue of n's name, empty or one of the names
+// seen before, and adds it to seen.
+func checkNodeName(n *Node, seen map[string]bool) issues {
 	var is issues
 	if n.Name == "" || seen[n.Name] {
 		is.add("name", "is empty or duplicate")
 	}
 	seen[n.Name] = true
+	return is
+}
+
+// node reports is and the other issues of n and of its pods.
+func (v *validator) node(n *Node, is issues) {
 	is = checkNodeLabels(is, n)
 	is = checkTaints(is, "taints", n.Taints)
 	is = checkResources(is, "allocatable", n.Allocatable)
@@ -351,12 +377,18 @@ func (v *validator) node(n *Node, seen map[string]bool) {
 	if n.PriceUnknown && n.Price != 0 {
 		is.add("price", "is %s but PriceUnknown is set", n.Price)
 	}
-	obj := "node " + n.Name
-	v.report(obj, is)
+	v.reportNode(n, is)
 	for j := range n.Pods {
 		if pis := checkPod(nil, &n.Pods[j]); len(pis) > 0 { // named only when wrong
-			v.report(fmt.Sprintf("%s pod %s", obj, n.Pods[j].Key()), pis)
+			v.report(fmt.Sprintf("node %s pod %s", n.Name, n.Pods[j].Key()), pis)
 		}
+	}
+}
+
+// reportNode reports the issues of n, naming it only when there are some.
+func (v *validator) reportNode(n *Node, is issues) {
+	if len(is) > 0 {
+		v.report("node "+n.Name, is)
 	}
 }
 

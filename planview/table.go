@@ -111,10 +111,10 @@ func row(n *Node, wide bool) string {
 	if n.Existing {
 		status = "existing"
 	}
-	cells := []string{n.Name, status, dash(n.NodePool), dash(n.InstanceType), dash(n.Zone), n.CapacityType.String(),
+	cells := []string{n.Name, status, Dash(n.NodePool), Dash(n.InstanceType), Dash(n.Zone), n.CapacityType.String(),
 		amount(n), fmt.Sprint(len(n.Pods)), bar(n.Requests.CPU, n.Allocatable.CPU), bar(n.Requests.Memory, n.Allocatable.Memory)}
 	if wide {
-		cells = append(cells, dash(n.Arch), candidates(n.InstanceTypes))
+		cells = append(cells, Dash(n.Arch), candidates(n.InstanceTypes))
 	}
 	return strings.Join(cells, "\t")
 }
@@ -131,15 +131,15 @@ func amount(n *Node) string {
 // without spaces so that a row splits into the same fields every time.
 func candidates(types []string) string {
 	if len(types) <= candidatesShown {
-		return dash(strings.Join(types, ","))
+		return Dash(strings.Join(types, ","))
 	}
 	return fmt.Sprintf("%s,+%d", strings.Join(types[:candidatesShown], ","), len(types)-candidatesShown)
 }
 
 func (v *View) writeTotals(w *errWriter, o Options) {
 	s, cur := v.Summary, o.currency()
-	w.printf("%s, %s scheduled, %d unschedulable: %s, %s %s/month", count(s.NewNodes, "new node"),
-		count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), s.Price.MonthlyAmount(), cur)
+	w.printf("%s, %s scheduled, %d unschedulable: %s, %s %s/month", Count(s.NewNodes, "new node"),
+		Count(s.ScheduledPods, "pod"), s.UnschedulablePods, s.Price.Format(cur), s.Price.MonthlyAmount(), cur)
 	w.printf("%s\n", existing(s, cur))
 	v.writeGroups(w, o.Wide)
 }
@@ -153,11 +153,11 @@ func existing(s Summary, cur string) string {
 	case s.ExistingNodes == 0:
 		return ""
 	case s.Unpriced == 0:
-		return fmt.Sprintf(" (plus %s at %s)", count(known, "existing node"), s.ExistingPrice.Format(cur))
+		return fmt.Sprintf(" (plus %s at %s)", Count(known, "existing node"), s.ExistingPrice.Format(cur))
 	case known == 0:
-		return fmt.Sprintf(" (plus %s of unknown price)", count(s.Unpriced, "existing node"))
+		return fmt.Sprintf(" (plus %s of unknown price)", Count(s.Unpriced, "existing node"))
 	}
-	return fmt.Sprintf(" (plus %s at %s and %d of unknown price)", count(known, "existing node"), s.ExistingPrice.Format(cur), s.Unpriced)
+	return fmt.Sprintf(" (plus %s at %s and %d of unknown price)", Count(known, "existing node"), s.ExistingPrice.Format(cur), s.Unpriced)
 }
 
 // writeGroups writes one line per unschedulable group, "Deployment
@@ -188,14 +188,19 @@ func names(pods []string) []string {
 	return out
 }
 
-func dash(s string) string {
+// Dash returns s, or "-" for an empty cell, as kubectl writes one. The
+// nodeplan command's other tables use it too.
+func Dash(s string) string {
 	if s == "" {
 		return "-"
 	}
 	return s
 }
 
-func count(n int, noun string) string {
+// Count writes n and noun, in the plural unless n is 1: "1 node", "3
+// nodes", "0 pods" (a plural that adds "s"). The nodeplan command's other
+// summaries use it too.
+func Count(n int, noun string) string {
 	if n == 1 {
 		return "1 " + noun
 	}

@@ -254,3 +254,11 @@ func TestUnknownPrice(t *testing.T) {
 		})
 	}
 }
+
+func TestCountDash(t *testing.T) {
+	assert.Equal(t, "0 nodes", Count(0, "node"))
+	assert.Equal(t, "1 node", Count(1, "node"))
+	assert.Equal(t, "12 new nodes", Count(12, "new node"))
+	assert.Equal(t, "-", Dash(""))
+	assert.Equal(t, "x", Dash("x"))
+}

@@ -17,6 +17,29 @@ const MaxMinValues = 50
 // input: a bad operator, key, value count or minValues.
 var ErrInvalid = errors.New("invalid requirement")
 
+// FieldError names the part of a requirement, taint or toleration that is
+// invalid, so that a caller reading them from a manifest can extend its own
+// field path: "key", "operator", "values", "values[i]" or "minValues" from
+// [New] and [Requirement.WithMinValues]; "key", "value" or "effect" from
+// [Taint.Validate]; "key", "operator", "value" or "effect" from
+// [Toleration.Validate]. Err is the cause, without the field, and wraps
+// [ErrInvalid]. The errors of those functions wrap a *FieldError
+// (errors.As finds it).
+type FieldError struct {
+	Field string
+	Err   error
+}
+
+// Error formats "field: cause".
+func (e *FieldError) Error() string { return e.Field + ": " + e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *FieldError) Unwrap() error { return e.Err }
+
+// atField returns err, a cause wrapping ErrInvalid, as a *FieldError of
+// field.
+func atField(field string, err error) error { return &FieldError{Field: field, Err: err} }
+
 // Requirement constrains the values of one label key. It is a possibly
 // complemented, sorted set of values with optional inclusive integer bounds,
 // plus the minValues flexibility a NodePool may ask for.
@@ -88,25 +111,40 @@ func bound(key string, op Operator, n int64) Requirement {
 	return r
 }
 
+// validate checks "key op values"; its error wraps a *FieldError and, for
+// all but the key's, names the key.
 func validate(key string, op Operator, values []string) error {
 	if err := ValidateKey(key); err != nil {
-		return err
+		return atField("key", err)
 	}
+	if err := validateShape(op, values); err != nil {
+		return fmt.Errorf("key %q: %w", key, err)
+	}
+	return nil
+}
+
+// validateShape checks the operator and the number and form of values.
+func validateShape(op Operator, values []string) error {
 	switch {
 	case op > Lte:
-		return fmt.Errorf("%w: key %q: unknown operator %d", ErrInvalid, key, uint8(op))
+		return atField("operator", fmt.Errorf("%w: unknown operator %d", ErrInvalid, uint8(op)))
 	case (op == In || op == NotIn) && len(values) == 0:
-		return fmt.Errorf("%w: key %q: operator %s needs at least one value", ErrInvalid, key, op)
+		return atField("values", fmt.Errorf("%w: operator %s needs at least one value", ErrInvalid, op))
 	case (op == Exists || op == DoesNotExist) && len(values) != 0:
-		return fmt.Errorf("%w: key %q: operator %s takes no values, got %q", ErrInvalid, key, op, values)
+		return atField("values", fmt.Errorf("%w: operator %s takes no values, got %q", ErrInvalid, op, values))
 	case op.bounded() && len(values) != 1:
-		return fmt.Errorf("%w: key %q: operator %s takes exactly one integer value, got %q", ErrInvalid, key, op, values)
+		return atField("values", fmt.Errorf("%w: operator %s takes exactly one integer value, got %q", ErrInvalid, op, values))
 	case op.bounded():
 		if _, ok := parseInt(values[0]); !ok {
-			return fmt.Errorf("%w: key %q: operator %s needs an integer value, got %q", ErrInvalid, key, op, values[0])
+			return atField("values[0]", fmt.Errorf("%w: operator %s needs an integer value, got %q", ErrInvalid, op, values[0]))
 		}
 	}
-	return validateValues(key, values)
+	for i, v := range values {
+		if err := ValidateValue(v); err != nil {
+			return atField(fmt.Sprintf("values[%d]", i), err)
+		}
+	}
+	return nil
 }
 
 func validateValues(key string, values []string) error {
@@ -122,10 +160,10 @@ func validateValues(key string, values []string) error {
 // the instance types a NodeClaim keeps; 0 removes the constraint.
 func (r Requirement) WithMinValues(n int) (Requirement, error) {
 	if n < 0 || n > MaxMinValues {
-		return r, fmt.Errorf("%w: key %q: minValues %d outside 0..%d", ErrInvalid, r.key, n, MaxMinValues)
+		return r, fmt.Errorf("key %q: %w", r.key, atField("minValues", fmt.Errorf("%w: %d outside 0..%d", ErrInvalid, n, MaxMinValues)))
 	}
 	if !r.complement && n > len(r.values) {
-		return r, fmt.Errorf("%w: key %q: minValues %d exceeds the %d values of operator In", ErrInvalid, r.key, n, len(r.values))
+		return r, fmt.Errorf("key %q: %w", r.key, atField("minValues", fmt.Errorf("%w: %d exceeds the %d values of operator In", ErrInvalid, n, len(r.values))))
 	}
 	r.minValues = n
 	return r, nil

@@ -46,15 +46,23 @@ type Taint struct {
 }
 
 // Validate reports whether t has a valid key, value and a concrete effect.
+// Its error wraps a [*FieldError] naming "key", "value" or "effect".
 func (t Taint) Validate() error {
-	if err := ValidateKey(t.Key); err != nil {
+	if err := t.validate(); err != nil {
 		return fmt.Errorf("taint %s: %w", t, err)
+	}
+	return nil
+}
+
+func (t Taint) validate() error {
+	if err := ValidateKey(t.Key); err != nil {
+		return atField("key", err)
 	}
 	if err := ValidateValue(t.Value); err != nil {
-		return fmt.Errorf("taint %s: %w", t, err)
+		return atField("value", err)
 	}
 	if t.Effect == AnyEffect || t.Effect > NoExecute {
-		return fmt.Errorf("%w: taint %s: effect must be NoSchedule, PreferNoSchedule or NoExecute", ErrInvalid, t)
+		return atField("effect", fmt.Errorf("%w: must be NoSchedule, PreferNoSchedule or NoExecute", ErrInvalid))
 	}
 	return nil
 }
@@ -110,30 +118,38 @@ type Toleration struct {
 // TolerateExists (it then tolerates every key); TolerateEqual needs a label
 // value ([ValidateValue]) and TolerateExists an empty one; the operator and
 // effect are known ones (AnyEffect included). The zero Toleration is invalid,
-// as the API rejects an empty key with operator Equal.
+// as the API rejects an empty key with operator Equal. The error wraps a
+// [*FieldError] naming "key", "operator", "value" or "effect".
 func (t Toleration) Validate() error {
+	if err := t.validate(); err != nil {
+		return fmt.Errorf("toleration %w", err)
+	}
+	return nil
+}
+
+func (t Toleration) validate() error {
 	switch {
 	case t.Key != "":
 		if err := ValidateKey(t.Key); err != nil {
-			return fmt.Errorf("toleration key: %w", err)
+			return atField("key", err)
 		}
 	case t.Operator != TolerateExists:
-		return fmt.Errorf("%w: toleration with an empty key must have operator Exists", ErrInvalid)
+		return atField("operator", fmt.Errorf("%w: must be Exists when the key is empty", ErrInvalid))
 	}
 	switch t.Operator {
 	case TolerateEqual:
 		if err := ValidateValue(t.Value); err != nil {
-			return fmt.Errorf("toleration value: %w", err)
+			return atField("value", err)
 		}
 	case TolerateExists:
 		if t.Value != "" {
-			return fmt.Errorf("%w: toleration value %q must be empty with operator Exists", ErrInvalid, t.Value)
+			return atField("value", fmt.Errorf("%w: %q must be empty with operator Exists", ErrInvalid, t.Value))
 		}
 	default:
-		return fmt.Errorf("%w: toleration operator %s is not Equal or Exists", ErrInvalid, t.Operator)
+		return atField("operator", fmt.Errorf("%w: %s is not Equal or Exists", ErrInvalid, t.Operator))
 	}
 	if t.Effect > NoExecute {
-		return fmt.Errorf("%w: toleration effect %s is not NoSchedule, PreferNoSchedule, NoExecute or empty", ErrInvalid, t.Effect)
+		return atField("effect", fmt.Errorf("%w: %s is not NoSchedule, PreferNoSchedule, NoExecute or empty", ErrInvalid, t.Effect))
 	}
 	return nil
 }

@@ -146,3 +146,43 @@ func TestParseEffect(t *testing.T) {
 	assert.Equal(t, "Exists", TolerateExists.String())
 	assert.Equal(t, "TolerationOperator(3)", TolerationOperator(3).String())
 }
+
+// TestFieldError: New, WithMinValues, Taint.Validate and Toleration.Validate
+// name the invalid part, so that a manifest reader can point at its field.
+func TestFieldError(t *testing.T) {
+	minValues := func(n int) error { _, err := MustNew("k", In, "a").WithMinValues(n); return err }
+	newErr := func(key string, op Operator, values ...string) error { _, err := New(key, op, values...); return err }
+	tests := []struct {
+		name  string
+		err   error
+		field string
+	}{
+		{"requirement key", newErr("bad key", Exists), "key"},
+		{"requirement operator", newErr("k", Operator(9)), "operator"},
+		{"In without values", newErr("k", In), "values"},
+		{"Exists with values", newErr("k", Exists, "a"), "values"},
+		{"Gt with two values", newErr("k", Gt, "1", "2"), "values"},
+		{"Gt non-integer", newErr("k", Gt, "x"), "values[0]"},
+		{"second value", newErr("k", In, "a", "b c"), "values[1]"},
+		{"minValues above the values", minValues(2), "minValues"},
+		{"minValues negative", minValues(-1), "minValues"},
+		{"taint key", Taint{Key: "a b", Effect: NoSchedule}.Validate(), "key"},
+		{"taint value", Taint{Key: "k", Value: "a b", Effect: NoSchedule}.Validate(), "value"},
+		{"taint without effect", Taint{Key: "k"}.Validate(), "effect"},
+		{"toleration key", Toleration{Key: " k", Operator: TolerateExists}.Validate(), "key"},
+		{"toleration empty key with Equal", Toleration{Value: "v"}.Validate(), "operator"},
+		{"toleration unknown operator", Toleration{Key: "k", Operator: TolerationOperator(5)}.Validate(), "operator"},
+		{"toleration value", Toleration{Key: "k", Value: "a/b"}.Validate(), "value"},
+		{"toleration Exists with a value", Toleration{Key: "k", Operator: TolerateExists, Value: "v"}.Validate(), "value"},
+		{"toleration effect", Toleration{Key: "k", Effect: Effect(7)}.Validate(), "effect"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var fe *FieldError
+			require.ErrorAs(t, tc.err, &fe)
+			assert.Equal(t, tc.field, fe.Field)
+			assert.ErrorIs(t, fe.Err, ErrInvalid, "the cause wraps ErrInvalid")
+			assert.ErrorIs(t, tc.err, ErrInvalid)
+		})
+	}
+}

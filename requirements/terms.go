@@ -75,7 +75,10 @@ type NodeAffinity struct {
 }
 
 // NewNodeAffinity compiles a pod's nodeSelector, required terms (ORed) and
-// preferred terms. Errors name the term and expression.
+// preferred terms. A required term without expressions matches no node, as
+// in Kubernetes (component-helpers' nodeaffinity): it is left out, and a pod
+// whose required terms are all empty matches none. Errors name the term and
+// expression by their index in required and preferred.
 func NewNodeAffinity(nodeSelector map[string]string, required [][]Expression, preferred []WeightedTerm) (NodeAffinity, error) {
 	sel, err := selectorSet(nodeSelector)
 	if err != nil {
@@ -84,6 +87,9 @@ func NewNodeAffinity(nodeSelector map[string]string, required [][]Expression, pr
 	a := NodeAffinity{Selector: sel}
 	var errs []error
 	for i, term := range required {
+		if len(term) == 0 {
+			continue
+		}
 		s, err := Parse(term...)
 		errs = appendErr(errs, err, "required term %d", i)
 		if merged := sel.Intersect(s); !Contradicts(merged, append(exprSets(term), sel)...) {
@@ -94,7 +100,7 @@ func NewNodeAffinity(nodeSelector map[string]string, required [][]Expression, pr
 	for i, p := range preferred {
 		s, err := Parse(p.Expressions...)
 		errs = appendErr(errs, err, "preferred term %d", i)
-		errs = appendErr(errs, checkWeight(p.Weight), "preferred term %d", i)
+		errs = appendErr(errs, ValidateWeight(p.Weight), "preferred term %d", i)
 		a.Preferred = append(a.Preferred, Preference{Weight: p.Weight, Terms: s})
 	}
 	slices.SortStableFunc(a.Preferred, func(x, y Preference) int { return cmp.Compare(y.Weight, x.Weight) })
@@ -119,7 +125,9 @@ func selectorSet(nodeSelector map[string]string) (Set, error) {
 	return s, nil
 }
 
-func checkWeight(w int32) error {
+// ValidateWeight reports whether w is a preferred term's weight, 1..100,
+// wrapping [ErrInvalid] when it is not.
+func ValidateWeight(w int32) error {
 	if w < 1 || w > 100 {
 		return fmt.Errorf("%w: weight %d outside 1..100", ErrInvalid, w)
 	}
@@ -147,7 +155,7 @@ func (a NodeAffinity) Validate() error {
 		}
 	}
 	for i, p := range a.Preferred {
-		if err := errors.Join(p.Terms.Validate(), checkWeight(p.Weight)); err != nil {
+		if err := errors.Join(p.Terms.Validate(), ValidateWeight(p.Weight)); err != nil {
 			return fmt.Errorf("preferred term %d: %w", i, err)
 		}
 	}
@@ -156,8 +164,9 @@ func (a NodeAffinity) Validate() error {
 
 // Alternatives returns the sets a node may satisfy, any one sufficing: the
 // required terms, or the nodeSelector alone when there are none. Terms that
-// contradict themselves or the nodeSelector ([Contradicts]) are left out by
-// [NewNodeAffinity]; when all do, Alternatives is empty and no node matches.
+// are empty or contradict themselves or the nodeSelector ([Contradicts]) are
+// left out by [NewNodeAffinity]; when all are, Alternatives is empty and no
+// node matches.
 func (a NodeAffinity) Alternatives() []Set {
 	if a.none {
 		return nil

@@ -35,7 +35,7 @@ func TestParseErrors(t *testing.T) {
 		{"bad key", []Expression{{Key: "ok", Operator: Exists}, {Key: "bad key", Operator: Exists}}, []string{"expression 1:", `"bad key"`}},
 		{"bad value", []Expression{{Key: "zone", Operator: In, Values: []string{"a b"}}}, []string{"expression 0:", `key "zone"`, `"a b"`}},
 		{"bad count", []Expression{{Key: "cpu", Operator: Gt, Values: []string{"1", "2"}}}, []string{"expression 0:", `"cpu"`}},
-		{"bad minValues", []Expression{{Key: "zone", Operator: In, Values: []string{"a"}, MinValues: 2}}, []string{"expression 0:", `"zone"`, "minValues 2"}},
+		{"bad minValues", []Expression{{Key: "zone", Operator: In, Values: []string{"a"}, MinValues: 2}}, []string{"expression 0:", `"zone"`, "minValues: invalid requirement: 2 exceeds"}},
 		{"minValues above 50", []Expression{{Key: "zone", Operator: Exists, MinValues: 51}}, []string{"expression 0:", `"zone"`}},
 		{"negative minValues", []Expression{{Key: "zone", Operator: Exists, MinValues: -1}}, []string{"expression 0:"}},
 		{"bad operator", []Expression{{Key: "zone", Operator: Operator(99)}}, []string{"expression 0:", "unknown operator"}},
@@ -201,6 +201,8 @@ func TestNodeAffinityContradictions(t *testing.T) {
 		{"a self-contradicting term is dropped", nil, [][]Expression{{in("team", "a"), dne}}, 0},
 		{"consistent terms stay", map[string]string{"team": "b"}, [][]Expression{{in("team", "a", "b")}}, 1},
 		{"no terms means the selector alone", map[string]string{"team": "b"}, nil, 1},
+		{"an empty term matches no node", map[string]string{"team": "b"}, [][]Expression{{}}, 0},
+		{"an empty term beside a real one", nil, [][]Expression{{}, {in("zone", "a")}}, 1},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -232,5 +234,15 @@ func TestNodeAffinityValidate(t *testing.T) {
 		"weight":    {Preferred: []Preference{{Weight: 0}}},
 	} {
 		assert.ErrorIs(t, a.Validate(), ErrInvalid, name)
+	}
+}
+
+func TestValidateWeight(t *testing.T) {
+	for w, ok := range map[int32]bool{-1: false, 0: false, 1: true, 100: true, 101: false} {
+		if ok {
+			assert.NoError(t, ValidateWeight(w), w)
+		} else {
+			assert.ErrorIs(t, ValidateWeight(w), ErrInvalid, w)
+		}
 	}
 }

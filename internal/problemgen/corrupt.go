@@ -29,11 +29,31 @@ var corruptions = []corruption{
 	corruptCatalog, corruptPoolName,
 }
 
+// nodeCorruptions break a node or one of its pods; the first always fits.
+var nodeCorruptions = []corruption{corruptNodeName, corruptNodeAllocatable, corruptBoundPod}
+
+// CorruptNode returns a copy of n with one field made invalid, chosen by
+// seed: its name (empty), its allocatable or, when it has pods, a bound
+// pod's requests; and a phrase naming what it broke. Every corruption is
+// one [packing.Problem.Validate] must reject in a problem holding the
+// node: a simulation's test adds it as an in-flight node. n is not
+// modified.
+func CorruptNode(n packing.Node, seed uint64) (packing.Node, string) {
+	g := &gen{src: rand.New(rand.NewPCG(seed, ^seed))}
+	p := packing.Problem{Nodes: []packing.Node{cloneNode(n)}}
+	what := g.corruptWith(nodeCorruptions, &p)
+	return p.Nodes[0], what
+}
+
 // corrupt applies a random corruption that fits p; the last ones always
 // fit.
-func (g *gen) corrupt(p *packing.Problem) string {
-	for i := g.intn(len(corruptions)); ; i = (i + 1) % len(corruptions) {
-		if what, ok := corruptions[i](g, p); ok {
+func (g *gen) corrupt(p *packing.Problem) string { return g.corruptWith(corruptions, p) }
+
+// corruptWith applies a random corruption of list that fits p; one of
+// them must.
+func (g *gen) corruptWith(list []corruption, p *packing.Problem) string {
+	for i := g.intn(len(list)); ; i = (i + 1) % len(list) {
+		if what, ok := list[i](g, p); ok {
 			return what
 		}
 	}

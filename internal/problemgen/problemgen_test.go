@@ -210,6 +210,28 @@ func TestCorruptIsInvalid(t *testing.T) {
 	}
 }
 
+// TestCorruptNodeIsInvalid: every node CorruptNode breaks, of a valid
+// problem with pods on its nodes, makes the problem invalid, and each
+// corruption is drawn.
+func TestCorruptNodeIsInvalid(t *testing.T) {
+	seen := map[string]bool{}
+	for seed := range uint64(300) {
+		p := Generate(seed, Size{})
+		i := slices.IndexFunc(p.Nodes, func(n packing.Node) bool { return len(n.Pods) > 0 })
+		if i < 0 {
+			continue
+		}
+		before := Dump(p)
+		n, what := CorruptNode(p.Nodes[i], seed)
+		q := Clone(p)
+		q.Nodes[i] = n
+		assert.ErrorIs(t, q.Validate(), packing.ErrInvalidProblem, "seed %d: %s", seed, what)
+		require.Equal(t, before, Dump(p), "CorruptNode modified its input")
+		seen[what] = true
+	}
+	assert.Len(t, seen, len(nodeCorruptions))
+}
+
 func TestDecodeNeverPanics(t *testing.T) {
 	inputs := [][]byte{nil, {0}, {255}, make([]byte, 64), []byte("hello, world"), {1, 2, 3, 4, 5, 6, 7, 8, 9, 10}}
 	for _, in := range inputs {

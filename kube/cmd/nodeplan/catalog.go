@@ -48,7 +48,7 @@ func build(name string, opts instancetypes.Options) (*instancetypes.Catalog, err
 
 // catalogOptions converts the catalog flags.
 func catalogOptions(c config) (instancetypes.Options, error) {
-	opts := instancetypes.Options{Region: c.region, SpotDiscount: c.spotDiscount}
+	opts := instancetypes.Options{Region: c.region, SpotDiscount: c.spotDiscount, NoSpotDiscount: c.spotDiscount == 0}
 	if c.zones != "" {
 		opts.Zones = strings.Split(c.zones, ",")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 )
 
 // consolidationReport is the JSON of nodeplan consolidate -o json; see the
@@ -110,25 +111,21 @@ func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidat
 		Notes: append([]string{}, s.prices.notes...), Warnings: append([]string{}, s.cluster.Warnings...)}
 	r.Summary.Currency = s.prices.currency
 	from := podHomes(cl.Nodes)
-	var saved float64
 	for _, cmd := range res.Commands {
 		r.Commands = append(r.Commands, commandReport(cmd, from))
 		r.Summary.DeletedNodes += len(cmd.Candidates)
 		r.Summary.NewNodes += len(cmd.Replacements)
 		r.Summary.DeletedUnknownPrice += cmd.Unpriced
-		saved += cmd.Savings.Dollars()
 		r.Summary.savings += cmd.Savings
 	}
 	for _, k := range res.Kept {
 		r.Kept = append(r.Kept, keptReport{Node: k.Node, Why: k.Why.String(), Message: k.Message})
 	}
 	r.Summary.Commands, r.Summary.KeptNodes = len(res.Commands), len(res.Kept)
-	r.Summary.SavingsPerHour = round6(saved)
-	r.Summary.SavingsPerMonth = round6(saved * kube.HoursPerMonth)
+	r.Summary.SavingsPerHour = r.Summary.savings.Decimal()
+	r.Summary.SavingsPerMonth = r.Summary.savings.MonthlyDecimal()
 	return r
 }
-
-func round6(d float64) float64 { return float64(int64(d*1e6+0.5)) / 1e6 }
 
 // podHomes maps "namespace/name" to the node a pod runs on; pending pods
 // are absent.
@@ -145,12 +142,12 @@ func podHomes(nodes []packing.Node) map[string]string {
 func commandReport(cmd consolidation.Command, from map[string]string) cmdReport {
 	r := cmdReport{Reason: cmd.Reason.String(), Method: cmd.Method.String(), Decision: cmd.Decision(),
 		Candidates: append([]string{}, cmd.Candidates...), Replacements: []replacement{},
-		SavingsPerHour: dollars(cmd.Savings), Placements: []placement{}, UnknownPriceCandidates: cmd.Unpriced, savings: cmd.Savings}
+		SavingsPerHour: cmd.Savings.Decimal(), Placements: []placement{}, UnknownPriceCandidates: cmd.Unpriced, savings: cmd.Savings}
 	for _, nc := range cmd.Replacements {
 		r.Replacements = append(r.Replacements, newReplacement(nc))
 	}
 	for _, p := range cmd.Placements {
-		r.Placements = append(r.Placements, placement{Pod: p.Pod, From: dash(from[p.Pod]), Node: p.Node, NodeClaim: p.NodeClaim})
+		r.Placements = append(r.Placements, placement{Pod: p.Pod, From: planview.Dash(from[p.Pod]), Node: p.Node, NodeClaim: p.NodeClaim})
 	}
 	return r
 }
@@ -174,8 +171,8 @@ func (r *consolidationReport) writeTable(w io.Writer) error {
 	r.writeKept(w)
 	s := r.Summary
 	fmt.Fprintf(w, "\n%s: delete %s, launch %d: saves %s, %s %s/month%s; %s kept\n",
-		count(s.Commands, "command"), count(s.DeletedNodes, "node"), s.NewNodes, s.savings.Format(cur),
-		s.savings.MonthlyAmount(), cur, unknownPrice(s.DeletedUnknownPrice), count(s.KeptNodes, "node"))
+		planview.Count(s.Commands, "command"), planview.Count(s.DeletedNodes, "node"), s.NewNodes, s.savings.Format(cur),
+		s.savings.MonthlyAmount(), cur, unknownPrice(s.DeletedUnknownPrice), planview.Count(s.KeptNodes, "node"))
 	return writeWarnings(w, r.Warnings)
 }
 
@@ -198,12 +195,12 @@ func unknownPrice(n int) string {
 	if n == 0 {
 		return ""
 	}
-	return ", plus the unknown price of " + count(n, "node")
+	return ", plus the unknown price of " + planview.Count(n, "node")
 }
 
 func newReplacement(nc packing.NodeClaim) replacement {
 	return replacement{Name: nc.Name, NodePool: nc.NodePool, InstanceType: nc.InstanceType, Zone: nc.Offering.Zone,
-		CapacityType: nc.Offering.CapacityType.String(), PricePerHour: dollars(nc.Offering.Price),
+		CapacityType: nc.Offering.CapacityType.String(), PricePerHour: nc.Offering.Price.Decimal(),
 		InstanceTypes: append([]string{}, nc.InstanceTypes...), price: nc.Offering.Price}
 }
 

@@ -2,6 +2,8 @@ package main
 
 import (
 	"bytes"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"runtime/debug"
@@ -154,6 +156,8 @@ func TestInput(t *testing.T) {
 			"no objects in " + at("blank")},
 		{"empty stdin", []string{"drift", "-f", "-"}, exitBadInput, "", "no objects in stdin"},
 		{"a file is read whatever its name", []string{"provision", "-f", at("notes.txt")}, exitBadInput, "", "notes.txt: document 1"},
+		{"the bundled manifests load together", []string{"provision", "-R", "-f", "../../testdata/manifests/"}, exitOK,
+			"converted 4 objects to v1", ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) { check(t, tc.args, tc.code, tc.stdout, tc.stderr) })
@@ -171,4 +175,28 @@ func TestReadOrder(t *testing.T) {
 		got = append(got, filepath.ToSlash(rel))
 	}
 	assert.Equal(t, []string{"A.YML", "a.json", "b.yaml", "m.yaml/x.yaml", "z/c.yaml"}, got)
+}
+
+// TestDocSynopsis: the synopsis in the command doc (main.go) is the usage
+// nodeplan help prints, line for line.
+func TestDocSynopsis(t *testing.T) {
+	f, err := parser.ParseFile(token.NewFileSet(), "main.go", nil, parser.ParseComments|parser.PackageClauseOnly)
+	require.NoError(t, err)
+	require.NotNil(t, f.Doc)
+	var doc []string
+	for _, c := range f.Doc.List {
+		if line, ok := strings.CutPrefix(c.Text, "//\t"); ok {
+			doc = append(doc, line)
+		} else if len(doc) > 0 {
+			break // the first code block is the synopsis
+		}
+	}
+	_, synopsis, ok := strings.Cut(usage, "usage:\n")
+	require.True(t, ok)
+	synopsis, _, _ = strings.Cut(synopsis, "\n\n")
+	var want []string
+	for _, line := range strings.Split(synopsis, "\n") {
+		want = append(want, strings.TrimPrefix(line, "  "))
+	}
+	assert.Equal(t, want, doc)
 }

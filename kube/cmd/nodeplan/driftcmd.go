@@ -9,6 +9,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/planview"
 )
 
 // driftReport is the JSON of nodeplan drift -o json; see the command doc
@@ -156,7 +157,7 @@ func (r *driftReport) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, "\n#\tNODE\tREASON\tFORCEFUL\tDEADLINE\tREPLACEMENTS")
 	for i, c := range r.Commands {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\n", i+1, c.Node, c.Reason, c.Forceful, dash(c.Deadline), replacements(c.Replacements, r.Currency))
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%v\t%s\t%s\n", i+1, c.Node, c.Reason, c.Forceful, planview.Dash(c.Deadline), replacements(c.Replacements, r.Currency))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -171,7 +172,7 @@ func (r *driftReport) writeTable(w io.Writer) error {
 		}
 		tw.Flush()
 	}
-	fmt.Fprintf(w, "\n%s, %s, %d blocked\n", count(len(r.Findings), "finding"), count(len(r.Commands), "command"), len(r.Blocked))
+	fmt.Fprintf(w, "\n%s, %s, %d blocked\n", planview.Count(len(r.Findings), "finding"), planview.Count(len(r.Commands), "command"), len(r.Blocked))
 	return writeWarnings(w, r.Warnings)
 }
 

@@ -16,8 +16,50 @@ func (h *helpRequested) Unwrap() error { return flag.ErrHelp }
 // inputFlags registers the flags that name the manifests.
 func inputFlags(fs *flag.FlagSet, c *config) {
 	fs.Var(&c.files, "f", "manifest `PATH`: a YAML or JSON file, a directory of them, or - for stdin; repeatable")
+	fs.Var(&c.files, "filename", "same as -f (kubectl's long form)")
 	fs.BoolVar(&c.recursive, "R", false, "with -f DIR, also read its subdirectories (as kubectl -R)")
 	fs.BoolVar(&c.recursive, "recursive", false, "same as -R")
+}
+
+// interspersed lets flags follow file names, as kubectl's do (Go's flag
+// package stops at the first argument that is not a flag): it rewrites
+// each argument that is neither a flag nor the value of the flag before it
+// into "-f ARG", in place, so that file arguments and -f are read in the
+// order given. A flag's value is the next argument unless the flag is a
+// bool flag (-R, --no-headers) or is written -flag=value; after "--"
+// every argument is a file. A flag fs does not define, and a flag missing
+// its value at the end, are left for fs.Parse to report.
+func interspersed(fs *flag.FlagSet, args []string) []string {
+	out := make([]string, 0, 2*len(args))
+	for i := 0; i < len(args); i++ {
+		switch a := args[i]; {
+		case a == "--":
+			for _, f := range args[i+1:] {
+				out = append(out, "-f", f)
+			}
+			return out
+		case len(a) < 2 || a[0] != '-': // a file name, or "-" for stdin
+			out = append(out, "-f", a)
+		case takesValue(fs, a) && i+1 < len(args):
+			out = append(out, a, args[i+1])
+			i++
+		default:
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// takesValue reports whether the flag arg (-name or --name, without
+// =value) is one of fs that takes a value from the next argument.
+func takesValue(fs *flag.FlagSet, arg string) bool {
+	name := strings.TrimPrefix(strings.TrimPrefix(arg, "-"), "-")
+	f := fs.Lookup(name)
+	if f == nil || strings.Contains(name, "=") {
+		return false
+	}
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return !ok || !b.IsBoolFlag()
 }
 
 // flagError turns a parse error of fs into the help request or into an

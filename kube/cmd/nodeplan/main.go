@@ -1,26 +1,39 @@
 // Command nodeplan answers "what would Karpenter launch for this, and what
 // would it cost?" — and what it would consolidate or replace — from
-// Kubernetes and Karpenter manifests:
+// Kubernetes and Karpenter manifests. Its usage, as nodeplan help prints it
+// (the usage constant; a test keeps this copy equal to it):
 //
-//	nodeplan provision -f cluster.yaml [-f more.yaml ...] [--catalog aws|azure|PATH]
-//	    [--region R] [--zones Z,...] [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
-//	nodeplan consolidate -f FILE... [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
-//	nodeplan drift -f FILE... [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
+//	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
+//	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+//	nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+//	nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan version
-//	nodeplan help [COMMAND]     (also -h, --help, and COMMAND --help)
+//	nodeplan help [COMMAND]
 //
-// Input, as kubectl's: -f names a file, "-" (stdin) or a directory, whose
-// *.yaml, *.yml and *.json files are read in name order; -R (--recursive)
-// also reads its subdirectories, depth first in name order. Files and
-// manifest arguments are read in the order given. An input that holds no
-// object at all (empty files, an empty List) is an error, exit status 2:
-// "no objects in …".
+// "nodeplan COMMAND --help" (or -h) lists a command's flags with their
+// defaults.
+//
+// Input, as kubectl's: -f (--filename) names a file, "-" (stdin) or a
+// directory, whose *.yaml, *.yml and *.json files are read in name order;
+// -R (--recursive) also reads its subdirectories, depth first in name
+// order. A file may also be named without -f, and flags may come before or
+// after file names (nodeplan provision cluster.yaml -o json); "--" ends the
+// flags. The files are read in the order the command line names them,
+// with -f or without. An input that holds no object at all (empty files,
+// an empty List) is an error, exit status 2: "no objects in …".
 //
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
 // karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
-// EC2NodeClasses, as YAML or JSON, also as kind List (the output of kubectl
-// get -o yaml). For provision, -o table (the default) prints one line per
+// EC2NodeClasses, as YAML or JSON: one object per document, kind List (the
+// output of kubectl get -o yaml), typed lists such as PodList or
+// NodePoolList (raw API responses, whose items carry no kind), and the
+// output of kubectl cluster-info dump. karpenter.sh/v1beta1 NodePools and
+// NodeClaims and karpenter.k8s.aws/v1beta1 EC2NodeClasses are converted to
+// v1 by Karpenter's conversion rules, and a warning counts them; objects of
+// kinds nodeplan does not read are counted in one warning (package kube
+// has the details). For provision, -o table (the default) prints one line per
 // node (new or existing, NodePool, instance type, zone, capacity type,
 // hourly price, pods, CPU and memory use), the totals, and the
 // unschedulable pods grouped by owner and reason ("Deployment shop/web ×12
@@ -31,7 +44,9 @@
 // report schema documented in package kube, -o yaml the NodeClaims to
 // create (the totals and unschedulable pods go to stderr). Every price
 // carries its currency: "0.192000 USD", "USD/HOUR" in column headers; the
-// header lines before the table say where the prices came from.
+// header lines before the table say where the prices came from and how
+// spot is modelled (--spot-discount, default 0.6; 0 prices spot at
+// on-demand).
 //
 // consolidate runs consolidation.Plan on the nodes with their bound pods,
 // the NodePools (with their disruption settings), daemonsets, pending pods
@@ -76,7 +91,10 @@
 // deletedNodes, newNodes, keptNodes, savingsPerHour, savingsPerMonth,
 // deletedUnknownPrice, currency}, notes[], warnings[]; savings leave the
 // candidates of unknown price out, and unknownPriceCandidates and
-// deletedUnknownPrice count them (both added to the first schema). kind DriftReport has now, nowFrom, findings[] {node,
+// deletedUnknownPrice count them (both added to the first schema). Prices
+// and savings are the amounts the table prints, from one exact sum: six
+// decimals an hour, two a month (savingsPerMonth had six). kind
+// DriftReport has now, nowFrom, findings[] {node,
 // nodePool, reason, since, forceful, deadline, message}, commands[] {node,
 // nodePool, reason, findings[], forceful, deadline, replacements[], homes[]
 // {pod, node | nodeClaim | unschedulable}, protected[] {pod, deleteAt,
@@ -87,9 +105,13 @@
 // drift replaces anyway within its NodePool's terminationGracePeriod, each
 // deleted by deleteAt (the three added to the first schema).
 //
-// version prints the module version the binary was built from (go install
-// …@v1.2.3 records it), or "devel" and the VCS revision for a build from a
-// checkout. Help goes to stdout with exit status 0.
+// version prints the module version the binary's build information
+// records, or "devel", with the VCS revision when the build recorded one.
+// go install …@version, which records a release version, cannot build
+// nodeplan today: the kube module's go.mod replaces the core module with
+// its parent directory, and go install refuses a module with replace
+// directives; build it from a clone.
+// Help goes to stdout with exit status 0.
 //
 // Exit status: 0 on success (for provision, when every pod is scheduled),
 // 1 when provision leaves some pod unscheduled, 2 on bad input (the error,

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
@@ -104,7 +105,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
-	fs.Float64Var(&c.spotDiscount, "spot-discount", 0, "fraction of the on-demand price spot saves, in [0,1) (default 0.6)")
+	fs.Float64Var(&c.spotDiscount, "spot-discount", instancetypes.DefaultSpotDiscount, "fraction of the on-demand price a modelled spot price saves, in [0,1); 0 prices spot at on-demand")
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
 	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
@@ -119,10 +120,9 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	case "drift":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		return c, flagError(fs, name, err)
 	}
-	c.files = append(c.files, fs.Args()...)
 	switch {
 	case len(c.files) == 0:
 		return c, errors.New("no manifest given (-f FILE or DIR)")

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -85,7 +84,6 @@ func fail(name string, err error, stdout, stderr io.Writer) int {
 	case errors.As(err, &h):
 		fmt.Fprint(stdout, h.usage)
 		return exitOK
-	case errors.Is(err, flag.ErrHelp): // printed by parseFlags
 	default:
 		fmt.Fprintf(stderr, "nodeplan %s: %v\n", name, err)
 	}
@@ -101,8 +99,6 @@ func writeJSON(v any, w io.Writer) error {
 	return err
 }
 
-func dollars(p instancetypes.Price) float64 { return float64(int64(p.Dollars()*1e6+0.5)) / 1e6 }
-
 // writeNotes writes the price notes, then a blank line.
 func writeNotes(w io.Writer, notes []string) {
 	for _, n := range notes {
@@ -111,18 +107,4 @@ func writeNotes(w io.Writer, notes []string) {
 	if len(notes) > 0 {
 		fmt.Fprintln(w)
 	}
-}
-
-func dash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return s
-}
-
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

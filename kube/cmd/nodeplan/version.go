@@ -7,8 +7,9 @@ import (
 )
 
 // version prints the version of the nodeplan module this binary was built
-// from: a release version when built with go install …@version, else
-// "devel" with the VCS revision of the checkout when the build recorded it.
+// from: the module version its build information records, else "devel"
+// with the VCS revision of the checkout when the build recorded it (see
+// the command doc for why a release version is not recorded today).
 func version(args []string, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		fmt.Fprintf(stderr, "nodeplan version: takes no arguments, got %q\n", args)

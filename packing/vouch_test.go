@@ -1,0 +1,99 @@
+package packing_test
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/internal/vouch"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// TestSolveVouched: a simulation of a validated problem, solved with the
+// validated nodes vouched for, is not checked again on those nodes, and
+// is still checked on everything it adds or changes beyond the vouched
+// contract: pending (displaced) pods, in-flight nodes and their pods,
+// duplicate names, NodePools. The zero vouch checks every node.
+func TestSolveVouched(t *testing.T) {
+	base := validationBase(t)
+	require.NoError(t, base.Validate())
+	vouched := vouch.Of(base.Nodes, func(n *packing.Node) string { return n.Name })
+	long := strings.Repeat("a", 64)
+	inFlight := func(p *packing.Problem) *packing.Node {
+		n := mkNode("replacement-1", "default", "default-instance-type", zone1)
+		p.Nodes = append(p.Nodes, n)
+		return &p.Nodes[len(p.Nodes)-1]
+	}
+	tests := []struct {
+		name    string
+		vouched vouch.Nodes
+		edit    func(p *packing.Problem)
+		errs    []string // object: field of every error; none: the plan is Solve's
+	}{
+		{"unchanged", vouched, func(*packing.Problem) {}, nil},
+		{"displaced pod and in-flight node", vouched, func(p *packing.Problem) {
+			d := p.Nodes[0].Pods[0]
+			d.Displaced = true
+			p.Pods = append(p.Pods, d)
+			p.Nodes[0].Pods, p.Nodes[0].Settling = nil, true
+			inFlight(p).Initialized = false
+		}, nil},
+		{"vouched node not checked again", vouched, func(p *packing.Problem) {
+			p.Nodes[0].Labels = map[string]string{"rack": long}
+		}, nil},
+		{"zero vouch checks every node", vouch.Nodes{}, func(p *packing.Problem) {
+			p.Nodes[0].Labels = map[string]string{"rack": long}
+		}, []string{"node n1: labels"}},
+		{"in-flight node checked", vouched, func(p *packing.Problem) {
+			inFlight(p).Labels = map[string]string{"rack": long}
+		}, []string{"node replacement-1: labels"}},
+		{"in-flight node's pods checked", vouched, func(p *packing.Problem) {
+			n := inFlight(p)
+			n.Pods = []packing.Pod{mkPod("moved", req("cpu", "100m"))}
+			n.Pods[0].Requests = resources.List{CPU: -1}
+		}, []string{"node replacement-1 pod default/moved: requests.cpu"}},
+		{"in-flight node named like a vouched one", vouched, func(p *packing.Problem) {
+			inFlight(p).Name = "n1"
+		}, []string{"node n1: name"}},
+		{"displaced pod checked", vouched, func(p *packing.Problem) {
+			d := p.Nodes[0].Pods[0]
+			d.Labels = map[string]string{"app": long}
+			p.Pods = append(p.Pods, d)
+		}, []string{"pod default/bound: labels"}},
+		{"displaced pod named like a pending one", vouched, func(p *packing.Problem) {
+			d := p.Nodes[0].Pods[0]
+			d.Name = p.Pods[0].Name
+			p.Pods = append(p.Pods, d)
+		}, []string{"pod default/web: name"}},
+		{"nodepools checked", vouched, func(p *packing.Problem) {
+			p.NodePools[0].Labels = map[string]string{"team": long}
+		}, []string{"nodepool default: labels"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			p := validationBase(t)
+			tc.edit(&p)
+			plan, err := packing.SolveVouched(context.Background(), tc.vouched, p, packing.Options{})
+			if tc.errs == nil {
+				require.NoError(t, err)
+				if tc.name != "vouched node not checked again" {
+					want, err := packing.Solve(p, packing.Options{})
+					require.NoError(t, err)
+					assert.Equal(t, want, plan)
+				}
+				return
+			}
+			require.True(t, errors.Is(err, packing.ErrInvalidProblem), "%v", err)
+			var got []string
+			for _, fe := range fieldErrors(err) {
+				got = append(got, fe.Object+": "+fe.Field)
+			}
+			assert.Equal(t, tc.errs, got)
+		})
+	}
+}
