@@ -9,6 +9,17 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// warningsWith returns the warnings of c that contain s, in order.
+func warningsWith(c Cluster, s string) []string {
+	var out []string
+	for _, w := range c.Warnings {
+		if strings.Contains(w, s) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
 // pdbPods writes n pods labelled app=web in namespace shop, controlled by
 // owner ("Kind/name", or "" for none), Ready unless listed in unready.
 func pdbPods(n int, owner string, unready ...int) string {
@@ -100,12 +111,7 @@ func TestPodDisruptionBudgetFromSpec(t *testing.T) {
 			b := c.PodDisruptionBudgets[0]
 			assert.Equal(t, tc.allowed, b.DisruptionsAllowed)
 			assert.Equal(t, tc.fromSpec, b.FromSpec)
-			var warned []string
-			for _, w := range c.Warnings {
-				if strings.Contains(w, "PodDisruptionBudget") {
-					warned = append(warned, w)
-				}
-			}
+			warned := warningsWith(c, "PodDisruptionBudget")
 			if tc.how == "" {
 				assert.Empty(t, warned)
 				return

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -39,12 +38,7 @@ func TestPriorityClassMissing(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, err := Load(Source{Name: "p.yaml", Data: []byte(tc.docs)})
 			require.NoError(t, err)
-			var got []string
-			for _, w := range c.Warnings {
-				if strings.HasPrefix(w, "PriorityClass") {
-					got = append(got, w)
-				}
-			}
+			got := warningsWith(c, "PriorityClass ")
 			require.Len(t, got, len(tc.warnings))
 			for i := range got {
 				assert.Contains(t, got[i], tc.warnings[i])

@@ -74,12 +74,7 @@ func TestStrictFields(t *testing.T) {
 				return
 			}
 			require.NoError(t, err)
-			var got []string
-			for _, w := range c.Warnings {
-				if strings.Contains(w, "unknown field") {
-					got = append(got, w)
-				}
-			}
+			got := warningsWith(c, "unknown field")
 			if tc.warning == "" {
 				assert.Empty(t, got)
 				return
