@@ -97,7 +97,12 @@
 //
 // So m5.large (2 vCPU, 8 GiB, 29 pods) has 1930m cpu, 6903Mi memory, 17Gi
 // ephemeral-storage and 29 pods allocatable, as the provider's generated
-// instance-types reference lists. GPUs are extended resources
+// instance-types reference lists. [Catalog.WithKubelet] rebuilds a catalog file's
+// types under a NodeClass's kubelet settings ([Kubelet]: maxPods,
+// podsPerCore, kubeReserved, systemReserved, evictionHard) and AMI family,
+// as the provider does; with maxPods 110, m5.large keeps 6903Mi on AL2023
+// (kube-reserved memory stays sized for its 29 ENI-limited pods) and has
+// 6012Mi on Bottlerocket (sized for 110). GPUs are extended resources
 // nvidia.com/gpu, amd.com/gpu or habana.ai/gaudi by maker (unknown makers
 // count as NVIDIA); AWS Inferentia and Trainium are aws.amazon.com/neuron.
 //

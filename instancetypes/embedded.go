@@ -344,12 +344,13 @@ func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	if err != nil {
 		return InstanceType{}, false, err
 	}
-	capacity, overhead, err := s.resources(sp)
+	src := s.source(sp)
+	capacity, overhead, err := src.resources(Kubelet{})
 	if err != nil {
 		return InstanceType{}, false, err
 	}
 	offs, err := s.offerings(sp, od)
-	t := InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead, Offerings: offs}
+	t := InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead, Offerings: offs, src: src}
 	return t, true, err
 }
 
@@ -421,32 +422,13 @@ func (s *settings) spot(sp *spec, od Price) (Price, error) {
 	return p, nil
 }
 
-// resources returns the capacity and the EKS overhead of sp, with the
-// file's overrides applied: capacity overrides first (the overhead is then
-// computed from the overridden capacity), overhead overrides last.
-func (s *settings) resources(sp *spec) (resources.List, resources.List, error) {
-	eniPods := cmp.Or(s.defaultPods, DefaultPods)
-	if sp.MaxPods != nil {
-		eniPods = *sp.MaxPods
-	}
-	capacity := resources.New(sp.devices()...)
-	capacity.CPU = *sp.VCPU * 1000
-	capacity.Memory = vmMemory(*sp.MemoryMiB, sp.Arch == "arm64")
-	capacity.EphemeralStorage = DefaultEphemeralStorage
-	capacity.Pods = cmp.Or(s.maxPods, eniPods)
-	capacity, err := override(sp.Name, "capacity", capacity, sp.Capacity)
-	if err != nil {
-		return capacity, capacity, err
-	}
-	if sp.Capacity["pods"] != "" {
-		eniPods = capacity.Pods
-	}
-	if eniPods > 1<<20 || capacity.CPU > 1<<30 {
-		return capacity, capacity, fieldErr(sp.Name, "capacity", ErrInvalidSpec, "pods above 2^20 or cpu above 2^20 cores")
-	}
-	overhead := eksOverhead(capacity.CPU, capacity.EphemeralStorage, eniPods)
-	overhead, err = override(sp.Name, "overhead", overhead, sp.Overhead)
-	return capacity, overhead, err
+// source is how the type of sp gets its capacity and overhead under s:
+// with the EKS model and the file's overrides ([source.resources]).
+// The source keeps a copy of sp without its prices and labels.
+func (s *settings) source(sp *spec) *source {
+	cp := *sp
+	cp.Price, cp.SpotPrice, cp.Labels = nil, nil, nil
+	return &source{spec: &cp, defaultPods: s.defaultPods, maxPods: s.maxPods}
 }
 
 // override sets each resource named in m to its parsed quantity.

@@ -23,6 +23,9 @@ type InstanceType struct {
 	Overhead     resources.List // kube-reserved + system-reserved + eviction threshold
 	Allocatable  resources.List
 	Offerings    []Offering
+	// src, for a type of a catalog file, is how its capacity and overhead
+	// were built; nil for a type given to [New] with its own.
+	src *source
 }
 
 // Cheapest returns the cheapest usable ([Offering.Usable]) offering whose

@@ -1,10 +1,6 @@
 package instancetypes
 
-import (
-	"math"
-
-	"github.com/nodeplan/nodeplan/resources"
-)
+import "math"
 
 // The EKS node model of Karpenter's AWS provider (see the package doc for
 // the source). Values are in the units of resources.List.
@@ -80,14 +76,3 @@ func vmMemory(memoryMiB int64, arm64 bool) int64 {
 // evictionStorage is the kubelet's hard eviction threshold
 // nodefs.available < 10% for a root volume of storage bytes.
 func evictionStorage(storage int64) int64 { return int64(math.Ceil(float64(storage) / 100 * 10)) }
-
-// eksOverhead returns kube-reserved plus the eviction thresholds for a node
-// with these capacities; reservedPods is the pod count kube-reserved memory
-// is sized for. System-reserved is empty, as in Karpenter's default.
-func eksOverhead(milliCPU, storage, reservedPods int64) resources.List {
-	return resources.List{
-		CPU:              kubeReservedCPU(milliCPU),
-		Memory:           kubeReservedMemory(reservedPods) + evictionMemory,
-		EphemeralStorage: kubeReservedStorage + evictionStorage(storage),
-	}
-}

@@ -144,12 +144,13 @@ func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size s
 	}
 	s := settings{region: "synthetic-1"}
 	reqs, err := sp.labels(s.region)
-	capacity, overhead, err2 := s.resources(&sp)
+	src := s.source(&sp)
+	capacity, overhead, err2 := src.resources(Kubelet{})
 	if err := errors.Join(err, err2); err != nil {
 		return InstanceType{}, err
 	}
 	return InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead,
-		Offerings: syntheticOfferings(rng, modelPrice(&sp))}, nil
+		Offerings: syntheticOfferings(rng, modelPrice(&sp)), src: src}, nil
 }
 
 // syntheticOfferings draws a non-empty set of zones and capacity types.

@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,29 +14,34 @@ import (
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // builder accumulates the objects of Load. Pods and workloads are
 // converted in build, once every PriorityClass and Node is known.
 type builder struct {
-	pods        []sourced[corev1.Pod]
-	workloads   []sourced[workload]
-	replicas    int // summed over workloads, at most MaxReplicas
-	nodes       []packing.Node
-	daemonSets  []packing.DaemonSet
-	pools       []NodePool
-	pdbs        []PodDisruptionBudget
-	budgets     []budget // pdbs whose allowed disruptions come from their spec
-	claims      []ClaimStatus
-	nodeClasses []EC2NodeClass
-	graces      map[string]time.Duration
-	classes     map[string]int32
-	defaultPri  *int32
-	warnings    []string
-	skipped     map[string]int // objects of kinds nodeplan does not read, by kind
-	converted   map[string]int // objects converted to v1, by "apiVersion kind"
-	check       checker
-	seen        map[string]*object // by "Kind namespace/name"
+	pods           []sourced[corev1.Pod]
+	workloads      []sourced[workload]
+	replicas       int // summed over workloads, at most MaxReplicas
+	nodes          []packing.Node
+	daemonSets     []packing.DaemonSet
+	pools          []NodePool
+	pdbs           []PodDisruptionBudget
+	budgets        []budget // pdbs whose allowed disruptions come from their spec
+	claims         []ClaimStatus
+	nodeClasses    []EC2NodeClass
+	graces         map[string]time.Duration
+	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
+	unknownClasses map[string]int  // pods naming a PriorityClass not in the manifests, by class
+	classes        map[string]int32
+	defaultPri     *int32
+	warnings       []string
+	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
+	skips          skipLog        // objects of kinds it reads, skipped
+	unknown        unknownFields  // fields Kubernetes' types lack
+	converted      map[string]int // objects converted to v1, by "apiVersion kind"
+	check          checker
+	seen           map[string]*object // by "Kind namespace/name"
 }
 
 type sourced[T any] struct {
@@ -48,7 +54,8 @@ type workload struct {
 	kind, namespace, name string
 	replicas              int
 	template              *corev1.PodTemplateSpec
-	owner                 string // a ReplicaSet's controlling Deployment
+	owner                 string  // a ReplicaSet's controlling Deployment
+	job                   *jobRun // a Job's progress
 }
 
 func (b *builder) warn(format string, args ...any) {
@@ -147,22 +154,21 @@ func (b *builder) statefulSet(o *object) error {
 		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template})
 }
 
-// job expands to the pods that run at once: parallelism (default 1), at
-// most the completions; a suspended Job runs none.
+// job expands to the pods the job controller would run at once; at most
+// parallelism (default 1) and the completions here, the rest once every
+// pod of the manifests is known ([jobRun.pods]).
 func (b *builder) job(o *object) error {
 	var j batchv1.Job
 	if err := b.decode(o, &j); err != nil {
 		return err
 	}
-	n := replicas(j.Spec.Parallelism)
-	if j.Spec.Completions != nil {
-		n = min(n, int(*j.Spec.Completions))
-	}
-	if j.Spec.Suspend != nil && *j.Spec.Suspend {
-		n = 0
+	run := newJobRun(&j)
+	n := run.parallelism
+	if run.completions >= 0 {
+		n = min(n, run.completions)
 	}
 	return b.workload(o, workload{kind: "Job", namespace: namespace(j.Namespace), name: j.Name,
-		replicas: n, template: &j.Spec.Template})
+		replicas: n, template: &j.Spec.Template, job: run})
 }
 
 // MaxReplicas is the most pending pods one Load expands its workloads
@@ -199,7 +205,7 @@ func replicas(n *int32) int {
 // build converts the pods and expands the workloads.
 func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
-		NodeClaims: b.claims, NodeClasses: b.nodeClasses}
+		NodeClaims: b.claims, NodeClasses: b.nodeClasses, origins: b.origins()}
 	s := b.scales()
 	present := map[ref]int{}
 	for _, sp := range b.pods {
@@ -214,8 +220,42 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	b.computeBudgets(c.PodDisruptionBudgets, s)
-	c.Warnings, c.PodGracePeriods = append(b.summaries(), b.warnings...), b.graces
+	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
+	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
+		b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
+}
+
+// staticWarning says, in one line, which NodePools are static and what
+// nodeplan makes of them.
+func (b *builder) staticWarning() []string {
+	var pools []string
+	for i := range b.pools {
+		if r := b.pools[i].Spec.Replicas; r != nil {
+			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", b.pools[i].Metadata.Name, *r))
+		}
+	}
+	if len(pools) == 0 {
+		return nil
+	}
+	verb := "launches"
+	if len(pools) > 1 {
+		verb = "launch"
+	}
+	return []string{fmt.Sprintf("static NodePools are not modelled yet (issue 18): %s %s no node for pending pods and "+
+		"its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity",
+		strings.Join(pools, ", "), verb)}
+}
+
+// origins records where the NodePools and EC2NodeClasses were read.
+func (b *builder) origins() map[ref]origin {
+	out := map[ref]origin{}
+	for _, o := range b.seen {
+		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass {
+			out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
+		}
+	}
+	return out
 }
 
 // statefulPods are the names of the pods of the StatefulSets, which are
@@ -238,10 +278,11 @@ func (b *builder) statefulPods() map[ref]bool {
 func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int, s scales) error {
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
-		b.warn("%s: skipped Pod %s: phase %s takes no room", sp.obj.where(), objectName(namespace(p.Namespace), p.Name), p.Status.Phase)
+		b.finish(p)
+		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
 	}
-	b.resolvePriority(&p.Spec)
+	b.missingClass(b.resolvePriority(&p.Spec), 1)
 	pod, err := FromPod(p)
 	if err != nil {
 		return err
@@ -255,7 +296,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
 		return b.bind(c, sp, pod)
 	case pod.IsDaemon():
-		b.warn("%s: skipped Pod %s: a pending daemonset pod is counted by its DaemonSet", sp.obj.where(), objectName(pod.Namespace, pod.Name))
+		b.skips.add("Pod", "a pending daemonset pod is counted by its DaemonSet", sp.obj.example(objectName(pod.Namespace, pod.Name)))
 	default:
 		c.Pods = append(c.Pods, pod)
 	}
@@ -269,22 +310,94 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 			return nil
 		}
 	}
-	b.warn("%s: skipped Pod %s: bound to node %s, which is not in the manifests", sp.obj.where(),
-		objectName(pod.Namespace, pod.Name), sp.v.Spec.NodeName)
+	b.skips.add("Pod", "bound to a node that is not in the manifests", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
+	return nil
+}
+
+// finish counts a Succeeded or Failed pod for the Job that controls it.
+func (b *builder) finish(p *corev1.Pod) {
+	ctl := controllerRef(p.OwnerReferences) // not metav1.GetControllerOf, whose interface moves the pod to the heap
+	if ctl == nil || ctl.Kind != "Job" || group(ctl.APIVersion) != "batch" {
+		return
+	}
+	if b.finished == nil {
+		b.finished = map[ref]*[2]int{}
+	}
+	key := ref{"Job", namespace(p.Namespace), ctl.Name}
+	n := b.finished[key]
+	if n == nil {
+		n = new([2]int)
+		b.finished[key] = n
+	}
+	if p.Status.Phase == corev1.PodSucceeded {
+		n[0]++
+	} else {
+		n[1]++
+	}
+}
+
+// builtinClasses are the PriorityClasses every cluster has without
+// manifests (Kubernetes' pkg/apis/scheduling: SystemCriticalPriority and
+// 1000 above it).
+var builtinClasses = map[string]int32{"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
+
+// controllerRef returns the owner reference with controller true, or nil.
+func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
+	for i := range refs {
+		if c := refs[i].Controller; c != nil && *c {
+			return &refs[i]
+		}
+	}
 	return nil
 }
 
 // resolvePriority fills spec.priority from its PriorityClass (or the
-// global default), as the admission plugin would. spec is Load's own copy.
-func (b *builder) resolvePriority(spec *corev1.PodSpec) {
+// global default, or a built-in class), as the admission plugin would.
+// spec is Load's own copy. It returns the name of a PriorityClass spec
+// names that is not in the manifests, else "".
+func (b *builder) resolvePriority(spec *corev1.PodSpec) string {
 	if spec.Priority != nil {
+		return ""
+	}
+	name := spec.PriorityClassName
+	if v, ok := b.classes[name]; ok {
+		spec.Priority = new(v)
+	} else if v, ok := builtinClasses[name]; ok {
+		spec.Priority = new(v)
+	} else if name == "" && b.defaultPri != nil {
+		spec.Priority = new(*b.defaultPri)
+	} else if name != "" {
+		return name
+	}
+	return ""
+}
+
+// missingClass counts n pods naming a PriorityClass the manifests lack.
+func (b *builder) missingClass(name string, n int) {
+	if name == "" || n == 0 {
 		return
 	}
-	if v, ok := b.classes[spec.PriorityClassName]; ok {
-		spec.Priority = new(v)
-	} else if spec.PriorityClassName == "" && b.defaultPri != nil {
-		spec.Priority = new(*b.defaultPri)
+	if b.unknownClasses == nil {
+		b.unknownClasses = map[string]int{}
 	}
+	b.unknownClasses[name] += n
+}
+
+// priorityWarnings returns one warning per PriorityClass the manifests lack,
+// in name order.
+func (b *builder) priorityWarnings() []string {
+	var out []string
+	for _, name := range slices.Sorted(maps.Keys(b.unknownClasses)) {
+		n := b.unknownClasses[name]
+		verb := "names"
+		if n != 1 {
+			verb = "name"
+		}
+		out = append(out, fmt.Sprintf("PriorityClass %s is not in the manifests: %s %s it and are planned with priority 0, "+
+			"which Kubernetes' admission would not give them (it rejects a pod whose class does not exist); add it to the manifests",
+			name, nouns(n, "pod"), verb))
+	}
+	return out
 }
 
 // expand adds a workload's missing replicas as pending pods. A
@@ -295,21 +408,26 @@ func (b *builder) resolvePriority(spec *corev1.PodSpec) {
 func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, s scales, reserved map[ref]bool) error {
 	w := &sw.v
 	if _, ok := s[ref{"Deployment", w.namespace, w.owner}]; w.owner != "" && ok {
-		b.warn("%s: skipped ReplicaSet %s: its Deployment %s is expanded instead", sw.obj.where(), objectName(w.namespace, w.name), w.owner)
+		b.skips.add("ReplicaSet", "their Deployment is expanded instead", sw.obj.example(objectName(w.namespace, w.name)))
 		return nil
 	}
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
-	b.resolvePriority(&proto.Spec)
+	class := b.resolvePriority(&proto.Spec)
 	base, err := fromPod(&proto, w.namespace)
 	if err != nil {
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
-	missing := w.replicas - present[ref{w.kind, w.namespace, w.name}]
+	id := ref{w.kind, w.namespace, w.name}
+	if w.job != nil {
+		w.replicas = min(w.replicas, w.job.pods(b.finished[id]))
+	}
+	missing := w.replicas - present[id]
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
+	first := len(c.Pods)
 	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
 		key := ref{"Pod", w.namespace, name}
@@ -329,6 +447,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 		c.Pods = append(c.Pods, pod)
 		missing--
 	}
+	b.missingClass(class, len(c.Pods)-first)
 	return nil
 }
 

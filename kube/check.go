@@ -3,6 +3,7 @@ package kube
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 
@@ -66,6 +67,15 @@ var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
 // every decode error names its field) and keeps unbounded quantities away
 // from apimachinery.
 //
+// It also reads field names as the API server does, which encoding/json
+// does not: case-sensitive (a name that matches a field only under case
+// folding is an error, so json.Unmarshal never folds one), each once (a
+// duplicate field or map key is an error, so none is silently replaced),
+// and an unknown field is an error inside a member of [strictMembers],
+// where nodeplan reads every field, else is recorded (Kubernetes' types,
+// for one warning) or skipped (nodeplan's own structs, which read part of
+// Karpenter's objects).
+//
 // The walk (walk.go) is one pass over the bytes, guided by a plan of each
 // Go type built once by reflection: those of [decoded] in sharedPlans,
 // from which [newChecker] starts, and those of other types in the
@@ -76,28 +86,45 @@ var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
 type checker struct {
 	base  map[reflect.Type]*plan // plans built before, only read
 	plans map[reflect.Type]*plan // of the types base lacks
-	path  []segment              // reused by every walk
+	// path, seen and keys are reused by every walk.
+	path    []segment
+	seen    []uint64
+	keys    []keyRef
+	unknown unknownLog // of the last check
 }
 
 // newChecker returns a checker that starts from sharedPlans.
 func newChecker() checker { return checker{base: sharedPlans()} }
 
 // check walks data, one JSON value, as a value of type t. The error is a
-// *fieldError.
+// *fieldError. The unknown fields of Kubernetes' types it skipped are in
+// c.unknown until the next check.
 func (c *checker) check(data []byte, t reflect.Type) error {
-	w := walker{data: data, path: c.path[:0]}
+	c.unknown.reset()
+	w := c.walker(data)
+	w.unknown = &c.unknown
 	err := w.value(c.plan(t))
-	c.path = w.path
+	c.keep(&w)
 	return err
+}
+
+// walker starts a walk of data on the checker's buffers.
+func (c *checker) walker(data []byte) walker {
+	return walker{data: data, path: c.path[:0], seen: c.seen[:0], keys: c.keys[:0]}
+}
+
+// keep takes back the buffers of a walk for the next.
+func (c *checker) keep(w *walker) {
+	c.path, c.seen, c.keys = w.path, w.seen, w.keys
 }
 
 // readHead reads the head of data into h and checks it, in one pass that
 // reads as check followed by json.Unmarshal would: a member matches a
-// field by its exact name or else under case folding, the last of
-// duplicate members wins, null leaves a field as it is, and other members
-// are skipped unread. The error is a *fieldError.
+// field by its exact name (a name that matches one only under case folding
+// is an error, as is a duplicate member), null leaves a field as it is,
+// and other members are skipped unread. The error is a *fieldError.
 func (c *checker) readHead(data []byte, h *head) error {
-	w := walker{data: data, path: c.path[:0]}
+	w := c.walker(data)
 	err := w.structOf(c.plan(reflect.TypeFor[head]()), func(m *member) error {
 		switch m.name {
 		case "apiVersion":
@@ -112,7 +139,7 @@ func (c *checker) readHead(data []byte, h *head) error {
 			return w.text(m.plan, &h.Metadata.Namespace)
 		})
 	})
-	c.path = w.path
+	c.keep(&w)
 	return err
 }
 
@@ -167,8 +194,11 @@ const (
 )
 
 // plan is how a value of one Go type is checked: its shape, and for
-// containers the plans of their elements.
+// containers the plans of their elements. own marks a struct of this
+// package, which reads part of an object: its unknown fields are not
+// recorded.
 type plan struct {
+	own   bool
 	shape shape
 	t     reflect.Type // the type, pointers removed, as messages name it
 	bits  int          // of a number
@@ -178,7 +208,7 @@ type plan struct {
 	// quantities are checked by resources.Parse's rules.
 	list bool
 	// fields are a struct's members by JSON name; order lists them in
-	// struct order, for the case-insensitive match.
+	// struct order (member.idx), for the case-folded match.
 	fields map[string]*member
 	order  []*member
 }
@@ -186,10 +216,13 @@ type plan struct {
 // member is a struct field as encoding/json decodes it.
 type member struct {
 	name  string
+	idx   int  // in plan.order
 	ascii bool // name is ASCII
 	plan  *plan
 	// quantity marks a string field that holds a quantity (quantityStrings).
 	quantity bool
+	// strict marks a member whose every field nodeplan reads (strictMembers).
+	strict bool
 }
 
 // plan returns the plan of t, building it (and those of the types it
@@ -257,7 +290,7 @@ func numberShape(k reflect.Kind) shape {
 }
 
 func (c *checker) buildStruct(p *plan) {
-	p.shape = structShape
+	p.shape, p.own = structShape, p.t.PkgPath() == ownPackage
 	fields := map[string]reflect.StructField{}
 	var names []string
 	collect(p.t, 0, fields, &names, map[string]int{}, map[reflect.Type]bool{})
@@ -267,36 +300,30 @@ func (c *checker) buildStruct(p *plan) {
 		if _, done := p.fields[name]; done {
 			continue
 		}
-		m := &member{name: name, ascii: isASCII(name), plan: c.plan(fields[name].Type), quantity: holds && strings.EqualFold(q, name)}
+		m := &member{name: name, idx: len(p.order), ascii: isASCII(name), plan: c.plan(fields[name].Type),
+			quantity: holds && strings.EqualFold(q, name), strict: slices.Contains(strictMembers[p.t], name)}
 		p.fields[name] = m
 		p.order = append(p.order, m)
 	}
 }
 
-// lookup finds the member encoding/json decodes the key into: an exact
-// name first, else one equal under case folding (strings.EqualFold). A
-// plain key costs no allocation.
+// lookup finds the member named key exactly, as the API server matches
+// names. A plain key costs no allocation.
 func (p *plan) lookup(key []byte, plain bool) (*member, bool) {
 	if !plain {
-		return p.lookupText(keyText(key, plain))
+		m, ok := p.fields[keyText(key, plain)]
+		return m, ok
 	}
-	if m, ok := p.fields[string(key)]; ok {
-		return m, true
-	}
-	for _, m := range p.order {
-		if m.ascii && asciiFold(m.name, key) || !m.ascii && strings.EqualFold(m.name, string(key)) {
-			return m, true
-		}
-	}
-	return nil, false
+	m, ok := p.fields[string(key)]
+	return m, ok
 }
 
-func (p *plan) lookupText(name string) (*member, bool) {
-	if m, ok := p.fields[name]; ok {
-		return m, true
-	}
+// folded finds the member encoding/json would decode key into under case
+// folding (strings.EqualFold), when no member has its exact name.
+// A plain key costs no allocation.
+func (p *plan) folded(key []byte, plain bool) (*member, bool) {
 	for _, m := range p.order {
-		if strings.EqualFold(m.name, name) {
+		if m.ascii && plain && asciiFold(m.name, key) || !(m.ascii && plain) && strings.EqualFold(m.name, keyText(key, plain)) {
 			return m, true
 		}
 	}

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -11,26 +12,33 @@ import (
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	sigsjson "sigs.k8s.io/json"
 )
 
-// TestReadHead: readHead reads a head as json.Unmarshal does (exact names,
-// else case-folded ones; the last duplicate; null left alone; escapes) in
-// one pass, and reports a value of the wrong type with its path.
+// TestReadHead: readHead reads a head as a case-sensitive decoder does
+// (null left alone; escapes) in one pass, and reports a value of the
+// wrong type, a name that is one only under case folding and a duplicate
+// member with its path.
 func TestReadHead(t *testing.T) {
 	tests := []struct{ name, doc, err string }{
 		{"plain", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"b"},"spec":{"x":[1,{"y":"}"}]}}`, ""},
 		{"white space", " { \"kind\" : \"Pod\" ,\n \"metadata\" : { \"name\" : \"a\" } } ", ""},
-		{"case-folded names", `{"Kind":"Pod","APIVERSION":"v1","Metadata":{"NAME":"a","nameSpace":"b"}}`, ""},
-		{"an exact name wins over a folded one", `{"kind":"Pod","Kind":"Node"}`, ""},
-		{"the last duplicate wins", `{"kind":"Pod","kind":"Node","metadata":{"name":"a"},"metadata":{"namespace":"b"}}`, ""},
-		{"null leaves a field alone", `{"kind":"Pod","kind":null,"metadata":null}`, ""},
+		{"case-folded names", `{"Kind":"Pod","APIVERSION":"v1"}`, "Kind: unknown field: field names are case-sensitive; did you mean kind?"},
+		{"case-folded name in metadata", `{"kind":"Pod","metadata":{"NAME":"a"}}`,
+			"metadata.NAME: unknown field: field names are case-sensitive; did you mean name?"},
+		{"an exact name and a folded one", `{"kind":"Pod","Kind":"Node"}`, "Kind: unknown field: field names are case-sensitive; did you mean kind?"},
+		{"a duplicate", `{"kind":"Pod","kind":"Node"}`, "kind: duplicate field"},
+		{"a duplicate in metadata", `{"kind":"Pod","metadata":{"name":"a","name":"b"}}`, "metadata.name: duplicate field"},
+		{"metadata twice", `{"metadata":{"name":"a"},"metadata":{"namespace":"b"}}`, "metadata: duplicate field"},
+		{"null leaves a field alone", `{"kind":"Pod","metadata":null}`, ""},
+		{"other members are not read", `{"kind":"Pod","spec":1,"spec":2,"Spec":3}`, ""},
 		{"escapes", `{"kind":"P\u006fd","metadata":{"n\u0061me":"a\"b","namespace":"ns\/x"}}`, ""},
 		{"a non-ASCII key is not a name", `{"kınd":"Pod","kind":"Node"}`, ""},
 		{"null document", `null`, ""},
 		{"kind not a string", `{"kind":3}`, "kind: cannot read number 3 as string"},
 		{"name not a string", `{"metadata":{"name":true}}`, "metadata.name: cannot read bool as string"},
 		{"metadata not an object", `{"metadata":"x"}`, `metadata: cannot read string "x" as struct { Name string "json:\"name\""; Namespace string "json:\"namespace\"" }`},
-		{"folded path as written", `{"METADATA":{"Name":[1]}}`, "METADATA.Name: cannot read array as string"},
+		{"an escaped path as written", `{"metad\u0061ta":{"name":[1]}}`, "metadata.name: cannot read array as string"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -43,7 +51,7 @@ func TestReadHead(t *testing.T) {
 			}
 			require.NoError(t, err)
 			var want head
-			require.NoError(t, json.Unmarshal([]byte(tc.doc), &want))
+			require.NoError(t, sigsjson.UnmarshalCaseSensitivePreserveInts([]byte(tc.doc), &want))
 			assert.Equal(t, want, got)
 		})
 	}
@@ -132,9 +140,12 @@ func TestDecodedComplete(t *testing.T) {
 	}
 }
 
-// FuzzCheck checks the walk against encoding/json on any input: it never
-// panics; what it accepts as a Pod, json.Unmarshal decodes; readHead reads
-// what json.Unmarshal reads, and accepts a head json.Unmarshal decodes.
+// FuzzCheck checks the walk against encoding/json and sigs.k8s.io/json's
+// case-sensitive decoder on any input: it never panics; what it accepts as
+// a Pod, json.Unmarshal decodes as the case-sensitive decoder does;
+// readHead reads what the case-sensitive decoder reads, and accepts a head
+// json.Unmarshal decodes unless a name matches only under case folding or
+// a member is there twice.
 func FuzzCheck(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","labels":{"a b":"c"},"creationTimestamp":"2025-01-01T00:00:00Z"},` +
 		`"spec":{"priority":7,"containers":[{"name":"c","ports":[{"containerPort":80}],"resources":{"requests":{"cpu":"1","memory":null}}}]}}`))
@@ -151,17 +162,21 @@ func FuzzCheck(f *testing.F) {
 		if !json.Valid(data) {
 			return
 		}
-		var p corev1.Pod
-		if err := json.Unmarshal(data, &p); podErr == nil && err != nil {
-			t.Fatalf("the walk accepts a pod json.Unmarshal rejects: %v", err)
-		}
-		var want head
-		err := json.Unmarshal(data, &want)
+		var p, sensitive corev1.Pod
+		err := json.Unmarshal(data, &p)
 		switch {
-		case err == nil && headErr != nil:
+		case podErr == nil && err != nil:
+			t.Fatalf("the walk accepts a pod json.Unmarshal rejects: %v", err)
+		case podErr == nil && sigsjson.UnmarshalCaseSensitivePreserveInts(data, &sensitive) == nil && !reflect.DeepEqual(p, sensitive):
+			t.Fatalf("the walk accepts a pod json.Unmarshal decodes otherwise than a case-sensitive decoder")
+		}
+		var want, folded head
+		err = sigsjson.UnmarshalCaseSensitivePreserveInts(data, &want)
+		switch {
+		case headErr == nil && err == nil && want != h:
+			t.Fatalf("readHead read %+v, the case-sensitive decoder %+v", h, want)
+		case headErr != nil && json.Unmarshal(data, &folded) == nil && !errors.Is(headErr, ErrUnknownField) && !errors.Is(headErr, ErrDuplicateField):
 			t.Fatalf("readHead rejects a head json.Unmarshal reads: %v", headErr)
-		case err == nil && want != h:
-			t.Fatalf("readHead read %+v, json.Unmarshal %+v", h, want)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -19,7 +20,15 @@ import (
 // karpenter.sh/capacity-type label, has packing.Node.PriceUnknown set and
 // Price 0; [PriceWarnings] says why.
 //
-// A NodePool whose nodeClassRef names an EC2NodeClass of c with zones in
+// A NodePool whose EC2NodeClass of c has spec.kubelet settings, or that
+// was converted from karpenter.sh/v1beta1 with its own, is offered the
+// catalog under them ([instancetypes.Catalog.WithKubelet]; see "Kubelet
+// settings" in the package doc). A NodePool that is not Ready, or whose
+// nodeClassRef names an
+// EC2NodeClass of c that is not Ready (status.conditions Ready not True),
+// launches nothing, as Karpenter provisions from no such pool: its
+// packing.NodePool gets Unavailable saying why. A NodePool whose
+// nodeClassRef names an EC2NodeClass of c with zones in
 // its status.subnets is offered in those zones only, as Karpenter offers a
 // NodeClass's types in the zones of its subnets: its packing.NodePool gets
 // the catalog moved to them ([instancetypes.Catalog.WithZones]). Other
@@ -29,17 +38,21 @@ import (
 // are *ObjectError values, joined.
 //
 // Problem does not modify c; the problem shares c's pods and nodes' pod
-// slices, which packing does not modify either. O(nodes × offerings +
-// pools + classes × catalog).
+// slices, which packing does not modify either. An error about an object
+// Load read is a *DocumentError naming its file and document. O(nodes ×
+// offerings + pools + classes × catalog).
 func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	p := packing.Problem{Pods: c.Pods, Catalog: cat, DaemonSets: c.DaemonSets}
 	var errs []error
-	zoned := map[string]*instancetypes.Catalog{} // by EC2NodeClass name
+	cached := map[string]*instancetypes.Catalog{} // by "EC2NodeClass name" or "NodePool name"
 	for i := range c.NodePools {
 		np, err := FromNodePool(&c.NodePools[i])
-		errs = append(errs, err)
-		np.Catalog, err = c.poolCatalog(cat, &c.NodePools[i], zoned)
-		errs = append(errs, err)
+		errs = append(errs, c.locate(err))
+		if np.Unavailable == "" {
+			np.Unavailable = c.unavailable(&c.NodePools[i])
+		}
+		np.Catalog, err = c.poolCatalog(cat, &c.NodePools[i], cached)
+		errs = append(errs, c.locate(err))
 		p.NodePools = append(p.NodePools, np)
 	}
 	p.Nodes = slices.Clone(c.Nodes)
@@ -51,31 +64,68 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	return p, errors.Join(errs...)
 }
 
-// poolCatalog returns the catalog of np moved to the zones of its
-// EC2NodeClass, or nil (the problem's catalog) when the class is not in c
-// or has no resolved subnets. zoned caches the catalog of each class.
-func (c *Cluster) poolCatalog(cat *instancetypes.Catalog, np *NodePool, zoned map[string]*instancetypes.Catalog) (*instancetypes.Catalog, error) {
-	ref := np.Spec.Template.Spec.NodeClassRef
-	if cat == nil || ref == nil || ref.Kind != KindEC2NodeClass {
+// poolCatalog returns the catalog of np: the problem's under the kubelet
+// settings of np's EC2NodeClass (or those a v1beta1 NodePool carried,
+// which take their place) and moved to the zones of the class's resolved
+// subnets; nil (the problem's catalog) when neither applies. cache holds
+// the catalog of each class, and of each pool with its own kubelet.
+func (c *Cluster) poolCatalog(cat *instancetypes.Catalog, np *NodePool, cache map[string]*instancetypes.Catalog) (*instancetypes.Catalog, error) {
+	if cat == nil {
 		return nil, nil
 	}
-	if z, ok := zoned[ref.Name]; ok {
+	var class *EC2NodeClass
+	if ref := np.Spec.Template.Spec.NodeClassRef; ref != nil && ref.Kind == KindEC2NodeClass {
+		var err error
+		if class, err = c.nodeClass(ref.Name); err != nil {
+			return nil, err
+		}
+	}
+	key := "NodePool " + np.Metadata.Name
+	if np.kubelet == nil && class != nil {
+		key = "EC2NodeClass " + class.Metadata.Name
+	}
+	if z, ok := cache[key]; ok {
 		return z, nil
 	}
-	class, err := c.nodeClass(ref.Name)
-	if class == nil || err != nil {
-		return nil, err
+	out, err := withKubelet(cat, np, class)
+	if err != nil || class == nil {
+		return out, err
 	}
 	zones, err := class.zones(cat.Origin().Region)
-	if len(zones) == 0 || err != nil {
-		return nil, err
+	if len(zones) > 0 && err == nil {
+		if out, err = cmp.Or(out, cat).WithZones(zones...); err != nil {
+			return nil, &ObjectError{Kind: KindEC2NodeClass, Name: class.Metadata.Name, Field: "status.subnets", Err: err}
+		}
 	}
-	z, err := cat.WithZones(zones...)
+	cache[key] = out
+	return out, err
+}
+
+// withKubelet returns cat under the kubelet settings of np (converted from
+// v1beta1) or else of class, nil when there are none. An error names the
+// first setting that cannot be applied.
+func withKubelet(cat *instancetypes.Catalog, np *NodePool, class *EC2NodeClass) (*instancetypes.Catalog, error) {
+	var family instancetypes.AMIFamily
+	if class != nil {
+		family = class.family()
+	}
+	oe, k := &ObjectError{Kind: KindNodePool, Name: np.Metadata.Name, Field: "spec.template.spec.kubelet"}, np.kubelet
+	if k == nil && class != nil {
+		oe, k = &ObjectError{Kind: KindEC2NodeClass, Name: class.Metadata.Name, Field: "spec.kubelet"}, class.Spec.Kubelet
+	}
+	settings, err := k.settings(family)
 	if err != nil {
-		return nil, &ObjectError{Kind: KindEC2NodeClass, Name: ref.Name, Field: "status.subnets", Err: err}
+		return nil, wrapObject(oe, atField(oe.Field, err))
 	}
-	zoned[ref.Name] = z
-	return z, nil
+	out, err := cat.WithKubelet(settings)
+	switch {
+	case err != nil:
+		oe.Field, oe.Err = join(oe.Field, k.firstSet()), fmt.Errorf("cannot be applied: %w", err)
+		return nil, oe
+	case out == cat:
+		return nil, nil
+	}
+	return out, nil
 }
 
 // nodeClass returns the EC2NodeClass of c named name, nil when there is

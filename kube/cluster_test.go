@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -226,4 +227,58 @@ func TestProblemPrices(t *testing.T) {
 			assert.Equal(t, p.Nodes[0].PriceUnknown, cl.Nodes[0].PriceUnknown, "consolidation prices as Problem")
 		})
 	}
+}
+
+// TestProblemErrorsLocated: errors about an object found after Load
+// (Problem, Consolidation, Drift) name its file and document, as Load's
+// own errors do.
+func TestProblemErrorsLocated(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	foreign := "  - {id: s1, zone: eu-west-1a}\n"
+	tests := []struct {
+		name   string
+		change func(c *Cluster)
+		call   func(c *Cluster) error
+		want   string
+	}{
+		{"Problem: a subnet in another region", nil, func(c *Cluster) error { _, err := c.Problem(cat); return err },
+			`zones.yaml: document 3: EC2NodeClass default: status.subnets[0].zone: invalid object: zone "eu-west-1a" is not in region "us-east-1"`},
+		{"Consolidation", nil, func(c *Cluster) error { _, err := c.Consolidation(cat, time.Time{}); return err },
+			`zones.yaml: document 3: EC2NodeClass default: status.subnets[0].zone`},
+		{"Drift", nil, func(c *Cluster) error { _, _, err := c.Drift(cat); return err },
+			`zones.yaml: document 3: EC2NodeClass default: status.subnets[0].zone`},
+		{"a NodePool changed after Load", func(c *Cluster) { c.NodePools[1].Spec.Weight = new(int32(200)) },
+			func(c *Cluster) error { _, err := c.Problem(cat); return err },
+			`zones.yaml: document 2: NodePool plain: spec.weight: 200 is outside 1..100`},
+		{"a class Drift rejects", func(c *Cluster) {
+			c.NodeClasses[0].Status.Subnets[0].Zone = "us-east-1a"
+			c.NodeClasses[0].Spec.AMISelectorTerms = []SelectorTerm{{}}
+		},
+			func(c *Cluster) error { _, _, err := c.Drift(cat); return err },
+			`zones.yaml: document 3: EC2NodeClass default: spec.amiSelectorTerms[0]: selects by nothing`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c := zonedCluster(t, foreign, "us-east-1a")
+			if tc.change != nil {
+				tc.change(&c)
+			}
+			err := tc.call(&c)
+			require.Error(t, err)
+			assert.ErrorIs(t, err, ErrInvalid)
+			var de *DocumentError
+			require.ErrorAs(t, err, &de)
+			assert.Equal(t, "zones.yaml", de.File)
+			assert.Contains(t, err.Error(), tc.want)
+		})
+	}
+	c := zonedCluster(t, foreign, "us-east-1a")
+	c.NodeClasses = append(c.NodeClasses, EC2NodeClass{Metadata: ObjectMeta{Name: "added"}})
+	c.NodePools[0].Spec.Template.Spec.NodeClassRef.Name = "added"
+	c.NodeClasses[1].Status.Subnets = []ResolvedSubnet{{ID: "s", Zone: "eu-west-1a"}}
+	_, err = c.Problem(cat)
+	var de *DocumentError
+	assert.False(t, errors.As(err, &de), "an object the caller added has no document")
+	assert.ErrorContains(t, err, "EC2NodeClass added: status.subnets[0].zone")
 }

@@ -54,7 +54,7 @@ func (c *Cluster) DisruptionPDBs() []disrupt.PDB {
 	var out []disrupt.PDB
 	for _, b := range c.PodDisruptionBudgets {
 		out = append(out, disrupt.PDB{Namespace: b.Namespace, Name: b.Name, Selector: b.Selector,
-			DisruptionsAllowed: b.DisruptionsAllowed})
+			DisruptionsAllowed: b.DisruptionsAllowed, AlwaysAllowUnhealthy: b.AlwaysAllowUnhealthy})
 	}
 	return out
 }

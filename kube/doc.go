@@ -27,30 +27,36 @@
 // k8s.io/api group...), measured with go list -deps; this package, with
 // k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml, depends on 91. A
 // dozen plain fields are not worth a sevenfold build graph for every
-// program that imports kube. Fields of the YAML that nodeplan does not use are ignored on input.
+// program that imports kube. Fields of the YAML that nodeplan does not
+// use are ignored on input, except inside the parts it reads whole (see
+// "Field names").
 // The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
 // uses, so the workspace with benchmarks/karpenter agrees.
 //
 // # PodDisruptionBudgets
 //
 // A PodDisruptionBudget's status.disruptionsAllowed is used as it is when
-// the status is current (status.observedGeneration ≥ metadata.generation).
-// A budget applied from Git has no status, and a stale status describes an
-// older spec; for those [Load] computes the number as Kubernetes'
-// disruption controller does (pkg/controller/disruption), over the Pod
-// objects of the manifests that the budget selects, sets
-// [PodDisruptionBudget].FromSpec and says so in one warning per budget:
+// the status is current: written by the disruption controller, which
+// always writes status.observedGeneration ≥ 1, and not stale
+// (observedGeneration ≥ metadata.generation). A budget applied from Git
+// has no status, kubectl create pdb --dry-run=client writes a zeroed one
+// (observedGeneration 0), and a stale status describes an older spec; for
+// those [Load] computes the number as Kubernetes' disruption controller
+// does (pkg/controller/disruption), over the Pod objects of the manifests
+// that the budget selects, sets [PodDisruptionBudget].FromSpec and says so
+// in one warning per budget:
 //
 //   - expected pods: for maxUnavailable, and for minAvailable given as a
 //     percentage, the summed replicas of the pods' controllers, each
 //     counted once (a ReplicaSet's Deployment when the manifests hold it,
 //     found by ownerReferences or by the pod-template-hash label; else the
 //     ReplicaSet; a StatefulSet; matched by kind, namespace and name). A
-//     pod without a controller counts for nothing, as in Kubernetes; a
-//     pod whose controller is not in the manifests counts once. A pod
-//     controlled by a Job, DaemonSet or Node, which have no scale, makes
-//     the budget allow no disruption, as Kubernetes' fail-safe does. For
-//     an integer minAvailable, the matching pods;
+//     pod without a controller counts for nothing, as in Kubernetes. A pod
+//     whose controller is not in the manifests, or is a Job, DaemonSet or
+//     Node, which have no scale, makes the budget allow no disruption, as
+//     Kubernetes' fail-safe does when it cannot find a pod's controller or
+//     its scale; the warning names the pod and the controller. For an
+//     integer minAvailable, the matching pods;
 //   - desired healthy: minAvailable, or expected − maxUnavailable (at
 //     least 0); percentages of the expected count rounded up
 //     (intstr.GetScaledValueFromIntOrPercent with roundUp);
@@ -61,7 +67,42 @@
 //
 // minAvailable 80% over a 10-replica Deployment with 10 ready pods allows
 // 2. Pending pods that Load expands from workloads do not exist yet and
-// are not counted.
+// are not counted. spec.unhealthyPodEvictionPolicy AlwaysAllow is
+// [PodDisruptionBudget].AlwaysAllowUnhealthy, passed on to package
+// disruption.
+//
+// # Kubelet settings
+//
+// An EC2NodeClass's spec.kubelet is checked as Karpenter's CRD checks it
+// and applied to its NodePools' catalogs as the AWS provider computes
+// instance types ([instancetypes.Catalog.WithKubelet]): maxPods and
+// podsPerCore set the pod capacity, kubeReserved replaces and
+// systemReserved adds to the overhead, evictionHard's memory.available and
+// nodefs.available replace the eviction thresholds, and the AMI family
+// (spec.amiFamily, else the alias's) decides whether kube-reserved memory
+// is sized for the ENI-limited pod count (AL2, AL2023, Custom) or the pod
+// capacity (Bottlerocket, Windows) and whether podsPerCore counts. The
+// other fields (evictionSoft included, as in Karpenter v1.14) do not
+// change what a node holds. A setting that cannot be applied (a catalog
+// whose types were given with their capacity and overhead) is an error
+// naming spec.kubelet's field.
+//
+// # NodePools Karpenter does not provision from
+//
+// Karpenter's provisioner skips a NodePool that is static (spec.replicas,
+// alpha in v1.14) or not Ready (its status.conditions, which include
+// its NodeClass being Ready). [Cluster.Problem] gives such a pool
+// packing.NodePool.Unavailable: it launches no node, and a pod that only
+// it would take is unschedulable with reason kind Unavailable saying why
+// ("NodePool gpu would take pod ml/train-0 but launches no node: its
+// EC2NodeClass gpu is not Ready (Ready=False, …)"); its nodes stay as
+// existing capacity, and a static pool's are not consolidated. One
+// warning per such pool says so too. A NodePool whose EC2NodeClass is not
+// in the manifests, or has no status.subnets (applied from Git), is
+// planned as if the class were Ready, in the catalog's zones, with one
+// warning per pool naming the pool and the class: nodeplan answers
+// what-if questions. An object without a Ready condition is taken as
+// Ready.
 //
 // # Consolidation and drift
 //
@@ -87,18 +128,30 @@
 // list's), and the output of kubectl cluster-info dump (its JSON lists,
 // without the container logs it prints between them). It expands
 // Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
-// name-0, name-1, … (less the pods of theirs already present), binds pods
+// name-0, name-1, … (less the pods of theirs already present; a Job into
+// the pods its controller would still run: none once it is suspended,
+// Complete or Failed, else parallelism, at most the completions its
+// status and its Succeeded pods leave), gives pods without spec.priority
+// the value of their PriorityClass (system-node-critical and
+// system-cluster-critical are built in; a class the manifests lack is
+// named in one warning per class with its pod count, and its pods keep
+// priority 0), binds pods
 // with spec.nodeName to their node, and warns about every object it does
-// not use. Objects of kinds nodeplan does not read (RBAC, Services,
-// ConfigMaps…) are counted in one warning line ("skipped 12 objects of
-// kinds nodeplan does not read: ClusterRole ×3, …").
+// not use, in one line per kind and reason with the count and the first
+// three ("skipped 240 Pods: phase Succeeded takes no room: batch/a
+// (dump.json: document 1: items[4]), …, and 237 more"). Objects of kinds
+// nodeplan does not read (RBAC, Services, ConfigMaps…) are counted in one
+// warning line ("skipped 12 objects of kinds nodeplan does not read:
+// ClusterRole ×3, …").
 //
 // # Errors
 //
 // Every error about the input is a [*DocumentError] naming the file, the
 // one-based document index and the list item, wrapping ErrMalformed or an
 // [*ObjectError] that names the object (kind, namespace/name) and the field
-// path: "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
+// path, also when [Cluster.Problem], [Cluster.Consolidation] or
+// [Cluster.Drift] finds it (an EC2NodeClass's subnet zone outside the
+// catalog's region, say): "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
 // \"abc\" is not a quantity". Before an object is decoded its JSON is
 // walked alongside the Go type it decodes into, so a value of the wrong
 // type is reported with its path, and every quantity is checked as
@@ -110,6 +163,23 @@
 // second object of the same kind, namespace and name ([ErrDuplicate],
 // naming where the first is), are errors; pods a workload expands into
 // take names no other pod has.
+//
+// # Field names
+//
+// Field names are read as the API server reads them, not as encoding/json
+// does: case-sensitive (spec.nodeselector is an error naming nodeSelector,
+// where encoding/json would apply it) and each once (a duplicate field or
+// map key is an error; in YAML too). A field its type lacks is an error,
+// wrapping [ErrUnknownField], inside the parts nodeplan reads whole, where
+// a misspelling changes the answer: a pod's (or pod template's)
+// nodeSelector, affinity, tolerations, topologySpreadConstraints,
+// resources, overhead and containers' resources and ports; a node's
+// taints; a PodDisruptionBudget's selector; a NodePool's spec; an
+// EC2NodeClass's spec.kubelet and spec.metadataOptions. Elsewhere, in
+// Kubernetes' types, unknown fields are named in one warning line with
+// their count and the first three (a cluster newer than these types
+// writes fields they lack); in Karpenter's objects, which nodeplan reads
+// in part, they are ignored.
 //
 // # Names, labels and keys
 //
@@ -152,12 +222,12 @@
 // spec.template.spec.expireAfter; nodeClassRef {apiVersion, kind, name}
 // becomes {group, kind, name}; an EC2NodeClass amiFamily without
 // amiSelectorTerms becomes the alias family@latest, and Ubuntu becomes
-// AL2 with Ubuntu's root volume. What has no faithful v1 equivalent —
-// kubelet settings that change allocatable (maxPods, podsPerCore,
-// systemReserved, kubeReserved, evictionHard, evictionSoft; v1 moved them
-// to the EC2NodeClass, which nodeplan does not model), or an EC2NodeClass
-// left without amiSelectorTerms — is an error wrapping [ErrNotConvertible]
-// naming the field. One warning line counts the objects converted.
+// AL2 with Ubuntu's root volume. A NodePool's kubelet settings stay with
+// the pool and take the place of its EC2NodeClass's spec.kubelet, as
+// v1.0's conversion kept them (in an annotation) for the AWS provider.
+// An EC2NodeClass left without amiSelectorTerms, which Karpenter v1
+// launches nothing from, is an error wrapping [ErrNotConvertible] naming
+// the field. One warning line counts the objects converted.
 //
 // # Writing
 //
@@ -199,7 +269,8 @@
 //	  overhead), pods[] ("namespace/name")
 //	unschedulable[]:  pod ("namespace/name"), reason (packing.ReasonKind:
 //	  NoNodePool, Untolerated, Incompatible, NoInstanceType, Insufficient,
-//	  LimitExceeded, Topology, HostPortConflict, MinValues), nodePool, message
+//	  LimitExceeded, Topology, HostPortConflict, MinValues, Unavailable),
+//	  nodePool, message
 //	unschedulableGroups[]: the same pods grouped as the table prints them,
 //	  largest group first: namespace, owner ("Kind/name"; absent for a pod
 //	  without one, which is a group alone), reason, nodePool, message (the
@@ -211,7 +282,8 @@
 //	  existing nodes are of unknown price, left out of existingPricePerHour),
 //	  currency (ISO 4217 code of every price in the report, such as "USD")
 //	notes[]:          where the prices came from and how spot is modelled
-//	warnings[]:       objects skipped, each naming file, document and object;
+//	warnings[]:       objects skipped, by kind and reason with their count,
+//	  naming the first few with file and document;
 //	  nodes of unknown price ([PriceWarnings])
 //
 // Added since the first release of the schema: nodes[].arch,

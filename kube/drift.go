@@ -37,7 +37,8 @@ const (
 // from drift.HashVersion, so only hashes nodeplan wrote are compared.
 //
 // Warnings name the NodeClaims with no Node in the manifests (skipped).
-// Errors are *ObjectError values. Drift does not modify c. O(nodes ×
+// Errors are *ObjectError values, in a *DocumentError naming the file and
+// document of an object Load read. Drift does not modify c. O(nodes ×
 // claims + pools + classes).
 func (c *Cluster) Drift(cat *instancetypes.Catalog) (drift.Cluster, []string, error) {
 	p, err := c.Problem(cat)
@@ -49,10 +50,10 @@ func (c *Cluster) Drift(cat *instancetypes.Catalog) (drift.Cluster, []string, er
 	for i := range c.NodeClasses {
 		nc, err := c.NodeClasses[i].NodeClass()
 		if err != nil {
-			return drift.Cluster{}, nil, err
+			return drift.Cluster{}, nil, c.locate(err)
 		}
 		if _, dup := out.NodeClasses[nc.Name]; dup {
-			return drift.Cluster{}, nil, &ObjectError{Kind: KindEC2NodeClass, Name: nc.Name, Field: "metadata.name", Err: fmt.Errorf("%w: duplicate", ErrInvalid)}
+			return drift.Cluster{}, nil, c.locate(&ObjectError{Kind: KindEC2NodeClass, Name: nc.Name, Field: "metadata.name", Err: fmt.Errorf("%w: duplicate", ErrInvalid)})
 		}
 		out.NodeClasses[nc.Name] = nc
 	}
@@ -122,11 +123,11 @@ func splitList(s string) []string {
 }
 
 func (c *Cluster) orphanClaims() []string {
-	var out []string
+	var l skipLog
 	for _, nc := range c.NodeClaims {
 		if !slices.ContainsFunc(c.Nodes, func(n packing.Node) bool { return n.Name == nc.NodeName && nc.NodeName != "" }) {
-			out = append(out, fmt.Sprintf("skipped NodeClaim %s: its node %q is not in the manifests", nc.Name, nc.NodeName))
+			l.add("NodeClaim", "their node is not in the manifests", fmt.Sprintf("%s (node %q)", nc.Name, nc.NodeName))
 		}
 	}
-	return out
+	return l.lines()
 }

@@ -19,8 +19,9 @@ const (
 // EC2NodeClass reads the YAML (or JSON) of the AWS provider's
 // karpenter.k8s.aws/v1 EC2NodeClass: the selector terms, the launch
 // settings whose change drifts a node, and the status the provider
-// resolved. Other fields are ignored. The zero EC2NodeClass is unnamed and
-// invalid.
+// resolved. Other fields are ignored, but inside spec.kubelet and
+// spec.metadataOptions, which it reads whole, where [Load] rejects them.
+// The zero EC2NodeClass is unnamed and invalid.
 type EC2NodeClass struct {
 	APIVersion string             `json:"apiVersion"`
 	Kind       string             `json:"kind"`
@@ -30,16 +31,19 @@ type EC2NodeClass struct {
 }
 
 // EC2NodeClassSpec is the part of an EC2NodeClass spec nodeplan reads.
+// AMIFamily and Kubelet decide what its nodes hold ([Cluster.Problem]).
 type EC2NodeClassSpec struct {
-	AMISelectorTerms           []SelectorTerm       `json:"amiSelectorTerms,omitempty"`
-	SubnetSelectorTerms        []SelectorTerm       `json:"subnetSelectorTerms,omitempty"`
-	SecurityGroupSelectorTerms []SelectorTerm       `json:"securityGroupSelectorTerms,omitempty"`
-	Role                       string               `json:"role,omitempty"`
-	InstanceProfile            string               `json:"instanceProfile,omitempty"`
-	UserData                   string               `json:"userData,omitempty"`
-	BlockDeviceMappings        []BlockDeviceMapping `json:"blockDeviceMappings,omitempty"`
-	MetadataOptions            *MetadataOptions     `json:"metadataOptions,omitempty"`
-	Tags                       map[string]string    `json:"tags,omitempty"`
+	AMIFamily                  string                `json:"amiFamily,omitempty"`
+	Kubelet                    *KubeletConfiguration `json:"kubelet,omitempty"`
+	AMISelectorTerms           []SelectorTerm        `json:"amiSelectorTerms,omitempty"`
+	SubnetSelectorTerms        []SelectorTerm        `json:"subnetSelectorTerms,omitempty"`
+	SecurityGroupSelectorTerms []SelectorTerm        `json:"securityGroupSelectorTerms,omitempty"`
+	Role                       string                `json:"role,omitempty"`
+	InstanceProfile            string                `json:"instanceProfile,omitempty"`
+	UserData                   string                `json:"userData,omitempty"`
+	BlockDeviceMappings        []BlockDeviceMapping  `json:"blockDeviceMappings,omitempty"`
+	MetadataOptions            *MetadataOptions      `json:"metadataOptions,omitempty"`
+	Tags                       map[string]string     `json:"tags,omitempty"`
 }
 
 // SelectorTerm is one amiSelectorTerms, subnetSelectorTerms or
@@ -84,11 +88,14 @@ type MetadataOptions struct {
 	HTTPTokens              string `json:"httpTokens,omitempty"`
 }
 
-// EC2NodeClassStatus is what the provider resolved from the selector terms.
+// EC2NodeClassStatus is what the provider resolved from the selector
+// terms, and its conditions: a class whose Ready condition is not True
+// launches nothing ([Cluster.Problem]).
 type EC2NodeClassStatus struct {
 	AMIs           []ResolvedAMI    `json:"amis,omitempty"`
 	Subnets        []ResolvedSubnet `json:"subnets,omitempty"`
 	SecurityGroups []ResolvedGroup  `json:"securityGroups,omitempty"`
+	Conditions     []Condition      `json:"conditions,omitempty"`
 }
 
 // ResolvedAMI is one status.amis entry.
@@ -110,8 +117,8 @@ type ResolvedGroup struct {
 }
 
 // FromEC2NodeClass converts c into drift's [drift.EC2NodeClass] shape. It
-// checks that every selector term selects by something and every resolved
-// subnet has a zone, and reads the EBS
+// checks that every selector term selects by something, spec.kubelet as
+// Karpenter's CRD does, and every resolved subnet has a zone, and reads the EBS
 // volume sizes as quantities (rounded up to GiB). It does not modify c.
 // Errors are *ObjectError values naming the field. O(size of c).
 func FromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
@@ -148,6 +155,9 @@ func fromEC2NodeClass(c *EC2NodeClass) (drift.EC2NodeClass, error) {
 		if err := checkTerms(t.terms); err != nil {
 			return drift.EC2NodeClass{}, atField(t.field, err)
 		}
+	}
+	if _, err := c.kubelet(); err != nil {
+		return drift.EC2NodeClass{}, err
 	}
 	out := drift.EC2NodeClass{Name: c.Metadata.Name, Spec: drift.EC2NodeClassSpec{Role: s.Role,
 		InstanceProfile: s.InstanceProfile, UserData: s.UserData, MetadataOptions: metadataOptions(s.MetadataOptions),

@@ -68,8 +68,8 @@ func TestLoadFieldErrors(t *testing.T) {
 			`Pod shop/p: metadata.creationTimestamp: cannot read "yesterday" as v1.Time: `},
 		{"int or string", "apiVersion: policy/v1\nkind: PodDisruptionBudget\nmetadata: {name: b}\nspec: {minAvailable: 1.5}\n",
 			`PodDisruptionBudget default/b: spec.minAvailable: cannot read 1.5 as intstr.IntOrString: `},
-		{"field names match case-insensitively, as encoding/json does", podWith(`{Containers: [{name: c, Resources: {requests: {cpu: x}}}]}`),
-			`Pod shop/p: spec.Containers[0].Resources.requests.cpu: "x" is not a quantity`},
+		{"field names are case-sensitive, as the API server's", podWith(`{Containers: [{name: c, Resources: {requests: {cpu: x}}}]}`),
+			`Pod shop/p: spec.Containers: unknown field: field names are case-sensitive; did you mean containers?`},
 		{"a duplicate key is checked too", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p","namespace":"shop"},` +
 			`"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1e2147483648","cpu":"1"}}}]}}`,
 			`Pod shop/p: spec.containers[0].resources.requests.cpu: "1e2147483648" has an exponent outside ±64`},

@@ -44,6 +44,32 @@ type Cluster struct {
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
 	Warnings        []string
+	// origins are where Load read the NodePools and EC2NodeClasses, so
+	// that errors found later name the document.
+	origins map[ref]origin
+}
+
+// origin is where an object was read: its file, one-based document index
+// and list item (-1 outside a list).
+type origin struct {
+	file        string
+	index, item int
+}
+
+// locate wraps err, an *ObjectError about an object Load read, in a
+// *DocumentError naming where it was read; other errors, and errors about
+// objects the caller added, are returned as they are.
+func (c *Cluster) locate(err error) error {
+	var oe *ObjectError
+	var de *DocumentError
+	if err == nil || !errors.As(err, &oe) || errors.As(err, &de) {
+		return err
+	}
+	o, ok := c.origins[ref{oe.Kind, oe.Namespace, oe.Name}]
+	if !ok {
+		return err
+	}
+	return &DocumentError{File: o.file, Index: o.index, Item: o.item, Err: err}
 }
 
 // object is one decoded manifest object and where it came from.
@@ -71,6 +97,12 @@ func (o *object) where() string {
 	return fmt.Sprintf("%s: document %d", o.file, o.index)
 }
 
+// example names an object of o, name ("namespace/name"), and where it
+// is: "shop/web (a.yaml: document 2)".
+func (o *object) example(name string) string {
+	return name + " (" + o.where() + ")"
+}
+
 // errorf returns an *ObjectError about field of o, its namespace defaulted
 // ("" for a cluster-scoped kind).
 func (o *object) errorf(field string, err error) *ObjectError {
@@ -92,11 +124,14 @@ func (o *object) fail(err error) error {
 // whose items may omit kind and apiVersion), and kubectl cluster-info dump
 // output (its container logs are ignored).
 // Workloads become replicas × template pending pods named name-0, name-1,
-// …, less the pods of theirs already in the manifests; pods with
+// …, less the pods of theirs already in the manifests (a Job's replicas
+// are the pods its controller would still run, from its status and its
+// finished pods); pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
 // Failed, or pending daemonset pods, which the DaemonSet accounts for),
 // pods bound to a node not in the manifests, and objects of other kinds
-// are skipped with a warning naming them.
+// are skipped, in one warning line per kind and reason that counts them
+// and names the first few.
 //
 // The first malformed document or invalid object stops Load with a
 // *DocumentError naming the file and document. Sources that together hold
@@ -167,7 +202,7 @@ func documents(src Source) ([][]byte, error) {
 			return docs, nil
 		}
 		if err == nil {
-			doc, err = yaml.YAMLToJSON(doc)
+			doc, err = yaml.YAMLToJSONStrict(doc) // a duplicate key is an error
 		}
 		if err != nil {
 			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
@@ -295,12 +330,16 @@ func isList(kind string) bool {
 
 // decode unmarshals the object into v, a pointer. The JSON is checked
 // against v's type first ([checker]), so that a value that cannot be
-// decoded, or a quantity that is not one, is an *ObjectError naming its
-// field.
+// decoded, a quantity that is not one, a field name that is not one (in
+// the case it is written) and a duplicate field are *ObjectErrors naming
+// the field; the unknown fields of Kubernetes' types are recorded for one
+// warning. So json.Unmarshal, which folds case and keeps the last
+// duplicate, decodes as the API server's case-sensitive decoder would.
 func (b *builder) decode(o *object, v any) error {
 	if err := b.check.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
 		return wrapObject(o.errorf("", nil), err)
 	}
+	b.unknown.add(o, &b.check.unknown)
 	err := json.Unmarshal(o.raw, v)
 	if err == nil {
 		return nil

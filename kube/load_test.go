@@ -34,7 +34,11 @@ func TestLoadSample(t *testing.T) {
 	require.Len(t, c.PodDisruptionBudgets, 1)
 	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
 	assert.Equal(t, []string{"skipped 1 object of a kind nodeplan does not read: Service ×1",
-		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: status absent; disruptionsAllowed computed from spec: 0 " +
+		"NodePool general: its EC2NodeClass default is not in the manifests: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
+			"with no kubelet settings, in the catalog's zones (--zones, else the region's defaults)",
+		"NodePool gpu: its EC2NodeClass gpu is not in the manifests: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
+			"with no kubelet settings, in the catalog's zones (--zones, else the region's defaults)",
+		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: no status from the disruption controller (observedGeneration 0); disruptionsAllowed computed from spec: 0 " +
 			"(0 of 0 matching pods ready, 0 desired: maxUnavailable 1 of 0 expected)"}, c.Warnings)
 	// api: the 2-cpu init container runs before the 250m sidecar starts, so
 	// max(2, 1 + 0.25) = 2 cpu; memory max(1Gi, 2Gi + 256Mi).
@@ -129,10 +133,10 @@ spec: {nodeName: ghost}
 	assert.Equal(t, "web", c.Pods[1].Labels["app"])
 	assert.Equal(t, "db-2", c.Pods[5].Labels["statefulset.kubernetes.io/pod-name"])
 	assert.Equal(t, []string{
-		"w.yaml: document 8: skipped Pod default/done: phase Succeeded takes no room",
-		"w.yaml: document 9: skipped Pod default/ds-pod: a pending daemonset pod is counted by its DaemonSet",
-		"w.yaml: document 10: skipped Pod default/lost: bound to node ghost, which is not in the manifests",
-		"w.yaml: document 2: skipped ReplicaSet default/web-abc: its Deployment web is expanded instead",
+		"skipped 1 Pod: phase Succeeded takes no room: default/done (w.yaml: document 8)",
+		"skipped 1 Pod: a pending daemonset pod is counted by its DaemonSet: default/ds-pod (w.yaml: document 9)",
+		"skipped 1 Pod: bound to a node that is not in the manifests: default/lost on ghost (w.yaml: document 10)",
+		"skipped 1 ReplicaSet: their Deployment is expanded instead: default/web-abc (w.yaml: document 2)",
 	}, c.Warnings)
 }
 

@@ -26,14 +26,28 @@ const (
 const Never = "Never"
 
 // NodePool reads the YAML (or JSON) of a Karpenter karpenter.sh/v1
-// NodePool: the fields nodeplan uses, under the same names. Fields it does
-// not know are ignored. See the package doc for why this is not
-// sigs.k8s.io/karpenter's type. The zero NodePool is unnamed and invalid.
+// NodePool: the fields nodeplan uses, under the same names: its whole
+// spec, where [Load] rejects a field it does not know, and part of its
+// metadata and status, where such fields are ignored. See the package doc
+// for why this is not sigs.k8s.io/karpenter's type. The zero NodePool is
+// unnamed and invalid.
 type NodePool struct {
 	APIVersion string       `json:"apiVersion"`
 	Kind       string       `json:"kind"`
 	Metadata   ObjectMeta   `json:"metadata"`
 	Spec       NodePoolSpec `json:"spec"`
+	// Status holds the conditions Karpenter wrote; a pool whose Ready
+	// condition is not True launches nothing ([Cluster.Problem]).
+	Status NodePoolStatus `json:"status,omitzero"`
+	// kubelet holds the kubelet settings of a karpenter.sh/v1beta1 pool,
+	// which Karpenter v1.0's conversion kept for the pool in place of its
+	// EC2NodeClass's.
+	kubelet *KubeletConfiguration
+}
+
+// NodePoolStatus is the part of a NodePool's status nodeplan reads.
+type NodePoolStatus struct {
+	Conditions []Condition `json:"conditions,omitempty"`
 }
 
 // ObjectMeta is the part of Kubernetes object metadata nodeplan reads and
@@ -53,6 +67,11 @@ type NodePoolSpec struct {
 	Limits corev1.ResourceList `json:"limits,omitempty"`
 	// Weight (1..100) orders the pools, higher first; nil is 0.
 	Weight *int32 `json:"weight,omitempty"`
+	// Replicas, when set, makes the pool static (Karpenter v1.14, alpha):
+	// it keeps that many nodes, provisions none for pending pods and
+	// consolidates none. nodeplan does not model static pools yet: it
+	// launches nothing from them and keeps their nodes ([FromNodePool]).
+	Replicas *int64 `json:"replicas,omitempty"`
 }
 
 // NodeClaimTemplate is spec.template of a NodePool.
@@ -116,8 +135,11 @@ type Budget struct {
 }
 
 // FromNodePool converts a NodePool: requirements with minValues, template
-// labels, taints and startup taints, limits, weight and disruption. It does
-// not modify np. Errors are *ObjectError values naming the field.
+// labels, taints and startup taints, limits, weight and disruption. A
+// static pool (spec.replicas) gets packing.NodePool.Unavailable and
+// consolidation disabled, as Karpenter provisions from and consolidates
+// no static pool. It does not modify np. Errors are *ObjectError values
+// naming the field.
 func FromNodePool(np *NodePool) (packing.NodePool, error) {
 	out, err := fromNodePool(np)
 	return out, wrap(KindNodePool, "", np.Metadata.Name, err)
@@ -151,8 +173,26 @@ func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	if out.Limits, err = limits(np.Spec.Limits); err != nil {
 		return out, atField("spec.limits", err)
 	}
-	out.Disruption, err = disruption(&np.Spec)
-	return out, err
+	if out.Disruption, err = disruption(&np.Spec); err != nil {
+		return out, err
+	}
+	return out, static(&out, np.Spec.Replicas)
+}
+
+// static makes np launch no node and consolidate none when it is a static
+// pool (spec.replicas set), as Karpenter's provisioner and consolidation
+// skip static pools.
+func static(np *packing.NodePool, replicas *int64) error {
+	switch {
+	case replicas == nil:
+		return nil
+	case *replicas < 0:
+		return atField("spec.replicas", fmt.Errorf("%d is negative", *replicas))
+	}
+	np.Unavailable = fmt.Sprintf("static NodePool (spec.replicas %d): Karpenter provisions no node of it for pending pods; "+
+		"nodeplan does not model static NodePools yet", *replicas)
+	np.Disruption.ConsolidateNever = true
+	return nil
 }
 
 func weight(w *int32) (int32, error) {

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,12 +20,13 @@ import (
 // namespace and allows no disruption.
 //
 // DisruptionsAllowed is status.disruptionsAllowed, as the disruption
-// controller last computed it, when the status is current
-// (status.observedGeneration ≥ metadata.generation). A budget applied from
-// Git has no status, and a stale one describes an older spec; for those
-// [Load] computes the number from the spec as Kubernetes' disruption
-// controller does and sets FromSpec (see "PodDisruptionBudgets" in the
-// package doc for the rule).
+// controller last computed it, when the status is current: written by it
+// (status.observedGeneration ≥ 1, as the controller always writes) and
+// not stale (≥ metadata.generation). A budget applied from Git has no
+// status, kubectl create pdb --dry-run writes a zeroed one, and a stale
+// one describes an older spec; for those [Load] computes the number from
+// the spec as Kubernetes' disruption controller does and sets FromSpec
+// (see "PodDisruptionBudgets" in the package doc for the rule).
 type PodDisruptionBudget struct {
 	Namespace, Name string
 	// Selector chooses the pods in Namespace; a nil spec.selector becomes
@@ -34,15 +34,21 @@ type PodDisruptionBudget struct {
 	Selector           requirements.Set
 	DisruptionsAllowed int32
 	// FromSpec is true when DisruptionsAllowed was computed from the spec
-	// because the status was absent or stale.
+	// because the status was not the disruption controller's or stale.
 	FromSpec bool
+	// AlwaysAllowUnhealthy is spec.unhealthyPodEvictionPolicy AlwaysAllow:
+	// pods that are not Ready may be evicted whatever the budget allows.
+	// false is the default, IfHealthyBudget.
+	AlwaysAllowUnhealthy bool
 }
 
 // FromPodDisruptionBudget converts a policy/v1 PodDisruptionBudget with
 // its status.disruptionsAllowed (see [Load] for budgets without a current
-// status). It checks spec.minAvailable and spec.maxUnavailable as the API
-// server does (at most one; a non-negative integer or a percentage up to
-// 100%). It does not modify pdb. Errors are *ObjectError values.
+// status) and spec.unhealthyPodEvictionPolicy. It checks
+// spec.minAvailable and spec.maxUnavailable as the API server does (at
+// most one; a non-negative integer or a percentage up to 100%), and the
+// policy (IfHealthyBudget, AlwaysAllow or unset). It does not modify pdb.
+// Errors are *ObjectError values.
 func FromPodDisruptionBudget(pdb *policyv1.PodDisruptionBudget) (PodDisruptionBudget, error) {
 	ns := namespace(pdb.Namespace)
 	sel, err := selector(pdb.Spec.Selector)
@@ -50,7 +56,22 @@ func FromPodDisruptionBudget(pdb *policyv1.PodDisruptionBudget) (PodDisruptionBu
 	if err != nil {
 		return out, wrap("PodDisruptionBudget", ns, pdb.Name, atField("spec.selector", err))
 	}
+	if out.AlwaysAllowUnhealthy, err = evictionPolicy(pdb.Spec.UnhealthyPodEvictionPolicy); err != nil {
+		return out, wrap("PodDisruptionBudget", ns, pdb.Name, err)
+	}
 	return out, wrap("PodDisruptionBudget", ns, pdb.Name, checkBudget(&pdb.Spec))
+}
+
+// evictionPolicy reads spec.unhealthyPodEvictionPolicy: whether it is
+// AlwaysAllow.
+func evictionPolicy(p *policyv1.UnhealthyPodEvictionPolicyType) (bool, error) {
+	switch {
+	case p == nil || *p == policyv1.IfHealthyBudget:
+		return false, nil
+	case *p == policyv1.AlwaysAllow:
+		return true, nil
+	}
+	return false, atField("spec.unhealthyPodEvictionPolicy", fmt.Errorf("%q is not %s or %s", *p, policyv1.IfHealthyBudget, policyv1.AlwaysAllow))
 }
 
 func checkBudget(s *policyv1.PodDisruptionBudgetSpec) error {
@@ -87,7 +108,7 @@ type budget struct {
 	obj   *object
 	index int // in builder.pdbs
 	spec  policyv1.PodDisruptionBudgetSpec
-	why   string // "status absent", "status stale (…)"
+	why   string // "no status from…", "status stale (…)"
 }
 
 func (b *builder) pdb(o *object) error {
@@ -99,20 +120,20 @@ func (b *builder) pdb(o *object) error {
 	if err != nil {
 		return err
 	}
-	if why := staleness(o, &pdb); why != "" {
+	if why := staleness(&pdb); why != "" {
 		b.budgets = append(b.budgets, budget{obj: o, index: len(b.pdbs), spec: pdb.Spec, why: why})
 	}
 	b.pdbs = append(b.pdbs, p)
 	return nil
 }
 
-// staleness says why the status of pdb cannot be used, or "" when it can.
-func staleness(o *object, pdb *policyv1.PodDisruptionBudget) string {
-	var probe struct {
-		Status *json.RawMessage `json:"status"`
-	}
-	if json.Unmarshal(o.raw, &probe) != nil || probe.Status == nil {
-		return "status absent"
+// staleness says why the status of pdb cannot be used, or "" when it can:
+// the disruption controller always writes observedGeneration ≥ 1, so 0 is
+// a status it never wrote (none, {}, or the zeroed one of kubectl create
+// pdb --dry-run); one below metadata.generation describes an older spec.
+func staleness(pdb *policyv1.PodDisruptionBudget) string {
+	if pdb.Status.ObservedGeneration == 0 {
+		return "no status from the disruption controller (observedGeneration 0)"
 	}
 	if g, og := pdb.Generation, pdb.Status.ObservedGeneration; og < g {
 		return fmt.Sprintf("status stale (observedGeneration %d < generation %d)", og, g)
@@ -170,11 +191,10 @@ func (b *builder) scales() scales {
 // is expected. The string says how the number came about.
 func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*corev1.Pod, owners scales) (int32, string) {
 	var expected, desired int
-	var note string
 	switch {
 	case s.MaxUnavailable != nil || s.MinAvailable != nil && s.MinAvailable.Type == intstr.String:
 		var err error
-		if expected, note, err = owners.expected(pods); err != nil {
+		if expected, err = owners.expected(pods); err != nil {
 			return 0, err.Error()
 		}
 	case s.MinAvailable != nil:
@@ -196,8 +216,8 @@ func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*corev1.Pod,
 	if expected <= 0 {
 		allowed = 0
 	}
-	return int32(min(allowed, 1<<31-1)), fmt.Sprintf("%d of %d matching pods ready, %d desired: %s of %d expected%s",
-		healthy, len(pods), desired, what, expected, note)
+	return int32(min(allowed, 1<<31-1)), fmt.Sprintf("%d of %d matching pods ready, %d desired: %s of %d expected",
+		healthy, len(pods), desired, what, expected)
 }
 
 // healthyPods counts the pods that are Ready and not being deleted.
@@ -224,15 +244,20 @@ func ready(p *corev1.Pod) bool {
 // controlled by a kind without a scale: it then allows no disruption.
 var errNoScale = errors.New("has no scale; Kubernetes then allows no disruption unless minAvailable is an integer")
 
+// errNoController is why Kubernetes cannot compute a budget one of whose
+// pods has a controller it cannot find: it then allows no disruption.
+var errNoController = errors.New("is not in the manifests; Kubernetes' disruption controller allows no disruption " +
+	"when it cannot find a pod's controller: add it to the manifests")
+
 // expected is the disruption controller's getExpectedScale: the summed
 // replicas of the pods' controllers, each counted once. A pod without a
 // controller counts for nothing, as in Kubernetes. A controller that is
-// not in the manifests counts each of its matching pods once instead.
-// Pods controlled by a Job, DaemonSet or Node, which have no scale, make
-// the count fail, as in Kubernetes.
-func (s scales) expected(pods []*corev1.Pod) (int, string, error) {
+// not in the manifests, and one of a kind without a scale (Job, DaemonSet,
+// Node), make the count fail, as in Kubernetes, whose fail-safe then
+// allows no disruption.
+func (s scales) expected(pods []*corev1.Pod) (int, error) {
 	counted := map[ref]bool{}
-	total, guessed := 0, 0
+	total := 0
 	for _, p := range pods {
 		ctl := metav1.GetControllerOfNoCopy(p)
 		if ctl == nil {
@@ -240,21 +265,18 @@ func (s scales) expected(pods []*corev1.Pod) (int, string, error) {
 		}
 		switch ctl.Kind {
 		case "Job", "DaemonSet", "Node":
-			return 0, "", fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoScale)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoScale)
 		}
 		key, scale, ok := s.controller(ref{ctl.Kind, namespace(p.Namespace), ctl.Name}, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
 		switch {
 		case !ok:
-			guessed++
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoController)
 		case !counted[key]:
 			counted[key] = true
 			total += int(scale)
 		}
 	}
-	if guessed > 0 {
-		return total + guessed, fmt.Sprintf(", counting %d pods whose controller is not in the manifests once each", guessed), nil
-	}
-	return total, "", nil
+	return total, nil
 }
 
 // controller finds the workload that scales pods controlled by c: a

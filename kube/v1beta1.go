@@ -7,6 +7,7 @@ import (
 	"maps"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/instancetypes"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -33,44 +34,34 @@ var ErrNotConvertible = errors.New("cannot be converted to v1")
 // nodePoolV1beta1 is the part of a karpenter.sh/v1beta1 NodePool that has
 // a v1 counterpart nodeplan reads.
 type nodePoolV1beta1 struct {
-	Metadata ObjectMeta `json:"metadata"`
-	Spec     struct {
-		Template struct {
-			Metadata ObjectMeta           `json:"metadata,omitempty"`
-			Spec     nodeClaimSpecV1beta1 `json:"spec"`
-		} `json:"template"`
-		Disruption disruptionV1beta1   `json:"disruption"`
-		Limits     corev1.ResourceList `json:"limits,omitempty"`
-		Weight     *int32              `json:"weight,omitempty"`
-	} `json:"spec"`
+	Metadata ObjectMeta          `json:"metadata"`
+	Spec     nodePoolSpecV1beta1 `json:"spec"`
+}
+
+// nodePoolSpecV1beta1 is spec of a v1beta1 NodePool.
+type nodePoolSpecV1beta1 struct {
+	Template struct {
+		Metadata ObjectMeta           `json:"metadata,omitempty"`
+		Spec     nodeClaimSpecV1beta1 `json:"spec"`
+	} `json:"template"`
+	Disruption disruptionV1beta1   `json:"disruption"`
+	Limits     corev1.ResourceList `json:"limits,omitempty"`
+	Weight     *int32              `json:"weight,omitempty"`
 }
 
 // nodeClaimSpecV1beta1 is spec.template.spec of a v1beta1 NodePool.
 type nodeClaimSpecV1beta1 struct {
-	Taints        []corev1.Taint  `json:"taints,omitempty"`
-	StartupTaints []corev1.Taint  `json:"startupTaints,omitempty"`
-	Requirements  []Requirement   `json:"requirements"`
-	Kubelet       *kubeletV1beta1 `json:"kubelet"`
-	NodeClassRef  *struct {
+	Taints        []corev1.Taint        `json:"taints,omitempty"`
+	StartupTaints []corev1.Taint        `json:"startupTaints,omitempty"`
+	Requirements  []Requirement         `json:"requirements"`
+	Kubelet       *KubeletConfiguration `json:"kubelet"`
+	// Resources is read and dropped, as v1 templates have none.
+	Resources    *corev1.ResourceRequirements `json:"resources,omitempty"`
+	NodeClassRef *struct {
 		APIVersion string `json:"apiVersion"`
 		Kind       string `json:"kind"`
 		Name       string `json:"name"`
 	} `json:"nodeClassRef"`
-}
-
-// kubeletV1beta1 holds the v1beta1 kubelet settings that change a node's
-// allocatable. Karpenter v1 moved kubelet settings to the EC2NodeClass
-// (spec.kubelet); nodeplan models neither, so these are not converted.
-// The other kubelet settings (clusterDNS, image GC thresholds, CPU CFS
-// quota, soft eviction grace periods) do not change what fits on a node
-// and are dropped.
-type kubeletV1beta1 struct {
-	MaxPods        *int32            `json:"maxPods"`
-	PodsPerCore    *int32            `json:"podsPerCore"`
-	SystemReserved map[string]string `json:"systemReserved"`
-	KubeReserved   map[string]string `json:"kubeReserved"`
-	EvictionHard   map[string]string `json:"evictionHard"`
-	EvictionSoft   map[string]string `json:"evictionSoft"`
 }
 
 // disruptionV1beta1 is spec.disruption of a v1beta1 NodePool.
@@ -91,9 +82,11 @@ type disruptionV1beta1 struct {
 // 0s; WhenEmpty keeps its consolidateAfter; spec.disruption.expireAfter
 // moves to spec.template.spec.expireAfter; nodeClassRef {apiVersion, kind,
 // name} becomes {group, kind, name} (an empty kind or apiVersion takes
-// EC2NodeClass, karpenter.k8s.aws); template resources are dropped. A
-// kubelet setting that changes allocatable is an error (see
-// [kubeletV1beta1]), as are values the v1beta1 CRD rejects.
+// EC2NodeClass, karpenter.k8s.aws); template resources are dropped. The
+// kubelet settings stay with the pool and take the place of its
+// EC2NodeClass's spec.kubelet, as Karpenter v1.0's conversion kept them
+// (its compatibility annotation) for the AWS provider to use. Values the
+// v1beta1 CRD rejects are errors.
 func (np *nodePoolV1beta1) v1() (NodePool, error) {
 	out := NodePool{APIVersion: KarpenterAPIVersion, Kind: KindNodePool, Metadata: np.Metadata}
 	s, t := &np.Spec, &np.Spec.Template
@@ -101,9 +94,10 @@ func (np *nodePoolV1beta1) v1() (NodePool, error) {
 	out.Spec.Template.Metadata = t.Metadata
 	ts := &out.Spec.Template.Spec
 	ts.Taints, ts.StartupTaints, ts.Requirements = t.Spec.Taints, t.Spec.StartupTaints, t.Spec.Requirements
-	if err := t.Spec.Kubelet.convertible(); err != nil {
+	if _, err := t.Spec.Kubelet.settings(instancetypes.DefaultFamily); err != nil {
 		return out, atField("spec.template.spec.kubelet", err)
 	}
+	out.kubelet = t.Spec.Kubelet
 	if r := t.Spec.NodeClassRef; r != nil {
 		ts.NodeClassRef = &NodeClassReference{Name: r.Name, Kind: cmp.Or(r.Kind, KindEC2NodeClass),
 			Group: cmp.Or(group(r.APIVersion), karpenterAWSGroup)}
@@ -112,23 +106,6 @@ func (np *nodePoolV1beta1) v1() (NodePool, error) {
 	d, err := s.Disruption.v1()
 	out.Spec.Disruption = d
 	return out, atField("spec.disruption", err)
-}
-
-func (k *kubeletV1beta1) convertible() error {
-	if k == nil {
-		return nil
-	}
-	for _, f := range []struct {
-		name string
-		set  bool
-	}{{"maxPods", k.MaxPods != nil}, {"podsPerCore", k.PodsPerCore != nil}, {"systemReserved", len(k.SystemReserved) > 0},
-		{"kubeReserved", len(k.KubeReserved) > 0}, {"evictionHard", len(k.EvictionHard) > 0}, {"evictionSoft", len(k.EvictionSoft) > 0}} {
-		if f.set {
-			return atField(f.name, fmt.Errorf("%w: Karpenter v1 moved kubelet settings to the EC2NodeClass (spec.kubelet), "+
-				"which nodeplan does not model; this one changes the node's allocatable", ErrNotConvertible))
-		}
-	}
-	return nil
 }
 
 func (d *disruptionV1beta1) v1() (Disruption, error) {
@@ -154,14 +131,11 @@ func (d *disruptionV1beta1) v1() (Disruption, error) {
 }
 
 // ec2NodeClassV1beta1 is a karpenter.k8s.aws/v1beta1 EC2NodeClass: the v1
-// fields nodeplan reads, which v1beta1 spells the same, and amiFamily.
+// fields nodeplan reads, which v1beta1 spells the same.
 type ec2NodeClassV1beta1 struct {
-	Metadata ObjectMeta `json:"metadata"`
-	Spec     struct {
-		EC2NodeClassSpec
-		AMIFamily string `json:"amiFamily"`
-	} `json:"spec"`
-	Status EC2NodeClassStatus `json:"status"`
+	Metadata ObjectMeta         `json:"metadata"`
+	Spec     EC2NodeClassSpec   `json:"spec"`
+	Status   EC2NodeClassStatus `json:"status"`
 }
 
 // annotationAliasVersion is the AWS provider's compatibility annotation
@@ -171,14 +145,15 @@ const annotationAliasVersion = "compatibility.karpenter.k8s.aws/v1-alias-version
 // v1 converts the EC2NodeClass by the AWS provider's rules: AL2, AL2023,
 // Bottlerocket, Windows2019 and Windows2022 without amiSelectorTerms get
 // the alias family@version (version from [annotationAliasVersion], else
-// latest); Ubuntu keeps its amiSelectorTerms (bootstrapped as AL2) and,
+// latest) in place of amiFamily; Ubuntu keeps its amiSelectorTerms
+// (amiFamily AL2, which bootstraps it) and,
 // without block device mappings, gets Ubuntu's default root volume
 // (/dev/sda1, 20Gi encrypted gp3); other families keep their terms. An
 // EC2NodeClass left without amiSelectorTerms (Ubuntu, Custom or no
 // family), which Karpenter v1 cannot launch from, is an error.
 func (c *ec2NodeClassV1beta1) v1() (EC2NodeClass, error) {
 	out := EC2NodeClass{APIVersion: KarpenterAWSAPIVersion, Kind: KindEC2NodeClass, Metadata: c.Metadata,
-		Spec: c.Spec.EC2NodeClassSpec, Status: c.Status}
+		Spec: c.Spec, Status: c.Status}
 	version := cmp.Or(c.Metadata.Annotations[annotationAliasVersion], "latest")
 	if _, ok := c.Metadata.Annotations[annotationAliasVersion]; ok {
 		out.Metadata.Annotations = maps.Clone(c.Metadata.Annotations)
@@ -188,8 +163,10 @@ func (c *ec2NodeClassV1beta1) v1() (EC2NodeClass, error) {
 	case "AL2", "AL2023", "Bottlerocket", "Windows2019", "Windows2022":
 		if len(out.Spec.AMISelectorTerms) == 0 {
 			out.Spec.AMISelectorTerms = []SelectorTerm{{Alias: strings.ToLower(family) + "@" + version}}
+			out.Spec.AMIFamily = ""
 		}
 	case "Ubuntu":
+		out.Spec.AMIFamily = "AL2"
 		if out.Spec.BlockDeviceMappings == nil {
 			out.Spec.BlockDeviceMappings = []BlockDeviceMapping{{DeviceName: "/dev/sda1",
 				EBS: &EBSVolume{Encrypted: new(true), VolumeType: "gp3", VolumeSize: "20Gi"}}}

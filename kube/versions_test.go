@@ -74,10 +74,14 @@ func TestNodePoolV1beta1(t *testing.T) {
 			}, ""},
 		{"kubelet settings that do not change allocatable are dropped", `{template: {spec: {kubelet: {clusterDNS: [10.0.0.10], cpuCFSQuota: true}}}}`,
 			func(t *testing.T, np NodePool) {}, ""},
-		{"kubelet maxPods", `{template: {spec: {kubelet: {maxPods: 110}}}}`, nil,
-			"NodePool np: spec.template.spec.kubelet.maxPods: cannot be converted to v1: Karpenter v1 moved kubelet settings"},
-		{"kubelet kubeReserved", `{template: {spec: {kubelet: {kubeReserved: {cpu: 200m}}}}}`, nil,
-			"NodePool np: spec.template.spec.kubelet.kubeReserved: cannot be converted to v1"},
+		{"kubelet settings stay with the pool", `{template: {spec: {kubelet: {maxPods: 110, kubeReserved: {cpu: 200m}}}}}`,
+			func(t *testing.T, np NodePool) {
+				require.NotNil(t, np.kubelet)
+				assert.Equal(t, int32(110), *np.kubelet.MaxPods)
+				assert.Equal(t, map[string]string{"cpu": "200m"}, np.kubelet.KubeReserved)
+			}, ""},
+		{"kubelet checked", `{template: {spec: {kubelet: {kubeReserved: {cpu: lots}}}}}`, nil,
+			`NodePool np: spec.template.spec.kubelet.kubeReserved.cpu: "lots" is not a quantity`},
 		{"WhenUnderutilized with consolidateAfter", `{disruption: {consolidationPolicy: WhenUnderutilized, consolidateAfter: 30s}}`, nil,
 			"NodePool np: spec.disruption.consolidateAfter: cannot be combined with consolidationPolicy WhenUnderutilized"},
 		{"WhenEmpty without consolidateAfter", `{disruption: {consolidationPolicy: WhenEmpty}}`, nil,

@@ -20,11 +20,18 @@ type segment struct {
 }
 
 // walker is one walk: the JSON, the read position and the path to the
-// current value.
+// current value. seen holds, for each object being read as a struct, a
+// bit per member read, and keys the keys of each being read as a map, to
+// find duplicates. strict is set inside a member of [strictMembers];
+// unknown, when not nil, records the unknown fields of Kubernetes' types.
 type walker struct {
-	data []byte
-	i    int
-	path []segment
+	data    []byte
+	i       int
+	path    []segment
+	seen    []uint64
+	keys    []keyRef
+	strict  bool
+	unknown *unknownLog
 }
 
 func (w *walker) fail(format string, args ...any) error {
@@ -300,9 +307,61 @@ func (w *walker) next(end byte) (done bool, err error) {
 // object walks a JSON object as a struct or a map of p.
 func (w *walker) object(p *plan) error {
 	if p.shape == mapShape {
-		return w.entries(func(k []byte, plain bool) error { return w.mapMember(p, k, plain) })
+		return w.mapOf(p)
 	}
 	return w.fields(p, w.member)
+}
+
+// mapOf walks a JSON object as a map of p; a key twice is an error.
+func (w *walker) mapOf(p *plan) error {
+	base := len(w.keys)
+	var many map[string]bool
+	err := w.entries(func(k []byte, plain bool) error {
+		if err := w.distinct(base, &many, k, plain); err != nil {
+			return err
+		}
+		return w.mapMember(p, k, plain)
+	})
+	w.keys = w.keys[:base]
+	return err
+}
+
+// manyKeys is the number of keys of a map beyond which distinct looks
+// them up in a Go map rather than comparing each with all before it.
+const manyKeys = 32
+
+// distinct records the key k of the map whose keys start at w.keys[base]
+// (and, beyond manyKeys of them, are also in *many), and reports it when
+// the map has it already. A plain key is compared as written, any other as
+// decoded. It allocates only for a key that is not plain and for a map of
+// more than manyKeys keys.
+func (w *walker) distinct(base int, many *map[string]bool, k []byte, plain bool) error {
+	dup := false
+	switch {
+	case *many != nil:
+		text := keyText(k, plain)
+		dup = (*many)[text]
+		(*many)[text] = true
+	case len(w.keys)-base >= manyKeys:
+		*many = map[string]bool{keyText(k, plain): true}
+		for _, r := range w.keys[base:] {
+			(*many)[keyText(r.key, r.plain)] = true
+		}
+		dup = len(*many) <= len(w.keys)-base
+	default:
+		for _, r := range w.keys[base:] {
+			if plain && r.plain && string(r.key) == string(k) || !(plain && r.plain) && keyText(r.key, r.plain) == keyText(k, plain) {
+				dup = true
+				break
+			}
+		}
+		w.keys = append(w.keys, keyRef{key: k, plain: plain})
+	}
+	if dup {
+		w.push(segment{key: k, plain: plain})
+		return w.fail("%w key", ErrDuplicateField)
+	}
+	return nil
 }
 
 // entries reads the members of the object at the read position, handing
@@ -337,20 +396,58 @@ func (w *walker) entries(read func(k []byte, plain bool) error) error {
 
 // fields reads the object at the read position as a struct of plan p:
 // read reads the value of each member of p, which is on the path while
-// it does; the values of other members are skipped.
+// it does, strict inside a strict member. The values of other members are
+// skipped ([walker.unknownField]); a member twice is an error.
 func (w *walker) fields(p *plan, read func(m *member) error) error {
-	return w.entries(func(k []byte, plain bool) error {
+	base := len(w.seen)
+	for range (len(p.order) + 63) / 64 {
+		w.seen = append(w.seen, 0)
+	}
+	err := w.entries(func(k []byte, plain bool) error {
 		m, ok := p.lookup(k, plain)
 		if !ok {
-			return w.skip()
+			return w.unknownField(p, k, plain)
 		}
 		w.push(segment{key: k, plain: plain, field: true})
+		word, bit := base+m.idx/64, uint64(1)<<(m.idx%64)
+		if w.seen[word]&bit != 0 {
+			return w.fail("%w field", ErrDuplicateField)
+		}
+		w.seen[word] |= bit
+		strict := w.strict
+		w.strict = strict || m.strict
 		err := read(m)
+		w.strict = strict
 		if err == nil {
 			w.pop()
 		}
 		return err
 	})
+	w.seen = w.seen[:base]
+	return err
+}
+
+// unknownField handles a member of an object read as a struct of plan p
+// that p has no field of: an error when it names one under case folding
+// (encoding/json would decode it into that field) or is inside a strict
+// member; else it is recorded (Kubernetes' types) and its value skipped.
+func (w *walker) unknownField(p *plan, k []byte, plain bool) error {
+	if m, ok := p.folded(k, plain); ok {
+		w.push(segment{key: k, plain: plain, field: true})
+		return w.fail("%w: field names are case-sensitive; did you mean %s?", ErrUnknownField, m.name)
+	}
+	if w.strict {
+		w.push(segment{key: k, plain: plain, field: true})
+		return w.fail("%w in a part nodeplan reads, where a misspelling would change its answer", ErrUnknownField)
+	}
+	if w.unknown != nil && !p.own {
+		w.unknown.add(func() string {
+			w.push(segment{key: k, plain: plain, field: true})
+			defer w.pop()
+			return w.pathText()
+		})
+	}
+	return w.skip()
 }
 
 // member walks the value of a struct member.

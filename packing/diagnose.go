@@ -28,7 +28,7 @@ func (r *run) diagnose(v view) Reason {
 
 func stage(k ReasonKind) int {
 	return [...]int{NoNodePool: 0, Untolerated: 1, Incompatible: 2, NoInstanceType: 3, Insufficient: 4,
-		LimitExceeded: 5, HostPortConflict: 6, MinValues: 7, Topology: 8}[k]
+		Unavailable: 5, LimitExceeded: 6, HostPortConflict: 7, MinValues: 8, Topology: 9}[k]
 }
 
 // diagnosePool explains why the pod of v, named pod, cannot go to pool pi.
@@ -37,7 +37,7 @@ func (r *run) diagnosePool(v view, pi int, pod string) Reason {
 	// In the order a pod gets further: what nothing in the pool's catalog
 	// offers first, then the pool as a whole, its types, their room.
 	checks := [...]func() (Reason, bool){d.conflict, d.podGap, d.taints, d.compatible, d.hostname,
-		d.unfit, d.poolGap, d.noType, d.insufficient, d.limits, d.minValues}
+		d.unfit, d.poolGap, d.noType, d.insufficient, d.unavailable, d.limits, d.minValues}
 	for _, check := range checks {
 		if why, found := check(); found {
 			why.NodePool = d.pl.np.Name
@@ -68,6 +68,15 @@ func (d poolDiagnosis) conflict() (Reason, bool) {
 	}
 	return d.reason(Incompatible, "NodePool %s can launch no node, so pod %s cannot go there: %s; change the NodePool's requirements or labels",
 		d.pl.np.Name, d.pod, d.pl.conflict), true
+}
+
+// unavailable reports a pool that would take the pod, as far as its
+// types go, but launches no node.
+func (d poolDiagnosis) unavailable() (Reason, bool) {
+	if d.pl.np.Unavailable == "" {
+		return Reason{}, false
+	}
+	return d.reason(Unavailable, "NodePool %s would take pod %s but launches no node: %s", d.pl.np.Name, d.pod, d.pl.np.Unavailable), true
 }
 
 func (d poolDiagnosis) taints() (Reason, bool) {

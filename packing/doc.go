@@ -74,6 +74,11 @@
 //     DoesNotExist, or a requirement against one of its labels) launches
 //     nothing: its pods go to another pool or are unschedulable with a
 //     reason naming the conflict, and its domains count for no spread.
+//   - A NodePool with [NodePool].Unavailable set (Karpenter provisions
+//     from no NodePool that is not Ready or is static) launches nothing
+//     and its domains count for no spread; a pod it would take and no
+//     other pool does is unschedulable with kind [Unavailable] naming the
+//     pool and why. Its existing nodes take pods as any node does.
 //   - Capacity reservations are held by claims during the solve, so no
 //     reservation is promised to more claims than it has units.
 //   - The cost-aware strategy prefers many right-sized nodes to a few large

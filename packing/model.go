@@ -180,6 +180,14 @@ type NodePool struct {
 	// NodeClass restricting instance types, say).
 	Catalog    *instancetypes.Catalog
 	Disruption Disruption
+	// Unavailable, when not empty, says why the pool launches no node, as
+	// Karpenter provisions from no NodePool that is not Ready (its
+	// NodeClass not Ready, say) or that is static: Solve opens no claim in
+	// it and counts no topology domain of it, and a pod that the pool would
+	// take otherwise, and no other pool takes, is unschedulable with kind
+	// [Unavailable] and this text in its reason. Its existing nodes stay
+	// as they are. The zero value, "", is a pool Solve launches from.
+	Unavailable string
 }
 
 // LimitNodes is the [NodePool.Limits] name that caps the node count.

@@ -173,10 +173,15 @@ func (r *run) adopt(c *claim) {
 	r.count[c.pi]++
 }
 
-// nodesLeft is how many more nodes the pool's "nodes" limit allows.
+// nodesLeft is how many more nodes the pool's "nodes" limit allows: none
+// when it is unavailable.
 func (r *run) nodesLeft(pi int) int64 {
-	lim, ok := r.s.pools[pi].np.Limits[LimitNodes]
-	if !ok {
+	np := r.s.pools[pi].np
+	lim, ok := np.Limits[LimitNodes]
+	switch {
+	case np.Unavailable != "":
+		return 0
+	case !ok:
 		return math.MaxInt64
 	}
 	return lim - r.count[pi]

@@ -86,10 +86,13 @@ const (
 	HostPortConflict
 	// MinValues: the NodePool's minValues cannot be kept.
 	MinValues
+	// Unavailable: the NodePool that would take the pod launches no node
+	// ([NodePool].Unavailable says why).
+	Unavailable
 )
 
 var reasonNames = [...]string{"NoNodePool", "Untolerated", "Incompatible", "NoInstanceType",
-	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues"}
+	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues", "Unavailable"}
 
 // String returns the kind's name.
 func (k ReasonKind) String() string { return enum.String(k, "ReasonKind", reasonNames[:]) }

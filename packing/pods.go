@@ -274,7 +274,7 @@ func (s *static) tolerable(tols []requirements.Toleration, d pin) bool {
 }
 
 func poolDomains(pl *pool, key string, vals map[string]bool) {
-	if key == requirements.LabelHostname || pl.conflict != "" {
+	if key == requirements.LabelHostname || pl.conflict != "" || pl.np.Unavailable != "" {
 		return
 	}
 	pr := pl.reqs.Get(key)

@@ -36,8 +36,9 @@ const (
 	RuleNodeAffinity
 	// RuleTaint: a pod does not tolerate a taint of its node.
 	RuleTaint
-	// RuleNodePoolRequirement: a claim's NodePool is unknown, or its
-	// instance types or labels break the pool's requirements.
+	// RuleNodePoolRequirement: a claim's NodePool is unknown or
+	// unavailable, or its instance types or labels break the pool's
+	// requirements.
 	RuleNodePoolRequirement
 	// RuleMinValues: a claim's instance types offer fewer distinct values
 	// than a pool requirement's minValues.

@@ -81,12 +81,15 @@ func (v *verifier) checkRequests(h *vHost) {
 	}
 }
 
-// checkPool checks the claim's pool exists, its labels meet the pool's
+// checkPool checks the claim's pool exists and launches nodes, its labels meet the pool's
 // requirements and its candidates keep the pool's minValues (rule 6).
 func (v *verifier) checkPool(h *vHost) {
 	if h.pool == nil {
 		v.add(RuleNodePoolRequirement, -1, h.name, "claim %s names NodePool %q, which does not exist", h.name, h.claim.NodePool)
 		return
+	}
+	if h.pool.Unavailable != "" {
+		v.add(RuleNodePoolRequirement, -1, h.name, "claim %s is of NodePool %s, which launches no node: %s", h.name, h.pool.Name, h.pool.Unavailable)
 	}
 	reqs := v.poolReqs[h.pool.Name]
 	for _, lb := range h.claim.Labels {

@@ -235,12 +235,13 @@ func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
 }
 
 // appendPoolDomains adds the values of key that np's instance types state
-// with In and np allows, for types that meet np, have an available
+// with In and np allows (none when np is unavailable), for types that
+// meet np, have an available
 // offering and hold their own daemonset overhead (a type its daemonsets
 // overfill never launches).
 func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
 	reqs := v.poolReqs[np.Name]
-	if !ownLabelsMet(np, reqs) {
+	if np.Unavailable != "" || !ownLabelsMet(np, reqs) {
 		return ds // the pool launches nothing
 	}
 	allowed := reqs.Get(key)

@@ -1,0 +1,58 @@
+package kube
+
+import (
+	"fmt"
+	"strings"
+)
+
+// maxExamples is how many objects a skipped-objects warning names.
+const maxExamples = 3
+
+// skipLog gathers the objects Load skips, by kind and reason, into one
+// warning line each ([skipLog.lines]). The zero skipLog is empty.
+type skipLog struct {
+	groups []*skipGroup // in the order of their first object
+	byKey  map[string]*skipGroup
+}
+
+// skipGroup is the objects of one kind skipped for one reason: how many,
+// and the first few.
+type skipGroup struct {
+	kind, why string
+	n         int
+	examples  []string
+}
+
+// add records an object of kind skipped for why; example names it (and
+// where it is).
+func (l *skipLog) add(kind, why, example string) {
+	key := kind + "\x00" + why
+	g := l.byKey[key]
+	if g == nil {
+		if l.byKey == nil {
+			l.byKey = map[string]*skipGroup{}
+		}
+		g = &skipGroup{kind: kind, why: why}
+		l.byKey[key] = g
+		l.groups = append(l.groups, g)
+	}
+	g.n++
+	if len(g.examples) < maxExamples {
+		g.examples = append(g.examples, example)
+	}
+}
+
+// lines returns one warning per group, in the order of their first
+// object: "skipped 4 Pods: phase Succeeded takes no room: a (f: document
+// 1), b (…), c (…), and 1 more".
+func (l *skipLog) lines() []string {
+	out := make([]string, 0, len(l.groups))
+	for _, g := range l.groups {
+		more := ""
+		if g.n > len(g.examples) {
+			more = fmt.Sprintf(", and %d more", g.n-len(g.examples))
+		}
+		out = append(out, fmt.Sprintf("skipped %s: %s: %s%s", nouns(g.n, g.kind), g.why, strings.Join(g.examples, ", "), more))
+	}
+	return out
+}
