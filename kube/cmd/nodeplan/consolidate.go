@@ -218,18 +218,13 @@ func replacements(rs []replacement, currency string) string {
 }
 
 func (r *consolidationReport) writePlacements(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := false
+	sec := newSection(w, "#\tPOD\tFROM\tTO")
 	for i, c := range r.Commands {
 		for _, p := range c.Placements {
-			if !header {
-				fmt.Fprintln(tw, "\n#\tPOD\tFROM\tTO")
-				header = true
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, p.Pod, p.From, p.Node+p.NodeClaim)
+			sec.row("%d\t%s\t%s\t%s", i+1, p.Pod, p.From, p.Node+p.NodeClaim)
 		}
 	}
-	tw.Flush()
+	sec.flush()
 }
 
 func (r *consolidationReport) writeKept(w io.Writer) {

@@ -177,37 +177,27 @@ func (r *driftReport) writeTable(w io.Writer) error {
 }
 
 func (r *driftReport) writeHomes(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := false
+	sec := newSection(w, "#\tPOD\tFROM\tTO")
 	for i, c := range r.Commands {
 		for _, h := range c.Homes {
-			if !header {
-				fmt.Fprintln(tw, "\n#\tPOD\tFROM\tTO")
-				header = true
-			}
 			to := h.Node + h.NodeClaim
 			if h.Unschedulable != "" {
 				to = "unschedulable: " + h.Unschedulable
 			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, h.Pod, c.Node, strings.TrimSpace(to))
+			sec.row("%d\t%s\t%s\t%s", i+1, h.Pod, c.Node, strings.TrimSpace(to))
 		}
 	}
-	tw.Flush()
+	sec.flush()
 }
 
 // writeProtected lists the protected pods that commands delete at their
 // deadline, when there are any.
 func (r *driftReport) writeProtected(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	header := false
+	sec := newSection(w, "#\tPROTECTED POD\tDELETED BY\tWHY")
 	for i, c := range r.Commands {
 		for _, p := range c.Protected {
-			if !header {
-				fmt.Fprintln(tw, "\n#\tPROTECTED POD\tDELETED BY\tWHY")
-				header = true
-			}
-			fmt.Fprintf(tw, "%d\t%s\t%s\t%s\n", i+1, p.Pod, p.DeleteAt, p.Why)
+			sec.row("%d\t%s\t%s\t%s", i+1, p.Pod, p.DeleteAt, p.Why)
 		}
 	}
-	tw.Flush()
+	sec.flush()
 }

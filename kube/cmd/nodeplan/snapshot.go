@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"text/tabwriter"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -108,3 +109,26 @@ func writeNotes(w io.Writer, notes []string) {
 		fmt.Fprintln(w)
 	}
 }
+
+// section is a table printed after a blank line, its header before its
+// first row; a section without rows prints nothing.
+type section struct {
+	tw     *tabwriter.Writer
+	header string
+	rows   int
+}
+
+func newSection(w io.Writer, header string) *section {
+	return &section{tw: tabwriter.NewWriter(w, 0, 0, 2, ' ', 0), header: header}
+}
+
+// row prints one tab-separated row (format without the newline).
+func (s *section) row(format string, args ...any) {
+	if s.rows == 0 {
+		fmt.Fprintf(s.tw, "\n%s\n", s.header)
+	}
+	s.rows++
+	fmt.Fprintf(s.tw, format+"\n", args...)
+}
+
+func (s *section) flush() { s.tw.Flush() }
