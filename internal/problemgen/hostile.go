@@ -1,6 +1,7 @@
 package problemgen
 
 import (
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -262,9 +263,9 @@ func extremeLimit(g *gen, p *packing.Problem) bool {
 	if np == nil {
 		return false
 	}
-	limits := map[resources.Name]int64{}
-	for k, v := range np.Limits {
-		limits[k] = v
+	limits := maps.Clone(np.Limits)
+	if limits == nil {
+		limits = map[resources.Name]int64{}
 	}
 	limits[pick(g, append([]resources.Name{packing.LimitNodes}, extremeNames...))] = g.extreme()
 	np.Limits = limits
@@ -298,9 +299,8 @@ func (g *gen) someNode(p *packing.Problem) *packing.Node {
 // cloneLabels copies labels (nil gives an empty map), since generated
 // objects may share their maps.
 func cloneLabels(l map[string]string) map[string]string {
-	out := make(map[string]string, len(l)+1)
-	for k, v := range l {
-		out[k] = v
+	if l == nil {
+		return map[string]string{}
 	}
-	return out
+	return maps.Clone(l)
 }

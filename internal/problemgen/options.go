@@ -4,9 +4,6 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/leanovate/gopter"
-	goptergen "github.com/leanovate/gopter/gen"
-
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -59,9 +56,4 @@ var optionCorruptions = []optionCorruption{
 func CorruptOptions(o packing.Options, seed uint64) (packing.Options, string) {
 	g := &gen{src: rand.New(rand.NewPCG(seed, ^seed))}
 	return o, pick(g, optionCorruptions)(g, &o)
-}
-
-// GenOptions returns a gopter generator of [GenerateOptions].
-func GenOptions() gopter.Gen {
-	return goptergen.UInt64().Map(GenerateOptions)
 }
