@@ -117,7 +117,6 @@ type memo struct {
 	pins   []pin                 // scratch
 	cands  []int                 // scratch
 	pinBuf []pin                 // scratch for freshPins
-	admit  bitset.Set            // scratch for admissible
 	fit    bitset.Set            // scratch for pinnedCand
 	gaps   map[gapKey]bool       // see labelGap and resourceGap
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 // target is where a pod may go: an existing node or a claim.
@@ -182,28 +183,49 @@ type minEntry struct {
 }
 
 // candidates lists, in order, the indexes in r.s.domains[key] of the
-// domains that claim c, the pod and some remaining type admit. The types
-// are filtered once (see admissible); each domain then costs a bitset
-// intersection, or for zone and capacity type, whose pins narrow the
-// offerings, a pass over the types that admit it. The result aliases a
-// scratch buffer of r.
+// domains that claim c, the pod and some remaining type admit: a type of
+// c compatible with the pod that admits pins and the domain, holds the
+// claim's pods with this one within the pool's limits, and has an offering
+// the claim, the pod, pins and the domain allow. Each domain's test stops
+// at the first such type: it scans c's types for zone and capacity type
+// (whose pins narrow the offerings), else the domain's own types, so the
+// work is O(domains + types) for a key whose domains split the types
+// (instance type) and, as a claim's types already hold its pods, about
+// O(domains) for zones. The result aliases a scratch buffer of r.
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 	out := r.cands[:0]
 	// An unconstrained key allows every value: its test is skipped.
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
-	admit := r.admissible(v, c, pins)
+	h := holder{r: r, c: c, cand: r.pinnedCand(v, c, pins), need: c.used.Add(v.info.req)}
 	offerKey := key == requirements.LabelZone || key == requirements.LabelCapacityType
+	if !offerKey {
+		h.offers = r.newOfferFilter(v, c, pins)
+	}
 	bits := c.pl.pinList[key]
+	anyHolds := -1 // for a key whose domains do not narrow the types: unknown, 0 or 1
 	for i, d := range r.s.domains[key] {
 		r.work++
+		if !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)) {
+			continue
+		}
+		var ok bool
 		switch {
-		case !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)):
 		case offerKey:
-			if r.typeAdmits(v, c, admit, pins, pin{key, d}) {
-				out = append(out, i)
+			h.offers = r.newOfferFilter(v, c, pins, pin{key, d})
+			ok = h.any(h.cand, nil)
+		case bits == nil:
+			if anyHolds < 0 {
+				anyHolds = 0
+				if h.any(h.cand, nil) {
+					anyHolds = 1
+				}
 			}
-		case bits == nil && !admit.Empty(), bits != nil && admit.Intersects(bits[i]):
+			ok = anyHolds == 1
+		default:
+			ok = h.any(bits[i], h.cand)
+		}
+		if ok {
 			out = append(out, i)
 		}
 	}
@@ -211,32 +233,21 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 	return out
 }
 
-// admissible is the set of c's candidate types compatible with the pod
-// that admit pins, hold the claim's pods with this one within the pool's
-// limits, and have an offering the claim, the pod and pins allow: the
-// types a domain needs one of to be worth choosing. It aliases a scratch
-// set of r; O(types).
-func (r *run) admissible(v view, c *claim, pins []pin) bitset.Set {
-	a := append(r.admit[:0], r.pinnedCand(v, c, pins)...)
-	need := c.used.Add(v.info.req)
-	offers := r.newOfferFilter(v, c, pins)
-	for t := a.Next(0); t >= 0; t = a.Next(t + 1) {
-		if !need.Fits(c.pl.alloc[t]) || !r.withinLimits(c, t) || !offers.admits(t) {
-			a.Remove(t)
-		}
-	}
-	r.admit = a
-	return a
+// holder tests whether a type of claim c holds the pod: see candidates.
+type holder struct {
+	r      *run
+	c      *claim
+	cand   bitset.Set // c's types compatible with the pod and the pins
+	need   resources.List
+	offers offerFilter
 }
 
-// typeAdmits reports whether some type of admit (see admissible) admits
-// extra, with an offering the pins and extra allow.
-func (r *run) typeAdmits(v view, c *claim, admit bitset.Set, pins []pin, extra pin) bool {
-	b, ok := c.pl.pins[extra]
-	offers := r.newOfferFilter(v, c, pins, extra)
-	for t := admit.Next(0); t >= 0; t = admit.Next(t + 1) {
-		r.work++
-		if (!ok || b.Has(t)) && offers.admits(t) {
+// any reports whether some type of scan (and of within, when not nil)
+// holds the pod. It stops at the first.
+func (h *holder) any(scan, within bitset.Set) bool {
+	for t := scan.Next(0); t >= 0; t = scan.Next(t + 1) {
+		h.r.work++
+		if (within == nil || within.Has(t)) && h.need.Fits(h.c.pl.alloc[t]) && h.r.withinLimits(h.c, t) && h.offers.admits(t) {
 			return true
 		}
 	}
