@@ -247,11 +247,11 @@ func (b *builder) staticWarning() []string {
 		strings.Join(pools, ", "), verb)}
 }
 
-// origins records where the NodePools and EC2NodeClasses were read.
+// origins records where the NodePools, EC2NodeClasses and Nodes were read.
 func (b *builder) origins() map[ref]origin {
 	out := map[ref]origin{}
 	for _, o := range b.seen {
-		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass {
+		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" {
 			out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
 		}
 	}

@@ -28,6 +28,11 @@ var ErrUnsupportedVersion = errors.New("unsupported apiVersion")
 // kind, namespace and name; the message names where the first is.
 var ErrDuplicate = errors.New("duplicate")
 
+// ErrOtherRegion is wrapped by the error about a node of a NodePool that
+// is in another region than the one a plan is priced for
+// ([Cluster.CheckRegion]).
+var ErrOtherRegion = errors.New("node in another region")
+
 // ObjectError names the object and field that could not be converted.
 // Err is the cause; errors.Is(err, ErrInvalid) holds for every ObjectError.
 type ObjectError struct {

@@ -19,8 +19,9 @@ var hostile = []string{"", " ", "a b", " app", "app ", "a/b", "a/b/c", "/a", "a/
 	"example.com/" + strings.Repeat("k", 64), "Upper", "-lead", "trail-", "a..b", "kubernetes.io/hostname", "0", "-1",
 	"\x00", "\n", "a\tb", "\u00a0"}
 
-// FuzzLoad checks that Load never panics and that every error it returns
-// is a *DocumentError naming the file.
+// FuzzLoad checks that Load, and Cluster.CheckRegion on what it loads,
+// never panic and that every error they return is a *DocumentError
+// naming the file.
 func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"testdata/cluster.yaml", "testdata/manifests/pdbs.yaml", "testdata/manifests/karpenter-v1beta1.yaml",
 		"testdata/manifests/helm-ingress-nginx.yaml", "testdata/manifests/cluster-info-dump.txt", "testdata/manifests/podlist-api.json",
@@ -39,7 +40,10 @@ func FuzzLoad(f *testing.F) {
 		f.Add([]byte(stringsCluster(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[i+4])))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_, err := Load(Source{Name: "fuzz.yaml", Data: data})
+		c, err := Load(Source{Name: "fuzz.yaml", Data: data})
+		if err == nil {
+			err = c.CheckRegion(c.Region() + "-other")
+		}
 		var de *DocumentError
 		if err != nil && !errors.Is(err, ErrNoObjects) && (!errors.As(err, &de) || de.File != "fuzz.yaml") {
 			t.Fatalf("error %v is not a *DocumentError for fuzz.yaml", err)

@@ -44,7 +44,7 @@ type Cluster struct {
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
 	Warnings        []string
-	// origins are where Load read the NodePools and EC2NodeClasses, so
+	// origins are where Load read the NodePools, EC2NodeClasses and Nodes, so
 	// that errors found later name the document.
 	origins map[ref]origin
 }

@@ -3,11 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
-	"github.com/nodeplan/nodeplan/planview"
 	"os"
 	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/planview"
 )
 
 // catalog builds the instance catalog the flags of c ask for: --catalog
@@ -25,6 +26,25 @@ func catalog(c config) (*instancetypes.Catalog, error) {
 			err, np.Region)
 	}
 	return cat, err
+}
+
+// clusterCatalog builds the catalog for cl: in --region, else, for the
+// embedded catalogs, in the region cl's NodePool nodes name
+// (kube.Cluster.Region), else in the catalog's default region. A node of a
+// NodePool in another region than the catalog's is an error: the plan
+// would be that region's.
+func clusterCatalog(c config, cl *kube.Cluster) (*instancetypes.Catalog, error) {
+	if c.region == "" && (c.catalog == "aws" || c.catalog == "azure") {
+		c.region = cl.Region()
+	}
+	cat, err := catalog(c)
+	if err != nil {
+		return nil, err
+	}
+	if err := cl.CheckRegion(cat.Origin().Region); err != nil {
+		return nil, fmt.Errorf("%w; nodeplan plans a cluster in one region: give the cluster's with --region", err)
+	}
+	return cat, nil
 }
 
 // build reads the named catalog under opts.

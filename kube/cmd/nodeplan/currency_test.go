@@ -83,13 +83,22 @@ func TestConsolidateCurrency(t *testing.T) {
 	assert.NotContains(t, stdout.String(), "$")
 }
 
+// inRegion writes a copy of the us-east-1 manifests in path with every
+// "us-east-1" (region and zone names) replaced by region, and returns its
+// path.
+func inRegion(t *testing.T, path, region string) string {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	require.NoError(t, err)
+	file := filepath.Join(t.TempDir(), filepath.Base(path))
+	require.NoError(t, os.WriteFile(file, []byte(strings.ReplaceAll(string(data), "us-east-1", region)), 0o644))
+	return file
+}
+
 // TestDriftCurrency: the drift report of a cluster in cn-north-1 names
 // CNY as the currency of its prices.
 func TestDriftCurrency(t *testing.T) {
-	sample, err := os.ReadFile("../../testdata/drift.yaml")
-	require.NoError(t, err)
-	file := filepath.Join(t.TempDir(), "drift.yaml")
-	require.NoError(t, os.WriteFile(file, []byte(strings.ReplaceAll(string(sample), "us-east-1", "cn-north-1")), 0o644))
+	file := inRegion(t, "../../testdata/drift.yaml", "cn-north-1")
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitOK, run([]string{"drift", "-f", file, "--region", "cn-north-1", "-o", "json"}, nil, &stdout, &stderr), stderr.String())
 	var r struct{ Currency string }
@@ -103,7 +112,7 @@ func TestDriftCurrency(t *testing.T) {
 func TestProvisionYAMLCurrency(t *testing.T) {
 	for region, code := range map[string]string{"us-east-1": "USD", "cn-north-1": "CNY"} {
 		var stdout, stderr bytes.Buffer
-		run([]string{"provision", "-f", "../../testdata/cluster.yaml", "--region", region, "-o", "yaml"}, nil, &stdout, &stderr)
+		run([]string{"provision", "-f", inRegion(t, "../../testdata/cluster.yaml", region), "--region", region, "-o", "yaml"}, nil, &stdout, &stderr)
 		claims := strings.Count(stdout.String(), "\nkind: NodeClaim\n")
 		require.Positive(t, claims, stderr.String())
 		assert.Equal(t, claims, strings.Count(stdout.String(), "nodeplan.io/price-currency: "+code+"\n"), region)

@@ -48,6 +48,14 @@
 // spot is modelled (--spot-discount, default 0.6; 0 prices spot at
 // on-demand).
 //
+// Region: --region, else, for the embedded catalogs, the region the nodes
+// of NodePools are labelled with (topology.kubernetes.io/region, as
+// Karpenter labels every node it launches), else us-east-1 (aws) or eastus
+// (azure). A region without prices is an error (exit 2) listing those that
+// have them; a node of a NodePool labelled with another region, or in a
+// zone of another region, is an error naming its file, document and label:
+// nodeplan never plans a cluster at another region's prices.
+//
 // consolidate runs consolidation.Plan on the nodes with their bound pods,
 // the NodePools (with their disruption settings), daemonsets, pending pods
 // and PodDisruptionBudgets, nodes priced from the catalog. It prints each
@@ -57,8 +65,9 @@
 // its pods (manifests do not show pods that left).
 //
 // Unknown prices: an existing node whose instance type, zone and capacity
-// type have no offering in the catalog (a type the region lacks, a zone of
-// another region, a missing karpenter.sh/capacity-type label) is never
+// type have no offering in the catalog (a type the region lacks, a node
+// outside NodePools in another region, a missing karpenter.sh/capacity-type
+// label) is never
 // priced at 0. Its price is "unknown" in the tables and null in the JSON,
 // totals count it apart ("plus 1 existing node of unknown price", "plus
 // the unknown price of 1 node"), a warning names it and what the catalog

@@ -103,7 +103,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.SetOutput(io.Discard)
 	inputFlags(fs, &c)
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
-	fs.StringVar(&c.region, "region", "", "region (default us-east-1 for aws, eastus for azure)")
+	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
 	fs.Float64Var(&c.spotDiscount, "spot-discount", instancetypes.DefaultSpotDiscount, "fraction of the on-demand price a modelled spot price saves, in [0,1); 0 prices spot at on-demand")
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
@@ -169,7 +169,7 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	if err != nil {
 		return provisioned{}, err
 	}
-	cat, err := catalog(c)
+	cat, err := clusterCatalog(c, &cluster)
 	if err != nil {
 		return provisioned{}, err
 	}

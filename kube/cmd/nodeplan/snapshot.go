@@ -55,7 +55,7 @@ func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
 	if s.cluster, err = loadCluster(c, stdin); err != nil {
 		return snapshot{}, err
 	}
-	if s.catalog, err = catalog(c); err != nil {
+	if s.catalog, err = clusterCatalog(c, &s.cluster); err != nil {
 		return snapshot{}, err
 	}
 	s.prices = pricingOf(s.catalog, c)

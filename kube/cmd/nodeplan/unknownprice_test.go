@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestUnknownPrice: the us-east-1 manifests read on the cn-north-1
-// catalog, which has no offering in zone us-east-1a. No node is priced at
+// TestUnknownPrice: the us-east-1 manifests read on a catalog offered in
+// zone us-east-1b only, which has no offering in zone us-east-1a. No node is priced at
 // 0: consolidate deletes the empty node (as Karpenter's emptiness would)
 // with its savings unknown, keeps the others (PriceUnknown) and warns
 // about each; provision writes the existing node's price as unknown, null
@@ -18,7 +18,7 @@ import (
 func TestUnknownPrice(t *testing.T) {
 	const consolidateYAML, clusterYAML = "../../testdata/consolidate.yaml", "../../testdata/cluster.yaml"
 	warning := func(node, typ string) string {
-		return "Node " + node + ": price unknown: the cn-north-1 catalog has no on-demand offering of " + typ +
+		return "Node " + node + ": price unknown: the us-east-1 catalog has no on-demand offering of " + typ +
 			" in zone us-east-1a; it is left out of price totals, and consolidated only when empty"
 	}
 	tests := []struct {
@@ -28,22 +28,22 @@ func TestUnknownPrice(t *testing.T) {
 		contains  []string
 		forbidden []string
 	}{
-		{"consolidate table", []string{"consolidate", "-f", consolidateYAML, "--region", "cn-north-1"}, exitOK, []string{
+		{"consolidate table", []string{"consolidate", "-f", consolidateYAML, "--zones", "us-east-1b"}, exitOK, []string{
 			"1 Empty Emptiness delete idle-1 - unknown\n",
 			"quiet-1 PriceUnknown node quiet-1 has no known price: the catalog has no on-demand offering of m6i.2xlarge in zone \"us-east-1a\"; it is deleted only when empty\n",
 			"quiet-2 PriceUnknown node quiet-2",
-			"1 command: delete 1 node, launch 0: saves 0.000000 CNY/hour, 0.00 CNY/month, plus the unknown price of 1 node; 6 nodes kept\n",
+			"1 command: delete 1 node, launch 0: saves 0.000000 USD/hour, 0.00 USD/month, plus the unknown price of 1 node; 6 nodes kept\n",
 			warning("idle-1", "m6i.xlarge"), warning("quiet-1", "m6i.2xlarge"), warning("busy", "m6i.2xlarge"),
 			"Node static: price unknown: it has no karpenter.sh/capacity-type label; it is left out of price totals\n",
-		}, []string{"0.000000 CNY/hour, 0.00 CNY/month;", "quiet-1,quiet-2"}},
-		{"consolidate json", []string{"consolidate", "-f", consolidateYAML, "--region", "cn-north-1", "-o", "json"}, exitOK, []string{
+		}, []string{"0.000000 USD/hour, 0.00 USD/month;", "quiet-1,quiet-2"}},
+		{"consolidate json", []string{"consolidate", "-f", consolidateYAML, "--zones", "us-east-1b", "-o", "json"}, exitOK, []string{
 			`"unknownPriceCandidates": 1`, `"deletedUnknownPrice": 1`, `"why": "PriceUnknown"`, warning("quiet-2", "m6i.2xlarge"),
 		}, nil},
-		{"provision table", []string{"provision", "-f", clusterYAML, "--region", "cn-north-1"}, exitUnschedulable, []string{
-			"ip-10-0-1-17.ec2.internal existing general m6i.xlarge us-east-1a on-demand unknown 3 ",
-			"CNY/month (plus 1 existing node of unknown price)\n", warning("ip-10-0-1-17.ec2.internal", "m6i.xlarge"),
+		{"provision table", []string{"provision", "-f", clusterYAML, "--zones", "us-east-1b"}, exitUnschedulable, []string{
+			"ip-10-0-1-17.ec2.internal existing general m6i.xlarge us-east-1a on-demand unknown 4 ",
+			"USD/month (plus 1 existing node of unknown price)\n", warning("ip-10-0-1-17.ec2.internal", "m6i.xlarge"),
 		}, []string{"existing node at 0.000000"}},
-		{"provision json", []string{"provision", "-f", clusterYAML, "--region", "cn-north-1", "-o", "json"}, exitUnschedulable, []string{
+		{"provision json", []string{"provision", "-f", clusterYAML, "--zones", "us-east-1b", "-o", "json"}, exitUnschedulable, []string{
 			`"pricePerHour": null`, `"existingPricePerHour": 0,`, `"existingUnknownPrice": 1,`,
 		}, nil},
 	}
@@ -66,9 +66,9 @@ func TestUnknownPrice(t *testing.T) {
 // price has pricePerHour null, and a node of known price a number.
 func TestUnknownPriceJSON(t *testing.T) {
 	var stdout, stderr bytes.Buffer
-	for region, known := range map[string]bool{"us-east-1": true, "cn-north-1": false} {
+	for zone, known := range map[string]bool{"us-east-1a": true, "us-east-1b": false} {
 		stdout.Reset()
-		run([]string{"provision", "-f", "../../testdata/cluster.yaml", "--region", region, "-o", "json"}, nil, &stdout, &stderr)
+		run([]string{"provision", "-f", "../../testdata/cluster.yaml", "--zones", zone, "-o", "json"}, nil, &stdout, &stderr)
 		var r struct {
 			Nodes []struct {
 				Name         string
@@ -78,7 +78,7 @@ func TestUnknownPriceJSON(t *testing.T) {
 		}
 		require.NoError(t, json.Unmarshal(stdout.Bytes(), &r), stderr.String())
 		for _, n := range r.Nodes {
-			assert.Equal(t, known || !n.Existing, n.PricePerHour != nil, "%s: node %s", region, n.Name)
+			assert.Equal(t, known || !n.Existing, n.PricePerHour != nil, "%s: node %s", zone, n.Name)
 		}
 	}
 }
