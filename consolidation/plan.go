@@ -67,7 +67,10 @@ func (s *state) checkBudgets() error {
 	for _, p := range s.c.NodePools {
 		errs = append(errs, disruption.ValidateBudgets(p))
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidCluster, err)
+	}
+	return nil
 }
 
 // Plan returns the consolidation commands for c, in execution order, and an

@@ -56,6 +56,10 @@ func TestPlanErrors(t *testing.T) {
 	c.node("a", 8)
 	_, err := consolidation.Plan(c.Cluster, consolidation.Options{})
 	assert.ErrorContains(t, err, `nodepool "default": disruption budget 0`)
+	assert.ErrorIs(t, err, consolidation.ErrInvalidCluster, "a bad budget is a bad snapshot")
+	c.node("b", 8, 500)
+	err = consolidation.Validate(consolidation.Command{}, c.Cluster)
+	assert.ErrorIs(t, err, consolidation.ErrInvalidCluster, "Validate rejects it as Plan does")
 
 	c = newCluster()
 	c.node("a", 8)

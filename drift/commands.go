@@ -144,8 +144,11 @@ func (c *candidate) budgetReason() disruption.Reason {
 // forceful.
 //
 // Commands first validates its input: when [Cluster.Validate] rejects cl
-// or a finding has an empty Node or a Reason that is not one of the
-// package's (the zero Reason included), it returns no command, no Blocked
+// or a finding is one Commands cannot act on (an empty Node, a Reason that
+// is not one of the package's, the zero Reason included, a Since after
+// now, a forceful drift, an interruption that is not forceful, a Deadline
+// on anything but an expiration or before its Since, a graceful expiration
+// without a Deadline), it returns no command, no Blocked
 // entry and the errors, joined, each naming the object and field and
 // wrapping [ErrInvalid]. On valid input these readings hold: a finding for
 // a node not in cl is stale (the node went away since the findings were
@@ -160,7 +163,7 @@ func (c *candidate) budgetReason() disruption.Reason {
 // cluster again), plus O(candidates²) to pick the next one (whether a node
 // is empty is kept as a count, not scanned), plus Cluster.Validate once.
 func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
-	if err := errors.Join(cl.Validate(), validateFindings(findings)); err != nil {
+	if err := errors.Join(cl.Validate(), validateFindings(findings, now)); err != nil {
 		return nil, nil, err
 	}
 	cands, blocked := group(findings, cl.Nodes)

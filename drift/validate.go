@@ -121,17 +121,41 @@ func invalid(err error) error {
 }
 
 // validateFindings reports every finding Commands cannot act on, each a
-// *FieldError, joined: an empty node name or a Reason that is not one of
-// the package's.
-func validateFindings(findings []Finding) error {
+// *FieldError, joined: an empty node name; a Reason that is not one of the
+// package's; a Since after now; a drift finding marked Forceful (Karpenter
+// budgets every drift) or an Interrupted one not marked Forceful (an
+// interruption never is budgeted); a Deadline on a finding that is not an
+// expiration, or before its Since; and a graceful expiration (Expired, not
+// Forceful) without a Deadline.
+func validateFindings(findings []Finding, now time.Time) error {
 	var errs []error
 	for i := range findings {
 		f := &findings[i]
-		if f.Node == "" {
-			errs = append(errs, &FieldError{Object: index("findings", i), Field: "node", Msg: "is empty"})
+		bad := func(field, msg string) {
+			errs = append(errs, &FieldError{Object: index("findings", i), Field: field, Msg: msg})
 		}
-		if f.Reason < NodePoolDrifted || f.Reason > Interrupted {
-			errs = append(errs, &FieldError{Object: index("findings", i), Field: "reason", Msg: f.Reason.String() + " is unknown"})
+		if f.Node == "" {
+			bad("node", "is empty")
+		}
+		switch {
+		case f.Reason < NodePoolDrifted || f.Reason > Interrupted:
+			bad("reason", f.Reason.String()+" is unknown")
+		case f.Reason.Drift() && f.Forceful:
+			bad("forceful", "is true for "+f.Reason.String()+": drift is always budgeted")
+		case f.Reason == Interrupted && !f.Forceful:
+			bad("forceful", "is false for Interrupted: an interruption is never budgeted")
+		case f.Reason == Expired && !f.Forceful && f.Deadline.IsZero():
+			bad("deadline", "is zero for a graceful expiration (Expired, not forceful): it says when the expiration turns forceful")
+		}
+		if f.Since.After(now) {
+			bad("since", fmt.Sprintf("%s is after now (%s)", f.Since.Format(time.RFC3339), now.Format(time.RFC3339)))
+		}
+		switch {
+		case f.Deadline.IsZero():
+		case f.Reason != Expired:
+			bad("deadline", "is set for "+f.Reason.String()+": only an expiration has one")
+		case f.Deadline.Before(f.Since):
+			bad("deadline", fmt.Sprintf("%s is before since (%s)", f.Deadline.Format(time.RFC3339), f.Since.Format(time.RFC3339)))
 		}
 	}
 	return errors.Join(errs...)

@@ -136,9 +136,10 @@ func TestEvaluateRejectsInvalidInput(t *testing.T) {
 	}
 }
 
-// TestCommandsRejectsInvalidFindings: a finding without a node or with a
-// Reason not of the package is an error naming it; a finding for a node not
-// in the cluster is stale and blocked.
+// TestCommandsRejectsInvalidFindings: a finding Commands cannot act on
+// (no node, a Reason not of the package, forceful drift, a graceful
+// interruption, inconsistent times) is an error naming it; a finding for a
+// node not in the cluster is stale and blocked.
 func TestCommandsRejectsInvalidFindings(t *testing.T) {
 	tests := []struct {
 		name    string
@@ -148,6 +149,18 @@ func TestCommandsRejectsInvalidFindings(t *testing.T) {
 		{"the zero reason", drift.Finding{Node: "n1"}, "findings[1]: reason: Reason(0) is unknown"},
 		{"a reason past the last", drift.Finding{Node: "n1", Reason: drift.Interrupted + 1}, "findings[1]: reason: Reason(10) is unknown"},
 		{"no node", drift.Finding{Reason: drift.ImageDrifted}, "findings[1]: node: is empty"},
+		{"forceful drift", drift.Finding{Node: "n1", Reason: drift.NodePoolDrifted, Forceful: true},
+			"findings[1]: forceful: is true for NodePoolDrifted: drift is always budgeted"},
+		{"graceful interruption", drift.Finding{Node: "n1", Reason: drift.Interrupted},
+			"findings[1]: forceful: is false for Interrupted: an interruption is never budgeted"},
+		{"graceful expiration without a deadline", drift.Finding{Node: "n1", Reason: drift.Expired},
+			"findings[1]: deadline: is zero for a graceful expiration (Expired, not forceful): it says when the expiration turns forceful"},
+		{"since after now", drift.Finding{Node: "n1", Reason: drift.Expired, Forceful: true, Since: now.Add(time.Hour)},
+			"findings[1]: since: " + now.Add(time.Hour).Format(time.RFC3339) + " is after now (" + now.Format(time.RFC3339) + ")"},
+		{"deadline before since", drift.Finding{Node: "n1", Reason: drift.Expired, Since: now, Deadline: now.Add(-time.Hour)},
+			"findings[1]: deadline: " + now.Add(-time.Hour).Format(time.RFC3339) + " is before since (" + now.Format(time.RFC3339) + ")"},
+		{"deadline on drift", drift.Finding{Node: "n1", Reason: drift.ImageDrifted, Deadline: now},
+			"findings[1]: deadline: is set for ImageDrifted: only an expiration has one"},
 	}
 	cl := cluster(drifted("n1", 0), state("n2"))
 	for _, tc := range tests {
@@ -162,7 +175,7 @@ func TestCommandsRejectsInvalidFindings(t *testing.T) {
 		})
 	}
 	t.Run("a node not in the cluster is blocked", func(t *testing.T) {
-		cmds, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}, {Node: "ghost", Reason: drift.Expired}}, cl, now)
+		cmds, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}, {Node: "ghost", Reason: drift.Expired, Forceful: true}}, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1, "one entry per node")
 		assert.Equal(t, "Node ghost is not in the cluster.", blocked[0].Why)

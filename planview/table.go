@@ -2,6 +2,7 @@ package planview
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -33,6 +34,20 @@ type Options struct {
 // instancetypes.DefaultCurrency.
 func (o Options) currency() string { return cmp.Or(o.Currency, instancetypes.DefaultCurrency) }
 
+// ErrInvalidOptions is wrapped by the error WriteTable and WriteSummary
+// return, before writing anything, for Options they cannot honour.
+var ErrInvalidOptions = errors.New("planview: invalid options")
+
+// Validate returns an error wrapping ErrInvalidOptions when Currency is
+// neither empty nor an ISO 4217 code in form
+// (instancetypes.ValidCurrency): it is written after every price.
+func (o Options) Validate() error {
+	if o.Currency != "" && !instancetypes.ValidCurrency(o.Currency) {
+		return fmt.Errorf("%w: Currency: %q is not an ISO 4217 code (three upper-case letters)", ErrInvalidOptions, o.Currency)
+	}
+	return nil
+}
+
 // barWidth is the number of cells of a utilisation bar.
 const barWidth = 10
 
@@ -43,8 +58,12 @@ const candidatesShown = 5
 // notes, one row per node (name, new or existing, NodePool, instance type,
 // zone, capacity type, hourly price, pod count, CPU and memory bars of
 // requests over allocatable), the totals and the unschedulable pods by
-// group. With o.NoHeaders only the rows. It returns the first write error.
+// group. With o.NoHeaders only the rows. It returns o's validation error
+// (Options.Validate) without writing, else the first write error.
 func (v *View) WriteTable(w io.Writer, o Options) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	ew := &errWriter{w: w}
 	if !o.NoHeaders && len(o.Notes) > 0 {
 		ew.notes(o.Notes)
@@ -59,9 +78,13 @@ func (v *View) WriteTable(w io.Writer, o Options) error {
 }
 
 // WriteSummary writes what WriteTable writes besides the node rows: the
-// notes, the totals and the unschedulable pods by group. It returns the
-// first write error.
+// notes, the totals and the unschedulable pods by group. It returns o's
+// validation error (Options.Validate) without writing, else the first
+// write error.
 func (v *View) WriteSummary(w io.Writer, o Options) error {
+	if err := o.Validate(); err != nil {
+		return err
+	}
 	ew := &errWriter{w: w}
 	ew.notes(o.Notes)
 	v.writeTotals(ew, o)

@@ -93,8 +93,10 @@ type Summary struct {
 // plan out of range of p.Pods, which a plan solved from p does not have
 // (packing.Verify reports them), are left out. The complexity is linear in
 // the plan, the NodePools and the existing nodes, plus O(g log g) to sort
-// g groups; p and plan are not modified.
+// g groups; p and plan are not modified. A nil p or plan reads as the
+// zero Problem or Plan.
 func New(p *packing.Problem, plan *packing.Plan) View {
+	p, plan = cmp.Or(p, &packing.Problem{}), cmp.Or(plan, &packing.Plan{})
 	v := View{Nodes: make([]Node, 0, len(plan.NodeClaims))}
 	pools := poolsByName(p)
 	for i := range plan.NodeClaims {

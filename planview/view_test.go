@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"testing"
 
@@ -261,4 +262,30 @@ func TestCountDash(t *testing.T) {
 	assert.Equal(t, "12 new nodes", Count(12, "new node"))
 	assert.Equal(t, "-", Dash(""))
 	assert.Equal(t, "x", Dash("x"))
+}
+
+// TestNil: New reads a nil problem or plan as the zero one, instead of
+// panicking.
+func TestNil(t *testing.T) {
+	for _, v := range []View{New(nil, nil), New(nil, &packing.Plan{}), New(&packing.Problem{}, nil)} {
+		assert.Empty(t, v.Nodes)
+		assert.Empty(t, v.Unschedulable)
+		assert.Equal(t, Summary{}, v.Summary)
+	}
+}
+
+// TestBadCurrency: a currency that is not an ISO 4217 code in form is an
+// error before anything is written (it would follow every price).
+func TestBadCurrency(t *testing.T) {
+	v := New(nil, nil)
+	for _, cur := range []string{"usd", "US", "USDX", "U$D", "not a currency\n"} {
+		var b strings.Builder
+		err := v.WriteTable(&b, Options{Currency: cur})
+		assert.ErrorIs(t, err, ErrInvalidOptions, cur)
+		assert.ErrorIs(t, v.WriteSummary(&b, Options{Currency: cur}), ErrInvalidOptions, cur)
+		assert.Empty(t, b.String(), cur)
+	}
+	for _, cur := range []string{"", "USD", "CNY", "EUR"} {
+		assert.NoError(t, v.WriteTable(io.Discard, Options{Currency: cur}), cur)
+	}
 }
