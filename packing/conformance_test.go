@@ -632,6 +632,11 @@ func TestConformanceTopologySpread(t *testing.T) {
 		ts.NodeAffinityPolicy = pol
 		return ts
 	}
+	// rackMin2 spreads over a custom key whose domains only NodePool
+	// labels (and an existing node) define, with minDomains 2.
+	rackMin2 := spreadBy(rack, 1, app...)
+	rackMin2.MinDomains = 2
+	racked := func(name, value string) packing.NodePool { return pool(name, poolLabels(rack, value)) }
 	rows := []row{
 		{name: "an unknown topology key leaves only its pod out", pods: []packing.Pod{
 			mkPod("unknown", lab, spread(spreadBy("example.com/unknown", 1, app...))), mkPod("plain")},
@@ -647,6 +652,18 @@ func TestConformanceTopologySpread(t *testing.T) {
 			pods: []packing.Pod{mkPod("s", lab, spread(spreadBy(rack, 1, app...)), tolerate(toleration("racked"))),
 				mkPod("c", lab, req("cpu", "1"))}, claims: 2,
 			check: all(wantLabel("s", rack, "ra"), noLabel("c", rack), verifies)},
+		// Issue 20 (seeds 44899 and 49547): a NodePool's labels are
+		// domains of their keys (Karpenter's buildDomainGroups), in Solve
+		// and in Verify alike, so minDomains is met by two pools' labels.
+		{name: "NodePool labels are domains for minDomains, with a pod only counted",
+			pools: []packing.NodePool{racked("ra", "ra"), racked("rb", "rb")},
+			pods:  append([]packing.Pod{cpuPod("c", "2", lab)}, mkPods("s", 2, lab, spread(rackMin2))...), claims: anyClaims,
+			check: all(wantSkew(rack, []int{1, 2}, app...), verifies)},
+		{name: "a NodePool label and an existing node's label are domains for minDomains",
+			pools: []packing.NodePool{racked("default", "rp")},
+			nodes: []packing.Node{labelled(mkNode("n1", "", "default-instance-type", zone1, cpuPod("old", "100m", lab)), rack, "r1")},
+			pods:  mkPods("s", 2, lab, spread(rackMin2)), claims: 1,
+			check: all(wantLabel("s-00", rack, "rp"), wantLabel("s-01", rack, "r1"), verifies)},
 		{name: "required anti-affinity on a custom key no node has does not block",
 			pods: mkPods("p", 2, lab, antiAffinity(podTerm(rack, 0, app...))), claims: 1, check: all(noLabel("p-00", rack), verifies)},
 		{name: "balance across zones", pods: mkPods("p", 4, lab, zonal), claims: anyClaims,

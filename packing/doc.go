@@ -104,6 +104,19 @@
 // [Verify] checks the same rule on every candidate type and domain;
 // NodeClaim.Requests carries the chosen type's overhead.
 //
+// The domains of a topology key, over which a spread's skew, its least
+// loaded eligible domain and minDomains are counted, are the values
+// existing nodes carry and, for every NodePool that launches (neither
+// Unavailable nor excluding its own labels), the values its requirements
+// and labels state with In, and those its instance types state with In
+// that it allows (a zone only where the type has a usable offering; none
+// of a type its daemonsets overfill), as Karpenter builds its topology
+// domain groups. So a custom key set as a NodePool label (example.com/rack:
+// rack-a) has that pool's value as a domain, empty until one of its
+// claims holds a pod, and a pool label can meet minDomains. A pod counted
+// by a spread it does not state itself counts in whatever domain it lands
+// in. Solve and [Verify] count domains by this one rule.
+//
 // A new node's hostname is unknown until it launches, and every node has
 // one: as Karpenter gives a new NodeClaim the requirement
 // kubernetes.io/hostname In [a placeholder], a pod whose nodeSelector or

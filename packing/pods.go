@@ -221,7 +221,8 @@ func (s *static) matching(p *Pod) []int32 {
 }
 
 // collectDomains gathers, for every topology key in use, the domains a node
-// could be in: the values of existing nodes and of every pool's types.
+// could be in: the values of existing nodes, and every pool's own values
+// and its types' (see poolDomains and the package doc).
 func (s *static) collectDomains() map[string][]string {
 	sets := map[string]map[string]bool{}
 	for _, c := range s.counters {

@@ -194,6 +194,24 @@ func TestPropertyPlanVerifies(t *testing.T) {
 	})
 }
 
+// TestPlanVerifiesRegressions: generated problems the long runs of
+// TestPropertyPlanVerifies once failed on, each with what it showed.
+func TestPlanVerifiesRegressions(t *testing.T) {
+	tests := []struct {
+		seed uint64
+		why  string
+	}{
+		{44899, "issue 20: a NodePool label's rack domain, with existing nodes' racks, meets minDomains 4"},
+		{49547, "issue 20: two NodePools' rack labels meet minDomains 2, with a pod only counted"},
+	}
+	for _, tc := range tests {
+		t.Run(strconv.FormatUint(tc.seed, 10), func(t *testing.T) {
+			_, err := verified(problemgen.Generate(tc.seed, problemgen.Size{}), searched)
+			require.NoError(t, err, tc.why)
+		})
+	}
+}
+
 // TestPropertyStrategies: the Plain and CostAware plans, and the plans
 // with priority order and preferences ignored, pass Verify too; and Best
 // never costs more than Plain when they place as many pods.

@@ -190,6 +190,26 @@ func useReserved(t testing.TB, p *Problem, plan *Plan, i int) {
 	plan.Price += c.Offering.Price - old
 }
 
+// rackSpread moves topo's web pods to a spread on the custom key rack,
+// whose domains are NodePool labels: default's r1, which both claims
+// carry, and r2, the label of a second pool no claim comes from.
+func rackSpread(p *Problem, plan *Plan) {
+	p.NodePools[0].Labels = map[string]string{"rack": "r1"}
+	other := p.NodePools[0]
+	other.Name, other.Labels = "other", map[string]string{"rack": "r2"}
+	p.NodePools = append(slices.Clone(p.NodePools), other)
+	for i := range plan.NodeClaims {
+		c := &plan.NodeClaims[i]
+		c.Requirements = c.Requirements.Add(requirements.MustNew("rack", requirements.In, "r1"))
+		c.Labels = append(slices.Clone(c.Labels), requirements.Label{Key: "rack", Value: "r1"})
+	}
+	for i := tWeb0; i <= tWeb3; i++ {
+		s := zoneSpread()
+		s.TopologyKey = "rack"
+		p.Pods[i].TopologySpread = []TopologySpread{s}
+	}
+}
+
 func rulesOf(vs []Violation) []Rule {
 	var out []Rule
 	for _, v := range vs {
@@ -429,6 +449,9 @@ func TestVerifyMutations(t *testing.T) {
 			for i := tWeb0; i <= tWeb3; i++ {
 				p.Pods[i].TopologySpread[0].MinDomains = 3
 			}
+		}, RuleTopologySpread, true},
+		{"spread counts a NodePool label's empty domain", topo, func(_ testing.TB, p *Problem, plan *Plan) {
+			rackSpread(p, plan)
 		}, RuleTopologySpread, true},
 		{"hostname spread", topo, func(_ testing.TB, p *Problem, _ *Plan) {
 			for i := tWeb0; i <= tWeb3; i++ {

@@ -234,17 +234,23 @@ func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
 	return ds
 }
 
-// appendPoolDomains adds the values of key that np's instance types state
-// with In and np allows (none when np is unavailable), for types that
-// meet np, have an available
-// offering and hold their own daemonset overhead (a type its daemonsets
-// overfill never launches).
+// appendPoolDomains adds the domains of key np contributes (none when np
+// is unavailable or excludes its own labels): the values np's
+// requirements and labels state with In, and the values np's instance
+// types state with In and np allows, for types that meet np, have an
+// available offering and hold their own daemonset overhead (a type its
+// daemonsets overfill never launches).
 func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
 	reqs := v.poolReqs[np.Name]
 	if np.Unavailable != "" || !ownLabelsMet(np, reqs) {
 		return ds // the pool launches nothing
 	}
 	allowed := reqs.Get(key)
+	if allowed.Operator() == requirements.In {
+		for _, val := range allowed.Values() {
+			ds = append(ds, vDomain{val, np.Taints})
+		}
+	}
 	for _, it := range catalogTypes(v.catalogOf(np)) {
 		r := it.Requirements.Get(key)
 		if !it.Requirements.Has(key) || r.Complement() || !launchable(it, reqs, "") || it.Requirements.Intersects(reqs) != nil ||
