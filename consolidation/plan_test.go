@@ -66,11 +66,18 @@ func TestPlanBehaviours(t *testing.T) {
 			c.node("gone", 4).MarkedForDeletion = true
 			c.node("a", 4)
 		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.Budget, "gone": consolidation.Deleting}}},
-		{"uninitialized nodes consume the budget and are not candidates", func(c *cluster) {
+		{"uninitialized nodes neither count for nor consume the budget and are not candidates", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "1"})
 			c.node("new", 4).Initialized = false
 			c.node("a", 4)
-		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.Budget, "new": consolidation.NotInitialized}}},
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"},
+			kept: map[string]consolidation.Why{"new": consolidation.NotInitialized}}},
+		{"not ready nodes consume the budget", func(c *cluster) {
+			c.NodePools[0] = pool("default", packing.Budget{Nodes: "1"})
+			c.node("sick", 4, 1000).NotReady = true
+			c.node("a", 4)
+			c.node("b", 4, 1000)
+		}, consolidation.Options{}, want{kept: map[string]consolidation.Why{"a": consolidation.Budget}}},
 		{"budget outside its schedule does not apply", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "0", Schedule: "0 0 * * *", Duration: time.Hour}, packing.Budget{Nodes: "100%"})
 			c.node("a", 4)

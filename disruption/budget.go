@@ -32,13 +32,13 @@ const unlimited = math.MaxInt32
 //   - Nodes is a count "N" or a percentage "P%" (0..100) of the pool's
 //     nodes, rounded up: 10% of 11 nodes allows 2;
 //   - the minimum over active, applicable budgets wins;
-//   - the pool's nodes that are not Initialized or are MarkedForDeletion
-//     already consume the allowance: the result is max(0, min − those).
+//   - the pool's nodes that are NotReady or MarkedForDeletion already
+//     consume the allowance: the result is max(0, min − those).
 //
-// The pool's nodes are those of nodes whose NodePool is pool.Name; the rest
-// are ignored. Karpenter counts only initialized nodes in the total and
-// charges NotReady ones; [packing.Node] has one flag for both states, so an
-// uninitialized node is counted and charged.
+// The pool's nodes are those of nodes whose NodePool is pool.Name and that
+// are Initialized; the rest are ignored, as Karpenter leaves nodes in
+// flight out of both the total and the charge
+// (BuildDisruptionBudgetMapping).
 //
 // Every invalid budget is reported, joined, as a [*BudgetError] naming the
 // pool and the budget index, and the result is then 0 (fail closed, as
@@ -68,11 +68,11 @@ func ValidateBudgets(pool packing.NodePool) error {
 // count returns the pool's nodes and those of them already disrupting.
 func count(pool string, nodes []packing.Node) (total, busy int) {
 	for _, n := range nodes {
-		if n.NodePool != pool {
+		if n.NodePool != pool || !n.Initialized {
 			continue
 		}
 		total++
-		if !n.Initialized || n.MarkedForDeletion {
+		if n.NotReady || n.MarkedForDeletion {
 			busy++
 		}
 	}

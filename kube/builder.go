@@ -29,6 +29,7 @@ type builder struct {
 	pdbs           []PodDisruptionBudget
 	budgets        []budget // pdbs whose allowed disruptions come from their spec
 	claims         []ClaimStatus
+	nodeIDs        map[string]string // Node names by spec.providerID
 	nodeClasses    []EC2NodeClass
 	graces         map[string]time.Duration
 	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
@@ -78,6 +79,12 @@ func (b *builder) node(o *object) error {
 	}
 	node, err := FromNode(&n)
 	b.nodes = append(b.nodes, node)
+	if n.Spec.ProviderID != "" {
+		if b.nodeIDs == nil {
+			b.nodeIDs = map[string]string{}
+		}
+		b.nodeIDs[n.Spec.ProviderID] = n.Name
+	}
 	return err
 }
 
@@ -205,7 +212,7 @@ func replicas(n *int32) int {
 // build converts the pods and expands the workloads.
 func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
-		NodeClaims: b.claims, NodeClasses: b.nodeClasses, origins: b.origins()}
+		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
 	s := b.scales()
 	present := map[ref]int{}
 	for _, sp := range b.pods {
@@ -251,7 +258,7 @@ func (b *builder) staticWarning() []string {
 func (b *builder) origins() map[ref]origin {
 	out := map[ref]origin{}
 	for _, o := range b.seen {
-		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" {
+		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" || oe.Kind == KindNodeClaim {
 			out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
 		}
 	}

@@ -37,11 +37,44 @@ import (
 // *ObjectError naming the EC2NodeClass and status.subnets[i].zone. Errors
 // are *ObjectError values, joined.
 //
+// Nodes being deleted are read as Karpenter's cluster state reads them: a
+// Node with a deletionTimestamp, or whose NodeClaim (the one whose
+// status.nodeName names it, or whose status.providerID is its
+// spec.providerID) has one, is MarkedForDeletion. As Karpenter's
+// provisioner does, Problem plans the reschedulable pods of such a node
+// again: they join the pending pods (after c's, in node order) and the
+// node keeps the rest (daemonset pods) and takes no pod.
+//
+// A NodeClaim with a status.providerID and no Node in c (none named by
+// its status.nodeName, none with its providerID) is a node in flight, as
+// Karpenter's cluster state keeps it: its [ClaimStatus].InFlight, priced
+// like any node, is added after c's nodes; pending pods may be placed on
+// it. One whose status.nodeName names a Node absent from the manifests is
+// read the same way (its pods, bound to that absent Node, are skipped by
+// Load with a warning). A claim without a status.providerID is not
+// launched and adds nothing, as in Karpenter. An in-flight claim with an
+// empty status.allocatable gets its instance type's allocatable in its
+// NodePool's catalog; without one it is an *ObjectError naming the
+// NodeClaim and status.allocatable.
+//
 // Problem does not modify c; the problem shares c's pods and nodes' pod
 // slices, which packing does not modify either. An error about an object
 // Load read is a *DocumentError naming its file and document. O(nodes ×
-// offerings + pools + classes × catalog).
+// (offerings + claims) + pods + pools + classes × catalog).
 func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
+	p, err := c.problem(cat)
+	if err != nil {
+		return p, err
+	}
+	if err := c.addInFlight(&p); err != nil {
+		return p, err
+	}
+	return replanDeleting(p), nil
+}
+
+// problem is the problem of c without its nodes in flight and with the
+// pods of deleting nodes still on them.
+func (c *Cluster) problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	p := packing.Problem{Pods: c.Pods, Catalog: cat, DaemonSets: c.DaemonSets}
 	var errs []error
 	cached := map[string]*instancetypes.Catalog{} // by "EC2NodeClass name" or "NodePool name"
@@ -61,8 +94,83 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 		p.Nodes[i].Price, err = nodePrice(&p, &p.Nodes[i])
 		p.Nodes[i].PriceUnknown = err != nil
 	}
+	for i := range c.NodeClaims {
+		if j := c.claimNode(&c.NodeClaims[i]); j >= 0 && c.NodeClaims[i].Deleting {
+			p.Nodes[j].MarkedForDeletion = true
+		}
+	}
 	return p, errors.Join(errs...)
 }
+
+// claimNode returns the index in c.Nodes of the Node of nc: the one its
+// status.nodeName names, else the one with its providerID; -1 for none.
+func (c *Cluster) claimNode(nc *ClaimStatus) int {
+	name := nc.NodeName
+	if byID, ok := c.nodeIDs[nc.ProviderID]; ok && nc.ProviderID != "" && name == "" {
+		name = byID
+	}
+	if name == "" {
+		return -1
+	}
+	return slices.IndexFunc(c.Nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
+// addInFlight appends to p the claims of c launched without a Node in c,
+// priced and with their allocatable (see [Cluster.Problem]).
+func (c *Cluster) addInFlight(p *packing.Problem) error {
+	var errs []error
+	for i := range c.NodeClaims {
+		nc := &c.NodeClaims[i]
+		if nc.ProviderID == "" || c.claimNode(nc) >= 0 {
+			continue
+		}
+		n := nc.InFlight
+		if n.Allocatable.IsZero() {
+			t, ok := p.CatalogOf(n.NodePool).Get(n.InstanceType)
+			if !ok {
+				errs = append(errs, c.locate(&ObjectError{Kind: KindNodeClaim, Name: nc.Name, Field: "status.allocatable",
+					Err: fmt.Errorf("%w: empty, and the catalog has no instance type %q to take it from", ErrInvalid, n.InstanceType)}))
+				continue
+			}
+			n.Allocatable = t.Allocatable
+		}
+		var err error
+		n.Price, err = nodePrice(p, &n)
+		n.PriceUnknown = err != nil
+		p.Nodes = append(p.Nodes, n)
+	}
+	return errors.Join(errs...)
+}
+
+// replanDeleting returns p with the reschedulable pods of its nodes marked
+// for deletion moved to its pending pods, as Karpenter's provisioner
+// schedules the pods of deleting nodes again. p's slices are not modified.
+func replanDeleting(p packing.Problem) packing.Problem {
+	var moved []packing.Pod
+	for i := range p.Nodes {
+		n := &p.Nodes[i]
+		if !n.MarkedForDeletion || !slices.ContainsFunc(n.Pods, reschedulable) {
+			continue
+		}
+		var keep []packing.Pod
+		for _, pod := range n.Pods {
+			if reschedulable(pod) {
+				moved = append(moved, pod)
+			} else {
+				keep = append(keep, pod)
+			}
+		}
+		n.Pods = keep
+	}
+	if len(moved) > 0 {
+		p.Pods = slices.Concat(p.Pods, moved)
+	}
+	return p
+}
+
+// reschedulable reports whether a pod of a node being deleted is planned
+// again: every pod but a daemonset's.
+func reschedulable(p packing.Pod) bool { return !p.IsDaemon() }
 
 // poolCatalog returns the catalog of np: the problem's under the kubelet
 // settings of np's EC2NodeClass (or those a v1beta1 NodePool carried,

@@ -16,12 +16,17 @@ import (
 // pods and PodDisruptionBudgets. A node's last pod event is read as the
 // newest creationTimestamp of its bound pods, if later than the node's
 // own (manifests do not record when pods left a node); nothing is
-// nominated. Errors are those of Problem.
+// nominated. Nodes in flight and deleting nodes are read as in Problem,
+// but the pods of deleting nodes stay on them (consolidation plans them
+// again itself). Errors are those of Problem.
 //
 // Consolidation does not modify c; the snapshot shares c's pods. O(nodes ×
 // offerings + pods + pools + PDBs).
 func (c *Cluster) Consolidation(cat *instancetypes.Catalog, now time.Time) (consolidation.Cluster, error) {
-	p, err := c.Problem(cat)
+	p, err := c.problem(cat)
+	if err == nil {
+		err = c.addInFlight(&p)
+	}
 	if err != nil {
 		return consolidation.Cluster{}, err
 	}

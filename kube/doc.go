@@ -104,6 +104,28 @@
 // what-if questions. An object without a Ready condition is taken as
 // Ready.
 //
+// # Node states
+//
+// A Node with a deletionTimestamp, or whose NodeClaim (joined by the
+// claim's status.nodeName, else by status.providerID = spec.providerID)
+// has one, is packing.Node.MarkedForDeletion, as Karpenter's
+// StateNode.MarkedForDeletion: it takes no pod, and [Cluster.Problem]
+// moves its pods but daemonset ones to the pending pods, as Karpenter's
+// provisioner schedules the pods of deleting nodes again (consolidation
+// and drift keep them on the node). A Node whose status.conditions has
+// Ready with a status other than True is packing.Node.NotReady, which
+// spends its pool's disruption budgets as Karpenter's do; a Node without a
+// Ready condition (a hand-written manifest) counts as Ready, where
+// Karpenter would count it NotReady. A NodeClaim with a status.providerID
+// and no Node in the manifests is a node in flight, as Karpenter's cluster
+// state keeps it ([ClaimStatus].InFlight: its labels, taints less its
+// startup taints, status.allocatable or else its instance type's, not
+// initialized): [Cluster.Problem] and [Cluster.Consolidation] add it after
+// the Nodes, priced like them, and provision places pending pods on it
+// instead of launching again; a claim whose status.nodeName names an
+// absent Node is read the same way. A claim without a providerID is not
+// launched and adds nothing. [Cluster.Drift] leaves nodes in flight out.
+//
 // # Consolidation and drift
 //
 // [Cluster.Consolidation] builds a consolidation.Cluster (nodes priced as

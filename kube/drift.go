@@ -41,7 +41,7 @@ const (
 // document of an object Load read. Drift does not modify c. O(nodes ×
 // claims + pools + classes).
 func (c *Cluster) Drift(cat *instancetypes.Catalog) (drift.Cluster, []string, error) {
-	p, err := c.Problem(cat)
+	p, err := c.problem(cat) // deleting nodes keep their pods; no node in flight
 	if err != nil {
 		return drift.Cluster{}, nil, err
 	}

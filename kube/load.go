@@ -44,6 +44,9 @@ type Cluster struct {
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
 	Warnings        []string
+	// nodeIDs are the names of the Nodes Load read, by spec.providerID,
+	// for joining NodeClaims that do not name their node yet.
+	nodeIDs map[string]string
 	// origins are where Load read the NodePools, EC2NodeClasses and Nodes, so
 	// that errors found later name the document.
 	origins map[ref]origin

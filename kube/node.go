@@ -17,8 +17,10 @@ import (
 // does), annotations, and from the labels its NodePool, instance type, zone
 // and capacity type. A node of a NodePool is initialized once it carries
 // karpenter.sh/initialized=true; any other node counts as initialized.
-// A deletionTimestamp marks it for deletion. Price is left 0; see
-// [Cluster.Problem].
+// A deletionTimestamp marks it for deletion. A Ready condition in
+// status.conditions whose status is not True (False, Unknown) makes it
+// NotReady; a node without one is taken as Ready (a hand-written manifest).
+// Price is left 0; see [Cluster.Problem].
 //
 // FromNode does not modify n. Errors are *ObjectError values.
 func FromNode(n *corev1.Node) (packing.Node, error) {
@@ -31,7 +33,7 @@ func fromNode(n *corev1.Node) (packing.Node, error) {
 	out := packing.Node{Name: n.Name, Labels: maps.Clone(labels), Annotations: maps.Clone(n.Annotations),
 		NodePool: labels[requirements.LabelNodePool], InstanceType: label(labels, requirements.LabelInstanceType),
 		Zone: label(labels, requirements.LabelZone), CreationTime: n.CreationTimestamp.Time,
-		MarkedForDeletion: n.DeletionTimestamp != nil}
+		MarkedForDeletion: n.DeletionTimestamp != nil, NotReady: nodeNotReady(n.Status.Conditions)}
 	if err := checkLabels("metadata.labels", labels); err != nil {
 		return out, err
 	}
@@ -64,6 +66,16 @@ func fromNode(n *corev1.Node) (packing.Node, error) {
 		out.Taints = append(out.Taints, requirements.Taint{Key: corev1.TaintNodeUnschedulable, Effect: requirements.NoSchedule})
 	}
 	return out, nil
+}
+
+// nodeNotReady reports whether conds has a Ready condition that is not True.
+func nodeNotReady(conds []corev1.NodeCondition) bool {
+	for _, c := range conds {
+		if c.Type == corev1.NodeReady {
+			return c.Status != corev1.ConditionTrue
+		}
+	}
+	return false
 }
 
 // label reads a well-known label under its stable or its deprecated key.

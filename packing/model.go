@@ -141,8 +141,20 @@ type Node struct {
 	Allocatable  resources.List
 	Pods         []Pod
 	// Initialized is false for a node in flight.
-	Initialized       bool
+	Initialized bool
+	// MarkedForDeletion marks a node being deleted: Solve places no pod on
+	// it, while its pods still count for topology and its capacity for its
+	// pool's limits. Solve does not plan its pods again: a host that wants
+	// Karpenter's provisioning moves the node's reschedulable pods (all but
+	// daemonset pods) to [Problem.Pods] and leaves the node with the rest,
+	// as package kube's Cluster.Problem does; package consolidation's
+	// simulations do it themselves.
 	MarkedForDeletion bool
+	// NotReady says the node's Ready condition is not True: Karpenter
+	// charges such an initialized node to its NodePool's disruption
+	// budgets as a node being disrupted. The zero value, false, is a Ready
+	// node. Solve does not read it.
+	NotReady bool
 	// Settling marks a node inside its NodePool's consolidateAfter window:
 	// it takes pending pods but no Displaced ones, as Karpenter's
 	// consolidation simulations rule.

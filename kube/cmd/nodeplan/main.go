@@ -33,7 +33,14 @@
 // NodeClaims and karpenter.k8s.aws/v1beta1 EC2NodeClasses are converted to
 // v1 by Karpenter's conversion rules, and a warning counts them; objects of
 // kinds nodeplan does not read are counted in one warning (package kube
-// has the details). For provision, -o table (the default) prints one line per
+// has the details). Node states are read as Karpenter's cluster state
+// reads them: a Node being deleted (its deletionTimestamp, or its
+// NodeClaim's) takes no pod, and provision plans its pods again (all but
+// daemonset pods); a Node whose Ready condition is False or Unknown
+// spends its NodePool's disruption budgets, as one being disrupted (a
+// Node without the condition counts as Ready); a NodeClaim launched
+// (status.providerID) with no Node in the manifests is a node in flight,
+// listed as existing, that pending pods may be placed on. For provision, -o table (the default) prints one line per
 // node (new or existing, NodePool, instance type, zone, capacity type,
 // hourly price, pods, CPU and memory use), the totals, and the
 // unschedulable pods grouped by owner and reason ("Deployment shop/web ×12
