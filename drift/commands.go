@@ -254,7 +254,6 @@ func boolFirst(a, b bool) int {
 	return 1
 }
 
-
 // command builds the command for c on the cluster the commands so far
 // leave, and applies it; or says why there is none.
 func (p *planner) command(c *candidate) (Command, string) {
