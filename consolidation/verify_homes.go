@@ -144,9 +144,9 @@ func (v *cmdVerifier) checkHomes(i int, h homes) {
 }
 
 // apply executes the command on the verifier's cluster: the candidates are
-// marked for deletion and keep only daemonset pods, the placed pods leave
-// their nodes and join their homes, and the replacements become in-flight
-// nodes.
+// marked for deletion and keep only the pods that are not reschedulable,
+// the placed pods leave their nodes and join their homes, and the
+// replacements become in-flight nodes.
 func (v *cmdVerifier) apply(cands []int, h homes) {
 	v.nodes = slices.Clone(v.nodes)
 	for _, j := range cands {
