@@ -44,7 +44,7 @@ func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 			moved[p.Key()] = p
 		}
 		n.MarkedForDeletion = true
-		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(p packing.Pod) bool { return !p.IsDaemon() })
+		n.Pods = staying(n.Pods)
 	}
 	return moved
 }

@@ -19,7 +19,7 @@ type candidate struct {
 	pool  *packing.NodePool
 	node  *packing.Node
 	price instancetypes.Price
-	pods  []packing.Pod // reschedulable: all but daemonset pods
+	pods  []packing.Pod // reschedulable (packing.Pod.Reschedulable)
 	cost  float64       // 1 + Σ max(0, pod eviction cost), Karpenter's RescheduleDisruptionCost
 }
 
@@ -28,22 +28,25 @@ func (c candidate) empty() bool { return len(c.pods) == 0 }
 // ratio is Karpenter's SavingsRatio: price per unit of disruption.
 func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
 
-// isDaemon is packing.Pod.IsDaemon on a value, for the slices functions.
-func isDaemon(p packing.Pod) bool { return p.IsDaemon() }
+// moves is packing.Pod.Reschedulable on a value, for the slices functions;
+// stays is its negation: the pod goes with its node.
+func moves(p packing.Pod) bool { return p.Reschedulable() }
+func stays(p packing.Pod) bool { return !p.Reschedulable() }
 
-// reschedulable returns the pods that are not daemonset pods: pods itself
-// when there are none (callers only read it), else a new slice.
+// staying returns a new slice of the pods that stay on their node when it
+// goes (daemonset, mirror and terminating pods).
+func staying(pods []packing.Pod) []packing.Pod {
+	return slices.DeleteFunc(slices.Clone(pods), moves)
+}
+
+// reschedulable returns the pods that must move when their node goes
+// (packing.Pod.Reschedulable): pods itself when all must (callers only
+// read it), else a new slice.
 func reschedulable(pods []packing.Pod) []packing.Pod {
-	if !slices.ContainsFunc(pods, isDaemon) {
+	if !slices.ContainsFunc(pods, stays) {
 		return pods
 	}
-	var out []packing.Pod
-	for _, p := range pods {
-		if !p.IsDaemon() {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(slices.Clone(pods), stays)
 }
 
 func rescheduleCost(pods []packing.Pod) float64 {

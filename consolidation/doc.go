@@ -29,6 +29,17 @@
 //     window (packing.Node.Settling; pending pods and those of deleting
 //     nodes may), and a node that takes displaced pods has a pod event at
 //     Now for the passes after.
+//   - Only reschedulable pods move (packing.Pod.Reschedulable, Karpenter's
+//     IsReschedulable): daemonset pods, mirror pods (owner Node) and
+//     terminating pods (deletionTimestamp set; a StatefulSet's excepted,
+//     which move) stay on their node until it goes. They do not make a
+//     node non-empty, get no placement, do not count in its disruption
+//     cost, and neither their do-not-disrupt nor a PodDisruptionBudget
+//     over them blocks the node (a terminating pod's do-not-disrupt never
+//     blocks, see [disruption.PodBlocks]); they still take their node's
+//     room in every simulation. A daemonset pod belongs to the
+//     [packing.DaemonSet] that owns it ([packing.DaemonSet.Owns]), so a
+//     node running it keeps no second share of room for that daemonset.
 //   - Disruption budgets come from [disruption.AllowedDisruptions], the
 //     same code drift uses.
 //   - A node of unknown price (packing.Node.PriceUnknown: its catalog has

@@ -15,9 +15,12 @@ import (
 // every NodePool).
 type Cluster struct {
 	// Nodes are the existing and in-flight nodes with their pods. A pod
-	// whose Owner starts with "DaemonSet/" is a daemonset pod
-	// (packing.Pod.IsDaemon): it does not make its node non-empty and is
-	// never moved.
+	// that is not reschedulable (packing.Pod.Reschedulable: a daemonset
+	// pod, a mirror pod, a terminating pod not of a StatefulSet) does not
+	// make its node non-empty, is never moved and neither blocks nor
+	// counts against the node's disruption (do-not-disrupt,
+	// PodDisruptionBudgets, eviction cost); it still takes its node's room
+	// until the node goes.
 	Nodes      []packing.Node
 	NodePools  []packing.NodePool
 	Catalog    *instancetypes.Catalog

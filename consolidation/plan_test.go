@@ -42,6 +42,40 @@ func TestPlanBehaviours(t *testing.T) {
 			n.Pods[0].Owner = "DaemonSet/logs"
 			c.node("b", 4, 3000)
 		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
+		{"mirror pods do not make a node non-empty", func(c *cluster) {
+			c.node("a", 4, 100).Pods[0].Owner = "Node/a"
+			c.node("b", 4, 3000)
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
+		{"terminating pods do not make a node non-empty", func(c *cluster) {
+			c.node("a", 4, 100).Pods[0].Terminating = true
+			c.node("b", 4, 3000)
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
+		{"a terminating pod's do-not-disrupt does not block", func(c *cluster) {
+			n := c.node("a", 4, 100)
+			n.Pods[0].Terminating, n.Pods[0].DoNotDisrupt = true, "true"
+			c.node("b", 4, 3000)
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}}},
+		{"a terminating pod does not count against a PDB", func(c *cluster) {
+			c.node("a", 4, 100).Pods[0].Terminating = true
+			c.node("b", 4, 3000)
+			c.PDBs = []disruption.PDB{{Namespace: "default", Name: "web"}}
+		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h"}, kept: map[string]consolidation.Why{"b": consolidation.PDBBlocked}}},
+		{"a terminating StatefulSet pod moves", func(c *cluster) {
+			n := c.node("a", 4, 100)
+			n.Pods[0].Terminating, n.Pods[0].Owner = true, "StatefulSet/db"
+			c.node("b", 4, 3000)
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.200000/h"}}},
+		{"a mirror pod is not moved with its node", func(c *cluster) {
+			n := c.node("a", 4, 100, 100)
+			n.Pods[1].Owner = "Node/a"
+			c.node("b", 4, 3850)
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.200000/h"}}},
+		{"a running daemonset pod leaves its node room for one more pod", func(c *cluster) {
+			c.DaemonSets = []packing.DaemonSet{{Namespace: "kube-system", Name: "logs", Requests: resources.List{CPU: 1000}}}
+			for _, n := range []*packing.Node{c.node("a", 4, 1000, 1000), c.node("b", 4, 1000, 2000)} {
+				n.Pods[0].Namespace, n.Pods[0].Owner = "kube-system", "DaemonSet/logs"
+			}
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.200000/h"}}},
 		{"empty budget limits emptiness", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "1", Reasons: []string{"Empty"}})
 			c.node("a", 4)
@@ -236,6 +270,7 @@ func TestPlanBehaviours(t *testing.T) {
 				saved += cmd.Savings
 			}
 			assert.Equal(t, tc.want.cmds, got, "kept: %v", r.Kept)
+			assert.Empty(t, consolidation.VerifyCommands(c.Cluster, r.Commands))
 			kept := map[string]consolidation.Why{}
 			for _, k := range r.Kept {
 				kept[k.Node] = k.Why

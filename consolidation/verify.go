@@ -181,7 +181,7 @@ func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
 	if blocked, why := disruption.NodeBlocks(n); blocked {
 		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
 	}
-	pods := movable(n.Pods)
+	pods := reschedulable(n.Pods)
 	for _, p := range pods {
 		if blocked, why := disruption.PodBlocks(p, v.c.Now); blocked {
 			v.add(i, RuleDoNotDisrupt, n.Name, p.Key(), "%s", why)
@@ -190,12 +190,6 @@ func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
 	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {
 		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
 	}
-}
-
-// movable is the pods that must move when their node goes: all but
-// daemonset pods.
-func movable(pods []packing.Pod) []packing.Pod {
-	return slices.DeleteFunc(slices.Clone(pods), isDaemon)
 }
 
 // checkBudget charges the candidates to their pools and compares the

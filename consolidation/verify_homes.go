@@ -57,7 +57,7 @@ func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 			continue
 		}
 		for _, p := range n.Pods {
-			if !p.IsDaemon() {
+			if p.Reschedulable() {
 				out = append(out, displacedPod{pod: p, from: j, required: cand})
 			}
 		}
@@ -97,7 +97,7 @@ func (v *cmdVerifier) problem(cands []int) packing.Problem {
 			continue
 		}
 		if n.MarkedForDeletion {
-			n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return !q.IsDaemon() })
+			n.Pods = staying(n.Pods)
 		}
 		n.Settling = v.c.settling(&n, v.pools)
 		p.Nodes = append(p.Nodes, n)
@@ -144,9 +144,9 @@ func (v *cmdVerifier) checkHomes(i int, h homes) {
 }
 
 // apply executes the command on the verifier's cluster: the candidates are
-// marked for deletion and keep only daemonset pods, the placed pods leave
-// their nodes and join their homes, and the replacements become in-flight
-// nodes.
+// marked for deletion and keep only the pods that are not reschedulable,
+// the placed pods leave their nodes and join their homes, and the
+// replacements become in-flight nodes.
 func (v *cmdVerifier) apply(cands []int, h homes) {
 	v.nodes = slices.Clone(v.nodes)
 	for _, j := range cands {
@@ -157,7 +157,7 @@ func (v *cmdVerifier) apply(cands []int, h homes) {
 		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return q.Key() == d.pod.Key() })
 	}
 	for _, j := range cands {
-		v.nodes[j].Pods = slices.DeleteFunc(slices.Clone(v.nodes[j].Pods), func(q packing.Pod) bool { return !q.IsDaemon() })
+		v.nodes[j].Pods = staying(v.nodes[j].Pods)
 	}
 	for _, b := range h.plan.Bindings {
 		if j := v.nodeIndex(b.Node); j >= 0 && !v.nodes[j].MarkedForDeletion {

@@ -13,6 +13,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 // verifyFixtures are clusters of plan_test's kinds, each with commands.
@@ -59,6 +60,16 @@ var verifyFixtures = []struct {
 		c.node("a", 8, 1000)
 		c.node("b", 8, 1000)
 		c.node("c", 8, 4000)
+	}, consolidation.Options{}},
+	{"terminating, mirror and daemonset pods stay", func(c *cluster) {
+		c.DaemonSets = []packing.DaemonSet{{Namespace: "kube-system", Name: "logs", Requests: resources.List{CPU: 100}}}
+		for _, name := range []string{"a", "b"} {
+			n := c.node(name, 4, 100, 100, 100, 1000)
+			n.Pods[0].Terminating = true
+			n.Pods[1].Owner = "Node/" + name
+			n.Pods[2].Namespace, n.Pods[2].Owner = "kube-system", "DaemonSet/logs"
+		}
+		c.node("c", 4, 100).Pods[0].Terminating = true
 	}, consolidation.Options{}},
 	{"zone spread", func(c *cluster) {
 		spread := packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1,
@@ -132,6 +143,12 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		}, consolidation.RulePlacement, 0},
 		{"place an unknown pod", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Placements = append(cmds[0].Placements, consolidation.Placement{Pod: "default/ghost", Node: "b"})
+		}, consolidation.RulePlacement, 0},
+		{"move a terminating pod", func(c *consolidation.Cluster, _ []consolidation.Command) {
+			c.Nodes[0].Pods[0].Terminating = true
+		}, consolidation.RulePlacement, 0},
+		{"move a mirror pod", func(c *consolidation.Cluster, _ []consolidation.Command) {
+			c.Nodes[0].Pods[0].Owner = "Node/a"
 		}, consolidation.RulePlacement, 0},
 		{"place on an unknown claim", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Placements[0].NodeClaim = "r9"

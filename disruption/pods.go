@@ -15,11 +15,13 @@ const AnnotationDoNotDisrupt = "karpenter.sh/do-not-disrupt"
 // node at now, and a sentence why: p.DoNotDisrupt is "true", or a positive
 // duration (time.ParseDuration) that has not elapsed since p.CreationTime.
 // As in Karpenter, any other value (a typo, "0s", "-5m") is ignored, and a
-// duration on a pod without a CreationTime blocks (fail safe). PodBlocks
-// allocates only for its sentence and is safe for concurrent use.
+// duration on a pod without a CreationTime blocks (fail safe). A
+// [packing.Pod.Terminating] pod never blocks: it is going anyway
+// (Karpenter's IsDisruptable). PodBlocks allocates only for its sentence
+// and is safe for concurrent use.
 func PodBlocks(p packing.Pod, now time.Time) (bool, string) {
 	switch v := p.DoNotDisrupt; {
-	case v == "":
+	case v == "" || p.Terminating:
 		return false, ""
 	case v == "true":
 		return true, fmt.Sprintf("pod %s/%s has %s=true", p.Namespace, p.Name, AnnotationDoNotDisrupt)

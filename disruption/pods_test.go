@@ -44,6 +44,22 @@ func TestPodBlocks(t *testing.T) {
 	}
 }
 
+// TestPodBlocksTerminating: a terminating pod never blocks, whatever its
+// do-not-disrupt says (Karpenter's IsDisruptable: not active).
+func TestPodBlocksTerminating(t *testing.T) {
+	for _, value := range []string{"true", "15m"} {
+		t.Run(value, func(t *testing.T) {
+			p := packing.Pod{Namespace: "ns", Name: "p", DoNotDisrupt: value, CreationTime: noon.Add(-10 * time.Minute)}
+			blocked, _ := disruption.PodBlocks(p, noon)
+			assert.True(t, blocked, "precondition: the running pod blocks")
+			p.Terminating = true
+			blocked, why := disruption.PodBlocks(p, noon)
+			assert.False(t, blocked)
+			assert.Empty(t, why)
+		})
+	}
+}
+
 func TestNodeBlocks(t *testing.T) {
 	blocked, why := disruption.NodeBlocks(packing.Node{Name: "n", Annotations: map[string]string{disruption.AnnotationDoNotDisrupt: "true"}})
 	assert.True(t, blocked)

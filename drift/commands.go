@@ -114,7 +114,7 @@ func (c *candidate) budgetReason() disruption.Reason {
 //
 // The next command goes, in Karpenter's order, to the forceful candidates
 // (forceful expiration, interruption) first, then to the budgeted ones;
-// within each, to nodes empty now (no pods but daemonset ones, counting the
+// within each, to nodes empty now (no reschedulable pods, counting the
 // pods earlier commands moved there) before others and, within those, to
 // the oldest finding first (ties by name). A budgeted command needs its
 // pool's budget for its reason (disruption.AllowedDisruptions on the
@@ -257,16 +257,6 @@ func boolFirst(a, b bool) int {
 	return 1
 }
 
-func reschedulablePods(pods []packing.Pod) []packing.Pod {
-	var out []packing.Pod
-	for _, p := range pods {
-		if !p.IsDaemon() {
-			out = append(out, p)
-		}
-	}
-	return out
-}
-
 // command builds the command for c on the cluster the commands so far
 // leave, and applies it; or says why there is none.
 func (p *planner) command(c *candidate) (Command, string) {
@@ -350,7 +340,7 @@ func (p *planner) podsBlock(pods []packing.Pod) string {
 			return why
 		}
 	}
-	if ok, why := disruption.PDBBlocks(reschedulablePods(pods), p.cl.PDBs); ok {
+	if ok, why := disruption.PDBBlocks(movable(pods), p.cl.PDBs); ok {
 		return why
 	}
 	return ""

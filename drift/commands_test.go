@@ -12,6 +12,7 @@ import (
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 func drifted(name string, since time.Duration, pods ...packing.Pod) drift.NodeClaimState {
@@ -499,4 +500,61 @@ func TestCommandsNameReplacementsOfLongNodes(t *testing.T) {
 		assert.True(t, strings.HasPrefix(name, c.Node[:40]), "%s does not start with its node's name", name)
 	}
 	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+}
+
+// TestCommandsMoveOnlyReschedulablePods: daemonset, mirror (owner Node)
+// and terminating pods stay with their node, as Karpenter's
+// IsReschedulable rules: they give it no homes, do not make it non-empty,
+// and a terminating pod's do-not-disrupt does not block it; a terminating
+// StatefulSet pod still moves. A running daemonset pod is counted once on
+// its node (packing.DaemonSet.Owns). The checker accepts every result.
+func TestCommandsMoveOnlyReschedulablePods(t *testing.T) {
+	with := func(p packing.Pod, f func(*packing.Pod)) packing.Pod { f(&p); return p }
+	terminating := func(p *packing.Pod) { p.Terminating = true }
+	mirror := func(p *packing.Pod) { p.Owner = "Node/x" }
+	daemon := func(p *packing.Pod) { p.Namespace, p.Owner = "kube-system", "DaemonSet/logs" }
+	tests := []struct {
+		name  string
+		nodes []drift.NodeClaimState
+		ds    []packing.DaemonSet
+		order []string // the commands' nodes
+		homes []string // the first command's homes, "pod>node" or "pod>claim"
+	}{
+		{"a node with only a terminating pod is empty",
+			[]drift.NodeClaimState{drifted("busy", 0, pod("p", "100m")), drifted("term", time.Hour, with(pod("t", "100m"), terminating)), state("spare")},
+			nil, []string{"term", "busy"}, nil},
+		{"a node with only a mirror pod is empty",
+			[]drift.NodeClaimState{drifted("busy", 0, pod("p", "100m")), drifted("static", time.Hour, with(pod("m", "100m"), mirror)), state("spare")},
+			nil, []string{"static", "busy"}, nil},
+		{"a terminating StatefulSet pod moves",
+			[]drift.NodeClaimState{drifted("a", 0, with(pod("db-0", "100m"), func(p *packing.Pod) { p.Owner, p.Terminating = "StatefulSet/db", true })), state("spare")},
+			nil, []string{"a"}, []string{"db-0>spare"}},
+		{"mirror and terminating pods get no home",
+			[]drift.NodeClaimState{drifted("a", 0, pod("p", "100m"), with(pod("m", "100m"), mirror), with(pod("t", "100m"), terminating)), state("spare")},
+			nil, []string{"a"}, []string{"p>spare"}},
+		{"a terminating pod's do-not-disrupt does not block",
+			[]drift.NodeClaimState{drifted("a", 0, with(pod("t", "100m"), func(p *packing.Pod) { p.Terminating, p.DoNotDisrupt = true, "true" })), state("spare")},
+			nil, []string{"a"}, nil},
+		{"a running daemonset pod is counted once",
+			[]drift.NodeClaimState{drifted("a", 0, pod("p", "800m")), state("spare", with(pod("logs-x", "1"), daemon))},
+			[]packing.DaemonSet{{Namespace: "kube-system", Name: "logs", Requests: resources.MustParse(map[resources.Name]string{resources.CPU: "1"})}},
+			[]string{"a"}, []string{"p>spare"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			cl := cluster(tc.nodes...)
+			cl.DaemonSets = tc.ds
+			cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
+			cmds, blocked := run(t, cl, now)
+			assert.Equal(t, tc.order, names(cmds), "blocked: %v", blocked)
+			if len(cmds) > 0 {
+				var homes []string
+				for _, h := range cmds[0].Homes {
+					homes = append(homes, h.Pod.Name+">"+h.Node+h.NodeClaim)
+				}
+				assert.Equal(t, tc.homes, homes)
+			}
+			assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+		})
+	}
 }

@@ -10,7 +10,12 @@
 // NodeClass hash) and expiration. [Commands] turns findings into replacement
 // commands in Karpenter's order (empty nodes first, oldest drift first) under
 // the NodePools' disruption budgets, with every displaced pod's simulated home
-// from packing.Solve, and explains every node it leaves alone. As
+// from packing.Solve, and explains every node it leaves alone. Only
+// reschedulable pods are displaced (packing.Pod.Reschedulable, Karpenter's
+// IsReschedulable): daemonset, mirror (owner Node) and terminating pods
+// (a StatefulSet's excepted) go with their node, get no [Home], and leave
+// a node that runs nothing else empty; a terminating pod's do-not-disrupt
+// never blocks. As
 // Karpenter's drift is "eventual disruption", a drifted node of a NodePool
 // with a terminationGracePeriod is replaced even when its pods have
 // karpenter.sh/do-not-disrupt or a blocking PodDisruptionBudget: the grace

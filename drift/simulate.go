@@ -38,7 +38,7 @@ type Home struct {
 // (packing.SolveVouched).
 type sim struct {
 	nodes   []packing.Node
-	movable []int          // per node, its pods but daemonset ones
+	movable []int          // per node, its reschedulable pods (packing.Pod.Reschedulable)
 	byName  map[string]int // the first node of each name
 	pools   []packing.NodePool
 	catalog *instancetypes.Catalog
@@ -73,9 +73,9 @@ func (s *sim) add(n packing.Node) {
 	}
 }
 
-// count counts pod p, just added to node i, unless it is a daemonset pod.
+// count counts pod p, just added to node i, when it is reschedulable.
 func (s *sim) count(i int, p *packing.Pod) {
-	if !p.IsDaemon() {
+	if p.Reschedulable() {
 		s.movable[i]++
 	}
 }
@@ -88,24 +88,21 @@ func (s *sim) index(name string) int {
 	return -1
 }
 
-// empty reports whether the named node runs no pods but daemonset ones,
+// empty reports whether the named node runs no reschedulable pods,
 // from the count add and apply keep: O(1).
 func (s *sim) empty(name string) bool {
 	i := s.index(name)
 	return i < 0 || s.movable[i] == 0
 }
 
-// reschedulable returns the pods of the named nodes that must move: all but
-// daemonset pods, which go with their node.
+// reschedulable returns the pods of the named nodes that must move
+// (packing.Pod.Reschedulable); daemonset, mirror and terminating pods go
+// with their node.
 func (s *sim) reschedulable(names []string) []packing.Pod {
 	var pods []packing.Pod
 	for _, name := range names {
 		if i := s.index(name); i >= 0 {
-			for _, p := range s.nodes[i].Pods {
-				if !p.IsDaemon() {
-					pods = append(pods, p)
-				}
-			}
+			pods = append(pods, movable(s.nodes[i].Pods)...)
 		}
 	}
 	return pods

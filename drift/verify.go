@@ -176,8 +176,10 @@ func (v *cmdVerifier) unfit(j int, name string) string {
 	return ""
 }
 
+// movable returns a new slice of the pods that must move when their node
+// goes (packing.Pod.Reschedulable).
 func movable(pods []packing.Pod) []packing.Pod {
-	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return p.IsDaemon() })
+	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return !p.Reschedulable() })
 }
 
 // checkProtected checks a budgeted command against the do-not-disrupt of

@@ -8,7 +8,9 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -104,6 +106,48 @@ func TestFromPod(t *testing.T) {
 	assert.True(t, anti.AllNamespaces)
 	assert.NoError(t, anti.Selector.Matches(map[string]string{"app": "api", "tier": "backend"}))
 	assert.Error(t, anti.Selector.Matches(map[string]string{"app": "api", "tier": "frontend"}), "matchLabelKeys adds tier")
+}
+
+// TestFromPodReschedulable: metadata.deletionTimestamp makes the pod
+// Terminating and an owner of kind Node a mirror pod; neither moves when
+// its node is disrupted.
+func TestFromPodReschedulable(t *testing.T) {
+	tests := []struct {
+		name                string
+		yaml                string
+		terminating, mirror bool
+	}{
+		{"running", "metadata: {name: p}\nspec: {containers: [{name: c}]}\n", false, false},
+		{"terminating", "metadata: {name: p, deletionTimestamp: '2025-01-31T23:59:00Z'}\nspec: {containers: [{name: c}]}\n", true, false},
+		{"mirror", "metadata: {name: p, ownerReferences: [{apiVersion: v1, kind: Node, name: n1, uid: u, controller: true}]}\nspec: {containers: [{name: c}]}\n", false, true},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := FromPod(decodePod(t, tc.yaml))
+			require.NoError(t, err)
+			assert.Equal(t, tc.terminating, got.Terminating)
+			assert.Equal(t, tc.mirror, got.IsMirror())
+			assert.Equal(t, !tc.terminating && !tc.mirror, got.Reschedulable())
+		})
+	}
+}
+
+// TestFromDaemonSetOwnsItsPods: the converted DaemonSet owns the converted
+// pods it controls, in its namespace only (an empty one is "default" on
+// both sides).
+func TestFromDaemonSetOwnsItsPods(t *testing.T) {
+	ref := []metav1.OwnerReference{{APIVersion: "apps/v1", Kind: "DaemonSet", Name: "logs", UID: "u", Controller: new(true)}}
+	ds, err := FromDaemonSet(&appsv1.DaemonSet{ObjectMeta: metav1.ObjectMeta{Name: "logs"}})
+	require.NoError(t, err)
+	assert.Equal(t, "default/logs", ds.Key())
+	for _, tc := range []struct {
+		namespace string
+		want      bool
+	}{{"", true}, {"default", true}, {"kube-system", false}} {
+		pod, err := FromPod(&corev1.Pod{ObjectMeta: metav1.ObjectMeta{Name: "logs-x", Namespace: tc.namespace, OwnerReferences: ref}})
+		require.NoError(t, err)
+		assert.Equal(t, tc.want, ds.Owns(&pod), "pod in %q", tc.namespace)
+	}
 }
 
 func TestFromPodNilSelectorMatchesNothing(t *testing.T) {

@@ -11,8 +11,8 @@
 // containers added, at least the largest init container with the sidecars
 // started before it, pod-level requests, pod overhead), its nodeSelector
 // and node affinity, tolerations, topology spread constraints, pod
-// (anti-)affinity, host ports, priority and the karpenter.sh/do-not-disrupt
-// annotation. [FromNode] reads a Node's allocatable, labels and taints and
+// (anti-)affinity, host ports, priority, the karpenter.sh/do-not-disrupt
+// annotation, its controlling owner and whether it is terminating. [FromNode] reads a Node's allocatable, labels and taints and
 // from its Karpenter labels its NodePool, instance type, zone and capacity
 // type. [FromDaemonSet] reads a DaemonSet's pod template and
 // [FromPodDisruptionBudget] a policy/v1 PodDisruptionBudget into the
@@ -141,6 +141,24 @@
 // [AnnotationNodeClassHash] with their -version annotations, on the claim or
 // else the node. [Cluster.Newest] is the instant the command line decides
 // at when --now is absent.
+//
+// Which bound pods move when their node is disrupted is Karpenter's
+// IsReschedulable rule (packing.Pod.Reschedulable):
+//
+//   - a DaemonSet's pod (controller kind DaemonSet) stays with its node; it
+//     belongs to the DaemonSet of its own namespace and name
+//     (packing.DaemonSet.Owns), so on a node it runs on, its requests
+//     count once, and provisioning keeps room on an existing node only
+//     for DaemonSets that have no pod there yet;
+//   - a mirror pod (the API server's copy of a kubelet static pod, owner
+//     kind Node) stays with its node;
+//   - a terminating pod (metadata.deletionTimestamp set) stays: it does
+//     not move, does not keep its node from being empty, and its
+//     do-not-disrupt annotation does not block; it still takes its node's
+//     room, as kube-scheduler counts it until it is gone. A terminating
+//     StatefulSet pod is the exception and moves, as Karpenter models its
+//     replacement, which waits for it;
+//   - a Succeeded or Failed pod is not read at all (it takes no room).
 //
 // # Manifests
 //

@@ -84,7 +84,7 @@ func TestLoadClusterInfoDump(t *testing.T) {
 	assert.Equal(t, []string{"kube-system/coredns-5b8cc885bc-q9dfl", "kube-system/kube-proxy-zz81m"}, names(c.Nodes[1].Pods))
 	assert.Empty(t, c.Pods, "coredns has its 2 replicas")
 	require.Len(t, c.DaemonSets, 1)
-	assert.Equal(t, "kube-system/kube-proxy", c.DaemonSets[0].Name)
+	assert.Equal(t, "kube-system/kube-proxy", c.DaemonSets[0].Key())
 	assert.Equal(t, "us-east-1a", c.Nodes[0].Zone, "from the beta zone label")
 }
 

@@ -101,8 +101,10 @@ func hasTaint(ts []requirements.Taint, key string) bool {
 }
 
 // FromDaemonSet converts a DaemonSet's pod template: its effective
-// requests, tolerations and node affinity, under the name
-// "namespace/name". It does not modify ds. Errors are *ObjectError values.
+// requests, tolerations and node affinity, under its namespace (an empty
+// one becomes "default", as [FromPod] does) and name, so that
+// [packing.DaemonSet.Owns] finds its pods. It does not modify ds. Errors
+// are *ObjectError values.
 func FromDaemonSet(ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
 	ns := namespace(ds.Namespace)
 	out, err := fromDaemonSet(ns, ds)
@@ -110,7 +112,7 @@ func FromDaemonSet(ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
 }
 
 func fromDaemonSet(ns string, ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
-	out := packing.DaemonSet{Name: objectName(ns, ds.Name)}
+	out := packing.DaemonSet{Namespace: ns, Name: ds.Name}
 	spec := &ds.Spec.Template.Spec
 	var err error
 	if out.Requests, err = EffectiveRequests(spec); err != nil {

@@ -21,8 +21,9 @@ const (
 // FromPod converts a Pod: its effective requests ([EffectiveRequests]),
 // nodeSelector and node affinity, tolerations, topology spread, pod
 // (anti-)affinity, host ports, priority (spec.priority; 0 when unset),
-// do-not-disrupt and deletion-cost annotations, creation time and
-// controlling owner. An empty namespace becomes "default".
+// do-not-disrupt and deletion-cost annotations, creation time,
+// controlling owner and whether it is terminating (metadata.deletionTimestamp
+// set: [packing.Pod.Terminating]). An empty namespace becomes "default".
 //
 // FromPod does not modify p; the result shares no memory with it. Errors
 // are *ObjectError values naming the pod and field. The complexity is
@@ -35,7 +36,7 @@ func FromPod(p *corev1.Pod) (packing.Pod, error) {
 
 func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
 	out := packing.Pod{Namespace: ns, Name: p.Name, UID: string(p.UID), Labels: maps.Clone(p.Labels),
-		CreationTime: p.CreationTimestamp.Time, Owner: owner(p.OwnerReferences),
+		CreationTime: p.CreationTimestamp.Time, Owner: owner(p.OwnerReferences), Terminating: p.DeletionTimestamp != nil,
 		DoNotDisrupt: p.Annotations[AnnotationDoNotDisrupt], HostPorts: hostPorts(&p.Spec)}
 	if p.Spec.Priority != nil {
 		out.Priority = *p.Spec.Priority

@@ -460,6 +460,46 @@ func wantReason(pod string, kind packing.ReasonKind, text string) func(*testing.
 	}
 }
 
+// TestExistingNodeDaemonPods: an existing node keeps room only for the
+// daemonsets that own no pod on it ([packing.DaemonSet.Owns]), as
+// Karpenter's NewExistingNode subtracts its daemonset pods' requests from
+// the daemon overhead. Before Owns, a daemonset named "namespace/name"
+// never matched its pods' "DaemonSet/name" owner, so a running daemonset
+// pod was counted twice and a pod that fits went to a new node.
+func TestExistingNodeDaemonPods(t *testing.T) {
+	oneCPU := req("cpu", "1")
+	logs := func(ns string) packing.DaemonSet {
+		ds := daemon("logs", oneCPU)
+		ds.Namespace = ns
+		return ds
+	}
+	running := func(ns string) packing.Pod {
+		p := mkPod("logs-x", oneCPU)
+		p.Namespace, p.Owner = ns, "DaemonSet/logs"
+		return p
+	}
+	// default-instance-type has 3900m allocatable: 1 CPU for the daemonset
+	// and 2 for p fit, 1 more (a second daemonset, or p asking 3) does not.
+	node := func(pods ...packing.Pod) []packing.Node {
+		return []packing.Node{mkNode("n", "default", "default-instance-type", zone1, pods...)}
+	}
+	p := func() []packing.Pod { return []packing.Pod{mkPod("p", req("cpu", "2"))} }
+	onNode := func(t *testing.T, o outcome) {
+		n, ok := o.nodeOf("p")
+		assert.True(t, ok && n == "n", "p on %q", n)
+	}
+	runRows(t, []row{
+		{name: "a running daemonset pod is counted once", nodes: node(running("kube-system")),
+			daemons: []packing.DaemonSet{logs("kube-system")}, pods: p(), claims: 0, check: onNode},
+		{name: "a daemonset without a pod on the node keeps its room", nodes: node(),
+			daemons: []packing.DaemonSet{logs("kube-system")}, pods: []packing.Pod{mkPod("p", req("cpu", "3"))}, claims: 1},
+		{name: "a daemonset of the same name in another namespace keeps its room", nodes: node(running("kube-system")),
+			daemons: []packing.DaemonSet{logs("kube-system"), logs("monitoring")}, pods: p(), claims: 1},
+		{name: "a pod of the same name in another namespace is not the daemonset's", nodes: node(running("monitoring")),
+			daemons: []packing.DaemonSet{logs("kube-system")}, pods: p(), claims: 1},
+	})
+}
+
 func TestConformanceDaemonSets(t *testing.T) {
 	oneCPU := req("cpu", "1", "memory", "1Gi")
 	p := func() []packing.Pod { return []packing.Pod{mkPod("p", oneCPU)} }

@@ -102,7 +102,20 @@
 // topology domains of P (Karpenter counts every type of the pool, so a
 // spread would wait forever on a zone no node of P can launch in).
 // [Verify] checks the same rule on every candidate type and domain;
-// NodeClaim.Requests carries the chosen type's overhead.
+// NodeClaim.Requests carries the chosen type's overhead. On an existing
+// node, the pods bound there count with their requests, and Solve keeps
+// room for each daemonset that runs there (its tolerations and node
+// affinity against the node's taints and labels) but owns no pod on it
+// yet; which daemonset a bound pod belongs to is one rule,
+// [DaemonSet.Owns]: same namespace, Owner "DaemonSet/<name>".
+//
+// Pods bound to a node stay there in Solve, whatever they are: a
+// terminating pod ([Pod.Terminating]) still takes its room, as
+// kube-scheduler counts it until it is gone. Which bound pods move when
+// their node is disrupted is [Pod.Reschedulable] (Karpenter's
+// IsReschedulable): not daemonset pods, not mirror pods ([Pod.IsMirror]),
+// not terminating pods except a StatefulSet's; consolidation and drift
+// move those and no others.
 //
 // The domains of a topology key, over which a spread's skew, its least
 // loaded eligible domain and minDomains are counted, are the values

@@ -30,9 +30,18 @@ type Pod struct {
 	Priority     int32
 	CreationTime time.Time
 	// Owner is the controlling owner as "Kind/name", e.g.
-	// "ReplicaSet/web-5d8f"; "" for none. A daemonset's pod has
-	// "DaemonSet/<name>" (see [Pod.IsDaemon]).
+	// "ReplicaSet/web-5d8f"; "" for none. The owner is in the pod's
+	// Namespace (or cluster-scoped). A daemonset's pod has
+	// "DaemonSet/<name>" (see [Pod.IsDaemon] and [DaemonSet.Owns]), a
+	// mirror (static) pod "Node/<node name>" (see [Pod.IsMirror]).
 	Owner string
+	// Terminating says the pod is being deleted (its
+	// metadata.deletionTimestamp is set). It still takes its node's room
+	// and Solve counts it there, as kube-scheduler does until it is gone,
+	// but it does not move when its node is disrupted (see
+	// [Pod.Reschedulable]). The zero value, false, is a pod not being
+	// deleted.
+	Terminating bool
 	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
 	// "true", or a duration such as "1h" counted from CreationTime. Used by
 	// consolidation and drift, not by Solve.
@@ -49,12 +58,35 @@ type Pod struct {
 // messages and views. O(len).
 func (p *Pod) Key() string { return p.Namespace + "/" + p.Name }
 
-// daemonOwner starts the Owner of a daemonset's pod.
-const daemonOwner = "DaemonSet/"
+// Owner prefixes of the kinds whose pods stay with their node.
+const (
+	daemonOwner      = "DaemonSet/"
+	mirrorOwner      = "Node/"
+	statefulSetOwner = "StatefulSet/"
+)
 
 // IsDaemon reports whether the pod belongs to a daemonset: its Owner is
-// "DaemonSet/<name>".
+// "DaemonSet/<name>". Which [DaemonSet] it is says [DaemonSet.Owns].
 func (p *Pod) IsDaemon() bool { return strings.HasPrefix(p.Owner, daemonOwner) }
+
+// IsMirror reports whether the pod is a mirror pod, the API server's copy
+// of a static pod the kubelet runs from a file: its Owner is
+// "Node/<name>". Nothing can evict or move it; it goes with its node.
+func (p *Pod) IsMirror() bool { return strings.HasPrefix(p.Owner, mirrorOwner) }
+
+// Reschedulable reports whether the pod must find a new home when its node
+// is disrupted, Karpenter's IsReschedulable rule: it is not a daemonset pod
+// ([Pod.IsDaemon]), not a mirror pod ([Pod.IsMirror]), and not
+// [Pod.Terminating] — except that a terminating StatefulSet pod is, as its
+// replacement (same name) is created only once it is gone. A pod that is
+// not reschedulable stays on its node until the node goes: it does not
+// make the node non-empty for consolidation and drift and is never moved.
+// Terminal pods (Succeeded, Failed) are not in the model at all.
+// Reschedulable is O(len(Owner)) and allocates nothing.
+func (p *Pod) Reschedulable() bool {
+	active := !p.Terminating || strings.HasPrefix(p.Owner, statefulSetOwner)
+	return active && !p.IsDaemon() && !p.IsMirror()
+}
 
 // WhenUnsatisfiable says what a topology spread constraint does when it
 // cannot be met. The zero value is DoNotSchedule.
@@ -206,12 +238,34 @@ type NodePool struct {
 const LimitNodes resources.Name = "nodes"
 
 // DaemonSet is the pod template of a daemonset: its pod runs on every node
-// it tolerates and whose labels satisfy its node affinity.
+// it tolerates and whose labels satisfy its node affinity. Namespace and
+// Name are the daemonset's own; which bound pods are its pods says
+// [DaemonSet.Owns]. The zero Namespace is a namespace like any other: it
+// owns the pods whose Namespace is "" too.
 type DaemonSet struct {
-	Name         string
-	Requests     resources.List
-	Tolerations  []requirements.Toleration
-	NodeAffinity requirements.NodeAffinity
+	Namespace, Name string
+	Requests        resources.List
+	Tolerations     []requirements.Toleration
+	NodeAffinity    requirements.NodeAffinity
+}
+
+// Key returns "namespace/name", or Name alone when Namespace is "", the
+// name by which the daemonset is known in messages. O(len).
+func (ds *DaemonSet) Key() string {
+	if ds.Namespace == "" {
+		return ds.Name
+	}
+	return ds.Namespace + "/" + ds.Name
+}
+
+// Owns reports whether bound pod p is a pod of ds: p is in ds's Namespace
+// and its Owner is "DaemonSet/<ds.Name>". This is the one rule by which
+// Solve finds the daemonsets already running on an existing node (their
+// requests are in the node's pods, so no room is kept for them again);
+// two daemonsets of one name in different namespaces own different pods.
+// Owns is O(len(Name)) and allocates nothing.
+func (ds *DaemonSet) Owns(p *Pod) bool {
+	return p.Namespace == ds.Namespace && strings.HasPrefix(p.Owner, daemonOwner) && p.Owner[len(daemonOwner):] == ds.Name
 }
 
 // Problem is the input of [Solve]. The zero Problem is invalid: it needs a

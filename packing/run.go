@@ -228,22 +228,27 @@ func (r *run) addNode(n *Node, labels map[string]string) {
 }
 
 // pendingDaemons is the room a node keeps for the daemonsets that will run
-// there but have no pod on it yet (a pod whose Owner is "DaemonSet/<name>"),
+// there but own no pod on it yet ([DaemonSet.Owns]),
 // as Karpenter reserves it: the daemonset tolerates the node's taints and its
 // node affinity matches the node's labels.
 func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
 	var sum resources.List
 	for i := range s.prob.DaemonSets {
 		ds := &s.prob.DaemonSets[i]
-		if !daemonBound(n, ds.Name) && daemonRunsOn(ds, nd) {
+		if !daemonBound(n, ds) && daemonRunsOn(ds, nd) {
 			sum = sum.Add(podRequests(ds.Requests))
 		}
 	}
 	return sum
 }
 
-func daemonBound(n *Node, name string) bool {
-	return slices.ContainsFunc(n.Pods, func(p Pod) bool { return p.Owner == daemonOwner+name })
+func daemonBound(n *Node, ds *DaemonSet) bool {
+	for i := range n.Pods {
+		if ds.Owns(&n.Pods[i]) {
+			return true
+		}
+	}
+	return false
 }
 
 func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {

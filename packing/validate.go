@@ -79,7 +79,7 @@ func (p Problem) validate(vouched vouch.Nodes) error {
 		}
 	}
 	for i := range p.DaemonSets {
-		v.report("daemonset "+p.DaemonSets[i].Name, checkDaemonSet(&p.DaemonSets[i]))
+		v.report("daemonset "+p.DaemonSets[i].Key(), checkDaemonSet(&p.DaemonSets[i]))
 	}
 	return errors.Join(v.errs...)
 }

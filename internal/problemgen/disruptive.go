@@ -17,7 +17,8 @@ import (
 // node budget (a count or a percentage, sometimes none, Karpenter's 10 %),
 // a consolidation policy, a consolidateAfter and a terminationGracePeriod
 // (or none); some bound pods and nodes
-// are marked do-not-disrupt; some apps get a PDB allowing zero or one
+// are marked do-not-disrupt, some bound pods are terminating or mirror
+// pods; some apps get a PDB allowing zero or one
 // disruption. For the consolidation and drift properties over generated
 // clusters. The same (p, seed) always gives the same result; p is not
 // modified.
@@ -37,10 +38,26 @@ func Disruptive(p packing.Problem, seed uint64) (packing.Problem, []disruption.P
 			if g.chance(1, 10) {
 				n.Pods[j].DoNotDisrupt = "true"
 			}
+			g.stays(n, &n.Pods[j])
 			apps[n.Pods[j].Namespace+"/"+n.Pods[j].Labels[LabelApp]] = true
 		}
 	}
 	return q, g.pdbs(apps)
+}
+
+// stays makes some bound pods ones that stay with their node when it is
+// disrupted (packing.Pod.Reschedulable false): terminating, or a mirror
+// pod of n; a few terminating ones are StatefulSet pods, which move.
+func (g *gen) stays(n *packing.Node, p *packing.Pod) {
+	switch {
+	case g.chance(1, 15):
+		p.Terminating = true
+		if g.chance(1, 3) {
+			p.Owner = "StatefulSet/" + p.Labels[LabelApp]
+		}
+	case g.chance(1, 30):
+		p.Owner = "Node/" + n.Name
+	}
 }
 
 func (g *gen) disruption() packing.Disruption {

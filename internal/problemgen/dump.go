@@ -88,6 +88,10 @@ func podText(p packing.Pod) string {
 	if !p.CreationTime.IsZero() {
 		fmt.Fprintf(&b, " created=%s", p.CreationTime.Format("15:04:05"))
 	}
+	b.WriteString(field("owner", p.Owner))
+	if p.Terminating {
+		b.WriteString(" terminating")
+	}
 	return b.String()
 }
 

@@ -162,6 +162,8 @@ var stringFields = []struct {
 	{"bound pod.name", func(w *world, s string) { w.db().Name = s }},
 	{"bound pod.labels value", func(w *world, s string) { w.db().Labels["app"] = s }},
 	{"bound pod.owner", func(w *world, s string) { w.db().Owner = s }},
+	{"terminating bound pod.owner", func(w *world, s string) { w.db().Owner, w.db().Terminating = s, true }},
+	{"bound daemonset pod.namespace", func(w *world, s string) { w.db().Namespace, w.db().Owner = s, "DaemonSet/agent" }},
 	{"bound pod.doNotDisrupt", func(w *world, s string) { w.db().DoNotDisrupt = s }},
 	{"node.name", func(w *world, s string) { w.n1().Node.Name = s }},
 	{"node.name without a hostname label", func(w *world, s string) {
@@ -216,6 +218,7 @@ var stringFields = []struct {
 	{"nodeClass.tags key", func(w *world, s string) { w.editClass(func(c *drift.NodeClass) { c.Tags[s] = "x" }) }},
 	{"nodeClass.name", func(w *world, s string) { w.editClass(func(c *drift.NodeClass) { c.Name = s }) }},
 	{"daemonset.name", func(w *world, s string) { w.DaemonSets[0].Name = s }},
+	{"daemonset.namespace", func(w *world, s string) { w.DaemonSets[0].Namespace = s }},
 	{"daemonset.tolerations.key", func(w *world, s string) { w.DaemonSets[0].Tolerations[0].Key = s }},
 	{"pdb.name", func(w *world, s string) { w.PDBs[0].Name = s }},
 	{"pdb.namespace", func(w *world, s string) { w.PDBs[0].Namespace = s }},
