@@ -147,6 +147,7 @@ func (c *Cluster) addInFlight(p *packing.Problem) error {
 // schedules the pods of deleting nodes again. p's slices are not modified.
 func replanDeleting(p packing.Problem) packing.Problem {
 	var moved []packing.Pod
+	p.Nodes = slices.Clone(p.Nodes)
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
 		if !n.MarkedForDeletion || !slices.ContainsFunc(n.Pods, reschedulable) {
@@ -155,6 +156,7 @@ func replanDeleting(p packing.Problem) packing.Problem {
 		var keep []packing.Pod
 		for _, pod := range n.Pods {
 			if reschedulable(pod) {
+				pod.Terminating = false // a StatefulSet's pod comes back under its name
 				moved = append(moved, pod)
 			} else {
 				keep = append(keep, pod)
@@ -169,8 +171,9 @@ func replanDeleting(p packing.Problem) packing.Problem {
 }
 
 // reschedulable reports whether a pod of a node being deleted is planned
-// again: every pod but a daemonset's.
-func reschedulable(p packing.Pod) bool { return !p.IsDaemon() }
+// again: packing.Pod.Reschedulable, Karpenter's rule (not a daemonset's or
+// mirror pod, not terminating unless a StatefulSet's).
+func reschedulable(p packing.Pod) bool { return p.Reschedulable() }
 
 // poolCatalog returns the catalog of np: the problem's under the kubelet
 // settings of np's EC2NodeClass (or those a v1beta1 NodePool carried,

@@ -210,3 +210,33 @@ func TestInFlightSolve(t *testing.T) {
 	require.Len(t, plan.Bindings, 1)
 	assert.Equal(t, "default-x", plan.Bindings[0].Node)
 }
+
+// TestReplanDeletingReschedulable: of a deleting node's pods, only those
+// Karpenter reschedules are planned again — not daemonset, mirror or
+// terminating pods, but a terminating StatefulSet pod, which comes back
+// under its name and is no longer terminating.
+func TestReplanDeletingReschedulable(t *testing.T) {
+	pods := []packing.Pod{
+		{Namespace: "a", Name: "web", Owner: "ReplicaSet/web-1"},
+		{Namespace: "a", Name: "agent", Owner: "DaemonSet/agent"},
+		{Namespace: "a", Name: "static", Owner: "Node/n1"},
+		{Namespace: "a", Name: "going", Owner: "ReplicaSet/web-1", Terminating: true},
+		{Namespace: "a", Name: "db-0", Owner: "StatefulSet/db", Terminating: true},
+	}
+	in := packing.Problem{Nodes: []packing.Node{{Name: "n1", MarkedForDeletion: true, Pods: pods}, {Name: "n2", Pods: pods[:1]}}}
+	out := replanDeleting(in)
+	var moved []string
+	for _, p := range out.Pods {
+		assert.False(t, p.Terminating, p.Name)
+		moved = append(moved, p.Name)
+	}
+	assert.Equal(t, []string{"web", "db-0"}, moved)
+	var kept []string
+	for _, p := range out.Nodes[0].Pods {
+		kept = append(kept, p.Name)
+	}
+	assert.Equal(t, []string{"agent", "static", "going"}, kept)
+	assert.Len(t, out.Nodes[1].Pods, 1, "a node not being deleted keeps its pods")
+	assert.Len(t, in.Nodes[0].Pods, 5, "the input is not modified")
+	assert.True(t, in.Nodes[0].Pods[4].Terminating, "the input is not modified")
+}
