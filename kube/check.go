@@ -195,8 +195,8 @@ const (
 
 // plan is how a value of one Go type is checked: its shape, and for
 // containers the plans of their elements. own marks a struct of this
-// package, which reads part of an object: its unknown fields are not
-// recorded.
+// package, or an unnamed struct declared in one ([plan.adopt]), which
+// reads part of an object: its unknown fields are not recorded.
 type plan struct {
 	own   bool
 	shape shape
@@ -304,6 +304,27 @@ func (c *checker) buildStruct(p *plan) {
 			quantity: holds && strings.EqualFold(q, name), strict: slices.Contains(strictMembers[p.t], name)}
 		p.fields[name] = m
 		p.order = append(p.order, m)
+		if p.own {
+			m.plan.adopt()
+		}
+	}
+}
+
+// adopt marks the unnamed structs p holds (directly or as the elements
+// of slices, arrays, maps and pointers), and those they hold, as this
+// package's: a struct declared inside one of this package's structs reads
+// part of a Karpenter object too (a NodeClaim's status), so its unknown
+// fields are not recorded. Named types keep their own package's rule.
+func (p *plan) adopt() {
+	for p.shape == arrayShape || p.shape == mapShape {
+		p = p.elem
+	}
+	if p.shape != structShape || p.own || p.t.Name() != "" {
+		return
+	}
+	p.own = true
+	for _, m := range p.order {
+		m.plan.adopt()
 	}
 }
 

@@ -25,7 +25,8 @@ var hostile = []string{"", " ", "a b", " app", "app ", "a/b", "a/b/c", "/a", "a/
 func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"testdata/cluster.yaml", "testdata/manifests/pdbs.yaml", "testdata/manifests/karpenter-v1beta1.yaml",
 		"testdata/manifests/helm-ingress-nginx.yaml", "testdata/manifests/cluster-info-dump.txt", "testdata/manifests/podlist-api.json",
-		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml"} {
+		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml",
+		"testdata/manifests/karpenter-v1-full.yaml"} {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
