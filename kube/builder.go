@@ -282,7 +282,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
 	}
-	b.missingClass(b.resolvePriority(&p.Spec), 1)
+	class := b.resolvePriority(&p.Spec)
 	pod, err := FromPod(p)
 	if err != nil {
 		return err
@@ -291,6 +291,12 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	for _, o := range s.owners(&pod) {
 		present[o]++
 	}
+	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
+	if p.Spec.NodeName == "" && !pod.IsDaemon() && why != "" {
+		b.skips.add("Pod", why, sp.obj.example(objectName(pod.Namespace, pod.Name)+detail))
+		return nil
+	}
+	b.missingClass(class, 1)
 	switch {
 	case p.Spec.NodeName != "":
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
@@ -427,6 +433,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
+	why, detail := unprovisioned(&proto.Spec, "")
 	first := len(c.Pods)
 	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
@@ -444,7 +451,11 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 			}
 			pod.Labels = withLabel(pod.Labels, appsv1.StatefulSetPodNameLabel, name)
 		}
-		c.Pods = append(c.Pods, pod)
+		if why != "" {
+			b.skips.add("Pod", why, sw.obj.example(objectName(w.namespace, name)+detail+" of "+w.kind+" "+w.name))
+		} else {
+			c.Pods = append(c.Pods, pod)
+		}
 		missing--
 	}
 	b.missingClass(class, len(c.Pods)-first)

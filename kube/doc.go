@@ -136,7 +136,13 @@
 // system-cluster-critical are built in; a class the manifests lack is
 // named in one warning per class with its pod count, and its pods keep
 // priority 0), binds pods
-// with spec.nodeName to their node, and warns about every object it does
+// with spec.nodeName to their node, leaves out the pending pods that
+// neither kube-scheduler nor Karpenter places — gated (spec.schedulingGates,
+// Kueue's say), of another scheduler (spec.schedulerName other than
+// default-scheduler, such as fargate-scheduler) or preempting
+// (status.nominatedNodeName, which Karpenter's IsProvisionable excludes),
+// and the pods a workload whose template is gated or names another
+// scheduler would create — and warns about every object it does
 // not use, in one line per kind and reason with the count and the first
 // three ("skipped 240 Pods: phase Succeeded takes no room: batch/a
 // (dump.json: document 1: items[4]), …, and 237 more"). Objects of kinds
