@@ -53,6 +53,7 @@ type sourced[T any] struct {
 type workload struct {
 	kind, namespace, name string
 	replicas              int
+	start                 int // a StatefulSet's first ordinal (spec.ordinals.start)
 	template              *corev1.PodTemplateSpec
 	owner                 string  // a ReplicaSet's controlling Deployment
 	job                   *jobRun // a Job's progress
@@ -150,8 +151,14 @@ func (b *builder) statefulSet(o *object) error {
 	if err := b.decode(o, &s); err != nil {
 		return err
 	}
-	return b.workload(o, workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
-		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template})
+	w := workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
+		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template}
+	if s.Spec.Ordinals != nil {
+		if w.start = int(s.Spec.Ordinals.Start); w.start < 0 {
+			return o.errorf("spec.ordinals.start", fmt.Errorf("%d is negative", w.start))
+		}
+	}
+	return b.workload(o, w)
 }
 
 // job expands to the pods the job controller would run at once; at most
@@ -259,12 +266,13 @@ func (b *builder) origins() map[ref]origin {
 }
 
 // statefulPods are the names of the pods of the StatefulSets, which are
-// their identities: kept for them.
+// their identities: kept for them. A StatefulSet's pods are numbered from
+// spec.ordinals.start (default 0), as apps/v1 StatefulSetOrdinals says.
 func (b *builder) statefulPods() map[ref]bool {
 	reserved := map[ref]bool{}
 	for _, sw := range b.workloads {
 		if w := &sw.v; w.kind == "StatefulSet" {
-			for i := range w.replicas {
+			for i := w.start; i < w.start+w.replicas; i++ {
 				reserved[ref{"Pod", w.namespace, w.name + "-" + strconv.Itoa(i)}] = true
 			}
 		}
@@ -407,7 +415,8 @@ func (b *builder) priorityWarnings() []string {
 }
 
 // expand adds a workload's missing replicas as pending pods. A
-// StatefulSet's pods are name-0 … name-(replicas-1) less those present;
+// StatefulSet's pods are name-start … name-(start+replicas-1) less those
+// present, start being spec.ordinals.start (default 0);
 // other workloads' pods take the first names name-i that no pod present,
 // no other workload's expansion and no StatefulSet's pod has, so no two
 // pods share a name.
@@ -435,7 +444,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	}
 	why, detail := unprovisioned(&proto.Spec, "")
 	first := len(c.Pods)
-	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
+	for i := w.start; missing > 0 && (w.kind != "StatefulSet" || i < w.start+w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
 		key := ref{"Pod", w.namespace, name}
 		if present[key] > 0 || w.kind != "StatefulSet" && reserved[key] {

@@ -128,7 +128,7 @@
 // list's), and the output of kubectl cluster-info dump (its JSON lists,
 // without the container logs it prints between them). It expands
 // Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
-// name-0, name-1, … (less the pods of theirs already present; a Job into
+// name-0, name-1, … (a StatefulSet's from its spec.ordinals.start; less the pods of theirs already present; a Job into
 // the pods its controller would still run: none once it is suspended,
 // Complete or Failed, else parallelism, at most the completions its
 // status and its Succeeded pods leave), gives pods without spec.priority
