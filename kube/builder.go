@@ -38,6 +38,7 @@ type builder struct {
 	warnings       []string
 	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
 	skips          skipLog        // objects of kinds it reads, skipped
+	volumes        volumes        // PersistentVolumeClaims, PersistentVolumes, StorageClasses
 	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
@@ -229,7 +230,7 @@ func (b *builder) build() (Cluster, error) {
 	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
-		b.priorityWarnings(), b.warnings), b.graces
+		b.volumes.unknown.linesAs("volume topology unknown for"), b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -291,6 +292,13 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 		return nil
 	}
 	class := b.resolvePriority(&p.Spec)
+	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
+	skip := p.Spec.NodeName == "" && why != ""
+	if !skip {
+		b.volumes.constrain(&p.Spec, "Pod", namespace(p.Namespace), p.Name, func(missing string) string {
+			return sp.obj.example(objectName(namespace(p.Namespace), p.Name) + " needs " + missing)
+		})
+	}
 	pod, err := FromPod(p)
 	if err != nil {
 		return err
@@ -299,8 +307,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	for _, o := range s.owners(&pod) {
 		present[o]++
 	}
-	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
-	if p.Spec.NodeName == "" && !pod.IsDaemon() && why != "" {
+	if skip && !pod.IsDaemon() {
 		b.skips.add("Pod", why, sp.obj.example(objectName(pod.Namespace, pod.Name)+detail))
 		return nil
 	}
@@ -429,6 +436,12 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
 	class := b.resolvePriority(&proto.Spec)
+	why, detail := unprovisioned(&proto.Spec, "")
+	if why == "" {
+		b.volumes.constrain(&proto.Spec, "workload", w.namespace, "", func(missing string) string {
+			return sw.obj.example(w.kind + " " + objectName(w.namespace, w.name) + " needs " + missing)
+		})
+	}
 	base, err := fromPod(&proto, w.namespace)
 	if err != nil {
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
@@ -442,7 +455,6 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	if w.kind == "StatefulSet" { // its pods are known by name instead
 		missing = w.replicas
 	}
-	why, detail := unprovisioned(&proto.Spec, "")
 	first := len(c.Pods)
 	for i := w.start; missing > 0 && (w.kind != "StatefulSet" || i < w.start+w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)

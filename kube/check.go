@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -47,6 +48,7 @@ var decoded = []reflect.Type{
 	reflect.TypeFor[appsv1.StatefulSet](), reflect.TypeFor[batchv1.Job](), reflect.TypeFor[policyv1.PodDisruptionBudget](),
 	reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[NodePool](), reflect.TypeFor[nodeClaimManifest](),
 	reflect.TypeFor[EC2NodeClass](), reflect.TypeFor[nodePoolV1beta1](), reflect.TypeFor[ec2NodeClassV1beta1](),
+	reflect.TypeFor[corev1.PersistentVolumeClaim](), reflect.TypeFor[corev1.PersistentVolume](), reflect.TypeFor[storagev1.StorageClass](),
 }
 
 // sharedPlans are the plans of the decoded types and of the types they

@@ -150,6 +150,27 @@
 // warning line ("skipped 12 objects of kinds nodeplan does not read:
 // ClusterRole ×3, …").
 //
+// # Volume topology
+//
+// A pod's volumes add to its required node affinity the zones (or other
+// node labels) they can be used from, as Karpenter's volume topology does:
+// a PersistentVolumeClaim bound to a PersistentVolume (spec.volumeName)
+// takes the volume's spec.nodeAffinity.required terms (a local or hostPath
+// volume's hostname requirements dropped), an unbound claim its
+// StorageClass's allowedTopologies (as In requirements). A volume's terms
+// are alternatives, ANDed into every required term of the pod's (the
+// cross product); a pod's nodeSelector stays as it is. A generic ephemeral
+// volume's claim is <pod>-<volume>; a workload's template, whose pods do
+// not exist yet, takes the claim it names, and for an ephemeral volume the
+// StorageClass of its claim template. A claim, volume or class the
+// manifests lack (Karpenter provisions nothing for such a pod) leaves the
+// pod planned without that volume's requirements, with one warning line
+// ("volume topology unknown for 2 Pods: …: shop/db-1 needs
+// PersistentVolume pv-1 (…)"). A StatefulSet's volumeClaimTemplates are not
+// read: its pending pods carry no volume requirement. Unlike Karpenter
+// v1.14, which keeps volume requirements apart from the pod's affinity,
+// they take part in the pod's topology spread node-affinity policy.
+//
 // # Errors
 //
 // Every error about the input is a [*DocumentError] naming the file, the
@@ -181,7 +202,9 @@
 // nodeSelector, affinity, tolerations, topologySpreadConstraints,
 // resources, overhead and containers' resources and ports; a node's
 // taints; a PodDisruptionBudget's selector; a NodePool's spec; an
-// EC2NodeClass's spec.kubelet and spec.metadataOptions. Elsewhere, in
+// EC2NodeClass's spec.kubelet and spec.metadataOptions; a
+// PersistentVolume's spec.nodeAffinity; a StorageClass's
+// allowedTopologies. Elsewhere, in
 // Kubernetes' types, unknown fields are named in one warning line with
 // their count and the first three (a cluster newer than these types
 // writes fields they lack); in Karpenter's objects, which nodeplan reads
@@ -212,7 +235,8 @@
 //
 // # API versions
 //
-// Each kind is read at one version: v1 Pod and Node; apps/v1 DaemonSet,
+// Each kind is read at one version: v1 Pod, Node, PersistentVolumeClaim and
+// PersistentVolume; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
 // Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
 // PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
 // NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
@@ -299,7 +323,7 @@
 //
 // # Try it on your cluster
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //

@@ -47,14 +47,17 @@ func (l *skipLog) add(kind, why, example string) {
 // lines returns one warning per group, in the order of their first
 // object: "skipped 4 Pods: phase Succeeded takes no room: a (f: document
 // 1), b (…), c (…), and 1 more".
-func (l *skipLog) lines() []string {
+func (l *skipLog) lines() []string { return l.linesAs("skipped") }
+
+// linesAs returns the lines with verb in place of "skipped".
+func (l *skipLog) linesAs(verb string) []string {
 	out := make([]string, 0, len(l.groups))
 	for _, g := range l.groups {
 		more := ""
 		if g.n > len(g.examples) {
 			more = fmt.Sprintf(", and %d more", g.n-len(g.examples))
 		}
-		out = append(out, fmt.Sprintf("skipped %s: %s: %s%s", nouns(g.n, g.kind), g.why, strings.Join(g.examples, ", "), more))
+		out = append(out, fmt.Sprintf("%s %s: %s: %s%s", verb, nouns(g.n, g.kind), g.why, strings.Join(g.examples, ", "), more))
 	}
 	return out
 }

@@ -112,6 +112,6 @@ func TestKarpenterV1FieldsKnown(t *testing.T) {
 	require.Len(t, c.NodePools, 1)
 	require.Len(t, c.NodeClasses, 1)
 	require.Len(t, c.NodeClaims, 1)
-	assert.Equal(t, "ip-192-168-10-11.ec2.internal", c.NodeClaims[0].NodeName)
+	assert.Equal(t, "ip-192-168-77-77.ec2.internal", c.NodeClaims[0].NodeName)
 	assert.Empty(t, warningsWith(c, "unknown field"))
 }
