@@ -39,6 +39,7 @@ type builder struct {
 	warnings       []string
 	skipped        map[string]int // objects of kinds nodeplan does not read, by kind
 	skips          skipLog        // objects of kinds it reads, skipped
+	volumes        volumes        // PersistentVolumeClaims, PersistentVolumes, StorageClasses
 	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
@@ -54,6 +55,7 @@ type sourced[T any] struct {
 type workload struct {
 	kind, namespace, name string
 	replicas              int
+	start                 int // a StatefulSet's first ordinal (spec.ordinals.start)
 	template              *corev1.PodTemplateSpec
 	owner                 string  // a ReplicaSet's controlling Deployment
 	job                   *jobRun // a Job's progress
@@ -157,8 +159,14 @@ func (b *builder) statefulSet(o *object) error {
 	if err := b.decode(o, &s); err != nil {
 		return err
 	}
-	return b.workload(o, workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
-		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template})
+	w := workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
+		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template}
+	if s.Spec.Ordinals != nil {
+		if w.start = int(s.Spec.Ordinals.Start); w.start < 0 {
+			return o.errorf("spec.ordinals.start", fmt.Errorf("%d is negative", w.start))
+		}
+	}
+	return b.workload(o, w)
 }
 
 // job expands to the pods the job controller would run at once; at most
@@ -229,7 +237,7 @@ func (b *builder) build() (Cluster, error) {
 	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
-		b.priorityWarnings(), b.warnings), b.graces
+		b.volumes.unknown.linesAs("volume topology unknown for"), b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -266,12 +274,13 @@ func (b *builder) origins() map[ref]origin {
 }
 
 // statefulPods are the names of the pods of the StatefulSets, which are
-// their identities: kept for them.
+// their identities: kept for them. A StatefulSet's pods are numbered from
+// spec.ordinals.start (default 0), as apps/v1 StatefulSetOrdinals says.
 func (b *builder) statefulPods() map[ref]bool {
 	reserved := map[ref]bool{}
 	for _, sw := range b.workloads {
 		if w := &sw.v; w.kind == "StatefulSet" {
-			for i := range w.replicas {
+			for i := w.start; i < w.start+w.replicas; i++ {
 				reserved[ref{"Pod", w.namespace, w.name + "-" + strconv.Itoa(i)}] = true
 			}
 		}
@@ -289,7 +298,14 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
 	}
-	b.missingClass(b.resolvePriority(&p.Spec), 1)
+	class := b.resolvePriority(&p.Spec)
+	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
+	skip := p.Spec.NodeName == "" && why != ""
+	if !skip {
+		b.volumes.constrain(&p.Spec, "Pod", namespace(p.Namespace), p.Name, func(missing string) string {
+			return sp.obj.example(objectName(namespace(p.Namespace), p.Name) + " needs " + missing)
+		})
+	}
 	pod, err := FromPod(p)
 	if err != nil {
 		return err
@@ -298,6 +314,11 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	for _, o := range s.owners(&pod) {
 		present[o]++
 	}
+	if skip && !pod.IsDaemon() {
+		b.skips.add("Pod", why, sp.obj.example(objectName(pod.Namespace, pod.Name)+detail))
+		return nil
+	}
+	b.missingClass(class, 1)
 	switch {
 	case p.Spec.NodeName != "":
 		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
@@ -408,7 +429,8 @@ func (b *builder) priorityWarnings() []string {
 }
 
 // expand adds a workload's missing replicas as pending pods. A
-// StatefulSet's pods are name-0 … name-(replicas-1) less those present;
+// StatefulSet's pods are name-start … name-(start+replicas-1) less those
+// present, start being spec.ordinals.start (default 0);
 // other workloads' pods take the first names name-i that no pod present,
 // no other workload's expansion and no StatefulSet's pod has, so no two
 // pods share a name.
@@ -421,6 +443,12 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
 	class := b.resolvePriority(&proto.Spec)
+	why, detail := unprovisioned(&proto.Spec, "")
+	if why == "" {
+		b.volumes.constrain(&proto.Spec, "workload", w.namespace, "", func(missing string) string {
+			return sw.obj.example(w.kind + " " + objectName(w.namespace, w.name) + " needs " + missing)
+		})
+	}
 	base, err := fromPod(&proto, w.namespace)
 	if err != nil {
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
@@ -435,7 +463,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 		missing = w.replicas
 	}
 	first := len(c.Pods)
-	for i := 0; missing > 0 && (w.kind != "StatefulSet" || i < w.replicas); i++ {
+	for i := w.start; missing > 0 && (w.kind != "StatefulSet" || i < w.start+w.replicas); i++ {
 		name := w.name + "-" + strconv.Itoa(i)
 		key := ref{"Pod", w.namespace, name}
 		if present[key] > 0 || w.kind != "StatefulSet" && reserved[key] {
@@ -451,7 +479,11 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 			}
 			pod.Labels = withLabel(pod.Labels, appsv1.StatefulSetPodNameLabel, name)
 		}
-		c.Pods = append(c.Pods, pod)
+		if why != "" {
+			b.skips.add("Pod", why, sw.obj.example(objectName(w.namespace, name)+detail+" of "+w.kind+" "+w.name))
+		} else {
+			c.Pods = append(c.Pods, pod)
+		}
 		missing--
 	}
 	b.missingClass(class, len(c.Pods)-first)

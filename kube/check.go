@@ -12,6 +12,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
@@ -47,6 +48,7 @@ var decoded = []reflect.Type{
 	reflect.TypeFor[appsv1.StatefulSet](), reflect.TypeFor[batchv1.Job](), reflect.TypeFor[policyv1.PodDisruptionBudget](),
 	reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[NodePool](), reflect.TypeFor[nodeClaimManifest](),
 	reflect.TypeFor[EC2NodeClass](), reflect.TypeFor[nodePoolV1beta1](), reflect.TypeFor[ec2NodeClassV1beta1](),
+	reflect.TypeFor[corev1.PersistentVolumeClaim](), reflect.TypeFor[corev1.PersistentVolume](), reflect.TypeFor[storagev1.StorageClass](),
 }
 
 // sharedPlans are the plans of the decoded types and of the types they
@@ -195,8 +197,8 @@ const (
 
 // plan is how a value of one Go type is checked: its shape, and for
 // containers the plans of their elements. own marks a struct of this
-// package, which reads part of an object: its unknown fields are not
-// recorded.
+// package, or an unnamed struct declared in one ([plan.adopt]), which
+// reads part of an object: its unknown fields are not recorded.
 type plan struct {
 	own   bool
 	shape shape
@@ -304,6 +306,27 @@ func (c *checker) buildStruct(p *plan) {
 			quantity: holds && strings.EqualFold(q, name), strict: slices.Contains(strictMembers[p.t], name)}
 		p.fields[name] = m
 		p.order = append(p.order, m)
+		if p.own {
+			m.plan.adopt()
+		}
+	}
+}
+
+// adopt marks the unnamed structs p holds (directly or as the elements
+// of slices, arrays, maps and pointers), and those they hold, as this
+// package's: a struct declared inside one of this package's structs reads
+// part of a Karpenter object too (a NodeClaim's status), so its unknown
+// fields are not recorded. Named types keep their own package's rule.
+func (p *plan) adopt() {
+	for p.shape == arrayShape || p.shape == mapShape {
+		p = p.elem
+	}
+	if p.shape != structShape || p.own || p.t.Name() != "" {
+		return
+	}
+	p.own = true
+	for _, m := range p.order {
+		m.plan.adopt()
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // NodePool's catalog, else in cat (a node in a zone its EC2NodeClass no
 // longer lists). A node without that offering, or without the
 // node.kubernetes.io/instance-type, topology.kubernetes.io/zone or
-// karpenter.sh/capacity-type label, has packing.Node.PriceUnknown set and
+// karpenter.sh/capacity-type label (or an EKS managed node group's
+// eks.amazonaws.com/capacityType, [FromNode]), has packing.Node.PriceUnknown set and
 // Price 0; [PriceWarnings] says why.
 //
 // A NodePool whose EC2NodeClass of c has spec.kubelet settings, or that
@@ -304,8 +305,8 @@ func offeringPrice(cat *instancetypes.Catalog, n *packing.Node) (instancetypes.P
 		return 0, fmt.Errorf("it has no %s label", requirements.LabelInstanceType)
 	case n.Zone == "":
 		return 0, fmt.Errorf("it has no %s label", requirements.LabelZone)
-	case !hasLabel(n.Labels, requirements.LabelCapacityType):
-		return 0, fmt.Errorf("it has no %s label", requirements.LabelCapacityType)
+	case unknownCapacityType(n.Labels) != nil:
+		return 0, unknownCapacityType(n.Labels)
 	case cat == nil:
 		return 0, errors.New("no catalog is given")
 	}

@@ -168,7 +168,7 @@
 // list's), and the output of kubectl cluster-info dump (its JSON lists,
 // without the container logs it prints between them). It expands
 // Deployments, ReplicaSets, StatefulSets and Jobs into pending pods named
-// name-0, name-1, … (less the pods of theirs already present; a Job into
+// name-0, name-1, … (a StatefulSet's from its spec.ordinals.start; less the pods of theirs already present; a Job into
 // the pods its controller would still run: none once it is suspended,
 // Complete or Failed, else parallelism, at most the completions its
 // status and its Succeeded pods leave), gives pods without spec.priority
@@ -176,13 +176,40 @@
 // system-cluster-critical are built in; a class the manifests lack is
 // named in one warning per class with its pod count, and its pods keep
 // priority 0), binds pods
-// with spec.nodeName to their node, and warns about every object it does
+// with spec.nodeName to their node, leaves out the pending pods that
+// neither kube-scheduler nor Karpenter places — gated (spec.schedulingGates,
+// Kueue's say), of another scheduler (spec.schedulerName other than
+// default-scheduler, such as fargate-scheduler) or preempting
+// (status.nominatedNodeName, which Karpenter's IsProvisionable excludes),
+// and the pods a workload whose template is gated or names another
+// scheduler would create — and warns about every object it does
 // not use, in one line per kind and reason with the count and the first
 // three ("skipped 240 Pods: phase Succeeded takes no room: batch/a
 // (dump.json: document 1: items[4]), …, and 237 more"). Objects of kinds
 // nodeplan does not read (RBAC, Services, ConfigMaps…) are counted in one
 // warning line ("skipped 12 objects of kinds nodeplan does not read:
 // ClusterRole ×3, …").
+//
+// # Volume topology
+//
+// A pod's volumes add to its required node affinity the zones (or other
+// node labels) they can be used from, as Karpenter's volume topology does:
+// a PersistentVolumeClaim bound to a PersistentVolume (spec.volumeName)
+// takes the volume's spec.nodeAffinity.required terms (a local or hostPath
+// volume's hostname requirements dropped), an unbound claim its
+// StorageClass's allowedTopologies (as In requirements). A volume's terms
+// are alternatives, ANDed into every required term of the pod's (the
+// cross product); a pod's nodeSelector stays as it is. A generic ephemeral
+// volume's claim is <pod>-<volume>; a workload's template, whose pods do
+// not exist yet, takes the claim it names, and for an ephemeral volume the
+// StorageClass of its claim template. A claim, volume or class the
+// manifests lack (Karpenter provisions nothing for such a pod) leaves the
+// pod planned without that volume's requirements, with one warning line
+// ("volume topology unknown for 2 Pods: …: shop/db-1 needs
+// PersistentVolume pv-1 (…)"). A StatefulSet's volumeClaimTemplates are not
+// read: its pending pods carry no volume requirement. Unlike Karpenter
+// v1.14, which keeps volume requirements apart from the pod's affinity,
+// they take part in the pod's topology spread node-affinity policy.
 //
 // # Errors
 //
@@ -215,7 +242,9 @@
 // nodeSelector, affinity, tolerations, topologySpreadConstraints,
 // resources, overhead and containers' resources and ports; a node's
 // taints; a PodDisruptionBudget's selector; a NodePool's spec; an
-// EC2NodeClass's spec.kubelet and spec.metadataOptions. Elsewhere, in
+// EC2NodeClass's spec.kubelet and spec.metadataOptions; a
+// PersistentVolume's spec.nodeAffinity; a StorageClass's
+// allowedTopologies. Elsewhere, in
 // Kubernetes' types, unknown fields are named in one warning line with
 // their count and the first three (a cluster newer than these types
 // writes fields they lack); in Karpenter's objects, which nodeplan reads
@@ -246,7 +275,8 @@
 //
 // # API versions
 //
-// Each kind is read at one version: v1 Pod and Node; apps/v1 DaemonSet,
+// Each kind is read at one version: v1 Pod, Node, PersistentVolumeClaim and
+// PersistentVolume; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
 // Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
 // PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
 // NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
@@ -333,7 +363,7 @@
 //
 // # Try it on your cluster
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //

@@ -25,7 +25,8 @@ var hostile = []string{"", " ", "a b", " app", "app ", "a/b", "a/b/c", "/a", "a/
 func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"testdata/cluster.yaml", "testdata/manifests/pdbs.yaml", "testdata/manifests/karpenter-v1beta1.yaml",
 		"testdata/manifests/helm-ingress-nginx.yaml", "testdata/manifests/cluster-info-dump.txt", "testdata/manifests/podlist-api.json",
-		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml"} {
+		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml",
+		"testdata/manifests/karpenter-v1-full.yaml", "testdata/manifests/volumes.yaml"} {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
@@ -35,6 +36,9 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte("kind: [\n"))
 	f.Add([]byte("apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 3}\n"))
 	f.Add([]byte("[1, 2]"))
+	f.Add([]byte("apiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec: {schedulingGates: [{name: g}], schedulerName: x, containers: [{name: c}]}\n" +
+		"status: {nominatedNodeName: n}\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec: {replicas: 2, ordinals: {start: 3}}\n" +
+		"---\napiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {eks.amazonaws.com/capacityType: SPOT}}\n"))
 	f.Add([]byte(podWith(`{containers: [{name: c, resources: {requests: {cpu: 1e2147483648}}}]}`)))
 	for i := 0; i+4 < len(hostile); i += 5 {
 		f.Add([]byte(stringsCluster(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[i+4])))

@@ -121,7 +121,8 @@ func (o *object) fail(err error) error {
 }
 
 // Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
-// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses, Karpenter
+// StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
+// PersistentVolumeClaims, PersistentVolumes, StorageClasses, Karpenter
 // NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as
 // kubectl get -o yaml prints them) and typed lists (PodList, NodeList…,
 // whose items may omit kind and apiVersion), and kubectl cluster-info dump
@@ -397,7 +398,7 @@ type reader struct {
 }
 
 // clusterScoped lists the kinds nodeplan reads that have no namespace.
-var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, KindNodePool: true, KindNodeClaim: true,
+var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, "PersistentVolume": true, "StorageClass": true, KindNodePool: true, KindNodeClaim: true,
 	KindEC2NodeClass: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
 
 // kinds lists the kinds nodeplan reads, by kind. An object whose kind is
@@ -414,6 +415,10 @@ var kinds = map[string]reader{
 	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{"policy/v1": (*builder).pdb}},
 	"PriorityClass": {groups: []string{"scheduling.k8s.io"},
 		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
+	"PersistentVolumeClaim": {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolumeClaim}},
+	"PersistentVolume":      {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolume}},
+	"StorageClass": {groups: []string{"storage.k8s.io"},
+		versions: map[string]handler{"storage.k8s.io/v1": (*builder).storageClass}},
 	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{
 		KarpenterAPIVersion: (*builder).nodePool, karpenterV1beta1: (*builder).nodePoolV1beta1}},
 	KindNodeClaim: {groups: []string{karpenterGroup}, versions: map[string]handler{

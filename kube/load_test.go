@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"fmt"
 	"os"
 	"testing"
 
@@ -206,6 +207,8 @@ func TestLoadErrors(t *testing.T) {
 			`bad.yaml: document 1: Deployment default/web: spec.template.spec.tolerations[0].operator: "Like" is not Equal or Exists`},
 		{"negative replicas", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: -1}\n",
 			"bad.yaml: document 1: StatefulSet default/db: spec.replicas: -1 is outside 0..100000"},
+		{"negative ordinals start", "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: db}\nspec: {replicas: 1, ordinals: {start: -1}}\n",
+			"bad.yaml: document 1: StatefulSet default/db: spec.ordinals.start: -1 is negative"},
 		{"too many replicas", "apiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\nspec: {parallelism: 1000000}\n",
 			"bad.yaml: document 1: Job default/j: spec.parallelism: 1000000 is outside 0..100000"},
 		{"too many replicas in all", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec: {replicas: 60000}\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: e}\nspec: {replicas: 60000}\n",
@@ -254,4 +257,39 @@ func TestLoadNoObjects(t *testing.T) {
 	}
 	_, err := Load(Source{Name: "a.yaml"}, Source{Name: "cm.yaml", Data: []byte("apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n")})
 	assert.NoError(t, err, "an object of a kind nodeplan does not read is an object")
+}
+
+// A StatefulSet's pods are numbered from spec.ordinals.start: with start 1
+// and 2 replicas they are name-1 and name-2, and name-0 is not a pod of
+// it (a Deployment may take that name).
+func TestStatefulSetOrdinals(t *testing.T) {
+	const sts = "apiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: kafka}\nspec: {replicas: 2, %stemplate: {spec: {containers: [{name: c}]}}}\n"
+	const pod = "---\napiVersion: v1\nkind: Pod\nmetadata: {name: %s, ownerReferences: [{apiVersion: apps/v1, kind: StatefulSet, name: kafka, " +
+		"uid: u, controller: true}]}\nspec: {containers: [{name: c}]}\n"
+	const deploy = "---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: kafka}\nspec: {replicas: 1, template: {spec: {containers: [{name: c}]}}}\n"
+	tests := []struct {
+		name, doc string
+		want      []string // pending pods, as namespace/name and owner
+	}{
+		{"no ordinals", fmt.Sprintf(sts, ""), []string{"default/kafka-0 StatefulSet/kafka", "default/kafka-1 StatefulSet/kafka"}},
+		{"start 0", fmt.Sprintf(sts, "ordinals: {start: 0}, "), []string{"default/kafka-0 StatefulSet/kafka", "default/kafka-1 StatefulSet/kafka"}},
+		{"start 1", fmt.Sprintf(sts, "ordinals: {start: 1}, "), []string{"default/kafka-1 StatefulSet/kafka", "default/kafka-2 StatefulSet/kafka"}},
+		{"start 1, both present", fmt.Sprintf(sts, "ordinals: {start: 1}, ") + fmt.Sprintf(pod, "kafka-1") + fmt.Sprintf(pod, "kafka-2"),
+			[]string{"default/kafka-1 StatefulSet/kafka", "default/kafka-2 StatefulSet/kafka"}},
+		{"start 5, one present", fmt.Sprintf(sts, "ordinals: {start: 5}, ") + fmt.Sprintf(pod, "kafka-6"),
+			[]string{"default/kafka-6 StatefulSet/kafka", "default/kafka-5 StatefulSet/kafka"}},
+		{"start 1 leaves name-0 to a Deployment", fmt.Sprintf(sts, "ordinals: {start: 1}, ") + deploy,
+			[]string{"default/kafka-1 StatefulSet/kafka", "default/kafka-2 StatefulSet/kafka", "default/kafka-0 Deployment/kafka"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(Source{Name: "s.yaml", Data: []byte(tc.doc)})
+			require.NoError(t, err)
+			var got []string
+			for _, p := range c.Pods {
+				got = append(got, p.Key()+" "+p.Owner)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
 }

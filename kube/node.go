@@ -15,7 +15,9 @@ import (
 // when allocatable is empty), labels, taints (spec.unschedulable adds
 // node.kubernetes.io/unschedulable:NoSchedule, as the node controller
 // does), annotations, and from the labels its NodePool, instance type, zone
-// and capacity type. A node of a NodePool is initialized once it carries
+// and capacity type (karpenter.sh/capacity-type, else the
+// eks.amazonaws.com/capacityType of an EKS managed node group: ON_DEMAND
+// on-demand, SPOT spot). A node of a NodePool is initialized once it carries
 // karpenter.sh/initialized=true; any other node counts as initialized.
 // A deletionTimestamp marks it for deletion. A Ready condition in
 // status.conditions whose status is not True (False, Unknown) makes it
@@ -50,6 +52,8 @@ func fromNode(n *corev1.Node) (packing.Node, error) {
 			return out, atField("metadata.labels"+key(requirements.LabelCapacityType), err)
 		}
 		out.CapacityType = c
+	} else if c, ok := eksCapacityTypes[labels[labelEKSCapacityType]]; ok {
+		out.CapacityType = c
 	}
 	alloc, field := n.Status.Allocatable, "status.allocatable"
 	if len(alloc) == 0 {
@@ -76,6 +80,34 @@ func nodeNotReady(conds []corev1.NodeCondition) bool {
 		}
 	}
 	return false
+}
+
+// labelEKSCapacityType is the label EKS managed node groups put on their
+// nodes, which carry no karpenter.sh/capacity-type.
+const labelEKSCapacityType = "eks.amazonaws.com/capacityType"
+
+// eksCapacityTypes are the values of labelEKSCapacityType nodeplan reads.
+// CAPACITY_BLOCK (a node group of Capacity Blocks for ML) is not among
+// them: its price is not the catalog's reserved offering's.
+var eksCapacityTypes = map[string]instancetypes.CapacityType{"ON_DEMAND": instancetypes.OnDemand, "SPOT": instancetypes.Spot}
+
+// unknownCapacityType says why the capacity type of a node with labels is
+// unknown: neither karpenter.sh/capacity-type nor an
+// eks.amazonaws.com/capacityType nodeplan reads. It returns nil when the
+// type is known ([FromNode] read it).
+func unknownCapacityType(labels map[string]string) error {
+	if _, ok := labels[requirements.LabelCapacityType]; ok {
+		return nil
+	}
+	v, ok := labels[labelEKSCapacityType]
+	if !ok {
+		return fmt.Errorf("it has no %s label", requirements.LabelCapacityType)
+	}
+	if _, ok := eksCapacityTypes[v]; ok {
+		return nil
+	}
+	return fmt.Errorf("it has no %s label, and its %s label is %q, which nodeplan does not read (ON_DEMAND or SPOT)",
+		requirements.LabelCapacityType, labelEKSCapacityType, v)
 }
 
 // label reads a well-known label under its stable or its deprecated key.

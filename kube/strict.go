@@ -8,6 +8,7 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
+	storagev1 "k8s.io/api/storage/v1"
 )
 
 // ErrUnknownField is wrapped by the error about a field of an object that
@@ -28,7 +29,8 @@ var ownPackage = reflect.TypeFor[NodePool]().PkgPath()
 // reads every field, so that a field their type lacks is a misspelling
 // that would change the answer, and an error: a pod's node selection,
 // tolerations, spread and resources, a node's taints, a budget's
-// selector, a NodePool's spec, and an EC2NodeClass's kubelet. Elsewhere an
+// selector, a NodePool's spec, an EC2NodeClass's kubelet, a
+// PersistentVolume's node affinity and a StorageClass's allowed topologies. Elsewhere an
 // unknown field is recorded for one warning (a cluster newer than these
 // types writes fields they lack), or, in this package's structs, skipped.
 var strictMembers = map[reflect.Type][]string{
@@ -39,6 +41,8 @@ var strictMembers = map[reflect.Type][]string{
 	reflect.TypeFor[NodePool]():                         {"spec"},
 	reflect.TypeFor[EC2NodeClassSpec]():                 {"kubelet", "metadataOptions"},
 	reflect.TypeFor[nodePoolSpecV1beta1]():              {"template", "disruption", "limits"},
+	reflect.TypeFor[corev1.PersistentVolumeSpec]():      {"nodeAffinity"},
+	reflect.TypeFor[storagev1.StorageClass]():           {"allowedTopologies"},
 }
 
 // maxUnknown is how many unknown fields a warning names.

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -97,4 +98,20 @@ func TestUnknownFieldsAggregated(t *testing.T) {
 	assert.Contains(t, c.Warnings, "ignored 5 unknown fields, which the Kubernetes API types nodeplan is built with lack "+
 		"(a newer cluster's fields, or misspelt): Pod default/p0 spec.futureField (s.yaml: document 1), "+
 		"Pod default/p1 spec.futureField (s.yaml: document 2), Pod default/p2 spec.futureField (s.yaml: document 3), and 2 more")
+}
+
+// A NodePool, an EC2NodeClass and a NodeClaim with every field Karpenter
+// v1.14 and its AWS provider write give no unknown-field warning: the
+// fields of Karpenter's objects nodeplan does not read are ignored, also
+// inside the unnamed structs it reads them with (a NodeClaim's status).
+func TestKarpenterV1FieldsKnown(t *testing.T) {
+	data, err := os.ReadFile("testdata/manifests/karpenter-v1-full.yaml")
+	require.NoError(t, err)
+	c, err := Load(Source{Name: "full.yaml", Data: data})
+	require.NoError(t, err)
+	require.Len(t, c.NodePools, 1)
+	require.Len(t, c.NodeClasses, 1)
+	require.Len(t, c.NodeClaims, 1)
+	assert.Equal(t, "ip-192-168-77-77.ec2.internal", c.NodeClaims[0].NodeName)
+	assert.Empty(t, warningsWith(c, "unknown field"))
 }

@@ -25,7 +25,8 @@
 //
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
-// karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
+// PersistentVolumeClaims, PersistentVolumes and StorageClasses (a pod is
+// kept in the zones its volumes allow), karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
 // EC2NodeClasses, as YAML or JSON: one object per document, kind List (the
 // output of kubectl get -o yaml), typed lists such as PodList or
 // NodePoolList (raw API responses, whose items carry no kind), and the

@@ -1,0 +1,115 @@
+package kube
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A pod's volumes add their node requirements to its required node
+// affinity, as Karpenter's volume topology does: a bound claim its
+// PersistentVolume's, an unbound one its StorageClass's allowedTopologies,
+// ANDed into every term of the pod's. A claim, volume or class the
+// manifests lack leaves the pod unconstrained, with one warning line.
+func TestVolumeTopology(t *testing.T) {
+	const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {%scontainers: [{name: c}], volumes: [%s]}\n"
+	const claim = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: %s, namespace: ns}\nspec: {%s}\n"
+	const pv = "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: %s}\nspec: {%snodeAffinity: {required: {nodeSelectorTerms: [%s]}}}\n"
+	const class = "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: %s}\nprovisioner: ebs.csi.aws.com\n" +
+		"allowedTopologies: [{matchLabelExpressions: [{key: topology.kubernetes.io/zone, values: [%s]}]}]\n"
+	const zoneB = "{matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [us-east-1b]}]}"
+	const vol = "{name: data, persistentVolumeClaim: {claimName: data}}"
+	const deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web, namespace: ns}\n" +
+		"spec: {replicas: 1, template: {spec: {containers: [{name: c}], volumes: [%s]}}}\n"
+	zone := func(z string) map[string]string { return map[string]string{"topology.kubernetes.io/zone": z} }
+	tests := []struct {
+		name     string
+		doc      string
+		fits     []map[string]string // node labels the pending pod matches
+		misfits  []map[string]string // and does not
+		warning  string              // the volume topology warning; "" for none
+		nPending int
+	}{
+		{"bound to a zonal volume", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a"), {}}, "", 1},
+		{"ANDed into each of the pod's terms", fmt.Sprintf(pod, "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "+
+			"{nodeSelectorTerms: [{matchExpressions: [{key: a, operator: In, values: ['1']}]}, {matchExpressions: [{key: b, operator: In, values: ['1']}]}]}}}, ", vol) +
+			fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
+			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}, {"b": "1", "topology.kubernetes.io/zone": "us-east-1b"}},
+			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1a"}, zone("us-east-1b")}, "", 1},
+		{"nodeSelector kept", fmt.Sprintf(pod, "nodeSelector: {a: '1'}, ", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
+			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}}, []map[string]string{zone("us-east-1b")}, "", 1},
+		{"unbound, of a StorageClass", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "storageClassName: sc") + fmt.Sprintf(class, "sc", "us-east-1c"),
+			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1},
+		{"a generic ephemeral volume's claim", fmt.Sprintf(pod, "", "{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: other}}}}") +
+			fmt.Sprintf(claim, "p-scratch", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1},
+		{"a local volume's hostname is dropped", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") +
+			fmt.Sprintf(pv, "pv1", "local: {path: /mnt}, ", "{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1]}]}"),
+			[]map[string]string{zone("us-east-1a"), {"kubernetes.io/hostname": "n2"}}, nil, "", 1},
+		{"a Deployment's claim", fmt.Sprintf(deploy, vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1},
+		{"a Deployment's ephemeral volume takes its template's class", fmt.Sprintf(deploy,
+			"{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: sc}}}}") + fmt.Sprintf(class, "sc", "us-east-1c"),
+			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1},
+		{"no claim", fmt.Sprintf(pod, "", vol), []map[string]string{zone("us-east-1a")}, nil,
+			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs PersistentVolumeClaim data (v.yaml: document 1)", 1},
+		{"no volume", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1"), []map[string]string{zone("us-east-1a")}, nil,
+			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs PersistentVolume pv1 (v.yaml: document 1)", 1},
+		{"no class", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "storageClassName: sc"), []map[string]string{zone("us-east-1a")}, nil,
+			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs StorageClass sc (v.yaml: document 1)", 1},
+		{"a Deployment's missing claim", fmt.Sprintf(deploy, vol), []map[string]string{zone("us-east-1a")}, nil,
+			"volume topology unknown for 1 workload: " + whyVolumeUnknown + ": Deployment ns/web needs PersistentVolumeClaim data (v.yaml: document 1)", 1},
+		{"a gated pod is not looked at", fmt.Sprintf(pod, "schedulingGates: [{name: g}], ", vol), nil, nil, "", 0},
+		{"emptyDir needs nothing", fmt.Sprintf(pod, "", "{name: tmp, emptyDir: {}}"), []map[string]string{{}}, nil, "", 1},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := Load(Source{Name: "v.yaml", Data: []byte(tc.doc)})
+			require.NoError(t, err)
+			require.Len(t, c.Pods, tc.nPending)
+			for _, labels := range tc.fits {
+				assert.NoError(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+			}
+			for _, labels := range tc.misfits {
+				assert.Error(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+			}
+			got := warningsWith(c, "volume topology")
+			if tc.warning == "" {
+				assert.Empty(t, got)
+				return
+			}
+			assert.Equal(t, []string{tc.warning}, got)
+		})
+	}
+}
+
+// The objects volume topology is read from are checked where it reads
+// them, with errors naming file, document, object and field.
+func TestVolumeErrors(t *testing.T) {
+	tests := []struct{ name, doc, err string }{
+		{"a bad PersistentVolume requirement", "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\n" +
+			"spec: {nodeAffinity: {required: {nodeSelectorTerms: [{matchExpressions: [{key: zone, operator: Near, values: [a]}]}]}}}\n",
+			"v.yaml: document 1: PersistentVolume pv1: spec.nodeAffinity.required.nodeSelectorTerms[0].matchExpressions[0].operator"},
+		{"a misspelt PersistentVolume affinity field", "apiVersion: v1\nkind: PersistentVolume\nmetadata: {name: pv1}\n" +
+			"spec: {nodeAffinity: {requird: {}}}\n", "v.yaml: document 1: PersistentVolume pv1: spec.nodeAffinity.requird: unknown field"},
+		{"a bad StorageClass topology", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: sc}\n" +
+			"allowedTopologies: [{matchLabelExpressions: [{key: 'bad key', values: [a]}]}]\n",
+			"v.yaml: document 1: StorageClass sc: allowedTopologies"},
+		{"a misspelt StorageClass topology field", "apiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: sc}\n" +
+			"allowedTopologies: [{matchLabelExpression: []}]\n", "v.yaml: document 1: StorageClass sc: allowedTopologies[0].matchLabelExpression: unknown field"},
+		{"a claim's storage class of the wrong type", "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: ns}\n" +
+			"spec: {storageClassName: [a]}\n", "v.yaml: document 1: PersistentVolumeClaim ns/c: spec.storageClassName: cannot read array"},
+		{"a PersistentVolume of another version", "apiVersion: v2\nkind: PersistentVolume\nmetadata: {name: pv1}\n",
+			"v.yaml: document 1: PersistentVolume pv1: apiVersion"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := Load(Source{Name: "v.yaml", Data: []byte(tc.doc)})
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tc.err)
+		})
+	}
+}
