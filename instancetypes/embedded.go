@@ -51,7 +51,8 @@ type Options struct {
 	SpotPrice map[string]float64
 	// MaxPods, when positive, is every type's pod capacity, as the kubelet
 	// maxPods setting of an EC2NodeClass; kube-reserved memory is still sized
-	// for the type's ENI-limited pod count, as Karpenter does on AL2023.
+	// for the type's ENI-limited pod count, as Karpenter does on AL2023. At
+	// most 2^31−1, as the kubelet's.
 	MaxPods int
 }
 
@@ -197,8 +198,8 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 	d, err := spotDiscount(opts)
 	errs = append(errs, err)
 	s.spotOffPPM = int64(math.Round(d * 1e6))
-	if opts.MaxPods < 0 {
-		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d is negative", opts.MaxPods))
+	if opts.MaxPods < 0 || opts.MaxPods > maxKubeletCount {
+		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d not in 0..%d (kubelet maxPods is an int32)", opts.MaxPods, maxKubeletCount))
 	}
 	cts, err := s.capacityTypes(opts.CapacityTypes)
 	errs = append(errs, err)

@@ -81,6 +81,7 @@ func TestAWSRegionErrors(t *testing.T) {
 		{"bad region", Options{Region: "Mars 1"}, ErrInvalidOptions, "Options.Region", nil},
 		{"reserved alone", Options{CapacityTypes: []CapacityType{Reserved}}, ErrInvalidOptions, "reserved alone offers nothing", nil},
 		{"unknown capacity type", Options{CapacityTypes: []CapacityType{OnDemand, CapacityType(7)}}, ErrInvalidCapacityType, "Options.CapacityTypes[1]", nil},
+		{"max pods beyond the kubelet's int32", Options{MaxPods: 1 << 62}, ErrInvalidOptions, "Options.MaxPods: invalid options: 4611686018427387904 not in 0..2147483647", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +89,7 @@ func TestAWSRegionErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.ErrorIs(t, err, tc.kind)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\n", "one error about the option, not one per type")
 			var np *NoPricesError
 			if assert.Equal(t, tc.regions != nil, errors.As(err, &np)) && np != nil {
 				assert.Equal(t, tc.regions, np.Regions)
