@@ -25,7 +25,13 @@
 // 0..resources.MaxAmount (2^50 per dimension) and prices outside
 // 0..[MaxValidPrice] (a million currency units an hour): bounds no machine reaches, which
 // keep every sum the packing and consolidation packages compute from a
-// few of them exact (see the packing package doc).
+// few of them exact (see the packing package doc). A price that is given
+// — by a price list, Options.Prices or Options.SpotPrice, a catalog file's
+// price or spotPrice — must moreover be at least [MinListPrice] (0.000001
+// an hour): no offering read from a price list is free. Options.SpotDiscount
+// is at most [MaxSpotDiscount] (99.9%), so a modelled spot price is
+// positive too. [Catalog.WithKubelet] accepts exactly the kubelet settings
+// the AWS provider's EC2NodeClass CRD accepts ([Kubelet]).
 //
 // # Prices, regions and zones
 //

@@ -40,18 +40,21 @@ type Options struct {
 	// Reserved builds no offering: it may be listed with others, not alone.
 	CapacityTypes []CapacityType
 	// SpotDiscount is the fraction of the on-demand price a spot offering
-	// saves, in [0, 1). 0 means DefaultSpotDiscount.
+	// saves, in [0, MaxSpotDiscount]. 0 means DefaultSpotDiscount.
 	SpotDiscount float64
 	// NoSpotDiscount prices modelled spot offerings at the on-demand price:
 	// a discount of 0, which SpotDiscount cannot say since its zero value
 	// is the default. SpotDiscount must then be 0.
 	NoSpotDiscount bool
 	// SpotPrice sets the spot price, per hour in the catalog's currency, of
-	// the named types in every zone, instead of the discount model.
+	// the named types in every zone, instead of the discount model; each in
+	// [MinListPrice]..[MaxValidPrice], as a catalog file's price and
+	// spotPrice.
 	SpotPrice map[string]float64
 	// MaxPods, when positive, is every type's pod capacity, as the kubelet
 	// maxPods setting of an EC2NodeClass; kube-reserved memory is still sized
-	// for the type's ENI-limited pod count, as Karpenter does on AL2023.
+	// for the type's ENI-limited pod count, as Karpenter does on AL2023. At
+	// most 2^31−1, as the kubelet's.
 	MaxPods int
 }
 
@@ -59,6 +62,13 @@ type Options struct {
 // on-demand price. This is a model, not a fact; spot prices move with
 // demand (typical AWS savings are 50–90%).
 const DefaultSpotDiscount = 0.6
+
+// MaxSpotDiscount is the largest Options.SpotDiscount: 99.9% off. As every
+// on-demand price is at least [MinListPrice] (the resource model's too),
+// every modelled spot price is then positive: a spot offering is never
+// free. (A discount is applied in parts per million, rounded: a larger
+// one would price cheap types' spot offerings at 0.)
+const MaxSpotDiscount = 0.999
 
 // The resource price model for documents without prices (Azure, and user
 // catalogs that list none): a linear fit of AWS us-east-1 c5/m5/r5.large
@@ -98,7 +108,8 @@ func Azure(opts Options) (*Catalog, error) {
 // names default as for AWS. Prices come from opts.Prices, else the file's
 // prices for the region, else, when the file has prices for other regions
 // only, the embedded AWS price list; a file without any prices is priced
-// by the resource model.
+// by the resource model. A key repeated in an object of data is an error
+// (ErrInvalidSpec), as an unknown field is.
 func Parse(data []byte, opts Options) (*Catalog, error) {
 	return parse(data, opts, defaults{"", "us-east-1", awsZones, DefaultPods, fromDocument})
 }
@@ -155,6 +166,11 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
+	if def.provider == "" { // a user's file; the embedded data has no repeated key (tested)
+		if path := repeatedKey(data); path != "" {
+			return nil, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
+		}
+	}
 	s, origin, err := resolve(opts, &doc, def)
 	if err != nil {
 		return nil, err
@@ -197,8 +213,8 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 	d, err := spotDiscount(opts)
 	errs = append(errs, err)
 	s.spotOffPPM = int64(math.Round(d * 1e6))
-	if opts.MaxPods < 0 {
-		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d is negative", opts.MaxPods))
+	if opts.MaxPods < 0 || opts.MaxPods > maxKubeletCount {
+		errs = append(errs, fieldErr("", "Options.MaxPods", ErrInvalidOptions, "%d not in 0..%d (kubelet maxPods is an int32)", opts.MaxPods, maxKubeletCount))
 	}
 	cts, err := s.capacityTypes(opts.CapacityTypes)
 	errs = append(errs, err)
@@ -214,8 +230,9 @@ func resolve(opts Options, doc *document, def defaults) (settings, Origin, error
 func spotDiscount(opts Options) (float64, error) {
 	d := opts.SpotDiscount
 	switch {
-	case math.IsNaN(d) || d < 0 || d >= 1:
-		return DefaultSpotDiscount, fieldErr("", "Options.SpotDiscount", ErrInvalidOptions, "%v not in [0, 1)", d)
+	case !(d >= 0 && d <= MaxSpotDiscount):
+		return DefaultSpotDiscount, fieldErr("", "Options.SpotDiscount", ErrInvalidOptions,
+			"%v not in [0, %v]: spot prices must stay positive", d, MaxSpotDiscount)
 	case opts.NoSpotDiscount && d != 0:
 		return 0, fieldErr("", "Options.NoSpotDiscount", ErrInvalidOptions, "set with SpotDiscount %v", d)
 	case opts.NoSpotDiscount:
@@ -295,6 +312,15 @@ func givenPrices(p Prices, region string) (priceTable, error) {
 	if !validCurrency(cur) {
 		return priceTable{}, fieldErr("", "Options.Prices.Currency", ErrInvalidOptions, "%q is not an ISO 4217 code such as USD", cur)
 	}
+	var errs []error
+	for _, typ := range slices.Sorted(maps.Keys(p.PerHour)) {
+		if _, err := listPrice(p.PerHour[typ]); err != nil {
+			errs = append(errs, fieldErr(typ, "Options.Prices", ErrInvalidPrice, "%v", err))
+		}
+	}
+	if len(errs) > 0 {
+		return priceTable{}, errors.Join(errs...)
+	}
 	return priceTable{currency: cur, source: cmp.Or(p.Source, "Options.Prices"), perHour: p.PerHour, field: "Options.Prices"}, nil
 }
 
@@ -317,7 +343,7 @@ func spotPrices(in map[string]float64, doc *document) (map[string]Price, []error
 	out := make(map[string]Price, len(in))
 	var errs []error
 	for _, name := range slices.Sorted(maps.Keys(in)) {
-		p, err := PriceFromDollars(in[name])
+		p, err := listPrice(in[name])
 		switch {
 		case !names[name]:
 			errs = append(errs, fieldErr(name, "Options.SpotPrice", ErrInvalidOptions, "no such instance type in the catalog"))
@@ -367,7 +393,7 @@ func (s *settings) onDemandPrice(sp *spec) (Price, bool, error) {
 	if !ok {
 		return 0, false, nil
 	}
-	p, err := PriceFromDollars(d)
+	p, err := listPrice(d)
 	if err != nil {
 		return 0, false, fieldErr(sp.Name, s.table.field, ErrInvalidPrice, "%v", err)
 	}
@@ -415,7 +441,7 @@ func (s *settings) spot(sp *spec, od Price) (Price, error) {
 	if s.docCurrency != s.table.currency {
 		return 0, fieldErr(sp.Name, field, ErrInvalidPrice, "in %s, but the on-demand prices are in %s", s.docCurrency, s.table.currency)
 	}
-	p, err := PriceFromDollars(d)
+	p, err := listPrice(d)
 	if err != nil {
 		return 0, fieldErr(sp.Name, field, ErrInvalidPrice, "%v", err)
 	}

@@ -3,7 +3,11 @@ package instancetypes
 import (
 	"cmp"
 	"errors"
+	"fmt"
+	"maps"
 	"math"
+	"slices"
+	"strings"
 
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/resources"
@@ -14,16 +18,25 @@ import (
 // holds, and the AMI family, which decides how ([Catalog.WithKubelet]).
 // The zero Kubelet changes nothing. Maps name resources by
 // [resources.Name]; values are in the units of [resources.List].
+//
+// [Catalog.WithKubelet] accepts exactly what the provider's EC2NodeClass
+// CRD (v1.14.1) accepts, and rejects the rest with a [*FieldError] naming
+// the field ("Kubelet.KubeReserved[nvidia.com/gpu]") and wrapping
+// [ErrInvalidOptions]: see each field.
 type Kubelet struct {
 	// MaxPods, when HasMaxPods, is the pod capacity of every type
-	// (kubelet maxPods), instead of its ENI-limited count.
+	// (kubelet maxPods), instead of its ENI-limited count: 0..2^31−1 (the
+	// CRD's int32, minimum 0). It must be 0 without HasMaxPods.
 	MaxPods    int64
 	HasMaxPods bool
 	// PodsPerCore, when positive, caps the pod capacity at PodsPerCore ×
-	// vCPUs (kubelet podsPerCore), for the families that honour it.
+	// vCPUs (kubelet podsPerCore), for the families that honour it:
+	// 0..2^31−1.
 	PodsPerCore int64
 	// KubeReserved replaces the model's kube-reserved cpu, memory or
-	// ephemeral-storage for each it names; SystemReserved is added.
+	// ephemeral-storage for each it names; SystemReserved is added. The
+	// keys are cpu, memory, ephemeral-storage and pid (which no pod
+	// requests: checked, then ignored), the values 0..resources.MaxAmount.
 	KubeReserved, SystemReserved map[resources.Name]int64
 	// MemoryAvailable and NodeFSAvailable are the hard eviction
 	// thresholds memory.available and nodefs.available (kubelet
@@ -35,7 +48,10 @@ type Kubelet struct {
 
 // Threshold is a hard eviction threshold: Quantity, or Percent of the
 // node's capacity when IsPercent (100% disables it, as in the kubelet).
-// The zero Threshold is unset.
+// The zero Threshold is unset. As the CRD's pattern and the kubelet
+// require, Percent is 0..100 with at most two decimals and Quantity is
+// 0..resources.MaxAmount (bytes); the field not chosen by IsPercent, and
+// both when Set is false, must be 0.
 type Threshold struct {
 	Quantity  int64
 	Percent   float64
@@ -65,6 +81,8 @@ var familyNames = [...]string{"Default", "Bottlerocket", "Windows"}
 // String returns the family's name.
 func (f AMIFamily) String() string { return enum.String(f, "AMIFamily", familyNames[:]) }
 
+func (f AMIFamily) valid() bool { return int(f) < len(familyNames) }
+
 // flags are the AWS provider's AMI family feature flags.
 func (f AMIFamily) flags() (eniDensity, eniMemory, podsPerCore bool) {
 	switch f {
@@ -80,6 +98,90 @@ func (f AMIFamily) flags() (eniDensity, eniMemory, podsPerCore bool) {
 func (k *Kubelet) isZero() bool {
 	return !k.HasMaxPods && k.PodsPerCore == 0 && len(k.KubeReserved) == 0 && len(k.SystemReserved) == 0 &&
 		!k.MemoryAvailable.Set && !k.NodeFSAvailable.Set && k.Family == DefaultFamily
+}
+
+// maxKubeletCount is the largest maxPods and podsPerCore: the CRD's
+// fields are int32.
+const maxKubeletCount = math.MaxInt32
+
+// reservedKeys are the keys of kubeReserved and systemReserved that the
+// CRD accepts; pidKey is the one that changes no type.
+var reservedKeys = []resources.Name{resources.CPU, resources.Memory, resources.EphemeralStorage, pidKey}
+
+const pidKey = resources.Name("pid")
+
+// validate checks k as the provider's EC2NodeClass CRD checks
+// spec.kubelet, and that no field is set without its flag. Every error is
+// a *FieldError naming the field of k, wrapping ErrInvalidOptions.
+func (k *Kubelet) validate() error {
+	var errs []error
+	bad := func(field, format string, args ...any) {
+		errs = append(errs, fieldErr("", "Kubelet."+field, ErrInvalidOptions, format, args...))
+	}
+	switch {
+	case k.MaxPods < 0 || k.MaxPods > maxKubeletCount:
+		bad("MaxPods", "%d not in 0..%d", k.MaxPods, maxKubeletCount)
+	case k.MaxPods != 0 && !k.HasMaxPods:
+		bad("MaxPods", "%d without HasMaxPods", k.MaxPods)
+	}
+	if k.PodsPerCore < 0 || k.PodsPerCore > maxKubeletCount {
+		bad("PodsPerCore", "%d not in 0..%d", k.PodsPerCore, maxKubeletCount)
+	}
+	for _, r := range []struct {
+		field string
+		m     map[resources.Name]int64
+	}{{"KubeReserved", k.KubeReserved}, {"SystemReserved", k.SystemReserved}} {
+		for _, n := range slices.Sorted(maps.Keys(r.m)) {
+			field := fmt.Sprintf("%s[%s]", r.field, n)
+			switch v := r.m[n]; {
+			case !slices.Contains(reservedKeys, n):
+				bad(field, "not one of %s", joinNames(reservedKeys))
+			case v < 0 || v > resources.MaxAmount:
+				bad(field, "%d not in 0..%d", v, int64(resources.MaxAmount))
+			}
+		}
+	}
+	for _, t := range []struct {
+		field string
+		t     Threshold
+	}{{"MemoryAvailable", k.MemoryAvailable}, {"NodeFSAvailable", k.NodeFSAvailable}} {
+		if sub, msg := t.t.check(); msg != "" {
+			bad(t.field+sub, "%s", msg)
+		}
+	}
+	if !k.Family.valid() {
+		bad("Family", "%s is not one of %s", k.Family, strings.Join(familyNames[:], ", "))
+	}
+	return errors.Join(errs...)
+}
+
+// check returns the field of t that is wrong ("" for t itself) and what
+// is wrong with it; msg is "" when nothing is.
+func (t Threshold) check() (field, msg string) {
+	switch {
+	case !t.Set && t != Threshold{}:
+		return "", "Quantity, Percent or IsPercent given, but not Set"
+	case t.IsPercent && t.Quantity != 0:
+		return ".Quantity", fmt.Sprintf("%d given with IsPercent", t.Quantity)
+	case t.IsPercent && !(t.Percent >= 0 && t.Percent <= 100):
+		return ".Percent", fmt.Sprintf("%v not in 0..100", t.Percent)
+	case t.IsPercent && math.Round(t.Percent*100)/100 != t.Percent:
+		return ".Percent", fmt.Sprintf("%v has more than two decimals (the CRD's pattern)", t.Percent)
+	case !t.IsPercent && t.Percent != 0:
+		return ".Percent", fmt.Sprintf("%v given without IsPercent", t.Percent)
+	case t.Quantity < 0 || t.Quantity > resources.MaxAmount:
+		return ".Quantity", fmt.Sprintf("%d not in 0..%d", t.Quantity, int64(resources.MaxAmount))
+	}
+	return "", ""
+}
+
+// joinNames joins names with ", ".
+func joinNames(names []resources.Name) string {
+	s := make([]string, len(names))
+	for i, n := range names {
+		s[i] = string(n)
+	}
+	return strings.Join(s, ", ")
 }
 
 // ErrNoModel is wrapped (with [ErrInvalid]) by the error of
@@ -103,10 +205,15 @@ var ErrNoModel = errors.New("no overhead model")
 // A catalog file's capacity and overhead overrides still apply, last. A
 // type that then holds no pod (0 pods, or an overhead above its capacity)
 // is left out, as no pod fits it. Offerings, labels and the origin are
-// kept. The zero k returns c itself. A type [New] built from given
-// capacity and overhead is a *FieldError wrapping [ErrNoModel]. The receiver is unchanged; the complexity is that
-// of [New].
+// kept. The zero k returns c itself. A k the CRD would reject (see
+// [Kubelet]) is a *FieldError wrapping [ErrInvalidOptions], whatever the
+// catalog. A type [New] built from given capacity and overhead is a
+// *FieldError wrapping [ErrNoModel]. The receiver and k are unchanged;
+// the complexity is that of [New].
 func (c *Catalog) WithKubelet(k Kubelet) (*Catalog, error) {
+	if err := k.validate(); err != nil {
+		return nil, err
+	}
 	if k.isZero() {
 		return c, nil
 	}
@@ -199,7 +306,9 @@ func podCount(k Kubelet, def int64, eniDensity, capped bool, vcpus int64) int64 
 func kubeletOverhead(k Kubelet, capacity resources.List, reservedPods int64) resources.List {
 	kube := resources.List{CPU: kubeReservedCPU(capacity.CPU), Memory: kubeReservedMemory(reservedPods), EphemeralStorage: kubeReservedStorage}
 	for n, v := range k.KubeReserved {
-		kube = kube.With(n, v)
+		if n != pidKey {
+			kube = kube.With(n, v)
+		}
 	}
 	eviction := resources.List{
 		Memory:           k.MemoryAvailable.of(capacity.Memory, evictionMemory),
@@ -207,7 +316,9 @@ func kubeletOverhead(k Kubelet, capacity resources.List, reservedPods int64) res
 	}
 	total := kube.Add(eviction)
 	for n, v := range k.SystemReserved {
-		total = total.With(n, total.Get(n)+v)
+		if n != pidKey {
+			total = total.With(n, total.Get(n)+v)
+		}
 	}
 	return total
 }

@@ -1,6 +1,8 @@
 package instancetypes
 
 import (
+	"math"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -122,4 +124,67 @@ func TestWithKubeletNoModel(t *testing.T) {
 func TestAMIFamilyString(t *testing.T) {
 	assert.Equal(t, "Bottlerocket", Bottlerocket.String())
 	assert.Equal(t, "AMIFamily(9)", AMIFamily(9).String())
+}
+
+// TestWithKubeletInvalid: what the EC2NodeClass CRD rejects is an error
+// naming the Kubelet field, never a silently emptied or shrunk catalog.
+func TestWithKubeletInvalid(t *testing.T) {
+	pct := func(p float64) Threshold { return Threshold{Percent: p, IsPercent: true, Set: true} }
+	tests := []struct {
+		name string
+		k    Kubelet
+		want string
+	}{
+		{"negative maxPods", Kubelet{MaxPods: -1, HasMaxPods: true}, "Kubelet.MaxPods: invalid options: -1 not in 0..2147483647"},
+		{"maxPods above int32", Kubelet{MaxPods: 1 << 31, HasMaxPods: true}, "Kubelet.MaxPods: invalid options: 2147483648 not in"},
+		{"maxPods without HasMaxPods", Kubelet{MaxPods: 5}, "Kubelet.MaxPods: invalid options: 5 without HasMaxPods"},
+		{"negative podsPerCore", Kubelet{PodsPerCore: -1}, "Kubelet.PodsPerCore: invalid options: -1 not in"},
+		{"GPU kubeReserved", Kubelet{KubeReserved: map[resources.Name]int64{"nvidia.com/gpu": 1}},
+			"Kubelet.KubeReserved[nvidia.com/gpu]: invalid options: not one of cpu, memory, ephemeral-storage, pid"},
+		{"pods kubeReserved", Kubelet{KubeReserved: map[resources.Name]int64{resources.Pods: 5}}, "Kubelet.KubeReserved[pods]: invalid options: not one of"},
+		{"pods systemReserved", Kubelet{SystemReserved: map[resources.Name]int64{resources.Pods: 5}}, "Kubelet.SystemReserved[pods]: invalid options: not one of"},
+		{"negative kubeReserved", Kubelet{KubeReserved: map[resources.Name]int64{resources.Memory: -1}}, "Kubelet.KubeReserved[memory]: invalid options: -1 not in 0.."},
+		{"negative systemReserved", Kubelet{SystemReserved: map[resources.Name]int64{resources.CPU: -100}}, "Kubelet.SystemReserved[cpu]: invalid options: -100 not in 0.."},
+		{"huge systemReserved", Kubelet{SystemReserved: map[resources.Name]int64{resources.CPU: math.MaxInt64}}, "Kubelet.SystemReserved[cpu]: invalid options: 9223372036854775807 not in 0.."},
+		{"percent above 100", Kubelet{NodeFSAvailable: pct(150)}, "Kubelet.NodeFSAvailable.Percent: invalid options: 150 not in 0..100"},
+		{"negative percent", Kubelet{MemoryAvailable: pct(-1)}, "Kubelet.MemoryAvailable.Percent: invalid options: -1 not in 0..100"},
+		{"NaN percent", Kubelet{MemoryAvailable: pct(math.NaN())}, "Kubelet.MemoryAvailable.Percent: invalid options: NaN not in 0..100"},
+		{"three decimals", Kubelet{MemoryAvailable: pct(5.555)}, "Kubelet.MemoryAvailable.Percent: invalid options: 5.555 has more than two decimals"},
+		{"negative quantity", Kubelet{MemoryAvailable: Threshold{Quantity: -1, Set: true}}, "Kubelet.MemoryAvailable.Quantity: invalid options: -1 not in 0.."},
+		{"quantity with percent", Kubelet{MemoryAvailable: Threshold{Quantity: 5, IsPercent: true, Set: true}}, "Kubelet.MemoryAvailable.Quantity: invalid options: 5 given with IsPercent"},
+		{"percent without IsPercent", Kubelet{NodeFSAvailable: Threshold{Percent: 5, Set: true}}, "Kubelet.NodeFSAvailable.Percent: invalid options: 5 given without IsPercent"},
+		{"not set", Kubelet{NodeFSAvailable: Threshold{Quantity: 5}}, "Kubelet.NodeFSAvailable: invalid options: Quantity, Percent or IsPercent given, but not Set"},
+		{"unknown family", Kubelet{Family: 99}, "Kubelet.Family: invalid options: AMIFamily(99) is not one of Default, Bottlerocket, Windows"},
+	}
+	c, err := AWS(Options{})
+	require.NoError(t, err)
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, err := c.WithKubelet(tc.k)
+			if err == nil {
+				t.Fatalf("accepted: %d of %d types", out.Len(), c.Len())
+			}
+			assert.ErrorIs(t, err, ErrInvalidOptions)
+			assert.ErrorIs(t, err, ErrInvalid)
+			assert.True(t, strings.HasPrefix(err.Error(), "instancetypes: "+tc.want), "%v", err)
+			assert.NotContains(t, err.Error(), "\n", "one error, not one per type")
+		})
+	}
+}
+
+// TestWithKubeletValid: the limits of the CRD are accepted, and pid is
+// checked but reserves nothing a pod requests.
+func TestWithKubeletValid(t *testing.T) {
+	c, err := AWS(Options{})
+	require.NoError(t, err)
+	for _, k := range []Kubelet{
+		{MaxPods: math.MaxInt32, HasMaxPods: true, PodsPerCore: math.MaxInt32},
+		{KubeReserved: map[resources.Name]int64{"pid": 1000}, SystemReserved: map[resources.Name]int64{"pid": 100, resources.Memory: 0}},
+		{MemoryAvailable: Threshold{Percent: 0.29, IsPercent: true, Set: true}, NodeFSAvailable: Threshold{Percent: 100, IsPercent: true, Set: true}},
+		{MemoryAvailable: Threshold{Set: true}, NodeFSAvailable: Threshold{Percent: 0, IsPercent: true, Set: true}},
+	} {
+		out, err := c.WithKubelet(k)
+		require.NoError(t, err, "%+v", k)
+		assert.Equal(t, c.Len(), out.Len(), "%+v: every type kept", k)
+	}
 }

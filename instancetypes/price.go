@@ -39,6 +39,30 @@ func PriceFromDollars(dollars float64) (Price, error) {
 	return Price(math.Round(dollars * nanosPerDollar)), nil
 }
 
+// MinListPrice is the smallest price that a price list ([ParsePrices]),
+// Options (Prices, SpotPrice) or a catalog file (price, spotPrice) may
+// give: one micro-unit (0.000001) per hour, the smallest amount
+// [Price.Amount] writes. A given price of 0 (or that rounds to 0) would
+// make an offering free, which no provider sells: Karpenter's price tables
+// have no zero price, and the cheapest on-demand price embedded is
+// 0.0042 USD/hour (t4g.nano in us-east-1).
+const MinListPrice = Price(1000)
+
+// listPrice is the Price of a given price: PriceFromDollars, and
+// MinListPrice..MaxValidPrice. Errors wrap ErrInvalidPrice.
+func listPrice(dollars float64) (Price, error) {
+	p, err := PriceFromDollars(dollars)
+	switch {
+	case err != nil:
+		return 0, err
+	case p < MinListPrice:
+		return 0, fmt.Errorf("%w: %v per hour is below the minimum %s: no offering is free", ErrInvalidPrice, dollars, MinListPrice)
+	case p > MaxValidPrice:
+		return 0, fmt.Errorf("%w: %v per hour is above the maximum %s", ErrInvalidPrice, dollars, MaxValidPrice)
+	}
+	return p, nil
+}
+
 // MustPriceFromDollars is like [PriceFromDollars] but panics on error. It is
 // meant for tests and hard-coded prices.
 func MustPriceFromDollars(dollars float64) Price {

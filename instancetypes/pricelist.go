@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 )
 
 //go:embed data/aws-ec2-prices.json
@@ -28,8 +29,10 @@ type Prices struct {
 	// [Origin].Source). "" means "Options.Prices".
 	Source string
 	// PerHour is the on-demand price per instance-hour of each type, in
-	// Currency. A type of the catalog missing from it has no price and is
-	// left out of the catalog; names the catalog does not have are ignored.
+	// Currency, each in [MinListPrice]..[MaxValidPrice] (checked, every one,
+	// when the catalog is built). A type of the catalog missing from it has
+	// no price and is left out of the catalog; names the catalog does not
+	// have are ignored.
 	PerHour map[string]float64
 }
 
@@ -46,11 +49,19 @@ type NoPricesError struct {
 }
 
 func (e *NoPricesError) Error() string {
-	if e.Region == "" {
-		return fmt.Sprintf("instancetypes: %s has prices for %s: name one of them", e.In, strings.Join(e.Regions, ", "))
+	has := "has prices for " + strings.Join(e.Regions, ", ")
+	if len(e.Regions) == 0 {
+		has = "has no regions"
 	}
-	return fmt.Sprintf("instancetypes: %v: %q is not in %s, which has prices for %s only; nodeplan never uses another region's prices",
-		ErrNoPrices, e.Region, e.In, strings.Join(e.Regions, ", "))
+	if e.Region == "" {
+		return fmt.Sprintf("instancetypes: %s %s: name one of them", e.In, has)
+	}
+	only := " only"
+	if len(e.Regions) == 0 {
+		only = ""
+	}
+	return fmt.Sprintf("instancetypes: %v: %q is not in %s, which %s%s; nodeplan never uses another region's prices",
+		ErrNoPrices, e.Region, e.In, has, only)
 }
 
 // Unwrap returns ErrNoPrices.
@@ -66,22 +77,27 @@ type priceList struct {
 }
 
 // pricePartition is one partition of a price list: a currency and the
-// prices of its regions.
+// prices of its regions. A price is a pointer so that null is told from 0.
 type pricePartition struct {
-	Currency       string                        `json:"currency"`
-	Source         *int                          `json:"source"`
-	TableGenerated string                        `json:"tableGenerated"`
-	Regions        map[string]map[string]float64 `json:"regions"`
+	Currency       string                         `json:"currency"`
+	Source         *int                           `json:"source"`
+	TableGenerated string                         `json:"tableGenerated"`
+	Regions        map[string]map[string]*float64 `json:"regions"`
 }
 
 // ParsePrices reads the prices of region from a price list in the layout
 // of aws-ec2-prices.json (see the package doc): partitions, each with a
-// currency and, per region, a price per instance-hour for each type. An
-// empty region names the list's only region. A region the list does not
-// have is a [*NoPricesError]; a malformed list or price is a [*FieldError]
-// wrapping [ErrInvalidPrice]. The result's Source says which region and
-// table the prices are ("on-demand prices for us-east-1, table of
-// 2026-07-20"). It does not modify data. O(size of data).
+// currency, the optional index of its entry in the list's "source", the
+// optional date of its table ("tableGenerated": YYYY-MM-DD, or an RFC 3339
+// time) and, per region, a price per instance-hour for each type. An
+// empty region names the list's only region. The whole list is checked: a
+// malformed list, a key repeated in an object, a region in two
+// partitions, or a price that is null or outside
+// [MinListPrice]..[MaxValidPrice] is a [*FieldError] wrapping
+// [ErrInvalidPrice]. A region the list does not have is a
+// [*NoPricesError]. The result's Source says which region and table the
+// prices are ("on-demand prices for us-east-1, table of 2026-07-20"). It
+// does not modify data. O(size of data).
 func ParsePrices(data []byte, region string) (Prices, error) {
 	p, date, err := parsePrices(data, region)
 	p.Source = "on-demand prices for " + p.Region
@@ -98,19 +114,24 @@ func parsePrices(data []byte, region string) (Prices, string, error) {
 	if err != nil {
 		return Prices{}, "", err
 	}
-	regions := list.regions()
+	in, err := list.check()
+	if err != nil {
+		return Prices{}, "", err
+	}
+	regions := slices.Sorted(maps.Keys(in))
 	if region == "" && len(regions) == 1 {
 		region = regions[0]
 	}
-	for _, name := range slices.Sorted(maps.Keys(list.Partitions)) {
-		part := list.Partitions[name]
-		if table, ok := part.Regions[region]; ok {
-			d := part.TableGenerated
-			p, err := part.prices(name, region, table)
-			return p, d[:min(len(d), len("2006-01-02"))], err
-		}
+	name, ok := in[region]
+	if !ok {
+		return Prices{}, "", &NoPricesError{Region: region, Regions: regions, In: "the price list"}
 	}
-	return Prices{}, "", &NoPricesError{Region: region, Regions: regions, In: "the price list"}
+	part := list.Partitions[name]
+	perHour := make(map[string]float64, len(part.Regions[region]))
+	for typ, d := range part.Regions[region] {
+		perHour[typ] = *d
+	}
+	return Prices{Region: region, Currency: part.Currency, PerHour: perHour}, part.date(), nil
 }
 
 func decodePriceList(data []byte) (priceList, error) {
@@ -123,35 +144,75 @@ func decodePriceList(data []byte) (priceList, error) {
 	if dec.More() {
 		return list, fieldErr("", "prices", ErrInvalidPrice, "trailing data after the JSON object")
 	}
+	if path := repeatedKey(data); path != "" {
+		return list, fieldErr("", "prices", ErrInvalidPrice, "%s: the key is repeated in its object", path)
+	}
 	return list, nil
 }
 
-// regions returns the regions of every partition, sorted.
-func (l *priceList) regions() []string {
-	var out []string
-	for _, p := range l.Partitions {
-		out = append(out, slices.Collect(maps.Keys(p.Regions))...)
-	}
-	slices.Sort(out)
-	return out
-}
-
-// prices checks and returns the table of region in partition name.
-func (p *pricePartition) prices(name, region string, table map[string]float64) (Prices, error) {
-	field := "partitions." + name
-	if !validCurrency(p.Currency) {
-		return Prices{}, fieldErr("", field+".currency", ErrInvalidPrice, "%q is not an ISO 4217 code such as USD", p.Currency)
-	}
+// check validates every partition of l and returns the partition of each
+// region.
+func (l *priceList) check() (map[string]string, error) {
+	in := map[string]string{}
 	var errs []error
-	for _, typ := range slices.Sorted(maps.Keys(table)) {
-		if _, err := PriceFromDollars(table[typ]); err != nil {
-			errs = append(errs, fieldErr(typ, field+".regions."+region, ErrInvalidPrice, "%v", err))
+	for _, name := range slices.Sorted(maps.Keys(l.Partitions)) {
+		part := l.Partitions[name]
+		errs = append(errs, part.check("partitions."+name, len(l.Source))...)
+		for _, region := range slices.Sorted(maps.Keys(part.Regions)) {
+			if other, ok := in[region]; ok {
+				errs = append(errs, fieldErr("", "partitions."+name+".regions."+region, ErrInvalidPrice,
+					"the region is also in partition %s: a region has one table", other))
+			}
+			in[region] = name
 		}
 	}
-	if len(table) == 0 {
-		errs = append(errs, fieldErr("", field+".regions."+region, ErrInvalidPrice, "no prices"))
+	return in, errors.Join(errs...)
+}
+
+// check validates the partition at field of a list with sources entries
+// in its "source".
+func (p *pricePartition) check(field string, sources int) []error {
+	var errs []error
+	if !validCurrency(p.Currency) {
+		errs = append(errs, fieldErr("", field+".currency", ErrInvalidPrice, "%q is not an ISO 4217 code such as USD", p.Currency))
 	}
-	return Prices{Region: region, Currency: p.Currency, PerHour: table}, errors.Join(errs...)
+	if p.Source != nil && (*p.Source < 0 || *p.Source >= sources) {
+		errs = append(errs, fieldErr("", field+".source", ErrInvalidPrice, "%d is not an index of the list's %d sources", *p.Source, sources))
+	}
+	if !validDate(p.TableGenerated) {
+		errs = append(errs, fieldErr("", field+".tableGenerated", ErrInvalidPrice, "%q is not a date YYYY-MM-DD or an RFC 3339 time", p.TableGenerated))
+	}
+	for _, region := range slices.Sorted(maps.Keys(p.Regions)) {
+		table, rf := p.Regions[region], field+".regions."+region
+		if len(table) == 0 {
+			errs = append(errs, fieldErr("", rf, ErrInvalidPrice, "no prices"))
+		}
+		for _, typ := range slices.Sorted(maps.Keys(table)) {
+			var err error
+			if d := table[typ]; d == nil {
+				err = fmt.Errorf("%w: null is not a price", ErrInvalidPrice)
+			} else {
+				_, err = listPrice(*d)
+			}
+			if err != nil {
+				errs = append(errs, fieldErr(typ, rf, ErrInvalidPrice, "%v", err))
+			}
+		}
+	}
+	return errs
+}
+
+// date is the date of the partition's table, "" when it has none.
+func (p *pricePartition) date() string {
+	return p.TableGenerated[:min(len(p.TableGenerated), len(time.DateOnly))]
+}
+
+// validDate reports whether s is empty, a date YYYY-MM-DD or an RFC 3339
+// time.
+func validDate(s string) bool {
+	_, errDate := time.Parse(time.DateOnly, s)
+	_, errTime := time.Parse(time.RFC3339, s)
+	return s == "" || errDate == nil || errTime == nil
 }
 
 // validCurrency reports whether c looks like an ISO 4217 code: three

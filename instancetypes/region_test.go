@@ -3,6 +3,7 @@ package instancetypes
 import (
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -76,11 +77,20 @@ func TestAWSRegionErrors(t *testing.T) {
 			ErrInvalidOptions, "Options.Prices.Region", nil},
 		{"bad currency", Options{Prices: Prices{Currency: "dollars", PerHour: map[string]float64{"m5.large": 1}}}, ErrInvalidOptions, "Options.Prices.Currency", nil},
 		{"negative given price", Options{Prices: Prices{PerHour: map[string]float64{"m5.large": -1}}}, ErrInvalidPrice, `"m5.large": Options.Prices`, nil},
+		{"zero given price", Options{Prices: Prices{PerHour: map[string]float64{"m5.large": 0.1, "m5.xlarge": 0}}}, ErrInvalidPrice,
+			`"m5.xlarge": Options.Prices: invalid price: invalid price: 0 per hour is below the minimum 0.000001/h`, nil},
+		{"zero given price of a type not in the catalog", Options{Prices: Prices{PerHour: map[string]float64{"m5.large": 0.1, "x.y": 0}}}, ErrInvalidPrice,
+			`"x.y": Options.Prices`, nil},
+		{"zero spot price", Options{SpotPrice: map[string]float64{"m5.large": 1e-300}}, ErrInvalidPrice, `"m5.large": Options.SpotPrice: invalid price: invalid price: 1e-300 per hour is below the minimum`, nil},
+		{"spot discount that prices spot at 0", Options{SpotDiscount: 0.9999999999}, ErrInvalidOptions,
+			"Options.SpotDiscount: invalid options: 0.9999999999 not in [0, 0.999]: spot prices must stay positive", nil},
+		{"spot discount just above the maximum", Options{SpotDiscount: 0.9991}, ErrInvalidOptions, "Options.SpotDiscount", nil},
 		{"zone of another region", Options{Zones: []string{"us-east-1a", "eu-west-1a"}}, ErrInvalidOptions, `Options.Zones[1]: invalid options: "eu-west-1a" is not a zone of region "us-east-1"`, nil},
 		{"zones of another region", Options{Region: "us-gov-west-1", Zones: []string{"us-east-1a"}}, ErrInvalidOptions, `"us-east-1a" is not a zone of region "us-gov-west-1"`, nil},
 		{"bad region", Options{Region: "Mars 1"}, ErrInvalidOptions, "Options.Region", nil},
 		{"reserved alone", Options{CapacityTypes: []CapacityType{Reserved}}, ErrInvalidOptions, "reserved alone offers nothing", nil},
 		{"unknown capacity type", Options{CapacityTypes: []CapacityType{OnDemand, CapacityType(7)}}, ErrInvalidCapacityType, "Options.CapacityTypes[1]", nil},
+		{"max pods beyond the kubelet's int32", Options{MaxPods: 1 << 62}, ErrInvalidOptions, "Options.MaxPods: invalid options: 4611686018427387904 not in 0..2147483647", nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +98,7 @@ func TestAWSRegionErrors(t *testing.T) {
 			require.Error(t, err)
 			assert.ErrorIs(t, err, tc.kind)
 			assert.Contains(t, err.Error(), tc.want)
+			assert.NotContains(t, err.Error(), "\n", "one error about the option, not one per type")
 			var np *NoPricesError
 			if assert.Equal(t, tc.regions != nil, errors.As(err, &np)) && np != nil {
 				assert.Equal(t, tc.regions, np.Regions)
@@ -207,6 +218,8 @@ func TestParsePrices(t *testing.T) {
 			Source: "on-demand prices for cn-northwest-1", PerHour: map[string]float64{"m5.large": 0.9}}, nil, ""},
 		{"the only region", one, "", Prices{Region: "eu-west-1", Currency: "EUR", Source: "on-demand prices for eu-west-1",
 			PerHour: map[string]float64{"m5.large": 0.1}}, nil, ""},
+		{"a date", `{"partitions":{"x":{"currency":"EUR","tableGenerated":"2026-01-02","regions":{"r":{"a":0.000001}}}}}`, "r",
+			Prices{Region: "r", Currency: "EUR", Source: "on-demand prices for r, table of 2026-01-02", PerHour: map[string]float64{"a": 0.000001}}, nil, ""},
 		{"no region among several", list, "", Prices{}, ErrNoPrices, "has prices for ap-southeast-2, cn-northwest-1: name one"},
 		{"missing region", list, "us-east-1", Prices{}, ErrNoPrices, `"us-east-1" is not in the price list`},
 		{"not json", `{`, "x", Prices{}, ErrInvalidPrice, "prices"},
@@ -214,6 +227,27 @@ func TestParsePrices(t *testing.T) {
 		{"negative", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"a.b":-1}}}}}`, "r", Prices{}, ErrInvalidPrice, `"a.b": partitions.x.regions.r`},
 		{"empty", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{}}}}}`, "r", Prices{}, ErrInvalidPrice, "no prices"},
 		{"currency", `{"partitions":{"x":{"currency":"euro","regions":{"r":{"a":1}}}}}`, "r", Prices{}, ErrInvalidPrice, "partitions.x.currency"},
+		{"null price", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"m5.large":null}}}}}`, "r", Prices{}, ErrInvalidPrice,
+			`"m5.large": partitions.x.regions.r: invalid price: invalid price: null is not a price`},
+		{"zero price", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"m5.large":0}}}}}`, "r", Prices{}, ErrInvalidPrice,
+			`"m5.large": partitions.x.regions.r: invalid price: invalid price: 0 per hour is below the minimum 0.000001/h`},
+		{"price that rounds to 0", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"m5.large":1e-300}}}}}`, "r", Prices{}, ErrInvalidPrice, "below the minimum"},
+		{"price below a micro-unit", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"m5.large":0.0000009}}}}}`, "r", Prices{}, ErrInvalidPrice, "below the minimum"},
+		{"price above the maximum", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"m5.large":2e6}}}}}`, "r", Prices{}, ErrInvalidPrice, "above the maximum"},
+		{"bad price in another region", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"a":1},"s":{"a":0}}}}}`, "r", Prices{}, ErrInvalidPrice, "partitions.x.regions.s"},
+		{"region in two partitions", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"a":1}}},"y":{"currency":"USD","regions":{"r":{"a":2}}}}}`, "r",
+			Prices{}, ErrInvalidPrice, "partitions.y.regions.r: invalid price: the region is also in partition x"},
+		{"repeated type", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"a":1,"a":2}}}}}`, "r", Prices{}, ErrInvalidPrice,
+			"prices: invalid price: partitions.x.regions.r.a: the key is repeated in its object"},
+		{"repeated region", `{"partitions":{"x":{"currency":"EUR","regions":{"r":{"a":1},"r":{"a":2}}}}}`, "r", Prices{}, ErrInvalidPrice, "partitions.x.regions.r: the key is repeated"},
+		{"repeated field, other case", `{"partitions":{"x":{"currency":"EUR","Currency":"USD","regions":{"r":{"a":1}}}}}`, "r", Prices{}, ErrInvalidPrice, "partitions.x.Currency: the key is repeated"},
+		{"tableGenerated not a date", `{"partitions":{"x":{"currency":"EUR","tableGenerated":"yesterday","regions":{"r":{"a":1}}}}}`, "r", Prices{}, ErrInvalidPrice,
+			`partitions.x.tableGenerated: invalid price: "yesterday" is not a date`},
+		{"source out of range", `{"source":["s"],"partitions":{"x":{"currency":"EUR","source":1,"regions":{"r":{"a":1}}}}}`, "r", Prices{}, ErrInvalidPrice,
+			"partitions.x.source: invalid price: 1 is not an index of the list's 1 sources"},
+		{"negative source", `{"partitions":{"x":{"currency":"EUR","source":-1,"regions":{"r":{"a":1}}}}}`, "r", Prices{}, ErrInvalidPrice, "partitions.x.source"},
+		{"no regions", `{"partitions":{}}`, "r", Prices{}, ErrNoPrices, `"r" is not in the price list, which has no regions;`},
+		{"no regions, none named", `{"partitions":{}}`, "", Prices{}, ErrNoPrices, "the price list has no regions: name one"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -300,4 +334,19 @@ func TestWithZones(t *testing.T) {
 	_, err = perZone.WithZones("z3")
 	assert.ErrorIs(t, err, ErrInvalidOffering)
 	assert.Equal(t, Origin{}, perZone.Origin(), "New knows nothing of the origin")
+}
+
+// TestMaxSpotDiscount: at the largest discount, every modelled spot price
+// of every embedded region is still positive.
+func TestMaxSpotDiscount(t *testing.T) {
+	for _, region := range embeddedRegions {
+		c, err := AWS(Options{Region: region, SpotDiscount: MaxSpotDiscount})
+		require.NoError(t, err)
+		for _, it := range c.Types() {
+			for _, o := range it.Offerings {
+				require.Positive(t, o.Price, "%s %s %s", region, it.Name, o.CapacityType)
+			}
+		}
+	}
+	require.Positive(t, MinListPrice.scale(int64(math.Round(MaxSpotDiscount*1e6))), "the cheapest given price, at the largest discount")
 }

@@ -103,6 +103,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad maxPods", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","maxPods":0}]}`, Options{}, ErrInvalidSpec, `"a": maxPods`},
 		{"negative price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":-1}}]}`,
 			Options{Region: "r"}, ErrInvalidPrice, `"a": price.r`},
+		{"zero price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":0}}]}`,
+			Options{Region: "r"}, ErrInvalidPrice, `"a": price.r: invalid price: invalid price: 0 per hour is below the minimum`},
+		{"zero spot price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1},"spotPrice":{"r":0}}]}`,
+			Options{Region: "r"}, ErrInvalidPrice, `"a": spotPrice.r: invalid price: invalid price: 0 per hour is below the minimum`},
+		{"repeated price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1,"r":0.5}}]}`,
+			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].price.r: the key is repeated in its object`},
 		{"bad label", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","labels":{"k":"a b"}}]}`, Options{}, ErrInvalidSpec, `"a": labels`},
 		{"bad capacity", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","capacity":{"cpu":"x"}}]}`, Options{}, ErrInvalidSpec, `"a": capacity`},
 		{"overhead too big", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","overhead":{"memory":"2Gi"}}]}`, Options{}, ErrInvalidOverhead, `"a": overhead.memory`},
@@ -133,6 +139,9 @@ func TestParseResourceModel(t *testing.T) {
 }
 
 func TestEmbeddedCatalogs(t *testing.T) {
+	for _, data := range [][]byte{awsCatalog, azureCatalog, awsPrices} {
+		assert.Empty(t, repeatedKey(data), "AWS and Azure do not check their catalogs for repeated keys")
+	}
 	aws, err := AWS(Options{})
 	require.NoError(t, err)
 	assert.Equal(t, 1367, aws.Len(), "1,398 types less the 31 without a us-east-1 price")
