@@ -84,6 +84,9 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
 		{"default", []string{"provision", "-f", file}, exitOK, "spot: estimated at 40 % of on-demand (--spot-discount 0.6)", ""},
 		{"explicit 0: no discount", []string{"provision", "-f", file, "--spot-discount", "0"}, exitOK, "spot: estimated at 100 % of on-demand (--spot-discount 0)", ""},
 		{"explicit 0.5", []string{"provision", "-f", file, "--spot-discount=0.5"}, exitOK, "spot: estimated at 50 % of on-demand (--spot-discount 0.5)", ""},
+		{"the largest", []string{"provision", "-f", file, "--spot-discount", "0.999"}, exitOK, "spot: estimated at 0.1 % of on-demand (--spot-discount 0.999)", ""},
+		{"past the largest", []string{"provision", "-f", file, "--spot-discount", "0.9999999999"}, exitBadInput, "", "--spot-discount 0.9999999999: want a fraction from 0 to 0.999"},
+		{"NaN", []string{"provision", "-f", file, "--spot-discount", "NaN"}, exitBadInput, "", "--spot-discount NaN: want a fraction from 0 to 0.999"},
 		{"help shows the default", []string{"provision", "--help"}, exitOK, "(default 0.6)", ""},
 	}
 	for _, tc := range tests {

@@ -105,7 +105,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
-	fs.Float64Var(&c.spotDiscount, "spot-discount", instancetypes.DefaultSpotDiscount, "fraction of the on-demand price a modelled spot price saves, in [0,1); 0 prices spot at on-demand")
+	fs.Float64Var(&c.spotDiscount, "spot-discount", instancetypes.DefaultSpotDiscount, "fraction of the on-demand price a modelled spot price saves, 0 to 0.999; 0 prices spot at on-demand")
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
 	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
@@ -128,8 +128,8 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		return c, errors.New("no manifest given (-f FILE or DIR)")
 	case !slices.Contains(outputs, c.output):
 		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
-	case c.spotDiscount < 0 || c.spotDiscount >= 1:
-		return c, fmt.Errorf("--spot-discount %v: want a fraction in [0, 1)", c.spotDiscount)
+	case !(c.spotDiscount >= 0 && c.spotDiscount <= instancetypes.MaxSpotDiscount):
+		return c, fmt.Errorf("--spot-discount %v: want a fraction from 0 to %v", c.spotDiscount, instancetypes.MaxSpotDiscount)
 	case c.expireGrace < 0:
 		return c, fmt.Errorf("--expire-grace %v: want a non-negative duration", c.expireGrace)
 	}
