@@ -27,10 +27,15 @@ type PDB struct {
 // more than one PDB cannot be evicted at all (the eviction API refuses), and
 // a pod whose one PDB allows 0 disruptions cannot be evicted now. As in
 // Karpenter, pods are checked one at a time: two pods under one PDB that
-// allows 1 do not block. The complexity is O(len(pods) × len(pdbs)); it
-// does not modify its arguments.
+// allows 1 do not block. Pods nobody evicts never block: terminating and
+// mirror pods, as Karpenter's IsEvictable leaves out pods that are not
+// active or are owned by their node. The complexity is O(len(pods) ×
+// len(pdbs)); it does not modify its arguments.
 func PDBBlocks(pods []packing.Pod, pdbs []PDB) (bool, string) {
 	for _, p := range pods {
+		if p.Terminating || p.IsMirror() {
+			continue
+		}
 		if why := podPDBBlock(p, pdbs); why != "" {
 			return true, why
 		}

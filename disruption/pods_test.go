@@ -77,6 +77,9 @@ func TestPDBBlocks(t *testing.T) {
 	web := packing.Pod{Namespace: "ns", Name: "web-1", Labels: map[string]string{"app": "web"}}
 	web2 := packing.Pod{Namespace: "ns", Name: "web-2", Labels: map[string]string{"app": "web"}}
 	db := packing.Pod{Namespace: "ns", Name: "db-1", Labels: map[string]string{"app": "db"}}
+	goingDB := db
+	goingDB.Owner, goingDB.Terminating = "StatefulSet/db", true
+	mirror := packing.Pod{Namespace: "ns", Name: "etcd-n1", Owner: "Node/n1", Labels: map[string]string{"app": "db"}}
 	tests := []struct {
 		name string
 		pods []packing.Pod
@@ -90,6 +93,8 @@ func TestPDBBlocks(t *testing.T) {
 		{"other namespace", []packing.Pod{web}, []disruption.PDB{{Namespace: "other", Name: "web", Selector: app("web")}}, ""},
 		{"selector does not match", []packing.Pod{db}, []disruption.PDB{{Namespace: "ns", Name: "web", Selector: app("web")}}, ""},
 		{"empty selector matches all", []packing.Pod{db}, []disruption.PDB{{Namespace: "ns", Name: "all"}}, "pod ns/db-1 is protected by PodDisruptionBudget ns/all, which allows no disruptions"},
+		{"a terminating pod is not evicted", []packing.Pod{goingDB}, []disruption.PDB{{Namespace: "ns", Name: "db", Selector: app("db")}}, ""},
+		{"a mirror pod is not evicted", []packing.Pod{mirror}, []disruption.PDB{{Namespace: "ns", Name: "db", Selector: app("db")}}, ""},
 		{"two pdbs", []packing.Pod{web}, []disruption.PDB{
 			{Namespace: "ns", Name: "a", Selector: app("web"), DisruptionsAllowed: 5},
 			{Namespace: "ns", Name: "b", DisruptionsAllowed: 5},

@@ -500,6 +500,37 @@ func TestExistingNodeDaemonPods(t *testing.T) {
 	})
 }
 
+// TestTerminatingPodsTopology: a terminating pod still bound to a node is
+// not counted by pod anti-affinity, affinity or spread (Karpenter's
+// IgnoredForTopology; kube-scheduler skips it too), but its own required
+// anti-affinity still keeps matching pods off its domain.
+func TestTerminatingPodsTopology(t *testing.T) {
+	host := requirements.LabelHostname
+	bound := func(terminating bool, opts ...podOpt) []packing.Node {
+		p := mkPod("old", append([]podOpt{req("cpu", "100m")}, opts...)...)
+		p.Terminating = terminating
+		return []packing.Node{mkNode("n", "default", "default-instance-type", zone1, p)}
+	}
+	web := podLabels("app", "web")
+	avoidWeb := antiAffinity(podTerm(host, 0, "app", "web"))
+	onNode := func(t *testing.T, o outcome) {
+		n, ok := o.nodeOf("p")
+		assert.True(t, ok && n == "n", "p on %q", n)
+	}
+	runRows(t, []row{
+		{name: "anti-affinity counts a running matching pod", nodes: bound(false, web),
+			pods: []packing.Pod{mkPod("p", req("cpu", "1"), avoidWeb)}, claims: 1, check: verifies},
+		{name: "anti-affinity does not count a terminating matching pod", nodes: bound(true, web),
+			pods: []packing.Pod{mkPod("p", req("cpu", "1"), avoidWeb)}, claims: 0, check: all(onNode, verifies)},
+		{name: "a terminating pod's own required anti-affinity still repels", nodes: bound(true, avoidWeb),
+			pods: []packing.Pod{mkPod("p", req("cpu", "1"), web)}, claims: 1, check: verifies},
+		{name: "affinity is not met by a terminating matching pod", nodes: bound(true, web),
+			pods: []packing.Pod{mkPod("p", req("cpu", "1"), affinity(podTerm(host, 0, "app", "web")))}, unsched: []string{"p"}, check: verifies},
+		{name: "affinity is met by a running matching pod", nodes: bound(false, web),
+			pods: []packing.Pod{mkPod("p", req("cpu", "1"), affinity(podTerm(host, 0, "app", "web")))}, claims: 0, check: all(onNode, verifies)},
+	})
+}
+
 func TestConformanceDaemonSets(t *testing.T) {
 	oneCPU := req("cpu", "1", "memory", "1Gi")
 	p := func() []packing.Pod { return []packing.Pod{mkPod("p", oneCPU)} }

@@ -36,11 +36,13 @@ type Pod struct {
 	// mirror (static) pod "Node/<node name>" (see [Pod.IsMirror]).
 	Owner string
 	// Terminating says the pod is being deleted (its
-	// metadata.deletionTimestamp is set). It still takes its node's room
-	// and Solve counts it there, as kube-scheduler does until it is gone,
-	// but it does not move when its node is disrupted (see
-	// [Pod.Reschedulable]). The zero value, false, is a pod not being
-	// deleted.
+	// metadata.deletionTimestamp is set). A bound terminating pod still
+	// takes its node's room, as kube-scheduler counts it until it is gone;
+	// topology spread and pod (anti-)affinity do not count it, as neither
+	// Karpenter nor kube-scheduler does, though its own required
+	// anti-affinity still keeps matching pods away; and it does not move
+	// when its node is disrupted (see [Pod.Reschedulable]). The zero value,
+	// false, is a pod not being deleted.
 	Terminating bool
 	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
 	// "true", or a duration such as "1h" counted from CreationTime. Used by

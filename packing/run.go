@@ -293,10 +293,13 @@ func ephemeralTaint(key string) bool {
 	return false
 }
 
-// recordExisting counts a pod already bound to a node.
+// recordExisting counts a pod already bound to a node: a terminating one
+// only for its own required anti-affinity, as Karpenter ignores
+// terminating pods for topology (IgnoredForTopology) but tracks every
+// bound pod's anti-affinity.
 func (r *run) recordExisting(p *Pod, nd *nodeT) {
 	for _, c := range r.s.matching(p) {
-		if d, ok := nd.labels[r.s.counters[c].key]; ok {
+		if d, ok := nd.labels[r.s.counters[c].key]; ok && !p.Terminating {
 			r.tally(c, d)
 		}
 	}

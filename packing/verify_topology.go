@@ -8,11 +8,13 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// vPlaced is a pod topology counts, already bound or replayed so far, and
-// its host.
+// vPlaced is a pod already bound or replayed so far, and its host. A bound
+// terminating pod is not counted (uncounted) but its required
+// anti-affinity still repels, as in Solve.
 type vPlaced struct {
-	pod  *Pod
-	host *vHost
+	pod       *Pod
+	host      *vHost
+	uncounted bool
 }
 
 // vDomain is a value of a topology key that a node or a pool's instance
@@ -30,11 +32,11 @@ type vTopology struct {
 	domains map[string][]vDomain
 }
 
-func (t *vTopology) record(p *Pod, h *vHost) {
+func (t *vTopology) record(p *Pod, h *vHost, uncounted bool) {
 	if slices.ContainsFunc(p.AntiAffinity, isRequired) {
 		t.anti = append(t.anti, len(t.placed))
 	}
-	t.placed = append(t.placed, vPlaced{pod: p, host: h})
+	t.placed = append(t.placed, vPlaced{pod: p, host: h, uncounted: uncounted})
 }
 
 func isRequired(term PodAffinityTerm) bool { return term.Weight == 0 }
@@ -43,7 +45,7 @@ func isRequired(term PodAffinityTerm) bool { return term.Weight == 0 }
 func (t *vTopology) countByDomain(key string, match func(*Pod) bool) map[string]int {
 	counts := map[string]int{}
 	for _, q := range t.placed {
-		if val, ok := q.host.labels[key]; ok && match(q.pod) {
+		if val, ok := q.host.labels[key]; ok && !q.uncounted && match(q.pod) {
 			counts[val]++
 		}
 	}
@@ -57,7 +59,7 @@ func (v *verifier) checkTopology() {
 	t := &vTopology{domains: map[string][]vDomain{}}
 	for _, h := range v.hosts[:len(v.p.Nodes)] {
 		for j := range h.node.Pods {
-			t.record(&h.node.Pods[j], h)
+			t.record(&h.node.Pods[j], h, h.node.Pods[j].Terminating)
 		}
 	}
 	for _, i := range v.replayOrder() {
@@ -65,7 +67,7 @@ func (v *verifier) checkTopology() {
 		v.checkSpreads(t, i, h)
 		v.checkAffinities(t, i, h)
 		v.checkAntiAffinities(t, i, h)
-		t.record(&v.p.Pods[i], h)
+		t.record(&v.p.Pods[i], h, false)
 	}
 }
 
