@@ -25,7 +25,8 @@ type builder struct {
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node
 	daemonSets     []packing.DaemonSet
-	daemonSetUIDs  map[ref]string // metadata.uid of the DaemonSets that have one
+	daemonSetUIDs  map[ref]string          // metadata.uid of the DaemonSets that have one
+	limitRanges    map[string][]limitRange // by namespace
 	pools          []NodePool
 	pdbs           []PodDisruptionBudget
 	budgets        []budget // pdbs whose allowed disruptions come from their spec
@@ -282,6 +283,7 @@ func (b *builder) build() (Cluster, error) {
 	if err := b.daemonSetPods(); err != nil {
 		return Cluster{}, err
 	}
+	b.warnings = append(b.warnings, b.sortLimitRanges()...)
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
 	s := b.scales()
@@ -505,6 +507,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	}
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
+	b.admit(&proto.Spec, w.namespace)
 	class := b.resolvePriority(&proto.Spec)
 	why, detail := unprovisioned(&proto.Spec, "")
 	if why == "" {
