@@ -20,7 +20,7 @@ const (
 
 // FromPod converts a Pod: its effective requests ([EffectiveRequests]),
 // each container's raised to what its status says the kubelet holds after
-// an in-place resize (the larger of spec, status.containerStatuses[].resources.requests
+// an in-place resize (the largest of spec, status.containerStatuses[].resources.requests
 // and allocatedResources; see the package documentation),
 // nodeSelector and node affinity, tolerations, topology spread, pod
 // (anti-)affinity, host ports, priority (spec.priority; 0 when unset),
