@@ -25,6 +25,8 @@ type builder struct {
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node
 	daemonSets     []packing.DaemonSet
+	daemonSetUIDs  map[ref]string          // metadata.uid of the DaemonSets that have one
+	limitRanges    map[string][]limitRange // by namespace
 	pools          []NodePool
 	pdbs           []PodDisruptionBudget
 	budgets        []budget // pdbs whose allowed disruptions come from their spec
@@ -97,7 +99,66 @@ func (b *builder) daemonSet(o *object) error {
 	}
 	d, err := FromDaemonSet(&ds)
 	b.daemonSets = append(b.daemonSets, d)
+	if ds.UID != "" {
+		if b.daemonSetUIDs == nil {
+			b.daemonSetUIDs = map[ref]string{}
+		}
+		b.daemonSetUIDs[ref{"DaemonSet", d.Namespace, d.Name}] = string(ds.UID)
+	}
 	return err
+}
+
+// daemonSetPods gives each DaemonSet the requests of its newest pod in the
+// manifests ([podRequests]), in place of its template's, as Karpenter's
+// provisioner does (getDaemonSetPods takes the pod its cluster state keeps
+// for the DaemonSet, else the template): admission (LimitRange, VPA,
+// mutating webhooks) may have changed them. Its pods are those whose
+// controller is a DaemonSet of its namespace and name (and uid, when both
+// have one: metav1.IsControlledBy), in any phase; the newest has the
+// latest metadata.creationTimestamp (state.Cluster.UpdateDaemonSet), the
+// first by name among equals. A DaemonSet without a pod keeps its
+// template's requests. The complexity is linear in pods and DaemonSets.
+func (b *builder) daemonSetPods() error {
+	if len(b.daemonSets) == 0 {
+		return nil
+	}
+	newest := map[ref]*sourced[corev1.Pod]{}
+	for i := range b.pods {
+		sp := &b.pods[i]
+		ctl := controllerRef(sp.v.OwnerReferences)
+		if ctl == nil || ctl.Kind != "DaemonSet" {
+			continue
+		}
+		key := ref{"DaemonSet", namespace(sp.v.Namespace), ctl.Name}
+		if uid := b.daemonSetUIDs[key]; uid != "" && ctl.UID != "" && string(ctl.UID) != uid {
+			continue
+		}
+		if cur := newest[key]; cur == nil || newer(&sp.v, &cur.v) {
+			newest[key] = sp
+		}
+	}
+	for i := range b.daemonSets {
+		ds := &b.daemonSets[i]
+		sp := newest[ref{"DaemonSet", ds.Namespace, ds.Name}]
+		if sp == nil {
+			continue
+		}
+		r, err := podRequests(&sp.v)
+		if err != nil {
+			return sp.obj.fail(wrap("Pod", ds.Namespace, sp.v.Name, err))
+		}
+		ds.Requests = r
+	}
+	return nil
+}
+
+// newer reports whether p was created after q, or at the same time and
+// comes first by name.
+func newer(p, q *corev1.Pod) bool {
+	if !p.CreationTimestamp.Equal(&q.CreationTimestamp) {
+		return p.CreationTimestamp.After(q.CreationTimestamp.Time)
+	}
+	return p.Name < q.Name
 }
 
 func (b *builder) nodePool(o *object) error {
@@ -219,6 +280,10 @@ func replicas(n *int32) int {
 
 // build converts the pods and expands the workloads.
 func (b *builder) build() (Cluster, error) {
+	if err := b.daemonSetPods(); err != nil {
+		return Cluster{}, err
+	}
+	b.warnings = append(b.warnings, b.sortLimitRanges()...)
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
 	s := b.scales()
@@ -442,6 +507,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	}
 	proto := corev1.Pod{ObjectMeta: *w.template.ObjectMeta.DeepCopy(), Spec: *w.template.Spec.DeepCopy()}
 	proto.Namespace = w.namespace
+	b.admit(&proto.Spec, w.namespace)
 	class := b.resolvePriority(&proto.Spec)
 	why, detail := unprovisioned(&proto.Spec, "")
 	if why == "" {

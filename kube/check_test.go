@@ -135,7 +135,8 @@ func TestDecodedComplete(t *testing.T) {
 	for _, k := range []string{"Pod v1", "Node v1", "DaemonSet apps/v1", "Deployment apps/v1", "ReplicaSet apps/v1", "StatefulSet apps/v1",
 		"Job batch/v1", "PodDisruptionBudget policy/v1", "PriorityClass scheduling.k8s.io/v1", "NodePool karpenter.sh/v1",
 		"NodeClaim karpenter.sh/v1", "EC2NodeClass karpenter.k8s.aws/v1", "NodePool karpenter.sh/v1beta1",
-		"EC2NodeClass karpenter.k8s.aws/v1beta1", "PersistentVolumeClaim v1", "PersistentVolume v1", "StorageClass storage.k8s.io/v1"} {
+		"EC2NodeClass karpenter.k8s.aws/v1beta1", "PersistentVolumeClaim v1", "PersistentVolume v1", "StorageClass storage.k8s.io/v1",
+		"LimitRange v1"} {
 		assert.True(t, kinds[k], "the fixtures hold no %s", k)
 	}
 }

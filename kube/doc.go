@@ -12,11 +12,57 @@
 // started before it, pod-level requests, pod overhead), its nodeSelector
 // and node affinity, tolerations, topology spread constraints, pod
 // (anti-)affinity, host ports, priority, the karpenter.sh/do-not-disrupt
-// annotation, its controlling owner and whether it is terminating. [FromNode] reads a Node's allocatable, labels and taints and
+// annotation, its controlling owner and whether it is terminating; [Load]
+// reads requests as admission and in-place resizes left them (see below). [FromNode] reads a Node's allocatable, labels and taints and
 // from its Karpenter labels its NodePool, instance type, zone and capacity
 // type. [FromDaemonSet] reads a DaemonSet's pod template and
 // [FromPodDisruptionBudget] a policy/v1 PodDisruptionBudget into the
 // plain [PodDisruptionBudget].
+//
+// # Requests as admission and the kubelet left them
+//
+// A pod in the manifests is read as it is: admission (the LimitRanger
+// plugin, a VPA, mutating webhooks) has already run for it. Its
+// requests are raised to what the kubelet holds after an in-place resize,
+// as Karpenter's resources.Ceiling reads them (component-helpers'
+// PodRequests with UseStatusResources): for each regular container and
+// sidecar whose status (status.containerStatuses or
+// status.initContainerStatuses, matched by name) has resources, the
+// largest, resource by resource, of its spec's requests, the status's
+// resources.requests and its allocatedResources; when a PodResizePending
+// condition has reason Infeasible, of the status's two only. A status
+// with allocatedResources and no resources is not read, nor are ordinary
+// init containers' statuses and pod-level status resources, as in
+// Karpenter v1.14.
+//
+// A DaemonSet's requests are those of its newest pod in the manifests
+// (latest metadata.creationTimestamp, the first by name among equals; a
+// pod it controls by ownerReferences, the uids matching when both are
+// set; in any phase, resized as above), as Karpenter's provisioner takes
+// the pod its cluster state keeps for the DaemonSet (getDaemonSetPods,
+// state.Cluster.UpdateDaemonSet): a VPA or a LimitRange may have changed
+// them from the template's. Without a pod, the template's, which no
+// LimitRange changes (Karpenter's daemonset.PodForDaemonSet applies none).
+// Only the requests come from the pod; tolerations and node affinity stay
+// the template's.
+//
+// The pods Load expands from Deployments, ReplicaSets, StatefulSets and
+// Jobs do not exist yet; they take their namespace's LimitRange (v1)
+// defaults as the LimitRanger admission plugin would give them: in every
+// container and init container, after the API server's defaulting (a
+// limit without a request requests it), a resource without a request gets
+// the Container items' defaultRequest and one without a limit their
+// default, the LimitRange read with the API server's defaults (default
+// from max, defaultRequest from default, then from min) and a later
+// Container item overriding an earlier one. Of several LimitRanges in a
+// namespace the first by name is applied first, the others only filling
+// what it leaves; the plugin takes them in its cache's order, which is not
+// fixed, so when two default one resource's request to different amounts
+// one warning names them. Pod items, min, max and maxLimitRequestRatio are
+// not checked: a pod they would reject is still planned. A LimitRange's
+// spec is read whole (an unknown field is an error) and a type other than
+// Container, Pod or PersistentVolumeClaim is an error naming
+// spec.limits[i].type.
 //
 // # Why Karpenter's types are not imported
 //
@@ -275,8 +321,8 @@
 //
 // # API versions
 //
-// Each kind is read at one version: v1 Pod, Node, PersistentVolumeClaim and
-// PersistentVolume; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
+// Each kind is read at one version: v1 Pod, Node, PersistentVolumeClaim,
+// PersistentVolume and LimitRange; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
 // Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
 // PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
 // NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
@@ -363,11 +409,12 @@
 //
 // # Try it on your cluster
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //
-// Every kind in that command changes an answer (the README says how). Add
+// Every kind in that command changes an answer (the README says how;
+// limitranges give the pods expanded from workloads their default requests). Add
 // a Deployment manifest with -f to ask what scaling it would launch.
 //
 // # Cost model

@@ -26,7 +26,7 @@ func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"testdata/cluster.yaml", "testdata/manifests/pdbs.yaml", "testdata/manifests/karpenter-v1beta1.yaml",
 		"testdata/manifests/helm-ingress-nginx.yaml", "testdata/manifests/cluster-info-dump.txt", "testdata/manifests/podlist-api.json",
 		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml",
-		"testdata/manifests/karpenter-v1-full.yaml", "testdata/manifests/volumes.yaml"} {
+		"testdata/manifests/karpenter-v1-full.yaml", "testdata/manifests/volumes.yaml", "testdata/manifests/admission.yaml"} {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
@@ -40,6 +40,14 @@ func FuzzLoad(f *testing.F) {
 		"status: {nominatedNodeName: n}\n---\napiVersion: apps/v1\nkind: StatefulSet\nmetadata: {name: s}\nspec: {replicas: 2, ordinals: {start: 3}}\n" +
 		"---\napiVersion: v1\nkind: Node\nmetadata: {name: n, labels: {eks.amazonaws.com/capacityType: SPOT}}\n"))
 	f.Add([]byte(podWith(`{containers: [{name: c, resources: {requests: {cpu: 1e2147483648}}}]}`)))
+	f.Add([]byte("apiVersion: v1\nkind: LimitRange\nmetadata: {name: a}\nspec: {limits: [{type: Container, max: {cpu: '2'}, min: {memory: 1Mi}}, " +
+		"{type: Pod}, {type: Container, defaultRequest: {nvidia.com/gpu: '1'}}]}\n---\napiVersion: v1\nkind: LimitRange\nmetadata: {name: b}\n" +
+		"spec: {limits: [{type: Container, default: {cpu: 1m}}]}\n---\napiVersion: batch/v1\nkind: Job\nmetadata: {name: j}\n" +
+		"spec: {template: {spec: {initContainers: [{name: i, resources: {limits: {cpu: '1'}}}], containers: [{name: c}]}}}\n"))
+	f.Add([]byte("apiVersion: apps/v1\nkind: DaemonSet\nmetadata: {name: d, uid: u}\nspec: {template: {spec: {containers: [{name: c}]}}}\n---\n" +
+		"apiVersion: v1\nkind: Pod\nmetadata: {name: p, ownerReferences: [{kind: DaemonSet, name: d, uid: v, controller: true}]}\n" +
+		"spec: {containers: [{name: c}]}\nstatus: {phase: Failed, conditions: [{type: PodResizePending, reason: Infeasible}], " +
+		"containerStatuses: [{name: c, resources: {}, allocatedResources: {cpu: '3'}}, {name: c, resources: {requests: {memory: 1Gi}}}]}\n"))
 	for i := 0; i+4 < len(hostile); i += 5 {
 		f.Add([]byte(stringsCluster(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[i+4])))
 	}

@@ -122,7 +122,8 @@ func (o *object) fail(err error) error {
 
 // Load reads manifests: Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
-// PersistentVolumeClaims, PersistentVolumes, StorageClasses, Karpenter
+// PersistentVolumeClaims, PersistentVolumes, StorageClasses, LimitRanges
+// (whose container defaults the expanded pods take), Karpenter
 // NodePools and NodeClaims, and EC2NodeClasses, also inside kind List (as
 // kubectl get -o yaml prints them) and typed lists (PodList, NodeList…,
 // whose items may omit kind and apiVersion), and kubectl cluster-info dump
@@ -417,6 +418,7 @@ var kinds = map[string]reader{
 		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
 	"PersistentVolumeClaim": {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolumeClaim}},
 	"PersistentVolume":      {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolume}},
+	"LimitRange":            {groups: []string{""}, versions: map[string]handler{"v1": (*builder).limitRange}},
 	"StorageClass": {groups: []string{"storage.k8s.io"},
 		versions: map[string]handler{"storage.k8s.io/v1": (*builder).storageClass}},
 	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{

@@ -135,8 +135,9 @@ func hasTaint(ts []requirements.Taint, key string) bool {
 // FromDaemonSet converts a DaemonSet's pod template: its effective
 // requests, tolerations and node affinity, under its namespace (an empty
 // one becomes "default", as [FromPod] does) and name, so that
-// [packing.DaemonSet.Owns] finds its pods. It does not modify ds. Errors
-// are *ObjectError values.
+// [packing.DaemonSet.Owns] finds its pods. [Load] replaces the requests
+// with those of the DaemonSet's newest pod when the manifests hold one, as
+// Karpenter does. It does not modify ds. Errors are *ObjectError values.
 func FromDaemonSet(ds *appsv1.DaemonSet) (packing.DaemonSet, error) {
 	ns := namespace(ds.Namespace)
 	out, err := fromDaemonSet(ns, ds)

@@ -19,6 +19,9 @@ const (
 )
 
 // FromPod converts a Pod: its effective requests ([EffectiveRequests]),
+// each container's raised to what its status says the kubelet holds after
+// an in-place resize (the largest of spec, status.containerStatuses[].resources.requests
+// and allocatedResources; see the package documentation),
 // nodeSelector and node affinity, tolerations, topology spread, pod
 // (anti-)affinity, host ports, priority (spec.priority; 0 when unset),
 // do-not-disrupt and deletion-cost annotations, creation time,
@@ -48,7 +51,7 @@ func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
 	if out.DeletionCost, err = deletionCost(p.Annotations); err != nil {
 		return out, err
 	}
-	if out.Requests, err = EffectiveRequests(&p.Spec); err != nil {
+	if out.Requests, err = podRequests(p); err != nil {
 		return out, err
 	}
 	if out.NodeAffinity, err = nodeAffinity(&p.Spec); err != nil {

@@ -19,11 +19,24 @@ import (
 //
 // It does not modify spec. The complexity is O(containers × resources).
 func EffectiveRequests(spec *corev1.PodSpec) (resources.List, error) {
-	containers, err := converted(spec.Containers, "spec.containers")
+	return effectiveRequests(spec, nil)
+}
+
+// podRequests returns the effective requests of p with its containers'
+// in-place resizes ([resizes]): what Karpenter's resources.Ceiling counts
+// for a pod that exists.
+func podRequests(p *corev1.Pod) (resources.List, error) {
+	return effectiveRequests(&p.Spec, newResizes(&p.Status))
+}
+
+// effectiveRequests is [EffectiveRequests] with each container's requests
+// raised by r (nil for none).
+func effectiveRequests(spec *corev1.PodSpec, r *resizes) (resources.List, error) {
+	containers, err := converted(spec.Containers, "spec.containers", r)
 	if err != nil {
 		return resources.List{}, err
 	}
-	inits, err := converted(spec.InitContainers, "spec.initContainers")
+	inits, err := converted(spec.InitContainers, "spec.initContainers", r)
 	if err != nil {
 		return resources.List{}, err
 	}
@@ -38,17 +51,99 @@ func EffectiveRequests(spec *corev1.PodSpec) (resources.List, error) {
 	return total.Add(overhead), nil
 }
 
-// converted reads each container's requests for packing.EffectiveRequests.
-func converted(cs []corev1.Container, field string) ([]packing.Container, error) {
+// converted reads each container's requests for packing.EffectiveRequests,
+// raised by r for regular containers and sidecars (ordinary init
+// containers are not resized).
+func converted(cs []corev1.Container, field string, r *resizes) ([]packing.Container, error) {
 	out := make([]packing.Container, len(cs))
 	for i := range cs {
-		r, err := containerRequests(&cs[i])
+		req, err := containerRequests(&cs[i])
 		if err != nil {
 			return nil, atField(fmt.Sprintf("%s[%d]", field, i), err)
 		}
-		out[i] = packing.Container{Requests: r, Sidecar: isSidecar(&cs[i])}
+		sidecar := isSidecar(&cs[i])
+		if field == "spec.containers" || sidecar {
+			if req, err = r.requests(cs[i].Name, req); err != nil {
+				return nil, err
+			}
+		}
+		out[i] = packing.Container{Requests: req, Sidecar: sidecar}
 	}
 	return out, nil
+}
+
+// resizes are what the kubelet holds for a pod's containers after an
+// in-place resize, as component-helpers' PodRequests reads them with
+// UseStatusResources (Karpenter's resources.Ceiling): the container
+// statuses (status.containerStatuses and status.initContainerStatuses) that
+// have resources, by container name.
+type resizes struct {
+	byName map[string]resized
+	// infeasible is a PodResizePending condition with reason Infeasible:
+	// the spec's requests will not be granted, so they do not count.
+	infeasible bool
+}
+
+// resized is one container status and its field path.
+type resized struct {
+	field  string
+	status *corev1.ContainerStatus
+}
+
+// newResizes indexes st's container statuses that have resources; nil
+// when there are none. It does not modify st.
+func newResizes(st *corev1.PodStatus) *resizes {
+	r := &resizes{}
+	add := func(field string, ss []corev1.ContainerStatus) {
+		for i := range ss {
+			if ss[i].Resources == nil {
+				continue
+			}
+			if r.byName == nil {
+				r.byName = map[string]resized{}
+			}
+			r.byName[ss[i].Name] = resized{fmt.Sprintf("%s[%d]", field, i), &ss[i]}
+		}
+	}
+	add("status.containerStatuses", st.ContainerStatuses)
+	add("status.initContainerStatuses", st.InitContainerStatuses)
+	if r.byName == nil {
+		return nil
+	}
+	for _, c := range st.Conditions {
+		if c.Type == corev1.PodResizePending {
+			r.infeasible = c.Reason == corev1.PodReasonInfeasible
+			break
+		}
+	}
+	return r
+}
+
+// requests returns the requests of container name, spec by its spec,
+// raised to its status's: the largest of spec, status resources.requests
+// (actuated) and allocatedResources, resource by resource; without spec
+// when the resize is infeasible. Without a status with resources it is
+// spec. A nil r returns spec.
+func (r *resizes) requests(name string, spec resources.List) (resources.List, error) {
+	if r == nil {
+		return spec, nil
+	}
+	s, ok := r.byName[name]
+	if !ok {
+		return spec, nil
+	}
+	actuated, err := list(s.status.Resources.Requests)
+	if err != nil {
+		return spec, atField(s.field+".resources.requests", err)
+	}
+	allocated, err := list(s.status.AllocatedResources)
+	if err != nil {
+		return spec, atField(s.field+".allocatedResources", err)
+	}
+	if r.infeasible {
+		spec = resources.List{}
+	}
+	return spec.Max(actuated).Max(allocated), nil
 }
 
 func isSidecar(c *corev1.Container) bool {

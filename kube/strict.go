@@ -30,7 +30,8 @@ var ownPackage = reflect.TypeFor[NodePool]().PkgPath()
 // that would change the answer, and an error: a pod's node selection,
 // tolerations, spread and resources, a node's taints, a budget's
 // selector, a NodePool's spec, an EC2NodeClass's kubelet, a
-// PersistentVolume's node affinity and a StorageClass's allowed topologies. Elsewhere an
+// PersistentVolume's node affinity, a StorageClass's allowed topologies and
+// a LimitRange's spec. Elsewhere an
 // unknown field is recorded for one warning (a cluster newer than these
 // types writes fields they lack), or, in this package's structs, skipped.
 var strictMembers = map[reflect.Type][]string{
@@ -43,6 +44,7 @@ var strictMembers = map[reflect.Type][]string{
 	reflect.TypeFor[nodePoolSpecV1beta1]():              {"template", "disruption", "limits"},
 	reflect.TypeFor[corev1.PersistentVolumeSpec]():      {"nodeAffinity"},
 	reflect.TypeFor[storagev1.StorageClass]():           {"allowedTopologies"},
+	reflect.TypeFor[corev1.LimitRange]():                {"spec"},
 }
 
 // maxUnknown is how many unknown fields a warning names.
