@@ -156,9 +156,10 @@
 // claim's status.nodeName, else by status.providerID = spec.providerID)
 // has one, is packing.Node.MarkedForDeletion, as Karpenter's
 // StateNode.MarkedForDeletion: it takes no pod, and [Cluster.Problem]
-// moves its pods but daemonset ones to the pending pods, as Karpenter's
-// provisioner schedules the pods of deleting nodes again (consolidation
-// and drift keep them on the node). A Node whose status.conditions has
+// moves its reschedulable pods (packing.Pod.Reschedulable: not daemonset,
+// mirror or terminating pods; a terminating StatefulSet pod comes back) to
+// the pending pods, as Karpenter's provisioner schedules the pods of
+// deleting nodes again; consolidation and drift keep them on the node. A Node whose status.conditions has
 // Ready with a status other than True is packing.Node.NotReady, which
 // spends its pool's disruption budgets as Karpenter's do; a Node without a
 // Ready condition (a hand-written manifest) counts as Ready, where
@@ -171,6 +172,18 @@
 // instead of launching again; a claim whose status.nodeName names an
 // absent Node is read the same way. A claim without a providerID is not
 // launched and adds nothing. [Cluster.Drift] leaves nodes in flight out.
+//
+// # Regions
+//
+// Karpenter labels every node it launches with its region and zone. The
+// nodes of NodePools name the cluster's region ([Cluster.Region]: the
+// first such node's topology.kubernetes.io/region), which the nodeplan
+// command takes as its default region; [Cluster.CheckRegion] rejects a
+// NodePool node whose region label or zone is of another region than the
+// catalog's (ErrOtherRegion, naming file, document and label), so that a
+// plan is never priced at another region's rates. Nodes outside NodePools
+// are not checked; their price is unknown when the catalog lacks their
+// offering ([PriceWarnings]).
 //
 // # Consolidation and drift
 //
