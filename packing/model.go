@@ -211,7 +211,8 @@ type Node struct {
 // NodePool is a template for new nodes, as Karpenter's v1 NodePool.
 type NodePool struct {
 	Name string
-	// Weight orders NodePools: higher first, ties by name.
+	// Weight orders NodePools: higher first, ties by name. It is in
+	// 0..MaxWeight; 0 is an unset spec.weight.
 	Weight int32
 	// Requirements constrain the instance types and offerings; a
 	// requirement's MinValues asks for flexibility.

@@ -17,7 +17,9 @@ import (
 // ErrInvalidProblem is wrapped by every error Validate returns.
 var ErrInvalidProblem = errors.New("invalid problem")
 
-// FieldError names the object and field of an invalid input.
+// FieldError names the object and field of an invalid input. Object is
+// empty in the errors of the validators of one part of an object, such as
+// [ValidateTopologySpreads].
 type FieldError struct {
 	Object string // e.g. "pod default/web-1", "nodepool gpu"
 	Field  string // e.g. "requests.cpu", "topologySpread[0].maxSkew"
@@ -25,6 +27,9 @@ type FieldError struct {
 }
 
 func (e *FieldError) Error() string {
+	if e.Object == "" {
+		return e.Field + ": " + e.Msg
+	}
 	return fmt.Sprintf("%s: %s: %s", e.Object, e.Field, e.Msg)
 }
 
@@ -49,7 +54,11 @@ const MaxLimit = 1 << 60
 // 0..[instancetypes.MaxValidPrice] (and 0 when PriceUnknown). Every
 // NodePool catalog must price in the currency of the problem's catalog
 // (instancetypes.Origin.Currency, "" read as
-// instancetypes.DefaultCurrency), as a plan sums prices across pools. The
+// instancetypes.DefaultCurrency), as a plan sums prices across pools.
+// Pod specs the API server rejects are rejected: topology spreads by
+// [ValidateTopologySpreads], host ports by [HostPort.Validate] and, one
+// pod's never repeating, [HostPort.Same]; NodePool weights lie in
+// 0..[MaxWeight]. The
 // complexity is O(size of p); the pods of nodes, a cluster's most numerous
 // objects, are named only when wrong and cost no allocation when valid.
 // Validate does not modify p.
@@ -172,32 +181,57 @@ func checkPod(is issues, p *Pod) issues {
 	is = checkResources(is, "requests", p.Requests)
 	is = checkAffinity(is, p.NodeAffinity)
 	is = checkTolerations(is, "tolerations", p.Tolerations)
-	for j := range p.TopologySpread {
-		is = checkSpread(is, j, &p.TopologySpread[j])
-	}
+	is = checkSpreads(is, "topologySpread", p.TopologySpread)
 	is = checkTerms(is, "affinity", p.Affinity)
 	is = checkTerms(is, "antiAffinity", p.AntiAffinity)
-	for j, hp := range p.HostPorts {
-		if hp.Port < 1 || hp.Port > 65535 {
-			is.add(at("hostPorts", j, "port"), "%d is not a port", hp.Port)
-		}
-		switch hp.Protocol {
-		case "", "TCP", "UDP", "SCTP":
-		default:
-			is.add(at("hostPorts", j, "protocol"), "%q is not TCP, UDP or SCTP", hp.Protocol)
+	return checkHostPorts(is, "hostPorts", p.HostPorts)
+}
+
+// checkSpreads checks the topology spread constraints ts of one pod, the
+// list at field, each alone and then as the API server checks them
+// together: no two with the same topologyKey and whenUnsatisfiable.
+func checkSpreads(is issues, field string, ts []TopologySpread) issues {
+	for j := range ts {
+		is = checkSpread(is, field, j, &ts[j])
+		for k := range j {
+			if ts[k].TopologyKey == ts[j].TopologyKey && ts[k].WhenUnsatisfiable == ts[j].WhenUnsatisfiable {
+				is.add(at(field, j, "topologyKey"), "%s with %s is the pair of [%d]: one constraint per topologyKey and whenUnsatisfiable",
+					ts[j].TopologyKey, ts[j].WhenUnsatisfiable, k)
+				break
+			}
 		}
 	}
 	return is
 }
 
-// checkSpread checks the j-th topology spread constraint ts.
-func checkSpread(is issues, j int, ts *TopologySpread) issues {
-	const f = "topologySpread"
+// checkHostPorts checks the host ports of one pod, the list at field:
+// each a port in 1..65535 of a known protocol, and none the same as an
+// earlier one ([HostPort.Same]).
+func checkHostPorts(is issues, field string, ports []HostPort) issues {
+	for j, hp := range ports {
+		if err := hp.Validate(); err != nil {
+			var fe *FieldError
+			errors.As(err, &fe)
+			is.add(at(field, j, fe.Field), "%s", fe.Msg)
+		}
+		if k := slices.IndexFunc(ports[:j], hp.Same); k >= 0 {
+			is.add(at(field, j, ""), "%s is the host port of [%d]: the API server rejects a pod that binds one twice", hostPortText(hp), k)
+		}
+	}
+	return is
+}
+
+// checkSpread checks the j-th topology spread constraint ts of the list
+// at f.
+func checkSpread(is issues, f string, j int, ts *TopologySpread) issues {
 	if ts.MaxSkew < 1 {
 		is.add(at(f, j, "maxSkew"), "is %d; must be at least 1", ts.MaxSkew)
 	}
 	if ts.MinDomains < 0 {
 		is.add(at(f, j, "minDomains"), "is %d; must not be negative", ts.MinDomains)
+	}
+	if ts.MinDomains > 0 && ts.WhenUnsatisfiable != DoNotSchedule {
+		is.add(at(f, j, "minDomains"), "is set (%d) with whenUnsatisfiable %s: minDomains needs DoNotSchedule", ts.MinDomains, ts.WhenUnsatisfiable)
 	}
 	if err := requirements.ValidateKey(ts.TopologyKey); err != nil {
 		is.add(at(f, j, "topologyKey"), "%v", err)
@@ -322,6 +356,9 @@ func checkPool(np *NodePool, seen map[string]bool) issues {
 		if v := np.Limits[name]; v < 0 || v > MaxLimit {
 			is.add("limits."+string(name), "%d is not in 0..%d", v, int64(MaxLimit))
 		}
+	}
+	if np.Weight < 0 || np.Weight > MaxWeight {
+		is.add("weight", "%d is not in 0..%d", np.Weight, MaxWeight)
 	}
 	return checkDisruption(is, np.Disruption)
 }

@@ -132,6 +132,26 @@ func TestValidate(t *testing.T) {
 		{"host port protocol", func(p *packing.Problem) {
 			pod(p).HostPorts = []packing.HostPort{{Port: 80, Protocol: "tcp"}}
 		}, "pod default/web", "hostPorts[0].protocol"},
+		// Issue 20 ("accepted nonsense"): specs the API server rejects.
+		{"minDomains with ScheduleAnyway", func(p *packing.Problem) {
+			pod(p).TopologySpread[0].MinDomains, pod(p).TopologySpread[0].WhenUnsatisfiable = 2, packing.ScheduleAnyway
+		}, "pod default/web", "topologySpread[0].minDomains"},
+		{"two spreads with one topologyKey and whenUnsatisfiable", func(p *packing.Problem) {
+			pod(p).TopologySpread = append(pod(p).TopologySpread, packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 2})
+		}, "pod default/web", "topologySpread[1].topologyKey"},
+		{"bound pod with two spreads of one pair", func(p *packing.Problem) {
+			ts := packing.TopologySpread{TopologyKey: requirements.LabelHostname, MaxSkew: 1, WhenUnsatisfiable: packing.ScheduleAnyway}
+			node(p).Pods[0].TopologySpread = []packing.TopologySpread{ts, ts}
+		}, "node n1 pod default/bound", "topologySpread[1].topologyKey"},
+		{"maxSkew 0", func(p *packing.Problem) { pod(p).TopologySpread[0].MaxSkew = 0 }, "pod default/web", "topologySpread[0].maxSkew"},
+		{"host port twice, TCP by default", func(p *packing.Problem) {
+			pod(p).HostPorts = []packing.HostPort{{Port: 80}, {Port: 81}, {Port: 80, Protocol: "TCP"}}
+		}, "pod default/web", "hostPorts[2]"},
+		{"bound pod host port twice on one IP", func(p *packing.Problem) {
+			node(p).Pods[0].HostPorts = []packing.HostPort{{Port: 53, Protocol: "UDP", IP: "10.0.0.1"}, {Port: 53, Protocol: "UDP", IP: "10.0.0.1"}}
+		}, "node n1 pod default/bound", "hostPorts[1]"},
+		{"pool weight above 100", func(p *packing.Problem) { np(p).Weight = 101 }, "nodepool default", "weight"},
+		{"pool weight negative", func(p *packing.Problem) { np(p).Weight = -1 }, "nodepool default", "weight"},
 		// Requirement sets built unchecked (requirements.FromLabels).
 		{"node selector value", func(p *packing.Problem) {
 			pod(p).NodeAffinity.Selector = requirements.FromLabels(map[string]string{"zone": "a b"})
@@ -339,4 +359,74 @@ func TestPlanPriceSaturates(t *testing.T) {
 	require.Len(t, plan.NodeClaims, 9300)
 	assert.Equal(t, instancetypes.MaxPrice, plan.Price)
 	assert.Empty(t, packing.Verify(p, plan))
+}
+
+// TestValidateSpecsAccepted: what the API server accepts next to the
+// rejections of TestValidate: one host port per protocol and per IP
+// string, one spread per topologyKey and whenUnsatisfiable, minDomains
+// with DoNotSchedule, weights 0 and 100.
+func TestValidateSpecsAccepted(t *testing.T) {
+	p := validationBase(t)
+	web := &p.Pods[0]
+	web.HostPorts = []packing.HostPort{{Port: 80}, {Port: 80, Protocol: "UDP"}, {Port: 80, IP: "0.0.0.0"}, {Port: 80, IP: "10.0.0.1"}}
+	web.TopologySpread[0].MinDomains = 3
+	web.TopologySpread = append(web.TopologySpread,
+		packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1, WhenUnsatisfiable: packing.ScheduleAnyway},
+		packing.TopologySpread{TopologyKey: requirements.LabelHostname, MaxSkew: 1})
+	p.NodePools[0].Weight = packing.MaxWeight
+	p.NodePools = append(p.NodePools, pool("unweighted"))
+	require.NoError(t, p.Validate())
+}
+
+// TestValidateTopologySpreads: the one rule kube applies with the YAML
+// path of the list, fields relative to it.
+func TestValidateTopologySpreads(t *testing.T) {
+	zone := packing.TopologySpread{TopologyKey: requirements.LabelZone, MaxSkew: 1, WhenUnsatisfiable: packing.ScheduleAnyway}
+	minDomains := zone
+	minDomains.MinDomains = 2
+	tests := []struct {
+		name   string
+		ts     []packing.TopologySpread
+		fields []string
+	}{
+		{"valid", []packing.TopologySpread{zone}, nil},
+		{"minDomains with ScheduleAnyway", []packing.TopologySpread{minDomains}, []string{"[0].minDomains"}},
+		{"one pair twice", []packing.TopologySpread{zone, zone, zone}, []string{"[1].topologyKey", "[2].topologyKey"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var fields []string
+			for _, fe := range fieldErrors(packing.ValidateTopologySpreads(tc.ts)) {
+				assert.Empty(t, fe.Object)
+				assert.ErrorIs(t, fe, packing.ErrInvalidProblem)
+				fields = append(fields, fe.Field)
+			}
+			assert.Equal(t, tc.fields, fields)
+		})
+	}
+}
+
+func TestHostPortValidate(t *testing.T) {
+	for _, tc := range []struct {
+		hp    packing.HostPort
+		field string
+	}{
+		{packing.HostPort{Port: 80}, ""},
+		{packing.HostPort{Port: 65535, Protocol: "SCTP"}, ""},
+		{packing.HostPort{Port: 0}, "port"},
+		{packing.HostPort{Port: 65536}, "port"},
+		{packing.HostPort{Port: 80, Protocol: "udp"}, "protocol"},
+	} {
+		err := tc.hp.Validate()
+		if tc.field == "" {
+			assert.NoError(t, err, "%+v", tc.hp)
+			continue
+		}
+		var fe *packing.FieldError
+		require.ErrorAs(t, err, &fe, "%+v", tc.hp)
+		assert.Equal(t, tc.field, fe.Field)
+	}
+	assert.True(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, Protocol: "TCP"}))
+	assert.False(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, IP: "0.0.0.0"}))
+	assert.False(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, Protocol: "UDP"}))
 }
