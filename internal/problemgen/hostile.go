@@ -95,7 +95,7 @@ func hostileMatchLabelKeys(g *gen, p *packing.Problem) bool {
 	}
 	pod.Labels = cloneLabels(pod.Labels)
 	pod.Labels[key] = g.hostileString()
-	pod.TopologySpread = append(slices.Clip(pod.TopologySpread), packing.TopologySpread{
+	pod.TopologySpread = withSpread(pod.TopologySpread, packing.TopologySpread{
 		TopologyKey: requirements.LabelZone, MaxSkew: 1, MatchLabelKeys: []string{key}})
 	return true
 }
@@ -110,7 +110,7 @@ func hostileNodeLabelSpread(g *gen, p *packing.Problem) bool {
 	n.Labels = cloneLabels(n.Labels)
 	n.Labels["rack"] = g.hostileString()
 	if pod := g.somePod(p); pod != nil {
-		pod.TopologySpread = append(slices.Clip(pod.TopologySpread), packing.TopologySpread{
+		pod.TopologySpread = withSpread(pod.TopologySpread, packing.TopologySpread{
 			TopologyKey: "rack", MaxSkew: 1, Selector: requirements.FromLabels(map[string]string{LabelApp: pod.Labels[LabelApp]})})
 	}
 	return true
@@ -213,7 +213,7 @@ func hostileTopologyKey(g *gen, p *packing.Problem) bool {
 	key := g.hostileString()
 	switch g.intn(3) {
 	case 0:
-		pod.TopologySpread = append(slices.Clip(pod.TopologySpread), packing.TopologySpread{TopologyKey: key, MaxSkew: 1})
+		pod.TopologySpread = withSpread(pod.TopologySpread, packing.TopologySpread{TopologyKey: key, MaxSkew: 1})
 	case 1:
 		pod.Affinity = append(slices.Clip(pod.Affinity), packing.PodAffinityTerm{TopologyKey: key})
 	default:

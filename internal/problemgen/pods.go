@@ -3,6 +3,7 @@ package problemgen
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 	"time"
 
@@ -90,10 +91,10 @@ func (g *gen) constrain(p *packing.Pod, app string) {
 	p.NodeAffinity = g.nodeAffinity()
 	p.Tolerations = g.tolerations()
 	if g.chance(1, 4) {
-		p.TopologySpread = append(p.TopologySpread, g.spread(app))
+		p.TopologySpread = withSpread(p.TopologySpread, g.spread(app))
 	}
 	if g.chance(1, 12) {
-		p.TopologySpread = append(p.TopologySpread, g.spread(app))
+		p.TopologySpread = withSpread(p.TopologySpread, g.spread(app))
 	}
 	if g.chance(1, 8) {
 		p.Affinity = []packing.PodAffinityTerm{g.affinityTerm(pick(g, g.apps))}
@@ -209,7 +210,9 @@ func (g *gen) spread(app string) packing.TopologySpread {
 		ts.WhenUnsatisfiable = packing.ScheduleAnyway
 	}
 	if g.chance(1, 5) {
-		ts.MinDomains = int32(2 + g.intn(2))
+		if minDomains := int32(2 + g.intn(2)); ts.WhenUnsatisfiable == packing.DoNotSchedule {
+			ts.MinDomains = minDomains // the API server takes minDomains with DoNotSchedule only
+		}
 	}
 	if g.chance(1, 8) {
 		ts.NodeAffinityPolicy = packing.InclusionPolicy(g.intn(3))
@@ -219,6 +222,21 @@ func (g *gen) spread(app string) packing.TopologySpread {
 		ts.MatchLabelKeys = []string{"tier"}
 	}
 	return ts
+}
+
+// withSpread returns spreads with ts added, or in place of the constraint
+// with its topologyKey and whenUnsatisfiable, which the API server allows
+// once per pod. It modifies neither spreads nor its backing array.
+func withSpread(spreads []packing.TopologySpread, ts packing.TopologySpread) []packing.TopologySpread {
+	i := slices.IndexFunc(spreads, func(o packing.TopologySpread) bool {
+		return o.TopologyKey == ts.TopologyKey && o.WhenUnsatisfiable == ts.WhenUnsatisfiable
+	})
+	if i < 0 {
+		return append(slices.Clip(spreads), ts)
+	}
+	out := slices.Clone(spreads)
+	out[i] = ts
+	return out
 }
 
 // affinityTerm is a term on target's pods, required half the time.

@@ -150,9 +150,9 @@ func (g *gen) constrainWorkload(p *packing.Problem, w []int, r requirements.Requ
 	})
 }
 
-// addSpread appends ts to the spreads of the pods at w.
+// addSpread adds ts to the spreads of the pods at w ([withSpread]).
 func addSpread(p *packing.Problem, w []int, ts packing.TopologySpread) {
-	eachPod(p, w, func(pod *packing.Pod) { pod.TopologySpread = append(slices.Clip(pod.TopologySpread), ts) })
+	eachPod(p, w, func(pod *packing.Pod) { pod.TopologySpread = withSpread(pod.TopologySpread, ts) })
 }
 
 // addAntiAffinity appends term to the anti-affinity of the pods at w.
@@ -311,7 +311,9 @@ func manyValuedSpread(g *gen, p *packing.Problem) bool {
 		ts.WhenUnsatisfiable = packing.ScheduleAnyway
 	}
 	if g.chance(1, 5) {
-		ts.MinDomains = int32(2 + g.intn(3))
+		if minDomains := int32(2 + g.intn(3)); ts.WhenUnsatisfiable == packing.DoNotSchedule {
+			ts.MinDomains = minDomains // the API server takes minDomains with DoNotSchedule only
+		}
 	}
 	addSpread(p, w, ts)
 	return true
