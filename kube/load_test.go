@@ -219,6 +219,29 @@ func TestLoadErrors(t *testing.T) {
 			`bad.yaml: document 1: PodDisruptionBudget default/pdb: spec.selector.matchExpressions[0].operator: "Lt" is not a label selector operator`},
 		{"bad node", "apiVersion: v1\nkind: Node\nmetadata: {name: node-a}\nspec: {taints: [{key: a, effect: Later}]}\n",
 			"bad.yaml: document 1: Node node-a: spec.taints[0].effect: "},
+		// Issue 20: pod specs the API server rejects.
+		{"minDomains with ScheduleAnyway", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway, minDomains: 3}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.topologySpreadConstraints[0].minDomains: is set (3) with whenUnsatisfiable ScheduleAnyway"},
+		{"minDomains 0", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, minDomains: 0}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.topologySpreadConstraints[0].minDomains: is 0; must be greater than 0"},
+		{"maxSkew 0", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  topologySpreadConstraints: [{maxSkew: 0, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.topologySpreadConstraints[0].maxSkew: is 0; must be at least 1"},
+		{"one spread pair twice", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  topologySpreadConstraints:\n  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}\n  - {maxSkew: 2, topologyKey: kubernetes.io/hostname, whenUnsatisfiable: ScheduleAnyway}\n  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}\n",
+			"bad.yaml: document 1: Pod default/a: spec.topologySpreadConstraints[2].topologyKey: topology.kubernetes.io/zone with ScheduleAnyway is the pair of [0]"},
+		{"one spread pair twice in a template", "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: web}\nspec:\n  template:\n    spec:\n      topologySpreadConstraints: [{maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}, {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule}]\n",
+			"bad.yaml: document 1: Deployment default/web: spec.template.spec.topologySpreadConstraints[1].topologyKey: "},
+		{"host port of two containers", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: a, ports: [{containerPort: 80, hostPort: 80}]}, {name: b, ports: [{containerPort: 81, hostPort: 80, protocol: TCP}]}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.containers[1].ports[0].hostPort: 80/TCP is bound twice: spec.containers[0].ports[0] has it"},
+		{"host port twice on one IP", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: a, ports: [{containerPort: 53, hostPort: 53, protocol: UDP, hostIP: 10.0.0.1}, {containerPort: 54, hostPort: 53, protocol: UDP, hostIP: 10.0.0.1}]}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.containers[0].ports[1].hostPort: 53/UDP is bound twice: spec.containers[0].ports[0] has it"},
+		{"host port twice in one init container", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  initContainers: [{name: i, ports: [{containerPort: 80, hostPort: 80}, {containerPort: 81, hostPort: 80}]}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.initContainers[0].ports[1].hostPort: 80/TCP is bound twice: spec.initContainers[0].ports[0] has it"},
+		{"host port of a sidecar and a container", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  initContainers: [{name: s, restartPolicy: Always, ports: [{containerPort: 80, hostPort: 80}]}]\n  containers: [{name: a, ports: [{containerPort: 80, hostPort: 80}]}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.containers[0].ports[0].hostPort: 80/TCP is bound twice: spec.initContainers[0].ports[0] has it"},
+		{"host port out of range", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: a, ports: [{containerPort: 80, hostPort: 70000}]}]\n",
+			"bad.yaml: document 1: Pod default/a: spec.containers[0].ports[0].hostPort: 70000 is not a port"},
+		{"host port protocol", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec:\n  containers: [{name: a, ports: [{containerPort: 80, hostPort: 80, protocol: tcp}]}]\n",
+			`bad.yaml: document 1: Pod default/a: spec.containers[0].ports[0].protocol: "tcp" is not TCP, UDP or SCTP`},
 		{"bad nodepool", "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: np}\nspec: {weight: 101, template: {spec: {requirements: []}}}\n",
 			"bad.yaml: document 1: NodePool np: spec.weight: 101 is outside 1..100"},
 	}
@@ -292,4 +315,32 @@ func TestStatefulSetOrdinals(t *testing.T) {
 			assert.Equal(t, tc.want, got)
 		})
 	}
+}
+
+// TestLoadAcceptsSpecs: what the API server accepts next to the rejections
+// of TestLoadErrors: a host port per protocol and per IP string, the same
+// host port in two init containers (which run one by one), one spread per
+// topologyKey and whenUnsatisfiable, minDomains with DoNotSchedule.
+func TestLoadAcceptsSpecs(t *testing.T) {
+	c, err := Load(Source{Name: "ok.yaml", Data: []byte(`apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec:
+  initContainers:
+  - {name: i, ports: [{containerPort: 80, hostPort: 80}]}
+  - {name: j, ports: [{containerPort: 80, hostPort: 80}]}
+  containers:
+  - name: a
+    ports:
+    - {containerPort: 80, hostPort: 80}
+    - {containerPort: 81, hostPort: 80, protocol: UDP}
+    - {containerPort: 82, hostPort: 80, hostIP: 0.0.0.0}
+  topologySpreadConstraints:
+  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, minDomains: 3}
+  - {maxSkew: 1, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: ScheduleAnyway}
+`)})
+	require.NoError(t, err)
+	require.Len(t, c.Pods, 1)
+	assert.Len(t, c.Pods[0].HostPorts, 3)
+	assert.Len(t, c.Pods[0].TopologySpread, 2)
 }

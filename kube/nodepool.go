@@ -199,8 +199,8 @@ func weight(w *int32) (int32, error) {
 	if w == nil {
 		return 0, nil
 	}
-	if *w < 1 || *w > 100 {
-		return 0, fmt.Errorf("%d is outside 1..100", *w)
+	if *w < 1 || *w > packing.MaxWeight { // the CRD's minimum and maximum; packing reads 0 as unset
+		return 0, fmt.Errorf("%d is outside 1..%d", *w, packing.MaxWeight)
 	}
 	return *w, nil
 }

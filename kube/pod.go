@@ -1,8 +1,11 @@
 package kube
 
 import (
+	"cmp"
+	"errors"
 	"fmt"
 	"maps"
+	"slices"
 	"strconv"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -40,7 +43,7 @@ func FromPod(p *corev1.Pod) (packing.Pod, error) {
 func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
 	out := packing.Pod{Namespace: ns, Name: p.Name, UID: string(p.UID), Labels: maps.Clone(p.Labels),
 		CreationTime: p.CreationTimestamp.Time, Owner: owner(p.OwnerReferences), Terminating: p.DeletionTimestamp != nil,
-		DoNotDisrupt: p.Annotations[AnnotationDoNotDisrupt], HostPorts: hostPorts(&p.Spec)}
+		DoNotDisrupt: p.Annotations[AnnotationDoNotDisrupt]}
 	if p.Spec.Priority != nil {
 		out.Priority = *p.Spec.Priority
 	}
@@ -48,6 +51,9 @@ func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
 		return out, err
 	}
 	var err error
+	if out.HostPorts, err = hostPorts(&p.Spec); err != nil {
+		return out, err
+	}
 	if out.DeletionCost, err = deletionCost(p.Annotations); err != nil {
 		return out, err
 	}
@@ -99,25 +105,65 @@ func deletionCost(annotations map[string]string) (int32, error) {
 	return int32(n), nil
 }
 
-// hostPorts lists the host ports of the containers and sidecars.
-func hostPorts(spec *corev1.PodSpec) []packing.HostPort {
+// hostPorts lists the host ports of the containers and sidecars, each
+// checked by [packing.HostPort.Validate]. As the API server does, it
+// rejects a host port that repeats ([packing.HostPort.Same]) one of the
+// containers and sidecars, or one of the same init container (which runs
+// alone).
+func hostPorts(spec *corev1.PodSpec) ([]packing.HostPort, error) {
 	var out []packing.HostPort
-	add := func(c *corev1.Container) {
-		for _, p := range c.Ports {
-			if p.HostPort != 0 {
-				out = append(out, packing.HostPort{Port: p.HostPort, Protocol: string(p.Protocol), IP: p.HostIP})
-			}
-		}
-	}
+	var paths []string // of out's ports
 	for i := range spec.InitContainers {
-		if isSidecar(&spec.InitContainers[i]) {
-			add(&spec.InitContainers[i])
+		c := &spec.InitContainers[i]
+		field := fmt.Sprintf("spec.initContainers[%d]", i)
+		if !isSidecar(c) {
+			if _, _, err := containerPorts(nil, nil, field, c); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		var err error
+		if out, paths, err = containerPorts(out, paths, field, c); err != nil {
+			return nil, err
 		}
 	}
 	for i := range spec.Containers {
-		add(&spec.Containers[i])
+		var err error
+		if out, paths, err = containerPorts(out, paths, fmt.Sprintf("spec.containers[%d]", i), &spec.Containers[i]); err != nil {
+			return nil, err
+		}
 	}
-	return out
+	return out, nil
+}
+
+// containerPorts appends the host ports of c, the container at field, to
+// ports and their paths to paths; an error names a port out of range, an
+// unknown protocol, or a port that repeats one of ports.
+func containerPorts(ports []packing.HostPort, paths []string, field string, c *corev1.Container) ([]packing.HostPort, []string, error) {
+	for j, p := range c.Ports {
+		if p.HostPort == 0 {
+			continue
+		}
+		hp := packing.HostPort{Port: p.HostPort, Protocol: string(p.Protocol), IP: p.HostIP}
+		path := fmt.Sprintf("%s.ports[%d]", field, j)
+		var fe *packing.FieldError
+		if err := hp.Validate(); errors.As(err, &fe) {
+			return nil, nil, atField(path+"."+portField(fe.Field), errors.New(fe.Msg))
+		}
+		if k := slices.IndexFunc(ports, hp.Same); k >= 0 {
+			return nil, nil, atField(path+".hostPort", fmt.Errorf("%d/%s is bound twice: %s has it; the API server rejects such a pod", hp.Port, cmp.Or(hp.Protocol, "TCP"), paths[k]))
+		}
+		ports, paths = append(ports, hp), append(paths, path)
+	}
+	return ports, paths, nil
+}
+
+// portField is the name in a container port of a [packing.HostPort] field.
+func portField(f string) string {
+	if f == "port" {
+		return "hostPort"
+	}
+	return f
 }
 
 // owner returns "Kind/name" of the controlling owner, else of the first.

@@ -265,17 +265,32 @@ func taints(ts []corev1.Taint) ([]requirements.Taint, error) {
 	return out, nil
 }
 
-// spreads converts topology spread constraints.
+// spreads converts topology spread constraints and checks them together
+// by packing's rules ([packing.ValidateTopologySpreads]), as the API
+// server does: maxSkew, minDomains with DoNotSchedule, one constraint per
+// topologyKey and whenUnsatisfiable.
 func spreads(cs []corev1.TopologySpreadConstraint) ([]packing.TopologySpread, error) {
+	const field = "spec.topologySpreadConstraints"
 	out := make([]packing.TopologySpread, 0, len(cs))
 	for i := range cs {
 		ts, err := spread(&cs[i])
 		if err != nil {
-			return nil, atField(fmt.Sprintf("spec.topologySpreadConstraints[%d]", i), err)
+			return nil, atField(fmt.Sprintf("%s[%d]", field, i), err)
 		}
 		out = append(out, ts)
 	}
-	return out, nil
+	return out, packingField(field, packing.ValidateTopologySpreads(out))
+}
+
+// packingField maps the first *packing.FieldError in err, whose Field is
+// relative to the list or object at field, onto field; any other error is
+// returned as it is.
+func packingField(field string, err error) error {
+	var fe *packing.FieldError
+	if errors.As(err, &fe) {
+		return atField(join(field, fe.Field), errors.New(fe.Msg))
+	}
+	return err
 }
 
 func spread(c *corev1.TopologySpreadConstraint) (packing.TopologySpread, error) {
@@ -294,6 +309,9 @@ func spread(c *corev1.TopologySpreadConstraint) (packing.TopologySpread, error) 
 		return ts, atField("whenUnsatisfiable", fmt.Errorf("%q is not DoNotSchedule or ScheduleAnyway", c.WhenUnsatisfiable))
 	}
 	if c.MinDomains != nil {
+		if *c.MinDomains < 1 { // packing reads 0 as unset; the API server takes a set minDomains above 0 only
+			return ts, atField("minDomains", fmt.Errorf("is %d; must be greater than 0 when set", *c.MinDomains))
+		}
 		ts.MinDomains = *c.MinDomains
 	}
 	var err error
