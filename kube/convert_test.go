@@ -61,7 +61,6 @@ spec:
     - maxSkew: 2
       topologyKey: topology.kubernetes.io/zone
       whenUnsatisfiable: ScheduleAnyway
-      minDomains: 3
       nodeTaintsPolicy: Honor
       labelSelector: {matchLabels: {app: api}}
   containers:
@@ -93,7 +92,7 @@ func TestFromPod(t *testing.T) {
 	require.Len(t, got.TopologySpread, 1)
 	ts := got.TopologySpread[0]
 	assert.Equal(t, packing.ScheduleAnyway, ts.WhenUnsatisfiable)
-	assert.Equal(t, int32(3), ts.MinDomains)
+	assert.Zero(t, ts.MinDomains) // minDomains is for DoNotSchedule only: TestLoadAcceptsSpecs
 	assert.Equal(t, packing.Honor, ts.NodeTaintsPolicy)
 	assert.Equal(t, packing.PolicyDefault, ts.NodeAffinityPolicy)
 

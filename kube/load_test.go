@@ -342,5 +342,6 @@ spec:
 	require.NoError(t, err)
 	require.Len(t, c.Pods, 1)
 	assert.Len(t, c.Pods[0].HostPorts, 3)
-	assert.Len(t, c.Pods[0].TopologySpread, 2)
+	require.Len(t, c.Pods[0].TopologySpread, 2)
+	assert.Equal(t, int32(3), c.Pods[0].TopologySpread[0].MinDomains)
 }
