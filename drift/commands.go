@@ -340,8 +340,12 @@ func (p *planner) podsBlock(pods []packing.Pod) string {
 			return why
 		}
 	}
-	if ok, why := disruption.PDBBlocks(movable(pods), p.cl.PDBs); ok {
-		return why
+	for j := range pods { // PDBBlocks checks pods one at a time: the first that blocks
+		if pods[j].Reschedulable() {
+			if ok, why := disruption.PDBBlocks(pods[j:j+1], p.cl.PDBs); ok {
+				return why
+			}
+		}
 	}
 	return ""
 }

@@ -102,7 +102,11 @@ func (s *sim) reschedulable(names []string) []packing.Pod {
 	var pods []packing.Pod
 	for _, name := range names {
 		if i := s.index(name); i >= 0 {
-			pods = append(pods, movable(s.nodes[i].Pods)...)
+			for _, p := range s.nodes[i].Pods {
+				if p.Reschedulable() {
+					pods = append(pods, p)
+				}
+			}
 		}
 	}
 	return pods

@@ -193,8 +193,11 @@ func (v *cmdVerifier) checkProtected(i int, cmd Command, n packing.Node) {
 			v.protectedPod(i, cmd, n, p, RuleDoNotDisrupt, why)
 		}
 	}
-	for _, p := range movable(n.Pods) {
-		if blocked, why := disruption.PDBBlocks([]packing.Pod{p}, v.c.PDBs); blocked {
+	for j, p := range n.Pods {
+		if !p.Reschedulable() {
+			continue
+		}
+		if blocked, why := disruption.PDBBlocks(n.Pods[j:j+1], v.c.PDBs); blocked {
 			v.protectedPod(i, cmd, n, p, RulePDB, "node "+n.Name+": "+why)
 		}
 	}

@@ -248,7 +248,7 @@ func (s *settings) where(p Prices, doc *document, def defaults) []error {
 		return errs
 	}
 	errs := validateZones(s.region, "Options.Zones", s.zones)
-	if !validCurrency(s.docCurrency) {
+	if !ValidCurrency(s.docCurrency) {
 		errs = append(errs, fieldErr("", "currency", ErrInvalidSpec, "%q is not an ISO 4217 code such as USD", doc.Currency))
 	}
 	var err error
@@ -309,7 +309,7 @@ func givenPrices(p Prices, region string) (priceTable, error) {
 		return priceTable{}, fieldErr("", "Options.Prices.Region", ErrInvalidOptions, "prices for %q, catalog for %q: nodeplan never uses another region's prices", p.Region, region)
 	}
 	cur := cmp.Or(p.Currency, DefaultCurrency)
-	if !validCurrency(cur) {
+	if !ValidCurrency(cur) {
 		return priceTable{}, fieldErr("", "Options.Prices.Currency", ErrInvalidOptions, "%q is not an ISO 4217 code such as USD", cur)
 	}
 	var errs []error

@@ -51,7 +51,7 @@ func FuzzParsePrices(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if !validCurrency(p.Currency) || len(p.PerHour) == 0 || p.Region == "" {
+		if !ValidCurrency(p.Currency) || len(p.PerHour) == 0 || p.Region == "" {
 			t.Fatalf("accepted %+v", p)
 		}
 		for typ, d := range p.PerHour {

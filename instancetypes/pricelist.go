@@ -99,7 +99,7 @@ type pricePartition struct {
 // prices are ("on-demand prices for us-east-1, table of 2026-07-20"). It
 // does not modify data. O(size of data).
 func ParsePrices(data []byte, region string) (Prices, error) {
-	p, date, err := parsePrices(data, region)
+	p, date, err := parsePrices(data, region, true)
 	p.Source = "on-demand prices for " + p.Region
 	if date != "" {
 		p.Source += ", table of " + date
@@ -108,9 +108,10 @@ func ParsePrices(data []byte, region string) (Prices, error) {
 }
 
 // parsePrices is ParsePrices, and the date of the region's table ("" when
-// the list does not say).
-func parsePrices(data []byte, region string) (Prices, string, error) {
-	list, err := decodePriceList(data)
+// the list does not say). checkKeys looks for repeated keys, a second walk
+// of data that the embedded list, checked by its tests, skips.
+func parsePrices(data []byte, region string, checkKeys bool) (Prices, string, error) {
+	list, err := decodePriceList(data, checkKeys)
 	if err != nil {
 		return Prices{}, "", err
 	}
@@ -134,7 +135,7 @@ func parsePrices(data []byte, region string) (Prices, string, error) {
 	return Prices{Region: region, Currency: part.Currency, PerHour: perHour}, part.date(), nil
 }
 
-func decodePriceList(data []byte) (priceList, error) {
+func decodePriceList(data []byte, checkKeys bool) (priceList, error) {
 	var list priceList
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.DisallowUnknownFields()
@@ -143,6 +144,9 @@ func decodePriceList(data []byte) (priceList, error) {
 	}
 	if dec.More() {
 		return list, fieldErr("", "prices", ErrInvalidPrice, "trailing data after the JSON object")
+	}
+	if !checkKeys {
+		return list, nil
 	}
 	if path := repeatedKey(data); path != "" {
 		return list, fieldErr("", "prices", ErrInvalidPrice, "%s: the key is repeated in its object", path)
@@ -173,7 +177,7 @@ func (l *priceList) check() (map[string]string, error) {
 // in its "source".
 func (p *pricePartition) check(field string, sources int) []error {
 	var errs []error
-	if !validCurrency(p.Currency) {
+	if !ValidCurrency(p.Currency) {
 		errs = append(errs, fieldErr("", field+".currency", ErrInvalidPrice, "%q is not an ISO 4217 code such as USD", p.Currency))
 	}
 	if p.Source != nil && (*p.Source < 0 || *p.Source >= sources) {
@@ -215,9 +219,11 @@ func validDate(s string) bool {
 	return s == "" || errDate == nil || errTime == nil
 }
 
-// validCurrency reports whether c looks like an ISO 4217 code: three
-// upper-case letters.
-func validCurrency(c string) bool {
+// ValidCurrency reports whether c has the form of an ISO 4217 currency
+// code, three upper-case ASCII letters ("USD", "CNY"), as every Origin's
+// Currency has. It does not know which codes are assigned. It does not
+// allocate.
+func ValidCurrency(c string) bool {
 	if len(c) != 3 {
 		return false
 	}
@@ -233,7 +239,7 @@ func validCurrency(c string) bool {
 // (Karpenter's initial price tables: us-east-1, us-gov-east-1,
 // us-gov-west-1 in USD, cn-north-1 in CNY), or a *NoPricesError.
 func embeddedPrices(region string) (Prices, error) {
-	p, date, err := parsePrices(awsPrices, region)
+	p, date, err := parsePrices(awsPrices, region, false)
 	var np *NoPricesError
 	if errors.As(err, &np) {
 		np.In = "nodeplan's embedded AWS price list"

@@ -179,8 +179,8 @@ type Node struct {
 	// MarkedForDeletion marks a node being deleted: Solve places no pod on
 	// it, while its pods still count for topology and its capacity for its
 	// pool's limits. Solve does not plan its pods again: a host that wants
-	// Karpenter's provisioning moves the node's reschedulable pods (all but
-	// daemonset pods) to [Problem.Pods] and leaves the node with the rest,
+	// Karpenter's provisioning moves the node's reschedulable pods
+	// ([Pod.Reschedulable]) to [Problem.Pods] and leaves the node with the rest,
 	// as package kube's Cluster.Problem does; package consolidation's
 	// simulations do it themselves.
 	MarkedForDeletion bool

@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"cmp"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -157,10 +156,7 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 			r.dcounts[i] = make([]int32, len(s.domains[c.key]))
 		}
 	}
-	r.anti = make([]map[string]int32, len(s.counters))
-	for i := range r.anti {
-		r.anti[i] = map[string]int32{}
-	}
+	r.anti = make([]map[string]int32, len(s.counters)) // each made on first use (markAnti)
 	r.usedLim = make([][]int64, len(s.pools))
 	r.fresh = make([]claim, len(s.pools))
 	for pi, pl := range s.pools {
@@ -260,7 +256,7 @@ func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
 // capacity of its instance type when the pool's catalog knows it, else its
 // allocatable.
 func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
-	if t, ok := cmp.Or(pl.np.Catalog, r.s.prob.Catalog).Get(n.InstanceType); ok {
+	if t, ok := r.s.prob.PoolCatalog(pl.np).Get(n.InstanceType); ok {
 		return t.Capacity
 	}
 	return n.Allocatable
@@ -307,9 +303,10 @@ func (r *run) recordExisting(p *Pod, nd *nodeT) {
 		if t.Weight != 0 {
 			continue
 		}
-		c := r.s.lookupCounter(antiCounter(p, t))
-		if d, ok := nd.labels[r.s.counters[c].key]; ok && c >= 0 {
-			r.anti[c][d]++
+		if c := r.s.lookupCounter(antiCounter(p, t)); c >= 0 {
+			if d, ok := nd.labels[r.s.counters[c].key]; ok {
+				r.markAnti(c, d)
+			}
 		}
 	}
 }

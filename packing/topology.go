@@ -323,10 +323,20 @@ func (r *run) record(v view, t target, pins []pin) {
 	for _, c := range v.cons {
 		if c.kind == antiKind && !c.soft {
 			if d, ok := r.domain(t, r.s.counters[c.counter].key, pins); ok {
-				r.anti[c.counter][d]++
+				r.markAnti(c.counter, d)
 			}
 		}
 	}
+}
+
+// markAnti counts one more pod in domain d whose required anti-affinity
+// uses counter m; the counter's map is made on first use (reads of a nil
+// map find 0).
+func (r *run) markAnti(m int32, d string) {
+	if r.anti[m] == nil {
+		r.anti[m] = map[string]int32{}
+	}
+	r.anti[m][d]++
 }
 
 // tally counts one more pod of counter m in domain d.

@@ -131,14 +131,17 @@ func (p Problem) currency() string {
 // currencyOf is the ISO 4217 code of c's prices, the default when c
 // names none.
 func currencyOf(c *instancetypes.Catalog) string {
-	return cmp.Or(c.Origin().Currency, instancetypes.DefaultCurrency)
+	return cmp.Or(c.Currency(), instancetypes.DefaultCurrency)
 }
 
 // checkCurrency reports a NodePool catalog priced in another currency
 // than the problem's: a plan's sums would add yuan to dollars.
 func checkCurrency(is issues, c *instancetypes.Catalog, currency string) issues {
-	if c != nil && currencyOf(c) != currency {
-		is.add("catalog", "prices are in %s, the problem's in %s: one problem has one currency", currencyOf(c), currency)
+	if c == nil {
+		return is
+	}
+	if cur := currencyOf(c); cur != currency {
+		is.add("catalog", "prices are in %s, the problem's in %s: one problem has one currency", cur, currency)
 	}
 	return is
 }

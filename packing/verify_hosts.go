@@ -69,13 +69,8 @@ func poolRequirements(np *NodePool) requirements.Set {
 }
 
 // catalogOf returns the catalog a pool draws from: its own, else the
-// Problem's. pool may be nil.
-func (v *verifier) catalogOf(pool *NodePool) *instancetypes.Catalog {
-	if pool != nil && pool.Catalog != nil {
-		return pool.Catalog
-	}
-	return v.p.Catalog
-}
+// Problem's (Problem.PoolCatalog). pool may be nil.
+func (v *verifier) catalogOf(pool *NodePool) *instancetypes.Catalog { return v.p.PoolCatalog(pool) }
 
 // lookupType finds name in c; a nil catalog has no types.
 func lookupType(c *instancetypes.Catalog, name string) (*instancetypes.InstanceType, bool) {
@@ -194,7 +189,5 @@ func (v *verifier) podName(i int) string {
 	if !v.validPod(i) {
 		return "pod index " + strconv.Itoa(i)
 	}
-	return "pod " + qualifiedName(&v.p.Pods[i])
+	return "pod " + v.p.Pods[i].Key()
 }
-
-func qualifiedName(p *Pod) string { return p.Namespace + "/" + p.Name }

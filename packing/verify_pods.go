@@ -120,7 +120,7 @@ func (v *verifier) checkHostPorts(h *vHost) {
 
 func appendPorts(used []vPort, p *Pod, i int) []vPort {
 	for _, hp := range p.HostPorts {
-		used = append(used, vPort{owner: "pod " + qualifiedName(p), pod: i, port: hp})
+		used = append(used, vPort{owner: "pod " + p.Key(), pod: i, port: hp})
 	}
 	return used
 }

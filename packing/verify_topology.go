@@ -326,7 +326,7 @@ func (v *verifier) checkAntiAffinities(t *vTopology, i int, h *vHost) {
 	}
 	if q, term, ok := t.repelledBy(p, h); ok {
 		v.add(RulePodAntiAffinity, i, h.name, "%s on %s %s: pod %s in the same %s domain has a required anti-affinity term that selects it",
-			v.podName(i), h.kind(), h.name, qualifiedName(q.pod), term.TopologyKey)
+			v.podName(i), h.kind(), h.name, q.pod.Key(), term.TopologyKey)
 	}
 }
 
