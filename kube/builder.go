@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -488,7 +489,7 @@ func (b *builder) priorityWarnings() []string {
 		}
 		out = append(out, fmt.Sprintf("PriorityClass %s is not in the manifests: %s %s it and are planned with priority 0, "+
 			"which Kubernetes' admission would not give them (it rejects a pod whose class does not exist); add it to the manifests",
-			name, nouns(n, "pod"), verb))
+			name, planview.Count(n, "pod"), verb))
 	}
 	return out
 }

@@ -127,7 +127,11 @@ func (c *Cluster) addInFlight(p *packing.Problem) error {
 		}
 		n := nc.InFlight
 		if n.Allocatable.IsZero() {
-			t, ok := p.CatalogOf(n.NodePool).Get(n.InstanceType)
+			var t *instancetypes.InstanceType
+			ok := false
+			if cat := p.CatalogOf(n.NodePool); cat != nil {
+				t, ok = cat.Get(n.InstanceType)
+			}
 			if !ok {
 				errs = append(errs, c.locate(&ObjectError{Kind: KindNodeClaim, Name: nc.Name, Field: "status.allocatable",
 					Err: fmt.Errorf("%w: empty, and the catalog has no instance type %q to take it from", ErrInvalid, n.InstanceType)}))
@@ -148,12 +152,15 @@ func (c *Cluster) addInFlight(p *packing.Problem) error {
 // schedules the pods of deleting nodes again. p's slices are not modified.
 func replanDeleting(p packing.Problem) packing.Problem {
 	var moved []packing.Pod
-	p.Nodes = slices.Clone(p.Nodes)
+	cloned := false
 	for i := range p.Nodes {
-		n := &p.Nodes[i]
-		if !n.MarkedForDeletion || !slices.ContainsFunc(n.Pods, reschedulable) {
+		if !p.Nodes[i].MarkedForDeletion || !slices.ContainsFunc(p.Nodes[i].Pods, reschedulable) {
 			continue
 		}
+		if !cloned { // only when a node changes, and once
+			p.Nodes, cloned = slices.Clone(p.Nodes), true
+		}
+		n := &p.Nodes[i]
 		var keep []packing.Pod
 		for _, pod := range n.Pods {
 			if reschedulable(pod) {
@@ -300,13 +307,14 @@ func nodePrice(p *packing.Problem, n *packing.Node) (instancetypes.Price, error)
 
 // offeringPrice returns the price of n's offering in cat.
 func offeringPrice(cat *instancetypes.Catalog, n *packing.Node) (instancetypes.Price, error) {
+	ctErr := unknownCapacityType(n.Labels)
 	switch {
 	case n.InstanceType == "":
 		return 0, fmt.Errorf("it has no %s label", requirements.LabelInstanceType)
 	case n.Zone == "":
 		return 0, fmt.Errorf("it has no %s label", requirements.LabelZone)
-	case unknownCapacityType(n.Labels) != nil:
-		return 0, unknownCapacityType(n.Labels)
+	case ctErr != nil:
+		return 0, ctErr
 	case cat == nil:
 		return 0, errors.New("no catalog is given")
 	}
@@ -320,11 +328,6 @@ func offeringPrice(cat *instancetypes.Catalog, n *packing.Node) (instancetypes.P
 		}
 	}
 	return 0, fmt.Errorf("the %scatalog has no %s offering of %s in zone %s", region(cat), n.CapacityType, n.InstanceType, n.Zone)
-}
-
-func hasLabel(labels map[string]string, key string) bool {
-	_, ok := labels[key]
-	return ok
 }
 
 // region is "us-east-1 " for a catalog of that region, else "".

@@ -76,7 +76,7 @@ func withDefaults(l, defaults corev1.ResourceList) corev1.ResourceList {
 // container and init container, a resource without a request gets the
 // defaultRequest, a resource without a limit the default, the first
 // LimitRange by name first (the plugin takes them in its cache's order,
-// which is not fixed; [builder.limitRangeWarnings] names namespaces where
+// which is not fixed; [builder.sortLimitRanges] warns of namespaces where
 // that matters). The API server's own defaulting, which runs before
 // admission, comes first: a limit without a request requests it. spec is
 // Load's own copy, modified in place.

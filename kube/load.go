@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/planview"
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -509,14 +510,14 @@ func (b *builder) summaries() []string {
 	var out []string
 	if len(b.converted) > 0 {
 		out = append(out, fmt.Sprintf("converted %s to v1 by Karpenter's v1 conversion rules: %s",
-			nouns(sum(b.converted), "object"), counts(b.converted)))
+			planview.Count(sum(b.converted), "object"), counts(b.converted)))
 	}
 	if len(b.skipped) > 0 {
 		kind := "kinds"
 		if len(b.skipped) == 1 {
 			kind = "a kind"
 		}
-		out = append(out, fmt.Sprintf("skipped %s of %s nodeplan does not read: %s", nouns(sum(b.skipped), "object"), kind, counts(b.skipped)))
+		out = append(out, fmt.Sprintf("skipped %s of %s nodeplan does not read: %s", planview.Count(sum(b.skipped), "object"), kind, counts(b.skipped)))
 	}
 	return out
 }
@@ -536,12 +537,4 @@ func counts(m map[string]int) string {
 		parts = append(parts, fmt.Sprintf("%s ×%d", k, m[k]))
 	}
 	return strings.Join(parts, ", ")
-}
-
-// nouns formats "1 object" or "n objects".
-func nouns(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -185,6 +185,10 @@ func TestProblemInFlightErrors(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "s.yaml: document 6: NodeClaim default-x: status.allocatable")
 	assert.ErrorIs(t, err, ErrInvalid)
+	known, err := Load(Source{Name: "s.yaml", Data: []byte(base + claim("", "  providerID: aws:///i-2"))})
+	require.NoError(t, err)
+	_, err = known.Problem(nil) // no catalog to take the allocatable from: an error, not a panic
+	assert.ErrorContains(t, err, "NodeClaim default-x: status.allocatable")
 
 	bad := strings.Replace(claim("", "  providerID: aws:///i-2"), "operator: In, values: [amd64, arm64]", "operator: Gt, values: [x]", 1)
 	_, err = Load(Source{Name: "s.yaml", Data: []byte(base + bad)})

@@ -10,7 +10,6 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/intstr"
 )
 
@@ -259,7 +258,7 @@ func (s scales) expected(pods []*corev1.Pod) (int, error) {
 	counted := map[ref]bool{}
 	total := 0
 	for _, p := range pods {
-		ctl := metav1.GetControllerOfNoCopy(p)
+		ctl := controllerRef(p.OwnerReferences)
 		if ctl == nil {
 			continue
 		}

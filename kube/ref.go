@@ -8,9 +8,6 @@ import "strings"
 // way. The namespace is empty for cluster-scoped objects.
 type ref struct{ kind, namespace, name string }
 
-// String formats "Kind namespace/name", as messages name objects.
-func (r ref) String() string { return r.kind + " " + objectName(r.namespace, r.name) }
-
 // ownerRef reads a packing.Pod's Owner, "Kind/name", as the ref of that
 // owner in namespace ns; false when the pod has none.
 func ownerRef(ns, owner string) (ref, bool) {

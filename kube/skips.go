@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/planview"
 	corev1 "k8s.io/api/core/v1"
 )
 
@@ -57,7 +58,7 @@ func (l *skipLog) linesAs(verb string) []string {
 		if g.n > len(g.examples) {
 			more = fmt.Sprintf(", and %d more", g.n-len(g.examples))
 		}
-		out = append(out, fmt.Sprintf("%s %s: %s: %s%s", verb, nouns(g.n, g.kind), g.why, strings.Join(g.examples, ", "), more))
+		out = append(out, fmt.Sprintf("%s %s: %s: %s%s", verb, planview.Count(g.n, g.kind), g.why, strings.Join(g.examples, ", "), more))
 	}
 	return out
 }

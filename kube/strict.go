@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/planview"
 	corev1 "k8s.io/api/core/v1"
 	policyv1 "k8s.io/api/policy/v1"
 	storagev1 "k8s.io/api/storage/v1"
@@ -77,9 +78,12 @@ type unknownFields struct {
 // add records the unknown fields of o's last check.
 func (u *unknownFields) add(o *object, l *unknownLog) {
 	u.n += l.n
+	if len(u.examples) >= maxUnknown || len(l.paths) == 0 {
+		return
+	}
+	oe := o.errorf("", nil)
 	for _, p := range l.paths {
 		if len(u.examples) < maxUnknown {
-			oe := o.errorf("", nil)
 			u.examples = append(u.examples, fmt.Sprintf("%s %s %s (%s)", oe.Kind, objectName(oe.Namespace, oe.Name), p, o.where()))
 		}
 	}
@@ -95,7 +99,7 @@ func (u *unknownFields) lines() []string {
 		more = fmt.Sprintf(", and %d more", u.n-len(u.examples))
 	}
 	return []string{fmt.Sprintf("ignored %s, which the Kubernetes API types nodeplan is built with lack (a newer cluster's fields, or misspelt): %s%s",
-		nouns(u.n, "unknown field"), strings.Join(u.examples, ", "), more)}
+		planview.Count(u.n, "unknown field"), strings.Join(u.examples, ", "), more)}
 }
 
 // keyRef is a map key of the walk: its text as written (part of the
