@@ -352,12 +352,20 @@ func (a *Accountant) Flush(now time.Time) []Event {
 }
 
 // close moves the open windows whose time has passed (all, with force)
-// to closed. A disruption that removed and launched nothing is dropped.
+// to closed. A batch closes at the end of its window (even when now is
+// later), a disruption at now. A disruption that removed and launched
+// nothing is dropped.
 func (a *Accountant) close(now time.Time, force bool) {
-	if w := a.open[Provisioning]; w != nil && (force || !now.Before(w.last.Add(a.o.BatchIdle)) || !now.Before(w.start.Add(a.o.BatchMax))) {
-		a.open[Provisioning] = nil
-		w.at = now
-		a.closed = append(a.closed, w)
+	if w := a.open[Provisioning]; w != nil {
+		end := w.last.Add(a.o.BatchIdle)
+		if limit := w.start.Add(a.o.BatchMax); limit.Before(end) {
+			end = limit
+		}
+		if force || !now.Before(end) {
+			a.open[Provisioning] = nil
+			w.at = end
+			a.closed = append(a.closed, w)
+		}
 	}
 	w := a.open[Disruption]
 	if w == nil || !(force || a.disruptionDone(w, now)) {
@@ -391,7 +399,10 @@ func (a *Accountant) resolved(w *window) bool {
 func (a *Accountant) report(w *window, now time.Time) Event {
 	a.seq++
 	e := Event{Seq: a.seq, Type: w.typ, Start: w.start, End: now,
-		Karpenter: Karpenter{Reason: w.reason, Kept: slices.Clone(w.marked)}}
+		Karpenter: Karpenter{Reason: w.reason}}
+	if len(w.marked) > 0 {
+		e.Karpenter.Kept = slices.Clone(w.marked)
+	}
 	for _, name := range w.launched {
 		t := a.claims[name]
 		c := claimOf(t.claim)

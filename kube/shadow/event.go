@@ -55,6 +55,21 @@ type Claim struct {
 	Deleted bool
 }
 
+// Failed reports whether c was deleted before its offering resolved: a
+// launch that failed, which costs nothing and is no node.
+func (c Claim) Failed() bool { return c.Deleted && !c.Offering.Resolved() }
+
+// Nodes counts the claims of cs that are not Failed.
+func Nodes(cs []Claim) int {
+	n := 0
+	for _, c := range cs {
+		if !c.Failed() {
+			n++
+		}
+	}
+	return n
+}
+
 // Karpenter is what Karpenter did in an event.
 type Karpenter struct {
 	// Launched are the NodeClaims Karpenter created: a batch, or the
@@ -73,7 +88,7 @@ type Karpenter struct {
 }
 
 // Change returns the launched prices minus the removed ones, and how many
-// claims have no price (not in the sum).
+// claims have no price (not in the sum). Failed claims count in neither.
 func (k *Karpenter) Change() (instancetypes.Price, int) {
 	var sum instancetypes.Price
 	unpriced := 0
@@ -87,7 +102,10 @@ func (k *Karpenter) Change() (instancetypes.Price, int) {
 }
 
 func addClaim(sum instancetypes.Price, unpriced int, c Claim, sign instancetypes.Price) (instancetypes.Price, int) {
-	if !c.Priced {
+	switch {
+	case c.Failed():
+		return sum, unpriced
+	case !c.Priced:
 		return sum, unpriced + 1
 	}
 	return sum + sign*c.Price, unpriced
@@ -178,8 +196,8 @@ func (t *Totals) add(e *Event) {
 	if e.Err != nil {
 		t.Errors++
 	}
-	t.Karpenter.Launched += len(e.Karpenter.Launched)
-	t.Karpenter.Removed += len(e.Karpenter.Removed)
+	t.Karpenter.Launched += Nodes(e.Karpenter.Launched)
+	t.Karpenter.Removed += Nodes(e.Karpenter.Removed)
 	k, unpriced := e.Karpenter.Change()
 	t.Karpenter.Change += k
 	t.Karpenter.Unpriced += unpriced
