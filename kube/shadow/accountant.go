@@ -420,7 +420,7 @@ func (a *Accountant) report(w *window, now time.Time) Event {
 	for _, name := range w.launched {
 		a.claims[name].window = nil // reported: a later deletion is a disruption
 	}
-	a.totals.add(&e)
+	a.totals.Add(&e)
 	return e
 }
 

@@ -128,14 +128,14 @@ func claimNames(o kube.Objects) (out []string) {
 	return
 }
 
-// store is the test's API server: the objects after every step.
-type store struct {
+// fakeServer is the test's API server: the objects after every step.
+type fakeServer struct {
 	pods   []corev1.Pod
 	nodes  []*corev1.Node
 	claims []*karpv1.NodeClaim
 }
 
-func (s *store) apply(c Change) {
+func (s *fakeServer) apply(c Change) {
 	switch o := c.New.(type) {
 	case *karpv1.NodeClaim:
 		s.claims = upsert(s.claims, o, func(x *karpv1.NodeClaim) bool { return x.Name == o.Name })
@@ -159,7 +159,7 @@ func upsert[T any](s []T, v T, same func(T) bool) []T {
 	return append(s, v)
 }
 
-func (s *store) objects() kube.Objects {
+func (s *fakeServer) objects() kube.Objects {
 	o := kube.Objects{Pods: slices.Clone(s.pods)}
 	for _, n := range s.nodes {
 		o.Nodes = append(o.Nodes, *n)
@@ -315,7 +315,7 @@ func TestAccountant(t *testing.T) {
 	}}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			s := &store{pods: []corev1.Pod{pending("p1"), pending("p2")}, claims: slices.Clone(tc.start), nodes: slices.Clone(tc.nodes)}
+			s := &fakeServer{pods: []corev1.Pod{pending("p1"), pending("p2")}, claims: slices.Clone(tc.start), nodes: slices.Clone(tc.nodes)}
 			f := &fake{}
 			acc := New(f, Options{})
 			acc.Start(s.objects())

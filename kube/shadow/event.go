@@ -190,8 +190,8 @@ type Side struct {
 	Change                      instancetypes.Price
 }
 
-// add counts e into t.
-func (t *Totals) add(e *Event) {
+// Add counts e into t.
+func (t *Totals) Add(e *Event) {
 	t.Events[e.Type]++
 	if e.Err != nil {
 		t.Errors++

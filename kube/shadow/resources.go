@@ -81,10 +81,10 @@ var resources = []resource{
 	typed("karpenter.k8s.aws", "v1", "ec2nodeclasses", kube.KindEC2NodeClass, func(o *kube.Objects) *[]kube.EC2NodeClass { return &o.EC2NodeClasses }),
 }
 
-// snapshot builds the cluster of objs. Until kube.FromObjects lands it
-// writes them as one List per kind and loads them with kube.Load; objs
-// without any object is the empty cluster.
-func snapshot(objs kube.Objects) (kube.Cluster, error) {
+// Snapshot builds the cluster of objs. Until kube.FromObjects lands it
+// writes them as one List per kind and loads them with kube.Load (and
+// goes when it does); objs without any object is the empty cluster.
+func Snapshot(objs kube.Objects) (kube.Cluster, error) {
 	var sources []kube.Source
 	for i := range resources {
 		r := &resources[i]

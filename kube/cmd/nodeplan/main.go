@@ -8,6 +8,8 @@
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
 //	nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
+//	      [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan version
 //	nodeplan help [COMMAND]
 //

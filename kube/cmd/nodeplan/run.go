@@ -31,6 +31,8 @@ usage:
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
   nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
+        [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan version
   nodeplan help [COMMAND]
 
@@ -50,6 +52,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return consolidate(args[1:], stdin, stdout, stderr)
 	case "drift":
 		return driftCmd(args[1:], stdin, stdout, stderr)
+	case "shadow":
+		return shadowCmd(args[1:], stdout, stderr)
 	case "version", "--version":
 		return version(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -92,6 +96,8 @@ type config struct {
 	noHeaders    bool
 
 	prices, capacityTypes string // see catalog.go
+
+	shadow shadowConfig // see shadow.go
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
@@ -101,7 +107,9 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("nodeplan "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	inputFlags(fs, &c)
+	if name != "shadow" {
+		inputFlags(fs, &c)
+	}
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
@@ -109,22 +117,26 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
 	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
-	if name != "provision" {
+	if name != "provision" && name != "shadow" {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
 	}
-	switch name {
-	case "provision":
+	if name == "provision" {
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
-	case "consolidate":
+	}
+	if name == "consolidate" || name == "shadow" {
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
-	case "drift":
+	}
+	if name == "drift" || name == "shadow" {
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
+	}
+	if name == "shadow" {
+		shadowFlags(fs, &c)
 	}
 	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		return c, flagError(fs, name, err)
 	}
 	switch {
-	case len(c.files) == 0:
+	case len(c.files) == 0 && name != "shadow":
 		return c, errors.New("no manifest given (-f FILE or DIR)")
 	case !slices.Contains(outputs, c.output):
 		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
