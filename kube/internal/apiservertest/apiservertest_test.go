@@ -1,7 +1,6 @@
 package apiservertest_test
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"slices"
@@ -159,7 +158,10 @@ subjects:
 // schedules it.
 func TestPodAdmitted(t *testing.T) {
 	admin := client(t, apiservertest.Require(t).Config(apiservertest.Admin))
-	created, err := admin.Resource(pods).Namespace("default").Create(t.Context(), object(t, `
+	namespaces := schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}
+	_, err := admin.Resource(namespaces).Create(t.Context(), object(t, `{apiVersion: v1, kind: Namespace, metadata: {name: pod-admitted}}`), metav1.CreateOptions{})
+	require.NoError(t, err)
+	created, err := admin.Resource(pods).Namespace("pod-admitted").Create(t.Context(), object(t, `
 apiVersion: v1
 kind: Pod
 metadata: {name: pending}
@@ -181,10 +183,10 @@ func TestKubeconfig(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, srv.URL(), config.Host)
 	assert.False(t, config.Insecure)
-	list, err := client(t, config).Resource(schema.GroupVersionResource{Version: "v1", Resource: "namespaces"}).
-		List(context.Background(), metav1.ListOptions{})
+	crds := schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"}
+	list, err := client(t, config).Resource(crds).List(t.Context(), metav1.ListOptions{})
 	require.NoError(t, err)
-	assert.True(t, slices.Contains(names(list), "default"), "namespaces %v", names(list))
+	assert.True(t, slices.Contains(names(list), "nodepools.karpenter.sh"), "CRDs %v", names(list))
 }
 
 // TestMainWithoutBinaries runs this test binary again without binaries:
