@@ -45,8 +45,11 @@ if [ -f "$dir/$stamp" ]; then
   exit 0
 fi
 
+# Under the lock any temporary folder is a killed run's: remove it.
+rm -rf "$cache/kube-$kube_version.tmp."*
 work=$(mktemp -d "$cache/kube-$kube_version.tmp.XXXXXX")
-trap 'chmod -R u+w "$work" 2>/dev/null; rm -rf "$work"' EXIT
+trap 'rm -rf "$work"' EXIT
+trap 'exit 1' HUP INT TERM
 out=$work/out
 mkdir -p "$out/crds"
 
