@@ -124,6 +124,48 @@
 // drift replaces anyway within its NodePool's terminationGracePeriod, each
 // deleted by deleteAt (the three added to the first schema).
 //
+// shadow watches a live cluster where Karpenter runs, with client-go
+// informers (get, list and watch only: it never writes; kubeconfig as
+// kubectl's, --kubeconfig and --context), and prints one line per
+// Karpenter action beside what nodeplan would have done, then a summary
+// on SIGINT, SIGTERM or after --duration. A provisioning event is the
+// NodeClaims Karpenter created within one batch window (--batch-idle 1s,
+// --batch-max 10s, as Karpenter's); nodeplan plans (as provision does) the
+// snapshot of the moment the first of them appeared, without them. A
+// disruption event opens when Karpenter marks a node (the
+// karpenter.sh/disrupted taint, a NodeClaim's DisruptionReason condition)
+// or deletes a NodeClaim or Node; the NodeClaims created while it is open
+// are its replacements, and nodeplan runs consolidate and drift on the
+// snapshot of the moment before. Karpenter's NodeClaims are priced at the
+// offering they resolved (their node.kubernetes.io/instance-type,
+// topology.kubernetes.io/zone and karpenter.sh/capacity-type labels,
+// awaited for --resolve-timeout); one unresolved or of unknown price is
+// reported unpriced, never at 0, and the event's difference is then
+// unknown. NodeClaims that exist when shadow starts are no event. The
+// catalog is built as for the other commands, in the region of the
+// cluster's NodePool nodes unless --region says otherwise. The table's
+// columns: #, START, EVENT, PODS (pending/placed by nodeplan),
+// KARPENTER and NODEPLAN (nodes launched, and removed), both hourly price
+// changes, DIFFERENCE (Karpenter − nodeplan: positive when nodeplan is
+// cheaper) and NOTES. --metrics-addr ADDR serves the summary's counters
+// at ADDR/metrics for Prometheus (nodeplan_shadow_events_total{type},
+// nodeplan_shadow_nodes_launched_total{planner}, …_removed_total,
+// …_unpriced_nodes_total, nodeplan_shadow_price_change_per_hour{planner},
+// nodeplan_shadow_difference_per_hour, …).
+//
+// shadow -o json prints JSON lines: kind ShadowEvent has seq, type
+// (Provisioning | Disruption), start, end, currency, karpenter {launched[],
+// removed[] {name, node, nodePool, instanceType, zone, capacityType,
+// pricePerHour (null when unpriced), unpriced (why), deleted}, kept[]
+// (marked, not deleted), reason, changePerHour, unpriced}, nodeplan
+// {pending, placed, unschedulable, nodes, pricePerHour, consolidation and
+// drift {commands, deletedNodes, newNodes, deletedUnknownPrice,
+// changePerHour}}, differencePerHour (null when unknown) and error; the
+// last line, kind ShadowSummary, has events {Provisioning, Disruption},
+// errors, pods, placed, karpenter and nodeplan {launched, removed,
+// unpriced, changePerHour}, differencePerHour (over the events whose
+// difference is known), unknownDifferences, currency and notes[].
+//
 // version prints the module version the binary's build information
 // records, or "devel", with the VCS revision when the build recorded one.
 // go install …@version, which records a release version, cannot build

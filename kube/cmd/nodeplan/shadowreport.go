@@ -177,7 +177,7 @@ func (s *shadowWriter) event(e *shadow.Event) error {
 	}
 	np := nodeplanPrice.Amount()
 	if e.Err != nil {
-		nodeplanNodes, np = "-", "-"
+		pods, nodeplanNodes, np = "-", "-", "-"
 	}
 	_, err := fmt.Fprintf(s.w, shadowRow, fmt.Sprint(e.Seq), e.Start.UTC().Format(time.RFC3339), e.Type,
 		pods, nodeCount(shadow.Nodes(e.Karpenter.Launched), shadow.Nodes(e.Karpenter.Removed)), nodeplanNodes,
