@@ -208,12 +208,17 @@ func (a *Accountant) created(now time.Time, nc *karpv1.NodeClaim, current func()
 	a.claims[nc.Name] = &tracked{claim: nc, window: w}
 }
 
+// claimGone records a NodeClaim deleted from the API, and forgets it once
+// its event is reported.
 func (a *Accountant) claimGone(now time.Time, old *karpv1.NodeClaim, current func() kube.Objects) {
 	t, known := a.claims[old.Name]
 	if known {
 		old = t.claim // the newest version seen
 	}
 	a.remove(now, claimOf(old), func() kube.Objects { return withClaim(current(), old) })
+	if known && t.window == nil {
+		delete(a.claims, old.Name)
+	}
 }
 
 func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current func() kube.Objects) {
@@ -221,14 +226,13 @@ func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current fun
 		return
 	}
 	before := func() kube.Objects { return withNode(current(), old) }
-	key := a.nodeKey(n)
 	switch {
 	case n.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
 		a.remove(now, a.nodeClaim(n), before)
 	case disrupted(n) && !disrupted(old):
-		a.mark(now, key, "", before)
+		a.mark(now, a.nodeKey(n), "", before)
 	case !disrupted(n) && disrupted(old):
-		a.unmark(key)
+		a.unmark(a.nodeKey(n))
 	}
 }
 
@@ -277,6 +281,9 @@ func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) 
 		return
 	}
 	a.gone[c.Name] = true
+	if c.Node != "" {
+		a.gone["node/"+c.Node] = true // its Node's deletion is this one
+	}
 	if t, ok := a.claims[c.Name]; ok && t.window != nil { // its event is not reported yet
 		t.deleted = true
 		return

@@ -19,7 +19,9 @@ import (
 func shadowEvents() ([]shadow.Event, shadow.Totals) {
 	usd := instancetypes.MustPriceFromDollars
 	t0 := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
-	off := func(t string) shadow.Offering { return shadow.Offering{InstanceType: t, Zone: "us-east-1a", CapacityType: "on-demand"} }
+	off := func(t string) shadow.Offering {
+		return shadow.Offering{InstanceType: t, Zone: "us-east-1a", CapacityType: "on-demand"}
+	}
 	events := []shadow.Event{{Seq: 1, Type: shadow.Provisioning, Start: t0, End: t0.Add(2 * time.Second),
 		Karpenter: shadow.Karpenter{Launched: []shadow.Claim{
 			{Name: "default-a", NodePool: "default", Offering: off("m5.xlarge"), Price: usd(0.192), Priced: true},
