@@ -66,6 +66,12 @@ summary: 2 provisioning events, 1 disruption event (1 error)
   difference (Karpenter - nodeplan): 0.096000 USD/hour, 2 events of unknown difference left out
 `
 	assert.Equal(t, want, b.String())
+
+	b.Reset() // a row without notes ends with its last column
+	e := events[0]
+	e.Karpenter.Launched = e.Karpenter.Launched[:1]
+	require.NoError(t, w.event(&e))
+	assert.Equal(t, "1    2026-01-02T03:04:05Z Provisioning 3/3     +1        +1        0.192000                 0.100000           0.092000\n", b.String())
 }
 
 func TestShadowJSON(t *testing.T) {

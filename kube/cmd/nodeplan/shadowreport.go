@@ -179,9 +179,10 @@ func (s *shadowWriter) event(e *shadow.Event) error {
 	if e.Err != nil {
 		pods, nodeplanNodes, np = "-", "-", "-"
 	}
-	_, err := fmt.Fprintf(s.w, shadowRow, fmt.Sprint(e.Seq), e.Start.UTC().Format(time.RFC3339), e.Type,
+	row := fmt.Sprintf(shadowRow, fmt.Sprint(e.Seq), e.Start.UTC().Format(time.RFC3339), e.Type,
 		pods, nodeCount(shadow.Nodes(e.Karpenter.Launched), shadow.Nodes(e.Karpenter.Removed)), nodeplanNodes,
 		withUnpriced(k, unpriced), np, diff, strings.Join(shadowNotes(e), "; "))
+	_, err := fmt.Fprintln(s.w, strings.TrimRight(row, " \n"))
 	return err
 }
 
