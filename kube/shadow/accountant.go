@@ -80,7 +80,9 @@ type Change struct {
 // mark (a NodeClaim's DisruptionReason condition, a Node's
 // karpenter.sh/disrupted taint) or deletion (deletionTimestamp set, or
 // the object gone) opens an event decided on the snapshot before that
-// change; NodeClaims created while it is open are its replacements; it
+// change; NodeClaims created while it is open, within BatchMax of its
+// last mark or deletion, are its replacements (later ones are
+// provisioning: Karpenter creates replacements as it marks); it
 // closes when its marked nodes are deleted (or DisruptionTimeout passed)
 // and nothing happened for BatchIdle. A closed event is reported once all
 // its NodeClaims have resolved offerings, or after ResolveTimeout.
@@ -112,6 +114,7 @@ type tracked struct {
 type window struct {
 	typ             Type
 	start, last, at time.Time // at: when it closed
+	marking         time.Time // a disruption's last mark or deletion
 	snap            kube.Objects
 	launched        []string // NodeClaim names
 	removed         []Claim  // unpriced until reported
@@ -193,10 +196,15 @@ func (a *Accountant) claimChanged(now time.Time, old, nc *karpv1.NodeClaim, curr
 	}
 }
 
-// created tracks a new NodeClaim: a replacement of the open disruption,
-// else one of the open (or a new) provisioning batch.
+// created tracks a new NodeClaim: a replacement of the open disruption
+// when it comes within BatchMax of its last mark or deletion (Karpenter
+// creates replacements right after marking their candidates), else one of
+// the open (or a new) provisioning batch.
 func (a *Accountant) created(now time.Time, nc *karpv1.NodeClaim, current func() kube.Objects) {
 	w := a.open[Disruption]
+	if w != nil && !now.Before(w.marking.Add(a.o.BatchMax)) {
+		w = nil
+	}
 	if w == nil {
 		if w = a.open[Provisioning]; w == nil {
 			w = &window{typ: Provisioning, start: now, snap: current()}
@@ -291,7 +299,7 @@ func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) 
 	w := a.disruption(now, before)
 	w.removed = append(w.removed, c)
 	w.marked = slices.DeleteFunc(w.marked, func(k string) bool { return k == c.Name })
-	w.last = now
+	w.last, w.marking = now, now
 }
 
 // mark records that Karpenter chose key (a NodeClaim or "node/NAME") for
@@ -307,7 +315,7 @@ func (a *Accountant) mark(now time.Time, key, reason string, before func() kube.
 	if w.reason == "" {
 		w.reason = reason
 	}
-	w.last = now
+	w.last, w.marking = now, now
 }
 
 // unmark forgets a mark Karpenter took back (its command failed).
