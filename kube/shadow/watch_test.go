@@ -5,6 +5,7 @@ package shadow
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -50,6 +52,18 @@ func (k *karpenter) create(gvr schema.GroupVersionResource, ns, manifest string)
 	out, err := k.api.Resource(gvr).Namespace(ns).Create(k.t.Context(), obj, metav1.CreateOptions{})
 	require.NoError(k.t, err, manifest)
 	return out
+}
+
+// ensure creates the object unless one of its name exists (the tests
+// share the server).
+func (k *karpenter) ensure(gvr schema.GroupVersionResource, ns, manifest string) {
+	k.t.Helper()
+	obj := &unstructured.Unstructured{}
+	require.NoError(k.t, yaml.Unmarshal([]byte(manifest), &obj.Object))
+	_, err := k.api.Resource(gvr).Namespace(ns).Create(k.t.Context(), obj, metav1.CreateOptions{})
+	if !apierrors.IsAlreadyExists(err) {
+		require.NoError(k.t, err, manifest)
+	}
 }
 
 // status writes the status of obj (a created object) as the YAML status.
@@ -118,9 +132,9 @@ spec: {providerID: "aws:///us-east-1a/i-1"}
 // readOnly binds apiservertest.Reader to get, list and watch on
 // everything: the rights nodeplan shadow asks for.
 func readOnly(k *karpenter) {
-	k.create(rolesGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: shadow-reader},
+	k.ensure(rolesGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: shadow-reader},
   rules: [{apiGroups: ["*"], resources: ["*"], verbs: [get, list, watch]}]}`)
-	k.create(bindingsGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding, metadata: {name: shadow-reader},
+	k.ensure(bindingsGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding, metadata: {name: shadow-reader},
   roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: shadow-reader},
   subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: reader}]}`)
 }
@@ -136,50 +150,20 @@ func TestWatch(t *testing.T) {
 	require.NoError(t, err)
 	k := &karpenter{t: t, api: admin}
 	readOnly(k)
-	k.create(namespacesGVR, "", `{apiVersion: v1, kind: Namespace, metadata: {name: `+liveNS+`}}`)
-	k.create(nodePoolsGVR, "", pool)
+	k.ensure(namespacesGVR, "", `{apiVersion: v1, kind: Namespace, metadata: {name: `+liveNS+`}}`)
+	k.ensure(nodePoolsGVR, "", pool)
 	for _, name := range []string{"a", "b", "c"} {
 		k.status(podsGVR, k.create(podsGVR, liveNS, livePod(name)), unschedulable)
 	}
 
 	cat := awsCatalog(t)
-	ready, events := make(chan struct{}), make(chan Event, 10)
-	ctx, cancel := context.WithCancel(t.Context())
-	var totals Totals
-	done := make(chan error)
-	go func() {
-		var err error
-		totals, err = Watch(ctx, srv.Config(apiservertest.Reader), WatchOptions{Tick: 50 * time.Millisecond},
-			func(kube.Objects) (Decider, error) { close(ready); return &Planner{Catalog: cat}, nil },
-			func(e Event) error { events <- e; return nil })
-		done <- err
-	}()
-	next := func(what string) Event {
-		t.Helper()
-		select {
-		case e := <-events:
-			return e
-		case err := <-done:
-			t.Fatalf("Watch ended before the %s event: %v", what, err)
-		case <-time.After(wait):
-			t.Fatalf("no %s event within %v", what, wait)
-		}
-		return Event{}
-	}
-	select {
-	case <-ready:
-	case err := <-done:
-		t.Fatalf("Watch ended before its informers synced: %v", err)
-	case <-time.After(wait):
-		t.Fatalf("informers not synced within %v", wait)
-	}
-
+	w := startWatch(t, srv, cat)
 	// Provisioning: Karpenter creates the claim, launches it, labels it.
 	claim := k.create(nodeClaimsGVR, "", liveClaim)
 	claim = k.status(nodeClaimsGVR, claim, `{providerID: "aws:///us-east-1a/i-1", nodeName: n1}`)
 	claim = k.labels(nodeClaimsGVR, claim, map[string]string{"node.kubernetes.io/instance-type": "m5.xlarge",
 		"topology.kubernetes.io/zone": "us-east-1a", "karpenter.sh/capacity-type": "on-demand"})
-	e := next("provisioning")
+	e := w.next("provisioning")
 	want := provisionAnswer(t, cat)
 	xlarge := instancetypes.MustPriceFromDollars(0.192)
 	assert.Equal(t, Provisioning, e.Type)
@@ -200,7 +184,7 @@ func TestWatch(t *testing.T) {
 		k.bind(liveNS, name, "n1")
 	}
 	require.NoError(t, admin.Resource(nodeClaimsGVR).Delete(t.Context(), "default-x1", metav1.DeleteOptions{}))
-	e = next("disruption")
+	e = w.next("disruption")
 	assert.Equal(t, Disruption, e.Type)
 	require.NoError(t, e.Err)
 	assert.Equal(t, []string{"default-x1"}, names(e.Karpenter.Removed))
@@ -208,13 +192,7 @@ func TestWatch(t *testing.T) {
 	assert.Equal(t, -xlarge, change)
 	assert.Zero(t, unpriced)
 
-	cancel()
-	select {
-	case err := <-done:
-		require.NoError(t, err)
-	case <-time.After(wait):
-		t.Fatalf("Watch did not stop within %v", wait)
-	}
+	totals := w.stop()
 	assert.Equal(t, [2]int{1, 1}, totals.Events)
 	assert.Equal(t, Side{Launched: 1, Removed: 1}, totals.Karpenter)
 }
@@ -234,4 +212,108 @@ func dropNodes(cs []Claim) []Claim {
 		cs[i].Node = ""
 	}
 	return cs
+}
+
+// watch is a Watch running as apiservertest.Reader in a goroutine.
+type watch struct {
+	t      *testing.T
+	events chan Event
+	done   chan error
+	cancel context.CancelFunc
+	totals Totals
+}
+
+// startWatch starts Watch with the planner on cat and returns once its
+// informers synced.
+func startWatch(t *testing.T, srv *apiservertest.Server, cat *instancetypes.Catalog) *watch {
+	ctx, cancel := context.WithCancel(t.Context())
+	w := &watch{t: t, events: make(chan Event, 10), done: make(chan error, 1), cancel: cancel}
+	t.Cleanup(cancel)
+	ready := make(chan struct{})
+	go func() {
+		var err error
+		w.totals, err = Watch(ctx, srv.Config(apiservertest.Reader), WatchOptions{Tick: 50 * time.Millisecond},
+			func(kube.Objects) (Decider, error) { close(ready); return &Planner{Catalog: cat}, nil },
+			func(e Event) error { w.events <- e; return nil })
+		w.done <- err
+	}()
+	select {
+	case <-ready:
+	case err := <-w.done:
+		t.Fatalf("Watch ended before its informers synced: %v", err)
+	case <-time.After(wait):
+		t.Fatalf("informers not synced within %v", wait)
+	}
+	return w
+}
+
+// next waits for the next event.
+func (w *watch) next(what string) Event {
+	w.t.Helper()
+	select {
+	case e := <-w.events:
+		return e
+	case err := <-w.done:
+		w.t.Fatalf("Watch ended before the %s event: %v", what, err)
+	case <-time.After(wait):
+		w.t.Fatalf("no %s event within %v", what, wait)
+	}
+	return Event{}
+}
+
+// stop ends the watch and returns its totals.
+func (w *watch) stop() Totals {
+	w.t.Helper()
+	w.cancel()
+	select {
+	case err := <-w.done:
+		require.NoError(w.t, err)
+	case <-time.After(wait):
+		w.t.Fatalf("Watch did not stop within %v", wait)
+	}
+	return w.totals
+}
+
+// TestWatchReplacement plays a Karpenter consolidation that replaces a
+// node: it taints the node, sets its NodeClaim's DisruptionReason
+// condition, creates the replacement NodeClaim (launched and labelled),
+// then deletes the candidate's NodeClaim: one disruption event.
+func TestWatchReplacement(t *testing.T) {
+	srv := apiservertest.Require(t)
+	admin, err := dynamic.NewForConfig(srv.Config(apiservertest.Admin))
+	require.NoError(t, err)
+	k := &karpenter{t: t, api: admin}
+	readOnly(k)
+	k.ensure(nodePoolsGVR, "", pool)
+	launched := map[string]string{"node.kubernetes.io/instance-type": "m5.xlarge", "topology.kubernetes.io/zone": "us-east-1a",
+		"karpenter.sh/capacity-type": "on-demand"}
+	old := k.create(nodeClaimsGVR, "", strings.ReplaceAll(liveClaim, "default-x1", "default-old"))
+	old = k.status(nodeClaimsGVR, old, `{providerID: "aws:///us-east-1a/i-old", nodeName: n-old}`)
+	old = k.labels(nodeClaimsGVR, old, launched)
+	node := k.create(nodesGVR, "", strings.NewReplacer("name: n1", "name: n-old", "i-1", "i-old").Replace(liveNode))
+
+	w := startWatch(t, srv, awsCatalog(t))
+	require.NoError(t, unstructured.SetNestedSlice(node.Object, []any{map[string]any{"key": "karpenter.sh/disrupted", "effect": "NoSchedule"}},
+		"spec", "taints"))
+	_, err = admin.Resource(nodesGVR).Update(t.Context(), node, metav1.UpdateOptions{})
+	require.NoError(t, err)
+	k.status(nodeClaimsGVR, old, `{providerID: "aws:///us-east-1a/i-old", nodeName: n-old, conditions: [{type: DisruptionReason,
+  status: "True", reason: Underutilized, message: Underutilized, lastTransitionTime: "2026-01-02T03:04:05Z"}]}`)
+	replacement := k.create(nodeClaimsGVR, "", strings.ReplaceAll(liveClaim, "default-x1", "default-new"))
+	launched["node.kubernetes.io/instance-type"] = "m5.large"
+	k.labels(nodeClaimsGVR, replacement, launched)
+	require.NoError(t, admin.Resource(nodeClaimsGVR).Delete(t.Context(), "default-old", metav1.DeleteOptions{}))
+
+	e := w.next("disruption")
+	assert.Equal(t, Disruption, e.Type)
+	require.NoError(t, e.Err)
+	assert.Equal(t, "Underutilized", e.Karpenter.Reason)
+	assert.Equal(t, []string{"default-new"}, names(e.Karpenter.Launched))
+	assert.Equal(t, []string{"default-old"}, names(e.Karpenter.Removed))
+	assert.Empty(t, e.Karpenter.Kept)
+	change, unpriced := e.Karpenter.Change()
+	assert.Equal(t, instancetypes.MustPriceFromDollars(0.096)-instancetypes.MustPriceFromDollars(0.192), change)
+	assert.Zero(t, unpriced)
+	totals := w.stop()
+	assert.Equal(t, [2]int{0, 1}, totals.Events)
 }
