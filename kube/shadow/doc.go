@@ -10,6 +10,7 @@
 // answer, and returns [Event] values and their [Totals]; the same calls
 // give the same events. [Watch] feeds it from client-go informers on a
 // live cluster, with get, list and watch only: it never writes.
+// [ExampleAccountant] shows the accountant alone.
 //
 // Karpenter's NodeClaims are priced at the offering Karpenter resolved
 // (the node.kubernetes.io/instance-type, topology.kubernetes.io/zone and
