@@ -56,7 +56,7 @@ func TestShadowTable(t *testing.T) {
 
 #    START                EVENT        PODS    KARPENTER NODEPLAN  KARPENTER USD/HOUR       NODEPLAN USD/HOUR  DIFFERENCE   NOTES
 1    2026-01-02T03:04:05Z Provisioning 3/3     +2        +1        0.192000 + 1 unpriced    0.100000           unknown      default-b unpriced: offering not resolved: no label [node.kubernetes.io/instance-type]
-2    2026-01-02T03:05:05Z Disruption   -       +1 -1     +0 -1     -0.096000                -0.192000          0.096000     Underutilized; removed default-a; nodeplan consolidation: 1 command; drift: 0 commands, 0.000000
+2    2026-01-02T03:05:05Z Disruption   -       +1 -1     +0 -1     -0.096000                -0.192000          0.096000     Underutilized; removed default-a; nodeplan consolidation: 1 command; drift: 0 commands, nodes +0, 0.000000/hour
 3    2026-01-02T04:04:05Z Provisioning -       +1        -         0.096000                 -                  unknown      nodeplan: NodePool default: broken
 
 summary: 2 provisioning events, 1 disruption event (1 error)

@@ -223,8 +223,10 @@ func shadowNotes(e *shadow.Event) []string {
 		out = append(out, "marked, not deleted: "+strings.Join(e.Karpenter.Kept, ","))
 	}
 	if e.Type == shadow.Disruption && e.Err == nil {
-		out = append(out, fmt.Sprintf("nodeplan consolidation: %s; drift: %s, %s",
-			planview.Count(e.Nodeplan.Consolidation.Commands, "command"), planview.Count(e.Nodeplan.Drift.Commands, "command"), e.Nodeplan.Drift.Change.Amount()))
+		dr := e.Nodeplan.Drift
+		out = append(out, fmt.Sprintf("nodeplan consolidation: %s; drift: %s, nodes %s, %s/hour",
+			planview.Count(e.Nodeplan.Consolidation.Commands, "command"), planview.Count(dr.Commands, "command"),
+			nodeCount(dr.Launched, dr.Deleted), withUnpriced(dr.Change, dr.Unpriced)))
 	}
 	if n := e.Nodeplan.Unschedulable; n > 0 {
 		out = append(out, fmt.Sprintf("nodeplan leaves %s unschedulable", planview.Count(n, "pod")))
