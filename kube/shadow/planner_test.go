@@ -120,6 +120,17 @@ func TestPlannerDisrupt(t *testing.T) {
 	assert.Equal(t, Decision{Consolidation: Commands{Commands: 1, Deleted: 1, Change: -price}}, d)
 }
 
+// TestPlannerDrift: a node past its NodePool's expireAfter is replaced;
+// drift's change is the replacement's price minus the node's.
+func TestPlannerDrift(t *testing.T) {
+	p := &Planner{Catalog: awsCatalog(t)}
+	expiring := strings.Replace(pool, "  template:\n    spec:\n", "  template:\n    spec:\n      expireAfter: 1h\n", 1)
+	bound := strings.Replace(pendingPod("a"), "spec:\n", "spec:\n  nodeName: n1\n", 1)
+	d, err := p.Disrupt(objects(t, expiring+"---\n"+emptyNode+"---\n"+bound), time.Date(2026, 1, 2, 3, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	assert.Equal(t, Commands{Commands: 1, Deleted: 1, Launched: 1}, d.Drift, "m5.large replaced by m5.large")
+}
+
 func TestPlannerPrice(t *testing.T) {
 	p := &Planner{Catalog: awsCatalog(t)}
 	tests := []struct {
