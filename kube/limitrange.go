@@ -23,16 +23,13 @@ type limitRange struct {
 // limitRangeTypes are the spec.limits[].type values Kubernetes accepts.
 var limitRangeTypes = []corev1.LimitType{corev1.LimitTypeContainer, corev1.LimitTypePod, corev1.LimitTypePersistentVolumeClaim}
 
-func (b *builder) limitRange(o *object) error {
-	var lr corev1.LimitRange
-	if err := b.decode(o, &lr); err != nil {
-		return err
-	}
+func (b *builder) addLimitRange(lr *corev1.LimitRange, _ *object) error {
 	out := limitRange{name: lr.Name, requests: corev1.ResourceList{}, limits: corev1.ResourceList{}}
 	for i := range lr.Spec.Limits {
 		item := &lr.Spec.Limits[i]
 		if !slices.Contains(limitRangeTypes, item.Type) {
-			return o.errorf(fmt.Sprintf("spec.limits[%d].type", i), fmt.Errorf("%q is not one of %s", item.Type, typeNames()))
+			return objectError("LimitRange", lr.Namespace, lr.Name, fmt.Sprintf("spec.limits[%d].type", i),
+				fmt.Errorf("%q is not one of %s", item.Type, typeNames()))
 		}
 		if item.Type != corev1.LimitTypeContainer {
 			continue
