@@ -53,6 +53,7 @@ type builder struct {
 	check          checker
 	seen           map[string]seen // by "Kind namespace/name"
 	in             snapshot        // the objects, decoded
+	err            error           // the first error of addAll
 }
 
 type sourced[T any] struct {
@@ -75,63 +76,37 @@ func (b *builder) warn(format string, args ...any) {
 }
 
 // addAll adds the snapshot's objects kind by kind, in the order of the
-// fields of Objects, each kind in its order.
+// fields of Objects, each kind in its order, and returns the first error.
 func (b *builder) addAll() error {
 	s := &b.in
-	for _, add := range []func() error{
-		func() error { return each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod) },
-		func() error { return each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode) },
-		func() error {
-			return each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
-		},
-		func() error {
-			return each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
-		},
-		func() error {
-			return each(b, "ReplicaSet", s.ReplicaSets, metaID[appsv1.ReplicaSet], (*builder).addReplicaSet)
-		},
-		func() error {
-			return each(b, "StatefulSet", s.StatefulSets, metaID[appsv1.StatefulSet], (*builder).addStatefulSet)
-		},
-		func() error { return each(b, "Job", s.Jobs, metaID[batchv1.Job], (*builder).addJob) },
-		func() error {
-			return each(b, "PodDisruptionBudget", s.PodDisruptionBudgets, metaID[policyv1.PodDisruptionBudget], (*builder).addPDB)
-		},
-		func() error {
-			return each(b, "PriorityClass", s.PriorityClasses, metaID[schedulingv1.PriorityClass], (*builder).addPriorityClass)
-		},
-		func() error {
-			return each(b, "PersistentVolumeClaim", s.PersistentVolumeClaims, metaID[corev1.PersistentVolumeClaim], (*builder).addPVC)
-		},
-		func() error {
-			return each(b, "PersistentVolume", s.PersistentVolumes, metaID[corev1.PersistentVolume], (*builder).addPV)
-		},
-		func() error {
-			return each(b, "StorageClass", s.StorageClasses, metaID[storagev1.StorageClass], (*builder).addStorageClass)
-		},
-		func() error {
-			return each(b, "LimitRange", s.LimitRanges, metaID[corev1.LimitRange], (*builder).addLimitRange)
-		},
-		func() error { return each(b, KindNodePool, s.pools, (*NodePool).id, (*builder).addNodePool) },
-		func() error {
-			return each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
-		},
-		func() error {
-			return each(b, KindEC2NodeClass, s.EC2NodeClasses, (*EC2NodeClass).id, (*builder).addNodeClass)
-		},
-	} {
-		if err := add(); err != nil {
-			return err
-		}
-	}
-	return nil
+	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
+	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
+	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
+	each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
+	each(b, "ReplicaSet", s.ReplicaSets, metaID[appsv1.ReplicaSet], (*builder).addReplicaSet)
+	each(b, "StatefulSet", s.StatefulSets, metaID[appsv1.StatefulSet], (*builder).addStatefulSet)
+	each(b, "Job", s.Jobs, metaID[batchv1.Job], (*builder).addJob)
+	each(b, "PodDisruptionBudget", s.PodDisruptionBudgets, metaID[policyv1.PodDisruptionBudget], (*builder).addPDB)
+	each(b, "PriorityClass", s.PriorityClasses, metaID[schedulingv1.PriorityClass], (*builder).addPriorityClass)
+	each(b, "PersistentVolumeClaim", s.PersistentVolumeClaims, metaID[corev1.PersistentVolumeClaim], (*builder).addPVC)
+	each(b, "PersistentVolume", s.PersistentVolumes, metaID[corev1.PersistentVolume], (*builder).addPV)
+	each(b, "StorageClass", s.StorageClasses, metaID[storagev1.StorageClass], (*builder).addStorageClass)
+	each(b, "LimitRange", s.LimitRanges, metaID[corev1.LimitRange], (*builder).addLimitRange)
+	each(b, KindNodePool, s.pools, (*NodePool).id, (*builder).addNodePool)
+	each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
+	each(b, KindEC2NodeClass, s.EC2NodeClasses, (*EC2NodeClass).id, (*builder).addNodeClass)
+	return b.err
 }
 
 // each adds items, the objects of kind, with add, after checking their
-// names ([builder.identify]). The error is an *ObjectError, in a
-// *DocumentError when Load read the object. add does not modify its T.
-func each[T any](b *builder, kind string, items []T, id func(*T) (ns, name string), add func(*builder, *T, *object) error) error {
+// names ([builder.identify]), unless b.err is set; it sets b.err to the
+// first error, an *ObjectError, in a *DocumentError when Load read the
+// object. add does not modify its T.
+func each[T any](b *builder, kind string, items []T, id func(*T) (ns, name string), add func(*builder, *T, *object) error) {
 	for i := range items {
+		if b.err != nil {
+			return
+		}
 		o := b.in.origin(kind, i)
 		ns, name := id(&items[i])
 		err := b.identify(kind, ns, name, o, i)
@@ -143,10 +118,9 @@ func each[T any](b *builder, kind string, items []T, id func(*T) (ns, name strin
 			if !errors.As(err, &oe) {
 				err = wrapObject(objectError(kind, ns, name, "", nil), err)
 			}
-			return o.fail(err)
+			b.err = o.fail(err)
 		}
 	}
-	return nil
 }
 
 // metaID returns the namespace and name of a Kubernetes object.
