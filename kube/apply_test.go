@@ -52,31 +52,13 @@ apiVersion: v1
 kind: Node
 metadata:
   name: n1
-  labels:
-    karpenter.sh/nodepool: default
-    karpenter.sh/capacity-type: on-demand
-    karpenter.sh/initialized: "true"
-    node.kubernetes.io/instance-type: m5.large
-    topology.kubernetes.io/zone: us-east-1a
-spec:
-  taints: [{key: team, value: a, effect: NoSchedule}]
-status: {allocatable: {cpu: 1930m, memory: 7220Mi, pods: "29"}}
----
+` + applyNode + `---
 apiVersion: v1
 kind: Node
 metadata:
   name: old
   deletionTimestamp: "2025-01-01T00:00:00Z"
-  labels:
-    karpenter.sh/nodepool: default
-    karpenter.sh/capacity-type: on-demand
-    karpenter.sh/initialized: "true"
-    node.kubernetes.io/instance-type: m5.large
-    topology.kubernetes.io/zone: us-east-1a
-spec:
-  taints: [{key: team, value: a, effect: NoSchedule}]
-status: {allocatable: {cpu: 1930m, memory: 7220Mi, pods: "29"}}
----
+` + applyNode + `---
 apiVersion: v1
 kind: Pod
 metadata: {name: resident}
@@ -112,6 +94,18 @@ metadata: {name: huge}
 spec:
   tolerations: [{key: team, operator: Exists}]
   containers: [{name: c, resources: {requests: {cpu: "100"}}}]
+`
+
+// applyNode is the rest of a Node of pool default after its name.
+const applyNode = `  labels:
+    karpenter.sh/nodepool: default
+    karpenter.sh/capacity-type: on-demand
+    karpenter.sh/initialized: "true"
+    node.kubernetes.io/instance-type: m5.large
+    topology.kubernetes.io/zone: us-east-1a
+spec:
+  taints: [{key: team, value: a, effect: NoSchedule}]
+status: {allocatable: {cpu: 1930m, memory: 7220Mi, pods: "29"}}
 `
 
 // clash is a node outside NodePools named as the plan's first claim.
