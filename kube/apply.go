@@ -255,19 +255,24 @@ func withoutTaints(ts, drop []requirements.Taint) []requirements.Taint {
 
 // ConsolidationAfter returns the consolidation snapshot of c at now once
 // the plan is carried out: [Cluster.Consolidation] of [Cluster.Apply]'s
-// result, with a pod event at now on every node the plan binds pods to
-// (the new nodes' is their creation, now), as Karpenter records a pod
-// binding. p and plan are as Apply takes them; its errors and
-// Consolidation's are returned. c, p and plan are not modified. O(Apply +
-// Consolidation).
+// result, the new nodes priced at the offering their claim chose (which
+// for a reserved offering may not be the first of its zone that
+// Consolidation would price it at), with a pod event at now on every node
+// the plan binds pods to (the new nodes' is their creation, now), as
+// Karpenter records a pod binding. p and plan are as Apply takes them;
+// its errors and Consolidation's are returned. c, p and plan are not
+// modified. O(Apply + Consolidation).
 func (c *Cluster) ConsolidationAfter(p packing.Problem, plan packing.Plan, cat *instancetypes.Catalog, now time.Time) (consolidation.Cluster, error) {
 	applied, err := c.Apply(p, plan, now)
 	if err != nil {
 		return consolidation.Cluster{}, err
 	}
 	out, err := applied.Consolidation(cat, now)
-	if err != nil || len(plan.Bindings) == 0 {
+	if err != nil {
 		return out, err
+	}
+	for i := len(c.Nodes); i < len(applied.Nodes); i++ { // the launched claims, in the same places
+		out.Nodes[i].Price, out.Nodes[i].PriceUnknown = applied.Nodes[i].Price, false
 	}
 	if out.LastPodEvent == nil { // Consolidation's own map otherwise
 		out.LastPodEvent = map[string]time.Time{}

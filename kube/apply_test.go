@@ -11,6 +11,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -250,4 +251,43 @@ func TestConsolidationAfter(t *testing.T) {
 	assert.False(t, cl.Nodes[i].PriceUnknown)
 	_, err = c.ConsolidationAfter(p, packing.Plan{}, cat, applyNow)
 	assert.ErrorIs(t, err, ErrPlanMismatch)
+}
+
+// TestConsolidationAfterReserved: a new node is priced at the reserved
+// offering its claim chose, not at the zone's first reserved offering
+// (here one without units left).
+func TestConsolidationAfterReserved(t *testing.T) {
+	const pool = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec:
+  template:
+    spec:
+      requirements: [{key: karpenter.sh/capacity-type, operator: In, values: [reserved]}]
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: a}
+spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
+`
+	c, err := Load(Source{Name: "reserved.yaml", Data: []byte(pool)})
+	require.NoError(t, err)
+	reserved := func(id string, price instancetypes.Price, units int) instancetypes.Offering {
+		return instancetypes.Offering{Zone: "us-east-1a", CapacityType: instancetypes.Reserved, Price: price, Available: true,
+			ReservationID: id, ReservedUnits: units}
+	}
+	cat, err := instancetypes.New([]instancetypes.InstanceType{{Name: "m5.large",
+		Capacity:  resources.List{CPU: 2000, Memory: 8 << 30, Pods: 29},
+		Offerings: []instancetypes.Offering{reserved("cr-empty", 1_000_000, 0), reserved("cr-open", 2_000_000, 3)}}})
+	require.NoError(t, err)
+	p, err := c.Problem(cat)
+	require.NoError(t, err)
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, plan.NodeClaims, 1)
+	require.Equal(t, "cr-open", plan.NodeClaims[0].Offering.ReservationID)
+	cl, err := c.ConsolidationAfter(p, plan, cat, applyNow)
+	require.NoError(t, err)
+	require.Len(t, cl.Nodes, 1)
+	assert.Equal(t, instancetypes.Price(2_000_000), cl.Nodes[0].Price)
 }
