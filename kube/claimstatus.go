@@ -3,7 +3,6 @@ package kube
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -106,9 +105,7 @@ func (m *nodeClaimManifest) inFlight() (packing.Node, error) {
 	if err != nil {
 		return out, atField("spec.startupTaints", err)
 	}
-	out.Taints = slices.DeleteFunc(out.Taints, func(t requirements.Taint) bool {
-		return slices.ContainsFunc(startup, func(s requirements.Taint) bool { return s.Key == t.Key && s.Effect == t.Effect })
-	})
+	out.Taints = withoutTaints(out.Taints, startup)
 	return out, nil
 }
 
