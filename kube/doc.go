@@ -201,6 +201,16 @@
 // else the node. [Cluster.Newest] is the instant the command line decides
 // at when --now is absent.
 //
+// [Cluster.Apply] carries a provisioning plan out on a copy of the
+// cluster, as Karpenter's cluster state sees it right after launch: the
+// pods bound, each new NodeClaim an initialized node of its NodePool,
+// instance type, zone and capacity type created at now, the pods of
+// deleting nodes that the plan placed taken off them; a plan of another
+// cluster is ErrPlanMismatch. [Cluster.ConsolidationAfter] is the
+// consolidation snapshot of that cluster, with a pod event at now on the
+// nodes that took pods: nodeplan diff and provision --then-consolidate
+// consolidate it.
+//
 // Which bound pods move when their node is disrupted is Karpenter's
 // IsReschedulable rule (packing.Pod.Reschedulable):
 //

@@ -28,7 +28,7 @@ var _ Decider = (*Planner)(nil)
 // Provision solves the snapshot's provisioning problem
 // (kube.Cluster.Problem, packing.Solve) as nodeplan provision does.
 func (p *Planner) Provision(objs kube.Objects) (Decision, error) {
-	cl, err := Snapshot(objs)
+	cl, err := kube.FromObjects(objs)
 	if err != nil {
 		return Decision{}, err
 	}
@@ -48,7 +48,7 @@ func (p *Planner) Provision(objs kube.Objects) (Decision, error) {
 // Disrupt runs consolidation.Plan as nodeplan consolidate does and
 // drift.Evaluate and drift.Commands as nodeplan drift does, at now.
 func (p *Planner) Disrupt(objs kube.Objects, now time.Time) (Decision, error) {
-	cl, err := Snapshot(objs)
+	cl, err := kube.FromObjects(objs)
 	if err != nil {
 		return Decision{}, err
 	}

@@ -25,8 +25,6 @@ type resource struct {
 	decode func(u map[string]any) (any, error)
 	// add appends the typed object (a pointer decode returned) to objs.
 	add func(objs *kube.Objects, obj any)
-	// items returns the objects of its kind in objs, as pointers.
-	items func(objs *kube.Objects) []any
 }
 
 // typed returns the resource of the kube.Objects field field.
@@ -46,14 +44,6 @@ func typed[T any](group, version, plural, kind string, field func(*kube.Objects)
 			return v, nil
 		},
 		add: func(objs *kube.Objects, obj any) { *field(objs) = append(*field(objs), *obj.(*T)) },
-		items: func(objs *kube.Objects) []any {
-			s := *field(objs)
-			out := make([]any, len(s))
-			for i := range s {
-				out[i] = &s[i]
-			}
-			return out
-		},
 	}
 }
 
@@ -79,45 +69,4 @@ var resources = []resource{
 	typed("karpenter.sh", "v1", "nodepools", "NodePool", func(o *kube.Objects) *[]karpv1.NodePool { return &o.NodePools }),
 	typed("karpenter.sh", "v1", "nodeclaims", "NodeClaim", func(o *kube.Objects) *[]karpv1.NodeClaim { return &o.NodeClaims }),
 	typed("karpenter.k8s.aws", "v1", "ec2nodeclasses", kube.KindEC2NodeClass, func(o *kube.Objects) *[]kube.EC2NodeClass { return &o.EC2NodeClasses }),
-}
-
-// Snapshot builds the cluster of objs. Until kube.FromObjects lands it
-// writes them as one List per kind and loads them with kube.Load (and
-// goes when it does); objs without any object is the empty cluster.
-func Snapshot(objs kube.Objects) (kube.Cluster, error) {
-	var sources []kube.Source
-	for i := range resources {
-		r := &resources[i]
-		items := r.items(&objs)
-		if len(items) == 0 {
-			continue
-		}
-		data, err := list(r, items)
-		if err != nil {
-			return kube.Cluster{}, err
-		}
-		sources = append(sources, kube.Source{Name: r.gvr.Resource, Data: data})
-	}
-	if len(sources) == 0 {
-		return kube.Cluster{}, nil
-	}
-	return kube.Load(sources...)
-}
-
-// list is the JSON of a List of items, each with r's apiVersion and kind.
-func list(r *resource, items []any) ([]byte, error) {
-	out := make([]map[string]any, 0, len(items))
-	for _, it := range items {
-		data, err := json.Marshal(it)
-		if err != nil {
-			return nil, err
-		}
-		var m map[string]any
-		if err := json.Unmarshal(data, &m); err != nil {
-			return nil, err
-		}
-		m["apiVersion"], m["kind"] = r.apiVersion(), r.kind
-		out = append(out, m)
-	}
-	return json.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": out})
 }

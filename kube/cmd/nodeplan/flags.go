@@ -85,6 +85,9 @@ var summaries = map[string]string{
 		"what they cost. Exit status 0 when every pod is scheduled, 1 when some pod is not.\n",
 	"consolidate": "Plans the deletions and replacements Karpenter's consolidation would make.\n",
 	"drift":       "Finds drifted, expired and interrupted nodes and plans their replacements.\n",
+	"diff": "Compares the cluster now with the cluster once the pending pods are provisioned and\n" +
+		"the result consolidated: nodes and prices per NodePool, the pods that move, the pending\n" +
+		"pods placed. Exit status 0 when every pod is scheduled, 1 when some pod is not.\n",
 	"shadow": "Watches a cluster where Karpenter runs (get, list and watch only) and prints, for each batch\n" +
 		"of NodeClaims and each disruption, what nodeplan would have done and both hourly prices;\n" +
 		"the summary on SIGINT, SIGTERM or after --duration.\n",

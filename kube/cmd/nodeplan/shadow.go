@@ -115,7 +115,7 @@ func watchShadow(ctx context.Context, c config, cfg *rest.Config, stdout, stderr
 // shadowPlanner builds the planner on the catalog of the cluster's region,
 // as nodeplan consolidate builds its catalog, and prints the header.
 func shadowPlanner(c config, objs kube.Objects, out *shadowWriter) (shadow.Decider, error) {
-	cl, err := shadow.Snapshot(objs)
+	cl, err := kube.FromObjects(objs)
 	if err != nil {
 		return nil, err
 	}
