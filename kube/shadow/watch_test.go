@@ -129,6 +129,18 @@ metadata:
 spec: {providerID: "aws:///us-east-1a/i-1"}
 `
 
+// start returns the server and a Karpenter player on it, with the
+// test's NodePool and apiservertest.Reader bound read-only.
+func start(t *testing.T) (*apiservertest.Server, *karpenter) {
+	srv := apiservertest.Require(t)
+	admin, err := dynamic.NewForConfig(srv.Config(apiservertest.Admin))
+	require.NoError(t, err)
+	k := &karpenter{t: t, api: admin}
+	readOnly(k)
+	k.ensure(nodePoolsGVR, "", pool)
+	return srv, k
+}
+
 // readOnly binds apiservertest.Reader to get, list and watch on
 // everything: the rights nodeplan shadow asks for.
 func readOnly(k *karpenter) {
@@ -145,13 +157,9 @@ func readOnly(k *karpenter) {
 // deleted (a disruption event). Watch runs as a user that may only get,
 // list and watch.
 func TestWatch(t *testing.T) {
-	srv := apiservertest.Require(t)
-	admin, err := dynamic.NewForConfig(srv.Config(apiservertest.Admin))
-	require.NoError(t, err)
-	k := &karpenter{t: t, api: admin}
-	readOnly(k)
+	srv, k := start(t)
+	admin := k.api
 	k.ensure(namespacesGVR, "", `{apiVersion: v1, kind: Namespace, metadata: {name: `+liveNS+`}}`)
-	k.ensure(nodePoolsGVR, "", pool)
 	for _, name := range []string{"a", "b", "c"} {
 		k.status(podsGVR, k.create(podsGVR, liveNS, livePod(name)), unschedulable)
 	}
@@ -279,12 +287,8 @@ func (w *watch) stop() Totals {
 // condition, creates the replacement NodeClaim (launched and labelled),
 // then deletes the candidate's NodeClaim: one disruption event.
 func TestWatchReplacement(t *testing.T) {
-	srv := apiservertest.Require(t)
-	admin, err := dynamic.NewForConfig(srv.Config(apiservertest.Admin))
-	require.NoError(t, err)
-	k := &karpenter{t: t, api: admin}
-	readOnly(k)
-	k.ensure(nodePoolsGVR, "", pool)
+	srv, k := start(t)
+	admin := k.api
 	launched := map[string]string{"node.kubernetes.io/instance-type": "m5.xlarge", "topology.kubernetes.io/zone": "us-east-1a",
 		"karpenter.sh/capacity-type": "on-demand"}
 	old := k.create(nodeClaimsGVR, "", strings.ReplaceAll(liveClaim, "default-x1", "default-old"))
@@ -295,7 +299,7 @@ func TestWatchReplacement(t *testing.T) {
 	w := startWatch(t, srv, awsCatalog(t))
 	require.NoError(t, unstructured.SetNestedSlice(node.Object, []any{map[string]any{"key": "karpenter.sh/disrupted", "effect": "NoSchedule"}},
 		"spec", "taints"))
-	_, err = admin.Resource(nodesGVR).Update(t.Context(), node, metav1.UpdateOptions{})
+	_, err := admin.Resource(nodesGVR).Update(t.Context(), node, metav1.UpdateOptions{})
 	require.NoError(t, err)
 	k.status(nodeClaimsGVR, old, `{providerID: "aws:///us-east-1a/i-old", nodeName: n-old, conditions: [{type: DisruptionReason,
   status: "True", reason: Underutilized, message: Underutilized, lastTransitionTime: "2026-01-02T03:04:05Z"}]}`)
