@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"io"
 	"os"
 	"path/filepath"
@@ -13,6 +14,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
@@ -173,7 +175,7 @@ func addKind(t *testing.T, objs *Objects, kind string, raw []byte) {
 func appendTyped[T any](t *testing.T, raw []byte, dst *[]T) {
 	t.Helper()
 	var v T
-	require.NoError(t, yaml.Unmarshal(raw, &v))
+	require.NoError(t, json.Unmarshal(raw, &v))
 	*dst = append(*dst, v)
 }
 
@@ -274,4 +276,29 @@ func planJSON(t *testing.T, c *Cluster, cat *instancetypes.Catalog) string {
 	out, err := json.Marshal(plan)
 	require.NoError(t, err)
 	return string(out)
+}
+
+// FuzzFromObjectsStrings: on the clusters of FuzzLoadStrings, FromObjects
+// on the objects decoded independently of Load accepts what Load accepts,
+// builds the same Cluster, and rejects what Load rejects with the same
+// *ObjectError (Load's in a *DocumentError).
+func FuzzFromObjectsStrings(f *testing.F) {
+	addStringSeeds(f)
+	f.Fuzz(func(t *testing.T, name, key, value, topology, pool string) {
+		if key == topology || key == requirements.LabelNodePool || topology == requirements.LabelNodePool {
+			return // a label key twice in one map, which only Load's decoder sees
+		}
+		data := []byte(stringsCluster(name, key, value, topology, pool))
+		want, loadErr := Load(Source{Name: "s.json", Data: data})
+		got, err := FromObjects(decodeTyped(t, data))
+		if loadErr != nil || err != nil {
+			var de *DocumentError
+			if !errors.As(loadErr, &de) || err == nil || de.Err.Error() != err.Error() {
+				t.Fatalf("Load: %v\nFromObjects: %v", loadErr, err)
+			}
+			return
+		}
+		got.origins = nil
+		require.Equal(t, sameSnapshot(want), got)
+	})
 }
