@@ -46,15 +46,21 @@ type WatchOptions struct {
 // or of the initial sync ends it early. A kind the server does not serve
 // is left out with a warning, but for Karpenter's own (ErrNoKarpenter).
 //
-// The snapshot an event is decided on is read from the informers' caches
-// when the change is processed, each kind sorted by namespace and name.
+// cfg.Timeout bounds the discovery requests only: the informers' lists
+// and watches are bounded by client-go's reflectors. The snapshot an
+// event is decided on is read from the informers' caches when the change
+// is processed, each kind sorted by namespace and name; the changes of
+// NodeClaims and of Nodes come from two watches, each in order, taken in
+// the order they arrive.
 func Watch(ctx context.Context, cfg *rest.Config, o WatchOptions, decider func(kube.Objects) (Decider, error), emit func(Event) error) (Totals, error) {
 	o = o.withWatchDefaults()
 	served, err := servedResources(cfg, o.Warn)
 	if err != nil {
 		return Totals{}, err
 	}
-	client, err := dynamic.NewForConfig(cfg)
+	watching := rest.CopyConfig(cfg)
+	watching.Timeout = 0 // a watch is one long request; the informers bound their lists and watches themselves
+	client, err := dynamic.NewForConfig(watching)
 	if err != nil {
 		return Totals{}, err
 	}
