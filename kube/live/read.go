@@ -201,9 +201,10 @@ func listQuery[T any](rd *reader, r resource, q query, key func(*T) objectKey, o
 		if cont != "" {
 			req = req.Param("continue", cont)
 		}
-		body, err := req.Do(rd.ctx).Raw()
+		res := req.Do(rd.ctx)
+		body, err := res.Raw()
 		if err != nil {
-			return out, err
+			return out, res.Error() // the server's Status, when it sent one
 		}
 		var p page[T]
 		unknown, err := json.UnmarshalStrict(body, &p, json.DisallowUnknownFields)
