@@ -27,9 +27,9 @@ func TestReadPages(t *testing.T) {
 		}
 	}
 	f := &fakeAPI{objects: map[string][]map[string]any{
-		"/api/v1/pods":                     pods,
-		"/api/v1/nodes":                    {obj("", "n2", nil), obj("", "n1", nil)},
-		"/apis/karpenter.sh/v1/nodepools":  {obj("", "default", nil)},
+		"/api/v1/pods":                              pods,
+		"/api/v1/nodes":                             {obj("", "n2", nil), obj("", "n1", nil)},
+		"/apis/karpenter.sh/v1/nodepools":           {obj("", "default", nil)},
 		"/apis/karpenter.k8s.aws/v1/ec2nodeclasses": {obj("", "b", nil), obj("", "a", nil)},
 	}}
 	cfg := serve(t, f)
@@ -67,7 +67,7 @@ func TestReadPages(t *testing.T) {
 func TestReadNamespace(t *testing.T) {
 	bound := map[string]any{"spec": map[string]any{"nodeName": "n1"}}
 	f := &fakeAPI{objects: map[string][]map[string]any{
-		"/api/v1/pods": {obj("a", "pending", nil), obj("b", "pending", nil), obj("a", "bound", bound), obj("b", "bound", bound)},
+		"/api/v1/pods":              {obj("a", "pending", nil), obj("b", "pending", nil), obj("a", "bound", bound), obj("b", "bound", bound)},
 		"/apis/apps/v1/deployments": {obj("a", "web", nil), obj("b", "web", nil)},
 		"/apis/apps/v1/daemonsets":  {obj("kube-system", "cni", nil)},
 	}}
@@ -166,8 +166,8 @@ func TestReadUnreachable(t *testing.T) {
 func TestReadWarnings(t *testing.T) {
 	extra := map[string]any{"spec": map[string]any{"newField": 1}}
 	f := &fakeAPI{header: `299 - "this API is deprecated"`, objects: map[string][]map[string]any{
-		"/api/v1/pods":  {obj("a", "p1", extra), obj("a", "p2", extra)},
-		"/api/v1/nodes": {obj("", "n1", extra)},
+		"/api/v1/pods":                              {obj("a", "p1", extra), obj("a", "p2", extra)},
+		"/api/v1/nodes":                             {obj("", "n1", extra)},
 		"/apis/karpenter.sh/v1/nodepools":           {obj("", "default", extra), obj("", "gpu", extra)},
 		"/apis/karpenter.k8s.aws/v1/ec2nodeclasses": {obj("", "default", extra)},
 	}}
