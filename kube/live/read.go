@@ -214,10 +214,25 @@ func listQuery[T any](rd *reader, r resource, q query, key func(*T) objectKey, o
 		if r.strict {
 			rd.unknown.add(r.kind, unknown, func(i int) objectKey { return key(&p.Items[i]) })
 		}
+		setKind(p.Items, r)
 		out = append(out, p.Items...)
 		rd.progress.report(len(out), r.name)
 		if cont = p.Metadata.Continue; cont == "" {
 			return out, nil
+		}
+	}
+}
+
+// setKind writes r's apiVersion and kind into the items that lack them
+// (list items of the built-in kinds do), as kubectl get -o yaml shows them.
+func setKind[T any](items []T, r resource) {
+	gvk := schema.GroupVersionKind{Group: r.group, Version: r.version, Kind: r.kind}
+	for i := range items {
+		if o, ok := any(&items[i]).(interface {
+			GroupVersionKind() schema.GroupVersionKind
+			SetGroupVersionKind(schema.GroupVersionKind)
+		}); ok && o.GroupVersionKind().Empty() {
+			o.SetGroupVersionKind(gvk)
 		}
 	}
 }
