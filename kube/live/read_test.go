@@ -215,3 +215,26 @@ func TestReadEveryKind(t *testing.T) {
 	}
 	assert.Equal(t, v.NumField(), len(kinds()))
 }
+
+// TestReadHangingServer: a server that accepts and never answers fails
+// the read after cfg.Timeout (kubectl's --request-timeout), not never.
+func TestReadHangingServer(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	require.NoError(t, err)
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			t.Cleanup(func() { c.Close() })
+		}
+	}()
+	start := time.Now()
+	_, err = Read(context.Background(), &rest.Config{Host: "http://" + l.Addr().String(), Timeout: 300 * time.Millisecond}, Options{})
+	var le *ListError
+	require.ErrorAs(t, err, &le)
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
