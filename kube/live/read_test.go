@@ -221,16 +221,22 @@ func TestReadEveryKind(t *testing.T) {
 func TestReadHangingServer(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	require.NoError(t, err)
-	t.Cleanup(func() { l.Close() })
+	var conns []net.Conn // held open, unanswered, until the listener closes
+	done := make(chan struct{})
 	go func() {
+		defer close(done)
 		for {
 			c, err := l.Accept()
 			if err != nil {
-				return
+				break
 			}
-			t.Cleanup(func() { c.Close() })
+			conns = append(conns, c)
+		}
+		for _, c := range conns {
+			c.Close()
 		}
 	}()
+	t.Cleanup(func() { l.Close(); <-done })
 	start := time.Now()
 	_, err = Read(context.Background(), &rest.Config{Host: "http://" + l.Addr().String(), Timeout: 300 * time.Millisecond}, Options{})
 	var le *ListError
