@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -55,8 +56,8 @@ func applyFile(t *testing.T, srv *apiservertest.Server, path string) int {
 		created, err := ri.Create(t.Context(), o, metav1.CreateOptions{})
 		require.NoError(t, err, "%s %s", o.GetKind(), o.GetName())
 		t.Cleanup(func() {
-			zero := int64(0)
-			assert.NoError(t, ri.Delete(context.Background(), o.GetName(), metav1.DeleteOptions{GracePeriodSeconds: &zero}))
+			zero, background := int64(0), metav1.DeletePropagationBackground
+			assert.NoError(t, ri.Delete(context.Background(), o.GetName(), metav1.DeleteOptions{GracePeriodSeconds: &zero, PropagationPolicy: &background}))
 		})
 		if o.GetKind() == "Node" {
 			created = untaint(t, ri, created, o)
@@ -135,14 +136,48 @@ func report(t *testing.T, args ...string) map[string]any {
 	return r
 }
 
-// TestLiveSamePlan: the objects of a manifest file, created through the
-// API server and read back without -f, give the plan the file gives.
-func TestLiveSamePlan(t *testing.T) {
+// TestLiveCluster: the objects of a manifest file, created through the
+// API server and read back without -f, give the plan the file gives; the
+// commands' exit codes and output on a live cluster, for a user without
+// rights and with -n.
+func TestLiveCluster(t *testing.T) {
 	srv := apiservertest.Require(t)
 	const file = "../../testdata/cluster.yaml"
 	applyFile(t, srv, file)
-	kubeconfig := srv.Kubeconfig(t, apiservertest.Admin)
-	fromFile := report(t, "provision", "-o", "json", "-f", file)
-	live := report(t, "provision", "-o", "json", "--kubeconfig", kubeconfig)
-	assert.Equal(t, fromFile, live)
+	admin := srv.Kubeconfig(t, apiservertest.Admin)
+	t.Run("same plan", func(t *testing.T) {
+		fromFile := report(t, "provision", "-o", "json", "-f", file)
+		live := report(t, "provision", "-o", "json", "--kubeconfig", admin)
+		assert.Equal(t, fromFile, live)
+	})
+	tests := []cliCase{
+		{"provision", []string{"provision", "--kubeconfig", admin}, exitUnschedulable, "6 new nodes, 14 pods scheduled, 1 unschedulable", ""},
+		{"consolidate", []string{"consolidate", "--kubeconfig", admin, "-o", "json"}, exitOK, `"kind": "ConsolidationReport"`, ""},
+		{"drift", []string{"drift", "--kubeconfig", admin, "-o", "json"}, exitOK, `"kind": "DriftReport"`, ""},
+		{"nobody", []string{"provision", "--kubeconfig", srv.Kubeconfig(t, apiservertest.Nobody)}, exitBadInput, "",
+			`nodeplan provision: listing nodepools.karpenter.sh (every namespace): nodepools.karpenter.sh is forbidden: User "nobody" cannot list resource "nodepools"`},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			out, _ := check(t, tc.args, tc.code, tc.stdout, tc.stderr)
+			if tc.code == exitBadInput {
+				assert.Empty(t, out)
+			}
+		})
+	}
+	t.Run("provision -n", func(t *testing.T) {
+		r := report(t, "provision", "-o", "json", "--kubeconfig", admin, "-n", "shop")
+		var pods []string
+		for _, n := range r["nodes"].([]any) {
+			for _, p := range n.(map[string]any)["pods"].([]any) {
+				pods = append(pods, p.(string))
+			}
+		}
+		assert.Contains(t, pods, "shop/web-0", "shop's pending pods")
+		assert.Contains(t, pods, "shop/web-7d4b9c-x2k8q", "a bound pod")
+		for _, p := range pods {
+			assert.True(t, strings.HasPrefix(p, "shop/"), "%s: another namespace's pending pod", p)
+		}
+		assert.Empty(t, r["unschedulable"], "batch/giant is another namespace's")
+	})
 }
