@@ -7,6 +7,8 @@ import (
 	"sync"
 
 	"sigs.k8s.io/json"
+
+	"github.com/nodeplan/nodeplan/planview"
 )
 
 // maxUnknown is how many unknown fields a warning names.
@@ -55,16 +57,12 @@ func (u *unknownFields) lines() []string {
 	if u.n == 0 {
 		return nil
 	}
-	more := ""
-	if u.n > len(u.examples) {
-		more = fmt.Sprintf(", and %d more", u.n-len(u.examples))
+	list := strings.Join(u.examples, ", ")
+	if rest := u.n - len(u.examples); rest > 0 {
+		list += fmt.Sprintf(", and %d more", rest)
 	}
-	noun := "unknown fields"
-	if u.n == 1 {
-		noun = "unknown field"
-	}
-	return []string{fmt.Sprintf("ignored %d %s, which the API types nodeplan is built with lack (a newer server's fields): %s%s",
-		u.n, noun, strings.Join(u.examples, ", "), more)}
+	return []string{fmt.Sprintf("ignored %s, which the API types nodeplan is built with lack (a newer server's fields): %s",
+		planview.Count(u.n, "unknown field"), list)}
 }
 
 // warnings passes the server's warning headers on to warn, each text
