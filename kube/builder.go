@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -14,12 +15,16 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// builder accumulates the objects of Load. Pods and workloads are
-// converted in build, once every PriorityClass and Node is known.
+// builder builds a Cluster from a snapshot: Load decodes manifests into
+// its snapshot (in) and FromObjects gives it one. build adds the objects
+// kind by kind ([builder.addAll]), then converts the pods and workloads,
+// once every PriorityClass and Node is known.
 type builder struct {
 	pods           []sourced[corev1.Pod]
 	workloads      []sourced[workload]
@@ -46,7 +51,9 @@ type builder struct {
 	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
-	seen           map[string]*object // by "Kind namespace/name"
+	seen           map[string]seen // by "Kind namespace/name"
+	in             snapshot        // the objects, decoded
+	err            error           // the first error of addAll
 }
 
 type sourced[T any] struct {
@@ -68,21 +75,69 @@ func (b *builder) warn(format string, args ...any) {
 	b.warnings = append(b.warnings, fmt.Sprintf(format, args...))
 }
 
-func (b *builder) pod(o *object) error {
-	var p corev1.Pod
-	if err := b.decode(o, &p); err != nil {
-		return err
+// addAll adds the snapshot's objects kind by kind, in the order of the
+// fields of Objects, each kind in its order, and returns the first error.
+func (b *builder) addAll() error {
+	s := &b.in
+	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
+	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
+	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
+	each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
+	each(b, "ReplicaSet", s.ReplicaSets, metaID[appsv1.ReplicaSet], (*builder).addReplicaSet)
+	each(b, "StatefulSet", s.StatefulSets, metaID[appsv1.StatefulSet], (*builder).addStatefulSet)
+	each(b, "Job", s.Jobs, metaID[batchv1.Job], (*builder).addJob)
+	each(b, "PodDisruptionBudget", s.PodDisruptionBudgets, metaID[policyv1.PodDisruptionBudget], (*builder).addPDB)
+	each(b, "PriorityClass", s.PriorityClasses, metaID[schedulingv1.PriorityClass], (*builder).addPriorityClass)
+	each(b, "PersistentVolumeClaim", s.PersistentVolumeClaims, metaID[corev1.PersistentVolumeClaim], (*builder).addPVC)
+	each(b, "PersistentVolume", s.PersistentVolumes, metaID[corev1.PersistentVolume], (*builder).addPV)
+	each(b, "StorageClass", s.StorageClasses, metaID[storagev1.StorageClass], (*builder).addStorageClass)
+	each(b, "LimitRange", s.LimitRanges, metaID[corev1.LimitRange], (*builder).addLimitRange)
+	each(b, KindNodePool, s.pools, (*NodePool).id, (*builder).addNodePool)
+	each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
+	each(b, KindEC2NodeClass, s.EC2NodeClasses, (*EC2NodeClass).id, (*builder).addNodeClass)
+	return b.err
+}
+
+// each adds items, the objects of kind, with add, after checking their
+// names ([builder.identify]), unless b.err is set; it sets b.err to the
+// first error, an *ObjectError, in a *DocumentError when Load read the
+// object. add does not modify its T.
+func each[T any](b *builder, kind string, items []T, id func(*T) (ns, name string), add func(*builder, *T, *object) error) {
+	for i := range items {
+		if b.err != nil {
+			return
+		}
+		o := b.in.origin(kind, i)
+		ns, name := id(&items[i])
+		err := b.identify(kind, ns, name, o, i)
+		if err == nil {
+			err = add(b, &items[i], o)
+		}
+		if err != nil {
+			var oe *ObjectError
+			if !errors.As(err, &oe) {
+				err = wrapObject(objectError(kind, ns, name, "", nil), err)
+			}
+			b.err = o.fail(err)
+		}
 	}
-	b.pods = append(b.pods, sourced[corev1.Pod]{o, p})
+}
+
+// metaID returns the namespace and name of a Kubernetes object.
+func metaID[T any, P interface {
+	*T
+	metav1.Object
+}](v *T) (ns, name string) {
+	return P(v).GetNamespace(), P(v).GetName()
+}
+
+func (b *builder) addPod(p *corev1.Pod, o *object) error {
+	b.pods = append(b.pods, sourced[corev1.Pod]{o, *p})
 	return nil
 }
 
-func (b *builder) node(o *object) error {
-	var n corev1.Node
-	if err := b.decode(o, &n); err != nil {
-		return err
-	}
-	node, err := FromNode(&n)
+func (b *builder) addNode(n *corev1.Node, _ *object) error {
+	node, err := FromNode(n)
 	b.nodes = append(b.nodes, node)
 	if n.Spec.ProviderID != "" {
 		if b.nodeIDs == nil {
@@ -93,12 +148,8 @@ func (b *builder) node(o *object) error {
 	return err
 }
 
-func (b *builder) daemonSet(o *object) error {
-	var ds appsv1.DaemonSet
-	if err := b.decode(o, &ds); err != nil {
-		return err
-	}
-	d, err := FromDaemonSet(&ds)
+func (b *builder) addDaemonSet(ds *appsv1.DaemonSet, _ *object) error {
+	d, err := FromDaemonSet(ds)
 	b.daemonSets = append(b.daemonSets, d)
 	if ds.UID != "" {
 		if b.daemonSetUIDs == nil {
@@ -162,28 +213,19 @@ func newer(p, q *corev1.Pod) bool {
 	return p.Name < q.Name
 }
 
-func (b *builder) nodePool(o *object) error {
-	var np NodePool
-	if err := b.decode(o, &np); err != nil {
+func (b *builder) addNodePool(np *NodePool, _ *object) error {
+	pool := *np
+	pool.APIVersion, pool.Kind = KarpenterAPIVersion, KindNodePool // a typed list's item may omit them
+	if _, err := FromNodePool(&pool); err != nil {
 		return err
 	}
-	np.APIVersion, np.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
-	return b.addNodePool(np)
-}
-
-func (b *builder) addNodePool(np NodePool) error {
-	if _, err := FromNodePool(&np); err != nil {
-		return err
-	}
-	b.pools = append(b.pools, np)
+	b.pools = append(b.pools, pool)
 	return nil
 }
 
-func (b *builder) priorityClass(o *object) error {
-	var pc schedulingv1.PriorityClass
-	if err := b.decode(o, &pc); err != nil {
-		return err
-	}
+func (np *NodePool) id() (ns, name string) { return np.Metadata.Namespace, np.Metadata.Name }
+
+func (b *builder) addPriorityClass(pc *schedulingv1.PriorityClass, _ *object) error {
 	if b.classes == nil {
 		b.classes = map[string]int32{}
 	}
@@ -194,20 +236,12 @@ func (b *builder) priorityClass(o *object) error {
 	return nil
 }
 
-func (b *builder) deployment(o *object) error {
-	var d appsv1.Deployment
-	if err := b.decode(o, &d); err != nil {
-		return err
-	}
+func (b *builder) addDeployment(d *appsv1.Deployment, o *object) error {
 	return b.workload(o, workload{kind: "Deployment", namespace: namespace(d.Namespace), name: d.Name,
 		replicas: replicas(d.Spec.Replicas), template: &d.Spec.Template})
 }
 
-func (b *builder) replicaSet(o *object) error {
-	var rs appsv1.ReplicaSet
-	if err := b.decode(o, &rs); err != nil {
-		return err
-	}
+func (b *builder) addReplicaSet(rs *appsv1.ReplicaSet, o *object) error {
 	w := workload{kind: "ReplicaSet", namespace: namespace(rs.Namespace), name: rs.Name,
 		replicas: replicas(rs.Spec.Replicas), template: &rs.Spec.Template}
 	if kind, name, ok := strings.Cut(owner(rs.OwnerReferences), "/"); ok && kind == "Deployment" {
@@ -216,16 +250,12 @@ func (b *builder) replicaSet(o *object) error {
 	return b.workload(o, w)
 }
 
-func (b *builder) statefulSet(o *object) error {
-	var s appsv1.StatefulSet
-	if err := b.decode(o, &s); err != nil {
-		return err
-	}
+func (b *builder) addStatefulSet(s *appsv1.StatefulSet, o *object) error {
 	w := workload{kind: "StatefulSet", namespace: namespace(s.Namespace), name: s.Name,
 		replicas: replicas(s.Spec.Replicas), template: &s.Spec.Template}
 	if s.Spec.Ordinals != nil {
 		if w.start = int(s.Spec.Ordinals.Start); w.start < 0 {
-			return o.errorf("spec.ordinals.start", fmt.Errorf("%d is negative", w.start))
+			return wrap("StatefulSet", w.namespace, w.name, atField("spec.ordinals.start", fmt.Errorf("%d is negative", w.start)))
 		}
 	}
 	return b.workload(o, w)
@@ -234,12 +264,8 @@ func (b *builder) statefulSet(o *object) error {
 // job expands to the pods the job controller would run at once; at most
 // parallelism (default 1) and the completions here, the rest once every
 // pod of the manifests is known ([jobRun.pods]).
-func (b *builder) job(o *object) error {
-	var j batchv1.Job
-	if err := b.decode(o, &j); err != nil {
-		return err
-	}
-	run := newJobRun(&j)
+func (b *builder) addJob(j *batchv1.Job, o *object) error {
+	run := newJobRun(j)
 	n := run.parallelism
 	if run.completions >= 0 {
 		n = min(n, run.completions)
@@ -279,8 +305,12 @@ func replicas(n *int32) int {
 	return int(*n)
 }
 
-// build converts the pods and expands the workloads.
+// build adds the objects of the snapshot, converts the pods and expands
+// the workloads.
 func (b *builder) build() (Cluster, error) {
+	if err := b.addAll(); err != nil {
+		return Cluster{}, err
+	}
 	if err := b.daemonSetPods(); err != nil {
 		return Cluster{}, err
 	}
@@ -331,9 +361,11 @@ func (b *builder) staticWarning() []string {
 // origins records where the NodePools, EC2NodeClasses and Nodes were read.
 func (b *builder) origins() map[ref]origin {
 	out := map[ref]origin{}
-	for _, o := range b.seen {
-		if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" || oe.Kind == KindNodeClaim {
-			out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
+	for _, s := range b.seen {
+		if o := s.o; o != nil {
+			if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" || oe.Kind == KindNodeClaim {
+				out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
+			}
 		}
 	}
 	return out

@@ -128,7 +128,7 @@ func TestDecodedComplete(t *testing.T) {
 		require.NoError(t, err, name)
 		for i := range objs {
 			kinds[objs[i].head.Kind+" "+objs[i].head.APIVersion] = true
-			_ = b.add(&objs[i])
+			_ = b.read(&objs[i])
 		}
 		assert.Empty(t, b.check.plans, "%s: plans built outside sharedPlans", name)
 	}

@@ -3,7 +3,6 @@ package kube
 import (
 	"fmt"
 	"maps"
-	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -65,7 +64,7 @@ type nodeClaimStatus struct {
 
 func (m *nodeClaimManifest) claim() (ClaimStatus, error) {
 	c := ClaimStatus{Name: m.Metadata.Name, CreationTime: m.Metadata.CreationTimestamp.Time,
-		Labels: m.Metadata.Labels, Annotations: m.Metadata.Annotations,
+		Labels: maps.Clone(m.Metadata.Labels), Annotations: maps.Clone(m.Metadata.Annotations),
 		NodeName: m.Status.NodeName, ProviderID: m.Status.ProviderID, ImageID: m.Status.ImageID, Launched: true,
 		Deleting: m.Metadata.DeletionTimestamp != nil}
 	for _, cond := range m.Status.Conditions {
@@ -106,9 +105,7 @@ func (m *nodeClaimManifest) inFlight() (packing.Node, error) {
 	if err != nil {
 		return out, atField("spec.startupTaints", err)
 	}
-	out.Taints = slices.DeleteFunc(out.Taints, func(t requirements.Taint) bool {
-		return slices.ContainsFunc(startup, func(s requirements.Taint) bool { return s.Key == t.Key && s.Effect == t.Effect })
-	})
+	out.Taints = withoutTaints(out.Taints, startup)
 	return out, nil
 }
 
@@ -130,35 +127,28 @@ func claimNodeLabels(rs []Requirement, labels map[string]string) (map[string]str
 	return out, nil
 }
 
-func (b *builder) nodeClaim(o *object) error {
-	var m nodeClaimManifest
-	if err := b.decode(o, &m); err != nil {
-		return err
-	}
+func (m *nodeClaimManifest) id() (ns, name string) { return m.Metadata.Namespace, m.Metadata.Name }
+
+func (b *builder) addNodeClaim(m *nodeClaimManifest, _ *object) error {
 	if err := checkLabels("metadata.labels", m.Metadata.Labels); err != nil {
-		return wrapObject(o.errorf("", nil), err)
+		return wrap(KindNodeClaim, "", m.Metadata.Name, err)
 	}
 	c, err := m.claim()
 	if err != nil {
-		return wrapObject(o.errorf("", nil), err)
+		return wrap(KindNodeClaim, "", m.Metadata.Name, err)
 	}
 	b.claims = append(b.claims, c)
 	return nil
 }
 
-func (b *builder) ec2NodeClass(o *object) error {
-	var c EC2NodeClass
-	if err := b.decode(o, &c); err != nil {
-		return err
-	}
-	c.APIVersion, c.Kind = o.head.APIVersion, o.head.Kind // a typed list's item may omit them
-	return b.addNodeClass(c)
-}
+func (c *EC2NodeClass) id() (ns, name string) { return c.Metadata.Namespace, c.Metadata.Name }
 
-func (b *builder) addNodeClass(c EC2NodeClass) error {
-	if _, err := c.NodeClass(); err != nil {
+func (b *builder) addNodeClass(c *EC2NodeClass, _ *object) error {
+	class := *c
+	class.APIVersion, class.Kind = KarpenterAWSAPIVersion, KindEC2NodeClass // a typed list's item may omit them
+	if _, err := class.NodeClass(); err != nil {
 		return err
 	}
-	b.nodeClasses = append(b.nodeClasses, c)
+	b.nodeClasses = append(b.nodeClasses, class)
 	return nil
 }

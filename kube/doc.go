@@ -1,8 +1,27 @@
 // Package kube is nodeplan's Kubernetes adapter: it converts k8s.io/api
 // objects and Karpenter's karpenter.sh/v1 NodePools into the packing
-// model, loads whole manifest sets ([Load]), and writes plans back as
-// Karpenter NodeClaims ([NodeClaims]) or as a report ([NewReport]). The
-// nodeplan command line (kube/cmd/nodeplan) is built on it.
+// model, builds a cluster's snapshot from typed objects ([FromObjects])
+// or manifests ([Load]), and writes plans back as Karpenter NodeClaims
+// ([NodeClaims]) or as a report ([NewReport]). The nodeplan command line
+// (kube/cmd/nodeplan) is built on it.
+//
+// # One snapshot, two sources
+//
+// [FromObjects] builds a [Cluster] from [Objects], typed values as a
+// controller's informers or a live read hold them (k8s.io/api types,
+// Karpenter v1.14.1's NodePool and NodeClaim, this package's
+// EC2NodeClass). [Load] is a decoder in front of it: it decodes every
+// manifest document into the same typed values (with the checks below,
+// which see the text: field names, types, quantities as written) and
+// builds through the same code, so the two give the same Cluster from the
+// same objects; only Load names files and documents and warns about the
+// kinds and fields it does not read. Both add the objects kind by kind,
+// in the order of the fields of Objects, each kind in its order: the
+// pending pods of workloads come Deployments first, then ReplicaSets,
+// StatefulSets and Jobs. Typed objects get every check of the values
+// nodeplan reads that manifests get: names, namespaces, duplicates,
+// labels, keys, requirements, quantities (a quantity's magnitude is
+// bounded, from 1e-64 to 1e64, before apimachinery writes it out).
 //
 // # Conversion
 //
@@ -64,20 +83,22 @@
 // Container, Pod or PersistentVolumeClaim is an error naming
 // spec.limits[i].type.
 //
-// # Why Karpenter's types are not imported
+// # Karpenter's types and this package's
 //
 // [NodePool] and [NodeClaim] are this package's own structs that read and
-// write the same karpenter.sh/v1 YAML. sigs.k8s.io/karpenter's
-// pkg/apis/v1 alone depends on 621 non-standard-library packages
-// (controller-runtime, client-go, Prometheus, awslabs/operatorpkg, every
-// k8s.io/api group...), measured with go list -deps; this package, with
-// k8s.io/api, k8s.io/apimachinery and sigs.k8s.io/yaml, depends on 91. A
-// dozen plain fields are not worth a sevenfold build graph for every
-// program that imports kube. Fields of the YAML that nodeplan does not
+// write the same karpenter.sh/v1 YAML: Load decodes NodePools and
+// NodeClaims into them (a NodePool's spec read whole, its durations as
+// written) and [NodeClaims] writes them. [Objects] holds Karpenter
+// v1.14.1's Go types (sigs.k8s.io/karpenter/pkg/apis/v1), which
+// FromObjects converts into them field by field: a NillableDuration as it
+// was written, else in its shortest form ("48h"), and nil as Never, as in
+// Karpenter (the API server writes the CRD's defaults, expireAfter 720h
+// and consolidateAfter 0s, where a manifest omits them; Load reads an
+// absent one as that default). Fields of the YAML that nodeplan does not
 // use are ignored on input, except inside the parts it reads whole (see
-// "Field names").
-// The kube module pins the k8s.io releases sigs.k8s.io/karpenter v1.14.1
-// uses, so the workspace with benchmarks/karpenter agrees.
+// "Field names"). The kube module pins the k8s.io releases
+// sigs.k8s.io/karpenter v1.14.1 uses, so the workspace with
+// benchmarks/karpenter agrees.
 //
 // # PodDisruptionBudgets
 //
@@ -201,6 +222,16 @@
 // else the node. [Cluster.Newest] is the instant the command line decides
 // at when --now is absent.
 //
+// [Cluster.Apply] carries a provisioning plan out on a copy of the
+// cluster, as Karpenter's cluster state sees it right after launch: the
+// pods bound, each new NodeClaim an initialized node of its NodePool,
+// instance type, zone and capacity type created at now, the pods of
+// deleting nodes that the plan placed taken off them; a plan of another
+// cluster is ErrPlanMismatch. [Cluster.ConsolidationAfter] is the
+// consolidation snapshot of that cluster, with a pod event at now on the
+// nodes that took pods: nodeplan diff and provision --then-consolidate
+// consolidate it.
+//
 // Which bound pods move when their node is disrupted is Karpenter's
 // IsReschedulable rule (packing.Pod.Reschedulable):
 //
@@ -272,23 +303,27 @@
 //
 // # Errors
 //
-// Every error about the input is a [*DocumentError] naming the file, the
-// one-based document index and the list item, wrapping ErrMalformed or an
-// [*ObjectError] that names the object (kind, namespace/name) and the field
-// path, also when [Cluster.Problem], [Cluster.Consolidation] or
-// [Cluster.Drift] finds it (an EC2NodeClass's subnet zone outside the
-// catalog's region, say): "a.yaml: document 3: Pod shop/web: spec.containers[0].resources.requests.cpu:
-// \"abc\" is not a quantity". Before an object is decoded its JSON is
-// walked alongside the Go type it decodes into, so a value of the wrong
-// type is reported with its path, and every quantity is checked as
+// Every error about the input of Load is a [*DocumentError] naming the
+// file, the one-based document index and the list item, wrapping
+// ErrMalformed or an [*ObjectError] that names the object (kind,
+// namespace/name) and the field path, also when [Cluster.Problem],
+// [Cluster.Consolidation] or [Cluster.Drift] finds it (an EC2NodeClass's
+// subnet zone outside the catalog's region, say): "a.yaml: document 3: Pod
+// shop/web: spec.containers[0].resources.requests.cpu: \"abc\" is not a
+// quantity". FromObjects returns the *ObjectError alone. Load reports the
+// first error it finds decoding, in the order of the documents, else the
+// first it finds building, kind by kind. Before an object is decoded its
+// JSON is walked alongside the Go type it decodes into, so a value of the
+// wrong type is reported with its path, and every quantity is checked as
 // written: by [resources.ParseQuantity]'s rules, in resource lists also
 // non-negative and whole for pods and extended resources. A quantity
 // longer than 64 characters or with an exponent beyond ±64 is rejected
 // before apimachinery sees it (apimachinery accepts it, and never returns
 // on some, such as 1e2147483648). An object without metadata.name, and a
 // second object of the same kind, namespace and name ([ErrDuplicate],
-// naming where the first is), are errors; pods a workload expands into
-// take names no other pod has.
+// naming where the first is: a file and document, or for FromObjects the
+// field of Objects and index, "Pods[3]"), are errors; pods a workload
+// expands into take names no other pod has.
 //
 // # Field names
 //
@@ -433,16 +468,15 @@
 // # Cost model
 //
 // Conversion is linear in the size of each object and allocates its
-// result; Load is linear in the input. Until it returns it keeps, besides
-// its results, the JSON of every object of a kind it reads (for messages
-// naming where an object is, and a PodDisruptionBudget's status) and the
-// decoded Pods and workloads, which it converts once every PriorityClass,
-// Node and workload is known; objects of other kinds are counted and
-// dropped. The check before each decode is one pass over
+// result; Load and FromObjects are linear in the input. Until it returns,
+// Load keeps, besides its results, the JSON of every object of a kind it
+// reads (for messages naming where an object is) and the objects decoded
+// from it, which it builds from once all are decoded; objects of other
+// kinds are counted and dropped. The check before each decode is one pass over
 // the object's bytes that also reads its head, guided by a plan of each Go
 // type built once per process; BenchmarkLoadPods (a 5,000-pod list) makes
 // within 1 % of the allocations of decoding alone. Nothing here is on the solver's hot path.
 // Functions are safe for concurrent use and never modify their arguments.
 //
-// See ExampleEffectiveRequests and ExampleLoad.
+// See ExampleEffectiveRequests, ExampleFromObjects and ExampleLoad.
 package kube

@@ -216,6 +216,9 @@ func blockDevice(m BlockDeviceMapping) (drift.BlockDevice, error) {
 	if e.VolumeSize == "" {
 		return d, nil
 	}
+	if err := bounded(e.VolumeSize); err != nil { // apimachinery's parser has no bounds
+		return d, fmt.Errorf("%q %v", abbreviate(e.VolumeSize), err)
+	}
 	q, err := resource.ParseQuantity(e.VolumeSize)
 	if err != nil || q.Sign() < 0 {
 		return d, fmt.Errorf("%q is not a non-negative quantity", e.VolumeSize)

@@ -155,10 +155,11 @@ metadata: {name: web}
 spec: {replicas: 4, template: {spec: {containers: [{name: c}]}}}
 `)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"default/web-0", "default/web-4", "default/web-5", "default/web-6", "default/web-1", "default/web-2", "default/web-3"}, names(c.Pods))
+	// Workloads are expanded kind by kind: Deployments, StatefulSets, Jobs.
+	assert.Equal(t, []string{"default/web-0", "default/web-4", "default/web-5", "default/web-1", "default/web-2", "default/web-3", "default/web-6"}, names(c.Pods))
 	assert.Equal(t, "Deployment/web", c.Pods[1].Owner)
-	assert.Equal(t, "Job/web", c.Pods[3].Owner)
-	assert.Equal(t, "StatefulSet/web", c.Pods[4].Owner, "web-0 is taken by a pod that is not the StatefulSet's")
+	assert.Equal(t, "StatefulSet/web", c.Pods[3].Owner, "web-0 is taken by a pod that is not the StatefulSet's")
+	assert.Equal(t, "Job/web", c.Pods[6].Owner)
 }
 
 // TestLoadHugeExponent is issue 20.3: apimachinery's quantity decoder does

@@ -69,16 +69,7 @@ func FuzzLoad(f *testing.F) {
 // return a cluster whose problem packing accepts and solves without
 // panicking.
 func FuzzLoadStrings(f *testing.F) {
-	for i := 0; i+4 < len(hostile); i++ {
-		f.Add(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[(i+7)%len(hostile)])
-		f.Add("web", hostile[i], "v", "zone", "general")
-		f.Add(hostile[i], "app", "web", "zone", "general")
-		f.Add("web", "app", hostile[i], "zone", "general")
-		f.Add("web", "app", "web", hostile[i], "general")
-		f.Add("web", "app", "web", "zone", hostile[i])
-	}
-	f.Add("web", "app", "web", "topology.kubernetes.io/zone", "general")
-	f.Add("general", "team", "a", "kubernetes.io/hostname", "general")
+	addStringSeeds(f)
 	cat, err := instancetypes.AWS(instancetypes.Options{})
 	if err != nil {
 		f.Fatal(err)
@@ -106,6 +97,21 @@ func FuzzLoadStrings(f *testing.F) {
 			t.Fatalf("Solve: %v", err)
 		}
 	})
+}
+
+// addStringSeeds adds the seeds of FuzzLoadStrings: the hostile strings
+// in each place.
+func addStringSeeds(f *testing.F) {
+	for i := 0; i+4 < len(hostile); i++ {
+		f.Add(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[(i+7)%len(hostile)])
+		f.Add("web", hostile[i], "v", "zone", "general")
+		f.Add(hostile[i], "app", "web", "zone", "general")
+		f.Add("web", "app", hostile[i], "zone", "general")
+		f.Add("web", "app", "web", hostile[i], "general")
+		f.Add("web", "app", "web", "zone", hostile[i])
+	}
+	f.Add("web", "app", "web", "topology.kubernetes.io/zone", "general")
+	f.Add("general", "team", "a", "kubernetes.io/hostname", "general")
 }
 
 // loadedLabels checks the labels of every pod, node and NodePool template

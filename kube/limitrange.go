@@ -23,16 +23,16 @@ type limitRange struct {
 // limitRangeTypes are the spec.limits[].type values Kubernetes accepts.
 var limitRangeTypes = []corev1.LimitType{corev1.LimitTypeContainer, corev1.LimitTypePod, corev1.LimitTypePersistentVolumeClaim}
 
-func (b *builder) limitRange(o *object) error {
-	var lr corev1.LimitRange
-	if err := b.decode(o, &lr); err != nil {
-		return err
-	}
+func (b *builder) addLimitRange(lr *corev1.LimitRange, _ *object) error {
 	out := limitRange{name: lr.Name, requests: corev1.ResourceList{}, limits: corev1.ResourceList{}}
 	for i := range lr.Spec.Limits {
 		item := &lr.Spec.Limits[i]
 		if !slices.Contains(limitRangeTypes, item.Type) {
-			return o.errorf(fmt.Sprintf("spec.limits[%d].type", i), fmt.Errorf("%q is not one of %s", item.Type, typeNames()))
+			return objectError("LimitRange", lr.Namespace, lr.Name, fmt.Sprintf("spec.limits[%d].type", i),
+				fmt.Errorf("%q is not one of %s", item.Type, typeNames()))
+		}
+		if err := checkItem(item); err != nil {
+			return wrap("LimitRange", lr.Namespace, lr.Name, atField(fmt.Sprintf("spec.limits[%d]", i), err))
 		}
 		if item.Type != corev1.LimitTypeContainer {
 			continue
@@ -46,6 +46,22 @@ func (b *builder) limitRange(o *object) error {
 	}
 	ns := namespace(lr.Namespace)
 	b.limitRanges[ns] = append(b.limitRanges[ns], out)
+	return nil
+}
+
+// checkItem checks the quantities of a LimitRange item as those of a
+// resource list: for a typed LimitRange, which Load's checks of the text
+// did not see (the API server's validation checks them too).
+func checkItem(item *corev1.LimitRangeItem) error {
+	for _, l := range []struct {
+		field string
+		rl    corev1.ResourceList
+	}{{"max", item.Max}, {"min", item.Min}, {"default", item.Default}, {"defaultRequest", item.DefaultRequest},
+		{"maxLimitRequestRatio", item.MaxLimitRequestRatio}} {
+		if _, err := list(l.rl); err != nil {
+			return atField(l.field, err)
+		}
+	}
 	return nil
 }
 

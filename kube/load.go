@@ -15,6 +15,12 @@ import (
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
+	appsv1 "k8s.io/api/apps/v1"
+	batchv1 "k8s.io/api/batch/v1"
+	corev1 "k8s.io/api/core/v1"
+	policyv1 "k8s.io/api/policy/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
+	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
@@ -94,30 +100,57 @@ type head struct {
 	} `json:"metadata"`
 }
 
+// where says where o was read: "a.yaml: document 2: items[3]"; "" for
+// nil, an object given to FromObjects.
 func (o *object) where() string {
-	if o.item >= 0 {
+	switch {
+	case o == nil:
+		return ""
+	case o.item >= 0:
 		return fmt.Sprintf("%s: document %d: items[%d]", o.file, o.index, o.item)
 	}
 	return fmt.Sprintf("%s: document %d", o.file, o.index)
 }
 
 // example names an object of o, name ("namespace/name"), and where it
-// is: "shop/web (a.yaml: document 2)".
+// is: "shop/web (a.yaml: document 2)"; name alone for nil.
 func (o *object) example(name string) string {
+	if o == nil {
+		return name
+	}
 	return name + " (" + o.where() + ")"
 }
 
-// errorf returns an *ObjectError about field of o, its namespace defaulted
-// ("" for a cluster-scoped kind).
+// errorf returns an *ObjectError about field of o ([objectError]).
 func (o *object) errorf(field string, err error) *ObjectError {
-	ns := ""
-	if !clusterScoped[o.head.Kind] {
-		ns = namespace(o.head.Metadata.Namespace)
-	}
-	return &ObjectError{Kind: o.head.Kind, Namespace: ns, Name: o.head.Metadata.Name, Field: field, Err: err}
+	return objectError(o.head.Kind, o.head.Metadata.Namespace, o.head.Metadata.Name, field, err)
 }
 
+// objectError returns an *ObjectError about field of an object of kind,
+// its namespace defaulted ("" for a cluster-scoped kind).
+func objectError(kind, ns, name, field string, err error) *ObjectError {
+	if clusterScoped[kind] {
+		ns = ""
+	} else {
+		ns = namespace(ns)
+	}
+	return &ObjectError{Kind: kind, Namespace: ns, Name: name, Field: field, Err: err}
+}
+
+// prefix is where o was read followed by ": ", or "" for nil.
+func (o *object) prefix() string {
+	if o == nil {
+		return ""
+	}
+	return o.where() + ": "
+}
+
+// fail says where o was read in err: a *DocumentError; err itself for
+// nil.
 func (o *object) fail(err error) error {
+	if o == nil {
+		return err
+	}
 	return &DocumentError{File: o.file, Index: o.index, Item: o.item, Err: err}
 }
 
@@ -139,8 +172,12 @@ func (o *object) fail(err error) error {
 // are skipped, in one warning line per kind and reason that counts them
 // and names the first few.
 //
-// The first malformed document or invalid object stops Load with a
-// *DocumentError naming the file and document. Sources that together hold
+// Load decodes every document into typed values and builds the Cluster
+// from them as [FromObjects] does, kind by kind in the order of the fields
+// of [Objects]. The first malformed document or invalid object stops Load
+// with a *DocumentError naming the file and document: first those it
+// finds decoding, in the order of the sources, then those it finds
+// building, kind by kind. Sources that together hold
 // no object (empty, comments only, empty lists) are an error wrapping
 // [ErrNoObjects]. Load does not modify
 // sources. The complexity is linear in the input.
@@ -157,7 +194,7 @@ func Load(sources ...Source) (Cluster, error) {
 		return Cluster{}, noObjects(sources)
 	}
 	for i := range objs {
-		if err := b.add(&objs[i]); err != nil {
+		if err := b.read(&objs[i]); err != nil {
 			return Cluster{}, objs[i].fail(err)
 		}
 	}
@@ -358,17 +395,17 @@ func (b *builder) decode(o *object, v any) error {
 	return oe
 }
 
-// checkMeta checks what Kubernetes requires of o's name and namespace: a
-// DNS-1123 subdomain and a DNS-1123 label. Labels are checked where they
-// are read (pods, nodes, NodePools, NodeClaims and pod templates).
-func (o *object) checkMeta() error {
-	m := &o.head.Metadata
-	if err := dnsName(m.Name, validation.IsDNS1123Subdomain); err != nil {
-		return o.errorf("metadata.name", err)
+// checkMeta checks what Kubernetes requires of an object's name and
+// namespace: a DNS-1123 subdomain and a DNS-1123 label. Labels are checked
+// where they are read (pods, nodes, NodePools, NodeClaims and pod
+// templates).
+func checkMeta(kind, ns, name string) error {
+	if err := dnsName(name, validation.IsDNS1123Subdomain); err != nil {
+		return objectError(kind, ns, name, "metadata.name", err)
 	}
-	if m.Namespace != "" && !clusterScoped[o.head.Kind] {
-		if err := dnsName(m.Namespace, validation.IsDNS1123Label); err != nil {
-			return o.errorf("metadata.namespace", err)
+	if ns != "" && !clusterScoped[kind] {
+		if err := dnsName(ns, validation.IsDNS1123Label); err != nil {
+			return objectError(kind, ns, name, "metadata.namespace", err)
 		}
 	}
 	return nil
@@ -385,8 +422,30 @@ func dnsName(name string, rule func(string) []string) error {
 	return nil
 }
 
-// handler reads one object into the builder.
+// handler decodes one object into the builder's snapshot.
 type handler func(*builder, *object) error
+
+// into returns the handler that decodes an object into a T and keeps it in
+// the slice of the snapshot that field picks.
+func into[T any](field func(*snapshot) *[]T) handler {
+	return func(b *builder, o *object) error {
+		var v T
+		if err := b.decode(o, &v); err != nil {
+			return err
+		}
+		keep(b, o, field(&b.in), v)
+		return nil
+	}
+}
+
+// keep appends v, read at o, to dst, a slice of b's snapshot.
+func keep[T any](b *builder, o *object, dst *[]T, v T) {
+	*dst = append(*dst, v)
+	if b.in.at == nil {
+		b.in.at = map[string][]*object{}
+	}
+	b.in.at[o.head.Kind] = append(b.in.at[o.head.Kind], o)
+}
 
 // reader is how Load reads one kind: the API groups the kind belongs to
 // (its current group first; older groups whose versions nodeplan no longer
@@ -407,31 +466,43 @@ var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, "Persis
 // here but whose group is not is a different kind (Volcano's
 // batch.volcano.sh Job, say) and is skipped.
 var kinds = map[string]reader{
-	"Pod":                 {groups: []string{""}, versions: map[string]handler{"v1": (*builder).pod}},
-	"Node":                {groups: []string{""}, versions: map[string]handler{"v1": (*builder).node}},
-	"DaemonSet":           {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).daemonSet}},
-	"Deployment":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).deployment}},
-	"ReplicaSet":          {groups: []string{"apps", "extensions"}, versions: map[string]handler{"apps/v1": (*builder).replicaSet}},
-	"StatefulSet":         {groups: []string{"apps"}, versions: map[string]handler{"apps/v1": (*builder).statefulSet}},
-	"Job":                 {groups: []string{"batch"}, versions: map[string]handler{"batch/v1": (*builder).job}},
-	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{"policy/v1": (*builder).pdb}},
-	"PriorityClass": {groups: []string{"scheduling.k8s.io"},
-		versions: map[string]handler{"scheduling.k8s.io/v1": (*builder).priorityClass}},
-	"PersistentVolumeClaim": {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolumeClaim}},
-	"PersistentVolume":      {groups: []string{""}, versions: map[string]handler{"v1": (*builder).persistentVolume}},
-	"LimitRange":            {groups: []string{""}, versions: map[string]handler{"v1": (*builder).limitRange}},
-	"StorageClass": {groups: []string{"storage.k8s.io"},
-		versions: map[string]handler{"storage.k8s.io/v1": (*builder).storageClass}},
+	"Pod":  {groups: []string{""}, versions: map[string]handler{"v1": into(func(s *snapshot) *[]corev1.Pod { return &s.Pods })}},
+	"Node": {groups: []string{""}, versions: map[string]handler{"v1": into(func(s *snapshot) *[]corev1.Node { return &s.Nodes })}},
+	"DaemonSet": {groups: []string{"apps", "extensions"},
+		versions: map[string]handler{"apps/v1": into(func(s *snapshot) *[]appsv1.DaemonSet { return &s.DaemonSets })}},
+	"Deployment": {groups: []string{"apps", "extensions"},
+		versions: map[string]handler{"apps/v1": into(func(s *snapshot) *[]appsv1.Deployment { return &s.Deployments })}},
+	"ReplicaSet": {groups: []string{"apps", "extensions"},
+		versions: map[string]handler{"apps/v1": into(func(s *snapshot) *[]appsv1.ReplicaSet { return &s.ReplicaSets })}},
+	"StatefulSet": {groups: []string{"apps"},
+		versions: map[string]handler{"apps/v1": into(func(s *snapshot) *[]appsv1.StatefulSet { return &s.StatefulSets })}},
+	"Job": {groups: []string{"batch"}, versions: map[string]handler{"batch/v1": into(func(s *snapshot) *[]batchv1.Job { return &s.Jobs })}},
+	"PodDisruptionBudget": {groups: []string{"policy"}, versions: map[string]handler{
+		"policy/v1": into(func(s *snapshot) *[]policyv1.PodDisruptionBudget { return &s.PodDisruptionBudgets })}},
+	"PriorityClass": {groups: []string{"scheduling.k8s.io"}, versions: map[string]handler{
+		"scheduling.k8s.io/v1": into(func(s *snapshot) *[]schedulingv1.PriorityClass { return &s.PriorityClasses })}},
+	"PersistentVolumeClaim": {groups: []string{""}, versions: map[string]handler{
+		"v1": into(func(s *snapshot) *[]corev1.PersistentVolumeClaim { return &s.PersistentVolumeClaims })}},
+	"PersistentVolume": {groups: []string{""}, versions: map[string]handler{
+		"v1": into(func(s *snapshot) *[]corev1.PersistentVolume { return &s.PersistentVolumes })}},
+	"LimitRange": {groups: []string{""}, versions: map[string]handler{
+		"v1": into(func(s *snapshot) *[]corev1.LimitRange { return &s.LimitRanges })}},
+	"StorageClass": {groups: []string{"storage.k8s.io"}, versions: map[string]handler{
+		"storage.k8s.io/v1": into(func(s *snapshot) *[]storagev1.StorageClass { return &s.StorageClasses })}},
 	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{
-		KarpenterAPIVersion: (*builder).nodePool, karpenterV1beta1: (*builder).nodePoolV1beta1}},
+		KarpenterAPIVersion: into(func(s *snapshot) *[]NodePool { return &s.pools }), karpenterV1beta1: (*builder).nodePoolV1beta1}},
 	KindNodeClaim: {groups: []string{karpenterGroup}, versions: map[string]handler{
-		KarpenterAPIVersion: (*builder).nodeClaim, karpenterV1beta1: (*builder).nodeClaimV1beta1}},
+		KarpenterAPIVersion: nodeClaims, karpenterV1beta1: (*builder).nodeClaimV1beta1}},
 	KindEC2NodeClass: {groups: []string{karpenterAWSGroup}, versions: map[string]handler{
-		KarpenterAWSAPIVersion: (*builder).ec2NodeClass, karpenterAWSV1beta1: (*builder).ec2NodeClassV1beta1}},
+		KarpenterAWSAPIVersion: into(func(s *snapshot) *[]EC2NodeClass { return &s.EC2NodeClasses }),
+		karpenterAWSV1beta1:    (*builder).ec2NodeClassV1beta1}},
 	"Provisioner":     {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
 	"Machine":         {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
 	"AWSNodeTemplate": {groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
 }
+
+// nodeClaims decodes a NodeClaim, of either version Load reads.
+var nodeClaims = into(func(s *snapshot) *[]nodeClaimManifest { return &s.claims })
 
 // accepted lists the apiVersions r reads, sorted, for messages.
 func (r reader) accepted() string {
@@ -451,11 +522,11 @@ func group(apiVersion string) string {
 	return g
 }
 
-// add hands o to the handler of its kind and version. A kind nodeplan
-// reads at a version it does not read is an *ObjectError on the
-// apiVersion field; any other kind is counted for the skipped-kinds
+// read hands o to the handler of its kind and version, which decodes it.
+// A kind nodeplan reads at a version it does not read is an *ObjectError
+// on the apiVersion field; any other kind is counted for the skipped-kinds
 // warning.
-func (b *builder) add(o *object) error {
+func (b *builder) read(o *object) error {
 	r, ok := kinds[o.head.Kind]
 	if !ok || !slices.Contains(r.groups, group(o.head.APIVersion)) {
 		b.skip(o)
@@ -465,28 +536,46 @@ func (b *builder) add(o *object) error {
 	if !ok {
 		return o.errorf("apiVersion", fmt.Errorf("%w: %q; nodeplan reads %s %s", ErrUnsupportedVersion, o.head.APIVersion, o.head.Kind, r.accepted()))
 	}
-	if err := b.identify(o); err != nil {
-		return err
-	}
 	return f(b, o)
 }
 
-// identify checks o's name and namespace ([object.checkMeta]) and that it is the
-// only object of its kind, namespace and name.
-func (b *builder) identify(o *object) error {
-	if err := o.checkMeta(); err != nil {
+// identify checks the name and namespace of the i-th object of kind
+// ([checkMeta]), read at o (nil from FromObjects), and that it is the only
+// object of its kind, namespace and name.
+func (b *builder) identify(kind, ns, name string, o *object, i int) error {
+	if err := checkMeta(kind, ns, name); err != nil {
 		return err
 	}
-	oe := o.errorf("", nil)
-	id := oe.Kind + " " + objectName(oe.Namespace, oe.Name)
+	oe := objectError(kind, ns, name, "metadata.name", nil)
+	id := kind + " " + objectName(oe.Namespace, oe.Name)
 	if first, ok := b.seen[id]; ok {
-		return o.errorf("metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, oe.Kind, first.where()))
+		oe.Err = fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at)
+		return oe
 	}
 	if b.seen == nil {
-		b.seen = map[string]*object{}
+		b.seen = map[string]seen{}
 	}
-	b.seen[id] = o
+	at := o.where()
+	if o == nil {
+		at = fmt.Sprintf("%s[%d]", plural(kind), i)
+	}
+	b.seen[id] = seen{o, at}
 	return nil
+}
+
+// seen is an object identified: where Load read it (nil from FromObjects)
+// and where it is, for messages: "a.yaml: document 2", "Pods[3]".
+type seen struct {
+	o  *object
+	at string
+}
+
+// plural is the name of kind's field of Objects.
+func plural(kind string) string {
+	if strings.HasSuffix(kind, "s") {
+		return kind + "es"
+	}
+	return kind + "s"
 }
 
 // skip counts an object of a kind nodeplan does not read. A kind that

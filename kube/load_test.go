@@ -25,9 +25,9 @@ func TestLoadSample(t *testing.T) {
 	c, err := Load(Source{Name: "cluster.yaml", Data: data})
 	require.NoError(t, err)
 	assert.Equal(t, []string{"shop/web-0", "shop/web-1", "shop/web-2", "shop/web-3", "shop/web-4",
-		"shop/api-0", "shop/api-1", "shop/api-2", "shop/api-3",
-		"shop/postgres-0", "shop/postgres-1", "shop/postgres-2", "ml/train-0", "ml/train-1", "batch/giant-0"}, names(c.Pods),
-		"web has 6 replicas, one already running")
+		"shop/api-0", "shop/api-1", "shop/api-2", "shop/api-3", "batch/giant-0",
+		"shop/postgres-0", "shop/postgres-1", "shop/postgres-2", "ml/train-0", "ml/train-1"}, names(c.Pods),
+		"web has 6 replicas, one already running; workloads expanded kind by kind (Deployments, StatefulSets, Jobs)")
 	require.Len(t, c.Nodes, 1)
 	assert.Equal(t, []string{"shop/web-7d4b9c-x2k8q"}, names(c.Nodes[0].Pods))
 	assert.Len(t, c.DaemonSets, 2)
@@ -302,7 +302,7 @@ func TestStatefulSetOrdinals(t *testing.T) {
 		{"start 5, one present", fmt.Sprintf(sts, "ordinals: {start: 5}, ") + fmt.Sprintf(pod, "kafka-6"),
 			[]string{"default/kafka-6 StatefulSet/kafka", "default/kafka-5 StatefulSet/kafka"}},
 		{"start 1 leaves name-0 to a Deployment", fmt.Sprintf(sts, "ordinals: {start: 1}, ") + deploy,
-			[]string{"default/kafka-1 StatefulSet/kafka", "default/kafka-2 StatefulSet/kafka", "default/kafka-0 Deployment/kafka"}},
+			[]string{"default/kafka-0 Deployment/kafka", "default/kafka-1 StatefulSet/kafka", "default/kafka-2 StatefulSet/kafka"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

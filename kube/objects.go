@@ -40,3 +40,52 @@ type Objects struct {
 	NodeClaims             []karpv1.NodeClaim
 	EC2NodeClasses         []EC2NodeClass
 }
+
+// FromObjects builds the snapshot [Load] builds, from typed objects
+// instead of manifests: the same conversion, checks and warnings, kind by
+// kind in the order of the fields of Objects, each kind in its order. A
+// NodePool's NillableDurations that are nil are Never, as in Karpenter
+// (the API server writes the CRD's defaults for absent ones). The objects'
+// kind and apiVersion (TypeMeta, which informers leave empty) are not
+// read.
+//
+// Errors are *ObjectError values naming the kind, namespace/name and field
+// (no file: wrap them to say where the objects came from); a second object
+// of the same kind, namespace and name wraps [ErrDuplicate]; the Cluster's
+// later errors ([Cluster.Problem], [Cluster.Drift]) are *ObjectError
+// values too. Warnings name objects without a file. objs is not modified;
+// the Cluster may share maps and slices of objs that nodeplan only reads.
+// The complexity is linear in the objects.
+func FromObjects(objs Objects) (Cluster, error) {
+	b := builder{in: snapshot{Objects: objs}}
+	b.in.pools = make([]NodePool, len(objs.NodePools))
+	for i := range objs.NodePools {
+		b.in.pools[i] = nodePoolOf(&objs.NodePools[i])
+	}
+	b.in.claims = make([]nodeClaimManifest, len(objs.NodeClaims))
+	for i := range objs.NodeClaims {
+		b.in.claims[i] = nodeClaimOf(&objs.NodeClaims[i])
+	}
+	b.in.NodePools, b.in.NodeClaims = nil, nil
+	return b.build()
+}
+
+// snapshot is what one Cluster is built from: Objects, but NodePools and
+// NodeClaims in this package's types (pools and claims; Objects' are
+// unused), and where Load read each object.
+type snapshot struct {
+	Objects
+	pools  []NodePool
+	claims []nodeClaimManifest
+	// at are where Load read each object, by kind, in the order of the
+	// kind's slice; nil from FromObjects.
+	at map[string][]*object
+}
+
+// origin returns where Load read the i-th object of kind, or nil.
+func (s *snapshot) origin(kind string, i int) *object {
+	if at := s.at[kind]; i < len(at) {
+		return at[i]
+	}
+	return nil
+}

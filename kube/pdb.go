@@ -110,16 +110,12 @@ type budget struct {
 	why   string // "no status from…", "status stale (…)"
 }
 
-func (b *builder) pdb(o *object) error {
-	var pdb policyv1.PodDisruptionBudget
-	if err := b.decode(o, &pdb); err != nil {
-		return err
-	}
-	p, err := FromPodDisruptionBudget(&pdb)
+func (b *builder) addPDB(pdb *policyv1.PodDisruptionBudget, o *object) error {
+	p, err := FromPodDisruptionBudget(pdb)
 	if err != nil {
 		return err
 	}
-	if why := staleness(&pdb); why != "" {
+	if why := staleness(pdb); why != "" {
 		b.budgets = append(b.budgets, budget{obj: o, index: len(b.pdbs), spec: pdb.Spec, why: why})
 	}
 	b.pdbs = append(b.pdbs, p)
@@ -147,7 +143,7 @@ func (b *builder) computeBudgets(pdbs []PodDisruptionBudget, owners scales) {
 		p := &pdbs[bu.index]
 		allowed, how := allowedDisruptions(&bu.spec, b.matching(p), owners)
 		p.DisruptionsAllowed, p.FromSpec = allowed, true
-		b.warn("%s: PodDisruptionBudget %s: %s; disruptionsAllowed computed from spec: %d (%s)", bu.obj.where(),
+		b.warn("%sPodDisruptionBudget %s: %s; disruptionsAllowed computed from spec: %d (%s)", bu.obj.prefix(),
 			objectName(p.Namespace, p.Name), bu.why, allowed, how)
 	}
 }

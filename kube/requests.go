@@ -2,11 +2,13 @@ package kube
 
 import (
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // EffectiveRequests returns what kube-scheduler reserves for a pod with
@@ -187,16 +189,51 @@ func isHugePages(n resources.Name) bool {
 }
 
 // list converts a Kubernetes resource list. Each quantity goes through its
-// canonical string, so the exact value reaches resources.Parse.
+// canonical string, so the exact value reaches resources.Parse; first its
+// magnitude is checked ([inBounds]), as the quantities of a typed object
+// did not go through Load's checks of their text.
 func list(rl corev1.ResourceList) (resources.List, error) {
 	if len(rl) == 0 {
 		return resources.List{}, nil
 	}
 	m := make(map[resources.Name]string, len(rl))
 	for name, q := range rl {
+		if !inBounds(&q) {
+			return resources.List{}, outOfBounds(rl)
+		}
 		m[resources.Name(name)] = q.String()
 	}
 	return resources.Parse(m)
+}
+
+// Bounds on a quantity's magnitude: as maxQuantityLen and maxQuantityExp
+// bound its text, these bound the cost of its String, which apimachinery
+// computes in time that grows without bound with the exponent (a minute
+// for 1e1000000 in BinarySI), and for which it writes wrong digits when
+// the exponent is far beyond any resource's.
+const (
+	minQuantity = 1e-64
+	maxQuantity = 1e64
+)
+
+// inBounds reports whether q is zero or of a magnitude between
+// minQuantity and maxQuantity. It does not allocate for a quantity that
+// is not an arbitrary-precision decimal.
+func inBounds(q *resource.Quantity) bool {
+	f := math.Abs(q.AsApproximateFloat64())
+	return f >= minQuantity && f <= maxQuantity || q.IsZero()
+}
+
+// outOfBounds names the first resource of rl, by name, whose quantity is
+// not [inBounds].
+func outOfBounds(rl corev1.ResourceList) error {
+	for _, name := range sortedKeys(rl) {
+		if q := rl[name]; !inBounds(&q) {
+			return fmt.Errorf("%s: a quantity of about %.3g is out of range (nodeplan reads magnitudes from %g to %g)",
+				name, q.AsApproximateFloat64(), minQuantity, maxQuantity)
+		}
+	}
+	return nil
 }
 
 func sortedKeys[K ~string, V any](m map[K]V) []K {

@@ -197,14 +197,15 @@ func (b *builder) nodePoolV1beta1(o *object) error {
 		return wrap(KindNodePool, "", old.Metadata.Name, err)
 	}
 	b.convert(o)
-	return b.addNodePool(np)
+	keep(b, o, &b.in.pools, np)
+	return nil
 }
 
 // nodeClaimV1beta1 reads a v1beta1 NodeClaim: the metadata and status
 // nodeplan reads are the same in v1.
 func (b *builder) nodeClaimV1beta1(o *object) error {
 	b.convert(o)
-	return b.nodeClaim(o)
+	return nodeClaims(b, o)
 }
 
 func (b *builder) ec2NodeClassV1beta1(o *object) error {
@@ -217,5 +218,6 @@ func (b *builder) ec2NodeClassV1beta1(o *object) error {
 		return wrap(KindEC2NodeClass, "", old.Metadata.Name, err)
 	}
 	b.convert(o)
-	return b.addNodeClass(c)
+	keep(b, o, &b.in.EC2NodeClasses, c)
+	return nil
 }

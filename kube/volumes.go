@@ -23,11 +23,7 @@ type claimRef struct {
 	volume, class string
 }
 
-func (b *builder) persistentVolumeClaim(o *object) error {
-	var pvc corev1.PersistentVolumeClaim
-	if err := b.decode(o, &pvc); err != nil {
-		return err
-	}
+func (b *builder) addPVC(pvc *corev1.PersistentVolumeClaim, _ *object) error {
 	c := claimRef{volume: pvc.Spec.VolumeName, class: ptrValue(pvc.Spec.StorageClassName)}
 	if b.volumes.claims == nil {
 		b.volumes.claims = map[ref]claimRef{}
@@ -40,15 +36,11 @@ func (b *builder) persistentVolumeClaim(o *object) error {
 // checked as a pod's is. A local or hostPath volume's hostname
 // requirements are dropped, as Karpenter drops them (a new node cannot
 // be the old host); a term left empty makes the volume unconstrained.
-func (b *builder) persistentVolume(o *object) error {
-	var pv corev1.PersistentVolume
-	if err := b.decode(o, &pv); err != nil {
-		return err
-	}
+func (b *builder) addPV(pv *corev1.PersistentVolume, _ *object) error {
 	var ts []corev1.NodeSelectorTerm
 	if a := pv.Spec.NodeAffinity; a != nil && a.Required != nil {
 		if _, err := terms(a.Required.NodeSelectorTerms); err != nil {
-			return wrapObject(o.errorf("", nil), atField("spec.nodeAffinity.required", err))
+			return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
 		}
 		ts = a.Required.NodeSelectorTerms
 		if pv.Spec.Local != nil || pv.Spec.HostPath != nil {
@@ -80,11 +72,7 @@ func withoutHostname(ts []corev1.NodeSelectorTerm) []corev1.NodeSelectorTerm {
 
 // storageClass reads a StorageClass's allowedTopologies, each term's
 // label expressions as In requirements, checked as a pod's node affinity.
-func (b *builder) storageClass(o *object) error {
-	var sc storagev1.StorageClass
-	if err := b.decode(o, &sc); err != nil {
-		return err
-	}
+func (b *builder) addStorageClass(sc *storagev1.StorageClass, _ *object) error {
 	var ts []corev1.NodeSelectorTerm
 	for _, t := range sc.AllowedTopologies {
 		var exprs []corev1.NodeSelectorRequirement
@@ -96,7 +84,7 @@ func (b *builder) storageClass(o *object) error {
 		}
 	}
 	if _, err := terms(ts); err != nil {
-		return wrapObject(o.errorf("", nil), atField("allowedTopologies", err))
+		return wrap("StorageClass", "", sc.Name, atField("allowedTopologies", err))
 	}
 	if b.volumes.classes == nil {
 		b.volumes.classes = map[string][]corev1.NodeSelectorTerm{}
@@ -178,13 +166,15 @@ func (v *volumes) classTerms(c claimRef) (ts []corev1.NodeSelectorTerm, missing 
 // and x the alternatives ts; when it has no terms, ts. An empty term of
 // spec's, which matches no node, stays as it is.
 func and(spec *corev1.PodSpec, ts []corev1.NodeSelectorTerm) {
-	if spec.Affinity == nil {
-		spec.Affinity = &corev1.Affinity{}
+	var a corev1.Affinity // copies: spec's pointers may be the caller's
+	if spec.Affinity != nil {
+		a = *spec.Affinity
 	}
-	if spec.Affinity.NodeAffinity == nil {
-		spec.Affinity.NodeAffinity = &corev1.NodeAffinity{}
+	na := new(corev1.NodeAffinity)
+	if a.NodeAffinity != nil {
+		*na = *a.NodeAffinity
 	}
-	na := spec.Affinity.NodeAffinity
+	a.NodeAffinity, spec.Affinity = na, &a
 	var own []corev1.NodeSelectorTerm
 	if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
 		own = r.NodeSelectorTerms

@@ -98,13 +98,14 @@ func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return fail("consolidate", err, stdout, stderr)
 	}
 	r := newConsolidationReport(s, cl, res)
-	r.Warnings = append(r.Warnings, kube.PriceWarnings(&packing.Problem{Nodes: cl.Nodes, NodePools: cl.NodePools, Catalog: cl.Catalog})...)
 	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("consolidate", err, stdout, stderr)
 	}
 	return exitOK
 }
 
+// newConsolidationReport reports res, planned on cl from s; its warnings
+// are s's and those of cl's nodes of unknown price.
 func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidation.Result) consolidationReport {
 	r := consolidationReport{APIVersion: kube.ReportAPIVersion, Kind: "ConsolidationReport",
 		Now: s.now.Format(time.RFC3339), NowFrom: s.nowFrom, Commands: []cmdReport{}, Kept: []keptReport{},
@@ -124,6 +125,7 @@ func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidat
 	r.Summary.Commands, r.Summary.KeptNodes = len(res.Commands), len(res.Kept)
 	r.Summary.SavingsPerHour = r.Summary.savings.Decimal()
 	r.Summary.SavingsPerMonth = r.Summary.savings.MonthlyDecimal()
+	r.Warnings = append(r.Warnings, kube.PriceWarnings(&packing.Problem{Nodes: cl.Nodes, NodePools: cl.NodePools, Catalog: cl.Catalog})...)
 	return r
 }
 

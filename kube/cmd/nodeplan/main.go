@@ -7,8 +7,10 @@
 //	nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
 //	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+//	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
 //	nodeplan version
 //	nodeplan help [COMMAND]
 //
@@ -88,6 +90,35 @@
 // node is kept. A node's last pod event is the newest creationTimestamp of
 // its pods (manifests do not show pods that left).
 //
+// provision --then-consolidate then carries the plan out on the cluster
+// (kube.Cluster.Apply: the pending pods bound to the nodes the plan
+// chose; each new NodeClaim a node of its NodePool, instance type, zone
+// and capacity type, priced at its offering, initialized and created at
+// now, as Karpenter's cluster state sees a node right after launch; the
+// pods of deleting nodes it placed off them; a pod event at now on every
+// node that took pods) and prints what consolidation would do to that
+// cluster: the consolidate command's table (without the price notes and
+// warnings already printed; on stderr beside -o yaml and --no-headers),
+// or in the JSON a consolidation field holding its ConsolidationReport.
+// --now and --spot-to-spot are for it (without --then-consolidate they
+// are an error). As consolidateAfter runs from a node's last pod event,
+// a NodePool with consolidateAfter above 0 keeps the new nodes and the
+// nodes that took pods (why ConsolidateAfter).
+//
+// diff answers "what would change?": it provisions the pending pods,
+// carries the plan out as --then-consolidate does, consolidates the
+// result, and compares that cluster with the cluster now. It prints, per
+// NodePool (the nodes outside NodePools in a row "-"), the nodes now,
+// added, removed and after and their price an hour now and after with
+// the difference; the nodes added and removed (a node being deleted now
+// counts as removed); the pods bound now that move (from which node to
+// which, "(new)" for a node that does not exist now); the pending pods
+// placed, counted by owner, on existing and on new nodes (-o wide lists
+// each pod and its node); the provisioning summary with the unschedulable
+// pods grouped by owner and reason, as provision prints them; and the
+// totals. Nodes of unknown price are counted apart in each price
+// ("0.192000 + 1 unknown"), never as 0. Its exit status is provision's.
+//
 // Unknown prices: an existing node whose instance type, zone and capacity
 // type have no offering in the catalog (a type the region lacks, a node
 // outside NodePools in another region, a missing karpenter.sh/capacity-type
@@ -109,7 +140,8 @@
 // or the Node; see package kube. It prints the findings, the replacement
 // commands with their pods' homes, and the nodes left alone with why.
 //
-// --now: both decide at the --now instant (RFC 3339). Without it they take
+// --now: consolidate, drift, diff and provision --then-consolidate
+// decide at the --now instant (RFC 3339). Without it they take
 // the newest creationTimestamp among the nodes, pods and NodeClaims of the
 // input, so the same files always give the same answer; only when the input
 // has no creationTimestamp at all do they read the clock. The first line of
@@ -138,6 +170,23 @@
 // drift replaces anyway within its NodePool's terminationGracePeriod, each
 // deleted by deleteAt (the three added to the first schema).
 //
+// kind DiffReport has now, nowFrom, nodePools[] {nodePool ("" for the
+// nodes outside NodePools), nodesNow, nodesAdded, nodesRemoved,
+// nodesAfter, pricePerHourNow, pricePerHourAfter, differencePerHour,
+// unknownPriceNow, unknownPriceAfter}, nodes[] {node, change ("added" or
+// "removed"), nodePool, instanceType, zone, capacityType, pricePerHour
+// (null when unknown)}, moves[] {pod, from, node | nodeClaim (a node that
+// does not exist now)}, placed[] {namespace, owner, count, onExisting,
+// onNew, pods[] {pod, node | nodeClaim}}, unschedulable[] and
+// unschedulableGroups[] (as in the ProvisioningReport), summary {the
+// nodePools[] counts and prices for the whole cluster,
+// differencePerMonth, movedPods, placedPods, unschedulablePods,
+// currency}, notes[], warnings[]. Prices leave the nodes of unknown price
+// out; the unknownPrice counts say how many. provision --then-consolidate
+// -o json prints the ProvisioningReport with one field added,
+// consolidation: the ConsolidationReport of the cluster with the plan
+// applied.
+//
 // version prints the module version the binary's build information
 // records, or "devel", with the VCS revision when the build recorded one.
 // go install …@version, which records a release version, cannot build
@@ -146,8 +195,9 @@
 // directives; build it from a clone.
 // Help goes to stdout with exit status 0.
 //
-// Exit status: 0 on success (for provision, when every pod is scheduled),
-// 1 when provision leaves some pod unscheduled, 2 on bad input (the error,
+// Exit status: 0 on success (for provision and diff, when every pod is
+// scheduled), 1 when provision or diff leaves some pod unscheduled, 2 on
+// bad input (the error,
 // naming the file, document, object and field, is printed on stderr).
 package main
 

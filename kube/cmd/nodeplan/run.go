@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -29,8 +30,10 @@ usage:
   nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
         [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+        [--then-consolidate [--now RFC3339] [--spot-to-spot]]
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
   nodeplan version
   nodeplan help [COMMAND]
 
@@ -50,6 +53,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return consolidate(args[1:], stdin, stdout, stderr)
 	case "drift":
 		return driftCmd(args[1:], stdin, stdout, stderr)
+	case "diff":
+		return diff(args[1:], stdin, stdout, stderr)
 	case "version", "--version":
 		return version(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -91,6 +96,8 @@ type config struct {
 	expireGrace  time.Duration
 	noHeaders    bool
 	cluster      clusterConfig // without -f; see cluster.go
+	// thenConsolidate is provision's --then-consolidate.
+	thenConsolidate bool
 
 	prices, capacityTypes string // see catalog.go
 }
@@ -111,14 +118,14 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
 	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
-	if name != "provision" {
-		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
+	fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
+	if name != "drift" {
+		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	}
 	switch name {
 	case "provision":
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
-	case "consolidate":
-		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
+		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
 	case "drift":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
@@ -135,6 +142,8 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		return c, fmt.Errorf("--spot-discount %v: want a fraction from 0 to %v", c.spotDiscount, instancetypes.MaxSpotDiscount)
 	case c.expireGrace < 0:
 		return c, fmt.Errorf("--expire-grace %v: want a non-negative duration", c.expireGrace)
+	case name == "provision" && !c.thenConsolidate && (c.now != "" || c.spotToSpot):
+		return c, errors.New("--now and --spot-to-spot are for --then-consolidate")
 	}
 	return c, nil
 }
@@ -149,7 +158,12 @@ func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
-	if err := write(c, &res, stdout, stderr); err != nil {
+	if c.thenConsolidate {
+		err = writeThen(c, &res, stdout, stderr)
+	} else {
+		err = write(c, &res, stdout, stderr)
+	}
+	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
 	if len(res.report.Unschedulable) > 0 {
@@ -159,25 +173,26 @@ func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 }
 
 // provisioned is a solved plan as provision prints it: the view (tables),
-// the report (JSON, built from the view) and the NodeClaims (YAML).
+// the report (JSON, built from the view) and the NodeClaims (YAML); and
+// what it was solved from, for --then-consolidate and diff.
 type provisioned struct {
 	view   planview.View
 	opts   planview.Options
 	report kube.Report
 	claims []kube.NodeClaim
+
+	snap snapshot
+	prob packing.Problem
+	plan packing.Plan
 }
 
 // plan loads the manifests and the catalog and solves.
 func plan(c config, stdin io.Reader) (provisioned, error) {
-	cluster, err := loadCluster(c, stdin)
+	s, err := load(c, stdin, time.Now)
 	if err != nil {
 		return provisioned{}, err
 	}
-	cat, err := clusterCatalog(c, &cluster)
-	if err != nil {
-		return provisioned{}, err
-	}
-	prob, err := cluster.Problem(cat)
+	prob, err := s.cluster.Problem(s.catalog)
 	if err != nil {
 		return provisioned{}, err
 	}
@@ -185,10 +200,11 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	if err != nil {
 		return provisioned{}, err
 	}
-	prices := pricingOf(cat, c)
-	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, cluster.NodePools, prices.currency),
-		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders}}
-	warnings := append(slices.Clone(cluster.Warnings), kube.PriceWarnings(&prob)...)
+	prices := s.prices
+	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, s.cluster.NodePools, prices.currency),
+		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders},
+		snap: s, prob: prob, plan: p}
+	warnings := append(slices.Clone(s.cluster.Warnings), kube.PriceWarnings(&prob)...)
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	return res, nil
 }
