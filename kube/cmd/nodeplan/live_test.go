@@ -154,6 +154,7 @@ func TestLiveCluster(t *testing.T) {
 		{"provision", []string{"provision", "--kubeconfig", admin}, exitUnschedulable, "6 new nodes, 14 pods scheduled, 1 unschedulable", ""},
 		{"consolidate", []string{"consolidate", "--kubeconfig", admin, "-o", "json"}, exitOK, `"kind": "ConsolidationReport"`, ""},
 		{"drift", []string{"drift", "--kubeconfig", admin, "-o", "json"}, exitOK, `"kind": "DriftReport"`, ""},
+		{"diff", []string{"diff", "--kubeconfig", admin, "-o", "json"}, exitUnschedulable, `"kind": "DiffReport"`, ""},
 		{"nobody", []string{"provision", "--kubeconfig", srv.Kubeconfig(t, apiservertest.Nobody)}, exitBadInput, "",
 			`nodeplan provision: listing nodepools.karpenter.sh (every namespace): nodepools.karpenter.sh is forbidden: User "nobody" cannot list resource "nodepools"`},
 	}
