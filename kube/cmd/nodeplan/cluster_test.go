@@ -12,17 +12,14 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"sigs.k8s.io/yaml"
-
-	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
 )
 
-// TestMain keeps every test from reading the machine's cluster (without
-// -f a command reads the kubeconfig, and no test may find a real one) and
-// starts the API server of the live tests (apiservertest).
-func TestMain(m *testing.M) {
+// isolate keeps every test from reading the machine's cluster: without -f
+// a command reads the kubeconfig, and no test may find a real one. Each
+// TestMain calls it first.
+func isolate() {
 	os.Setenv("KUBECONFIG", filepath.Join(os.TempDir(), "nodeplan-tests-have-no-kubeconfig"))
 	os.Unsetenv("KUBERNETES_SERVICE_HOST")
-	os.Exit(apiservertest.Main(m))
 }
 
 // writeKubeconfig writes a kubeconfig for server (context "test",

@@ -27,6 +27,13 @@ import (
 	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
 )
 
+// TestMain starts the API server of the live tests (apiservertest), after
+// isolate.
+func TestMain(m *testing.M) {
+	isolate()
+	os.Exit(apiservertest.Main(m))
+}
+
 // applyFile creates the objects of a manifest file through the API server
 // as the admin, as kubectl create would (their namespaces first), writes
 // the status each has in the file with the status subresource, and
