@@ -25,6 +25,7 @@ import (
 	"k8s.io/client-go/restmapper"
 
 	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
+	"github.com/nodeplan/nodeplan/kube/live"
 )
 
 // TestMain starts the API server of the live tests (apiservertest), after
@@ -156,6 +157,13 @@ func TestLiveCluster(t *testing.T) {
 		fromFile := report(t, "provision", "-o", "json", "-f", file)
 		live := report(t, "provision", "-o", "json", "--kubeconfig", admin)
 		assert.Equal(t, fromFile, live)
+	})
+	t.Run("the read warns of nothing", func(t *testing.T) {
+		var warnings []string
+		objs, err := live.Read(t.Context(), srv.Config(apiservertest.Admin), live.Options{Warn: func(w string) { warnings = append(warnings, w) }})
+		require.NoError(t, err)
+		assert.Empty(t, warnings, "every field the server writes is one nodeplan's types have; no server warning")
+		assert.NotEmpty(t, objs.NodePools)
 	})
 	tests := []cliCase{
 		{"provision", []string{"provision", "--kubeconfig", admin}, exitUnschedulable, "6 new nodes, 14 pods scheduled, 1 unschedulable", ""},
