@@ -20,10 +20,10 @@ type progress struct {
 	last  time.Time // of the last line; zero before the first
 }
 
-// report says that n objects of resource have been read, when the read
-// has lasted progressAfter and the last line is as old.
+// report says that n objects of resource have been read, when there are
+// any, the read has lasted progressAfter and the last line is as old.
 func (p *progress) report(n int, resource string) {
-	if p.w == nil {
+	if p.w == nil || n == 0 {
 		return
 	}
 	t := p.now()

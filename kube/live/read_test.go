@@ -244,3 +244,20 @@ func TestReadHangingServer(t *testing.T) {
 	assert.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Less(t, time.Since(start), 5*time.Second)
 }
+
+// TestReadProgress: a read that lasts reports how far it got on
+// Options.Progress (here a clock that advances a second a call).
+func TestReadProgress(t *testing.T) {
+	var pods []map[string]any
+	for i := range 5 {
+		pods = append(pods, obj("a", fmt.Sprintf("p%d", i), nil))
+	}
+	tick := time.Unix(0, 0)
+	clock := func() time.Time { tick = tick.Add(time.Second); return tick }
+	var b strings.Builder
+	_, err := Read(context.Background(), serve(t, &fakeAPI{objects: map[string][]map[string]any{"/api/v1/pods": pods}}),
+		Options{PageSize: 2, Progress: &b, now: clock})
+	require.NoError(t, err)
+	assert.Contains(t, b.String(), "read 2 pods…\nread 4 pods…\nread 5 pods…\n")
+	assert.NotContains(t, b.String(), "read 0")
+}
