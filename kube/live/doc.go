@@ -62,8 +62,9 @@
 // created or bound between two lists may be missing from one of them,
 // which kube.FromObjects warns about (a pod bound to a Node not read). A
 // continue token that expires during a read of one kind longer than the
-// server's compaction interval (5 minutes by default) fails the read with
-// the server's 410 Expired error.
+// server's compaction interval (5 minutes by default) makes Read list that
+// kind again from its first page, once; a second expiry is the server's
+// 410 Expired error.
 //
 // Functions are safe for concurrent use and do not modify their arguments.
 package live

@@ -23,6 +23,9 @@ type fakeAPI struct {
 	objects map[string][]map[string]any
 	fail    map[string]int
 	header  string // a Warning header sent with every response
+	// expire answers this many requests with a continue token 410
+	// Expired, as the API server does once etcd compacted past it.
+	expire int
 
 	mu       sync.Mutex
 	requests []string
@@ -38,6 +41,11 @@ func (f *fakeAPI) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	if code, ok := f.fail[path]; ok {
 		writeStatus(w, code, path)
+		return
+	}
+	if f.expire > 0 && r.URL.Query().Get("continue") != "" {
+		f.expire--
+		writeStatus(w, http.StatusGone, path)
 		return
 	}
 	items := selectItems(f.objects[path], ns, r.URL.Query().Get("fieldSelector"))
@@ -83,7 +91,7 @@ func selectItems(items []map[string]any, ns, fieldSelector string) []map[string]
 }
 
 func writeStatus(w http.ResponseWriter, code int, path string) {
-	reason := map[int]string{401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 500: "InternalError"}[code]
+	reason := map[int]string{401: "Unauthorized", 403: "Forbidden", 404: "NotFound", 410: "Expired", 500: "InternalError"}[code]
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(code)
 	json.NewEncoder(w).Encode(map[string]any{"apiVersion": "v1", "kind": "Status", "status": "Failure", "code": code, "reason": reason,

@@ -190,21 +190,21 @@ func list[T any](rd *reader, r resource, key func(*T) objectKey) ([]T, error) {
 	return sortByKey(out, key), nil
 }
 
-// listQuery appends the objects of one query to out, page by page.
+// listQuery appends the objects of one query to out, page by page. When
+// the continue token expires (a read of one kind longer than etcd's
+// compaction interval), it lists the query again from its first page,
+// once.
 func listQuery[T any](rd *reader, r resource, q query, key func(*T) objectKey, out []T) ([]T, error) {
-	cont := ""
+	start, unknown := len(out), rd.unknown.clone()
+	cont, restarted := "", false
 	for {
-		req := rd.client.Get().AbsPath(r.path(q.namespace)).Param("limit", strconv.FormatInt(rd.opts.PageSize, 10))
-		if q.fieldSelector != "" {
-			req = req.Param("fieldSelector", q.fieldSelector)
+		body, err := rd.get(r, q, cont)
+		if err != nil && cont != "" && !restarted && apierrors.IsResourceExpired(err) {
+			out, rd.unknown, cont, restarted = out[:start], unknown, "", true
+			continue
 		}
-		if cont != "" {
-			req = req.Param("continue", cont)
-		}
-		res := req.Do(rd.ctx)
-		body, err := res.Raw()
 		if err != nil {
-			return out, res.Error() // the server's Status, when it sent one
+			return out, err
 		}
 		var p page[T]
 		unknown, err := json.UnmarshalStrict(body, &p, json.DisallowUnknownFields)
@@ -221,6 +221,24 @@ func listQuery[T any](rd *reader, r resource, q query, key func(*T) objectKey, o
 			return out, nil
 		}
 	}
+}
+
+// get returns the body of one page of q, after the page cont ("" the
+// first).
+func (rd *reader) get(r resource, q query, cont string) ([]byte, error) {
+	req := rd.client.Get().AbsPath(r.path(q.namespace)).Param("limit", strconv.FormatInt(rd.opts.PageSize, 10))
+	if q.fieldSelector != "" {
+		req = req.Param("fieldSelector", q.fieldSelector)
+	}
+	if cont != "" {
+		req = req.Param("continue", cont)
+	}
+	res := req.Do(rd.ctx)
+	body, err := res.Raw()
+	if err != nil {
+		return nil, res.Error() // the server's Status, when it sent one
+	}
+	return body, nil
 }
 
 // setKind writes r's apiVersion and kind into the items that lack them

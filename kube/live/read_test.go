@@ -261,3 +261,26 @@ func TestReadProgress(t *testing.T) {
 	assert.Contains(t, b.String(), "read 2 pods…\nread 4 pods…\nread 5 pods…\n")
 	assert.NotContains(t, b.String(), "read 0")
 }
+
+// TestReadExpiredContinue: a continue token that expires makes Read list
+// the kind again from its first page, once, with nothing read twice; a
+// second expiry is the server's error.
+func TestReadExpiredContinue(t *testing.T) {
+	extra := map[string]any{"spec": map[string]any{"newField": 1}}
+	var pods []map[string]any
+	for i := range 5 {
+		pods = append(pods, obj("a", fmt.Sprintf("p%d", i), extra))
+	}
+	f := &fakeAPI{expire: 1, objects: map[string][]map[string]any{"/api/v1/pods": pods}}
+	var warnings []string
+	objs, err := Read(context.Background(), serve(t, f), Options{PageSize: 2, Warn: func(w string) { warnings = append(warnings, w) }})
+	require.NoError(t, err)
+	assert.Len(t, objs.Pods, 5)
+	require.Len(t, warnings, 1)
+	assert.Contains(t, warnings[0], "ignored 5 unknown fields")
+
+	f.expire = 2
+	_, err = Read(context.Background(), serve(t, f), Options{PageSize: 2})
+	assert.True(t, apierrors.IsResourceExpired(err), "%v", err)
+	assert.ErrorContains(t, err, "listing pods")
+}

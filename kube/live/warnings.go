@@ -2,6 +2,7 @@ package live
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -50,6 +51,11 @@ func describe(kind string, err error, name func(i int) objectKey) string {
 		return fmt.Sprintf("%s %s/%s %s", kind, k.namespace, k.name, field)
 	}
 	return fmt.Sprintf("%s %s %s", kind, k.name, field)
+}
+
+// clone returns a copy of u that later adds do not change.
+func (u *unknownFields) clone() unknownFields {
+	return unknownFields{n: u.n, examples: slices.Clone(u.examples)}
 }
 
 // lines returns the warning, if any field was unknown.
