@@ -55,7 +55,7 @@ func Config(o ConfigOptions) (*rest.Config, string, error) {
 // configError names what was looked for when there is no configuration.
 func configError(err error) error {
 	if clientcmd.IsEmptyConfig(err) {
-		return fmt.Errorf("%w: none in $KUBECONFIG, %s or --kubeconfig, and not running in a pod (%v)", ErrNoConfig, clientcmd.RecommendedHomeFile, err)
+		return fmt.Errorf("%w: none in $KUBECONFIG, %s or --kubeconfig, and not running in a pod", ErrNoConfig, clientcmd.RecommendedHomeFile) // clientcmd's message suggests KUBERNETES_MASTER, which nothing reads
 	}
 	return err
 }
