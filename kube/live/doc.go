@@ -67,4 +67,6 @@
 // 410 Expired error.
 //
 // Functions are safe for concurrent use and do not modify their arguments.
+//
+// See ExampleRead.
 package live
