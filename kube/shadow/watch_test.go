@@ -141,21 +141,23 @@ func start(t *testing.T) (*apiservertest.Server, *karpenter) {
 	return srv, k
 }
 
-// readOnly binds apiservertest.Reader to get, list and watch on
-// everything: the rights nodeplan shadow asks for.
+// readOnly binds apiservertest.Reader to the shipped ClusterRole
+// nodeplan-reader (kube/deploy/clusterrole.yaml): get, list and watch on
+// the resources nodeplan reads, the rights nodeplan shadow asks for.
 func readOnly(k *karpenter) {
-	k.ensure(rolesGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRole, metadata: {name: shadow-reader},
-  rules: [{apiGroups: ["*"], resources: ["*"], verbs: [get, list, watch]}]}`)
+	role, err := os.ReadFile("../deploy/clusterrole.yaml")
+	require.NoError(k.t, err)
+	k.ensure(rolesGVR, "", string(role))
 	k.ensure(bindingsGVR, "", `{apiVersion: rbac.authorization.k8s.io/v1, kind: ClusterRoleBinding, metadata: {name: shadow-reader},
-  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: shadow-reader},
+  roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: nodeplan-reader},
   subjects: [{apiGroup: rbac.authorization.k8s.io, kind: User, name: reader}]}`)
 }
 
 // TestWatch plays Karpenter against a real API server: a NodePool and
 // three pending pods, then one NodeClaim launched as m5.xlarge, its Node
 // and the pods bound to it (a provisioning event), then the NodeClaim
-// deleted (a disruption event). Watch runs as a user that may only get,
-// list and watch.
+// deleted (a disruption event). Watch runs as a user bound to the
+// shipped nodeplan-reader ClusterRole (get, list and watch).
 func TestWatch(t *testing.T) {
 	srv, k := start(t)
 	admin := k.api

@@ -85,7 +85,7 @@ type consolSummary struct {
 }
 
 func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("consolidate", args, stdin)
+	c, s, err := start("consolidate", args, stdin, stderr)
 	if err != nil {
 		return fail("consolidate", err, stdout, stderr)
 	}

@@ -65,7 +65,7 @@ func TestHelpAndVersion(t *testing.T) {
 		{"-h", []string{"-h"}, exitOK, "nodeplan help [COMMAND]", ""},
 		{"--help", []string{"--help"}, exitOK, "nodeplan help [COMMAND]", ""},
 		{"help", []string{"help"}, exitOK, "nodeplan help [COMMAND]", ""},
-		{"help provision", []string{"help", "provision"}, exitOK, "usage: nodeplan provision -f FILE|DIR... [flags]", ""},
+		{"help provision", []string{"help", "provision"}, exitOK, "usage: nodeplan provision [-f FILE|DIR...] [flags]", ""},
 		{"help version", []string{"help", "version"}, exitOK, "usage: nodeplan version", ""},
 		{"help unknown", []string{"help", "scale"}, exitBadInput, "", `unknown command "scale"`},
 		{"provision --help", []string{"provision", "--help"}, exitOK, "-spot-discount float", ""},

@@ -102,6 +102,7 @@ func diff(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("diff", err, stdout, stderr)
 	}
+	c.cluster.progress = stderr
 	res, err := plan(c, stdin)
 	if err != nil {
 		return fail("diff", err, stdout, stderr)

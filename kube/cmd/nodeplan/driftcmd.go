@@ -74,7 +74,7 @@ type blockedReport struct {
 }
 
 func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	c, s, err := start("drift", args, stdin)
+	c, s, err := start("drift", args, stdin, stderr)
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}

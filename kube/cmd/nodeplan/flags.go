@@ -21,6 +21,21 @@ func inputFlags(fs *flag.FlagSet, c *config) {
 	fs.BoolVar(&c.recursive, "recursive", false, "same as -R")
 }
 
+// clusterFlagNames are the flags clusterFlags registers, which -f excludes.
+var clusterFlagNames = []string{"kubeconfig", "context", "n", "namespace", "A", "all-namespaces", "request-timeout"}
+
+// clusterFlags registers the flags that name the cluster to read, as
+// kubectl's.
+func clusterFlags(fs *flag.FlagSet, c *clusterConfig) {
+	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "without -f, read the cluster of this kubeconfig `PATH` (default $KUBECONFIG, else ~/.kube/config, else the pod's service account)")
+	fs.StringVar(&c.context, "context", "", "the kubeconfig context to read (default the current context)")
+	fs.StringVar(&c.namespace, "n", "", "plan the pending pods and workloads of this `NAMESPACE` only; bound pods, nodes and daemonsets are still read in every namespace (default every namespace, not the context's)")
+	fs.StringVar(&c.namespace, "namespace", "", "same as -n")
+	fs.BoolVar(&c.allNamespaces, "A", false, "plan the pending pods of every namespace (the default)")
+	fs.BoolVar(&c.allNamespaces, "all-namespaces", false, "same as -A")
+	fs.DurationVar(&c.timeout, "request-timeout", defaultRequestTimeout, "the longest one request to the API server may take; 0 for no limit")
+}
+
 // interspersed lets flags follow file names, as kubectl's do (Go's flag
 // package stops at the first argument that is not a flag): it rewrites
 // each argument that is neither a flag nor the value of the flag before it
@@ -69,7 +84,7 @@ func flagError(fs *flag.FlagSet, name string, err error) error {
 		return fmt.Errorf("%w (see nodeplan %s --help)", err, name)
 	}
 	var b strings.Builder
-	input := "-f FILE|DIR..."
+	input := "[-f FILE|DIR...]"
 	if name == "shadow" {
 		input = "[--kubeconfig FILE] [--context NAME]"
 	}

@@ -16,8 +16,12 @@ import (
 var manifestExtensions = []string{".yaml", ".yml", ".json"}
 
 // loadCluster reads the manifests of c (files, directories, stdin) and
-// loads them. An input without any object is kube.ErrNoObjects.
+// loads them, or without any, the cluster c names. An input without any
+// object is kube.ErrNoObjects.
 func loadCluster(c config, stdin io.Reader) (kube.Cluster, error) {
+	if len(c.files) == 0 {
+		return readCluster(c.cluster)
+	}
 	sources, err := read(c.files, c.recursive, stdin)
 	if err != nil {
 		return kube.Cluster{}, err

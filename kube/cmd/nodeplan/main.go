@@ -1,15 +1,16 @@
 // Command nodeplan answers "what would Karpenter launch for this, and what
 // would it cost?" — and what it would consolidate or replace — from
-// Kubernetes and Karpenter manifests. Its usage, as nodeplan help prints it
-// (the usage constant; a test keeps this copy equal to it):
+// Kubernetes and Karpenter manifests or a running cluster. Its usage, as
+// nodeplan help prints it (the usage constant; a test keeps this copy
+// equal to it):
 //
-//	nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
+//	nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
 //	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
 //	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
-//	nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
-//	nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
-//	nodeplan diff -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
+//	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+//	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
 //	nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
 //	      [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan version
@@ -17,6 +18,21 @@
 //
 // "nodeplan COMMAND --help" (or -h) lists a command's flags with their
 // defaults.
+//
+// Cluster: without -f (and without file arguments) a command reads the
+// running cluster its kubeconfig names, with kubectl's rules: --kubeconfig
+// PATH, else $KUBECONFIG, else ~/.kube/config, at --context or the current
+// context; in a pod without any, its service account. It plans for every
+// namespace, not the context's as kubectl would: a node plan is
+// cluster-wide. -n NAMESPACE plans the pending pods and workloads of one
+// namespace, still counting the bound pods, nodes and daemonsets of all;
+// -A (every namespace) is the default. --request-timeout D (default 1m, 0
+// for no limit) bounds each request. nodeplan only lists:
+// kube/deploy/clusterrole.yaml is the ClusterRole it needs (package
+// kube/live has the details). A read longer than a second says how far it
+// got on stderr. An API server that is unreachable or refuses (Unauthorized,
+// Forbidden) is exit status 2 with its message; so are the cluster flags
+// beside -f, and a missing kubeconfig outside a pod.
 //
 // Input, as kubectl's: -f (--filename) names a file, "-" (stdin) or a
 // directory, whose *.yaml, *.yml and *.json files are read in name order;
@@ -174,8 +190,11 @@
 // applied.
 //
 // shadow watches a live cluster where Karpenter runs, with client-go
-// informers (get, list and watch only: it never writes; kubeconfig as
-// kubectl's, --kubeconfig and --context), and prints one line per
+// informers (get, list and watch only: it never writes; the nodeplan-reader
+// ClusterRole grants enough), reading the cluster the kube flags name
+// (--kubeconfig, --context; --request-timeout bounds its discovery
+// requests, not the watches; -n is an error: it watches every namespace,
+// as Karpenter does), and prints one line per
 // Karpenter action beside what nodeplan would have done, then a summary
 // on SIGINT, SIGTERM or after --duration. A provisioning event is the
 // NodeClaims Karpenter created within one batch window (--batch-idle 1s,

@@ -55,7 +55,7 @@ func TestExitCodes(t *testing.T) {
 		{"all scheduled", []string{"provision", "-f", pool, "-f", pod}, exitOK, "1 new node, 1 pod scheduled, 0 unschedulable", ""},
 		{"files as arguments and stdin", []string{"provision", "-o", "json", pool, "-"}, exitOK, `"newNodes": 1`, ""},
 		{"no nodepool", []string{"provision", "-f", pod}, exitUnschedulable, "NoNodePool", ""},
-		{"no command", nil, exitBadInput, "", "  nodeplan provision -f"},
+		{"no command", nil, exitBadInput, "", "  nodeplan provision [-f"},
 		{"unknown command", []string{"scale"}, exitBadInput, "", `unknown command "scale"`},
 		{"no files", []string{"provision"}, exitBadInput, "", "no manifest given"},
 		{"bad output", []string{"provision", "-f", pod, "-o", "xml"}, exitBadInput, "", `-o "xml": want table, wide, json or yaml`},

@@ -23,16 +23,17 @@ const (
 	exitBadInput      = 2
 )
 
-const usage = `nodeplan answers what Karpenter would launch, consolidate or replace, from manifests.
+const usage = `nodeplan answers what Karpenter would launch, consolidate or replace, from manifests
+or, without -f, from the cluster of the kubeconfig (--kubeconfig, --context, -n|-A, --request-timeout).
 
 usage:
-  nodeplan provision -f FILE|DIR... [-R] [--catalog aws|azure|PATH] [--region R]
+  nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
         [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
         [--then-consolidate [--now RFC3339] [--spot-to-spot]]
-  nodeplan consolidate -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
-  nodeplan drift -f FILE|DIR... [-R] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
-  nodeplan diff -f FILE|DIR... [-R] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
+  nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
+  nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
   nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
         [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan version
@@ -98,6 +99,7 @@ type config struct {
 	spotToSpot   bool
 	expireGrace  time.Duration
 	noHeaders    bool
+	cluster      clusterConfig // without -f; see cluster.go
 	// thenConsolidate is provision's --then-consolidate.
 	thenConsolidate bool
 
@@ -116,6 +118,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if name != "shadow" {
 		inputFlags(fs, &c)
 	}
+	clusterFlags(fs, &c.cluster)
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
@@ -142,9 +145,10 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		return c, flagError(fs, name, err)
 	}
+	if err := checkSource(fs, &c); err != nil {
+		return c, err
+	}
 	switch {
-	case len(c.files) == 0 && name != "shadow":
-		return c, errors.New("no manifest given (-f FILE or DIR)")
 	case !slices.Contains(outputs, c.output):
 		return c, fmt.Errorf("-o %q: want %s or %s", c.output, strings.Join(outputs[:len(outputs)-1], ", "), outputs[len(outputs)-1])
 	case !(c.spotDiscount >= 0 && c.spotDiscount <= instancetypes.MaxSpotDiscount):
@@ -162,6 +166,7 @@ func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
+	c.cluster.progress = stderr
 	res, err := plan(c, stdin)
 	if err != nil {
 		return fail("provision", err, stdout, stderr)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,24 +13,23 @@ import (
 
 	"github.com/nodeplan/nodeplan/consolidation"
 	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/kube/live"
 	"github.com/nodeplan/nodeplan/kube/shadow"
 	"k8s.io/client-go/rest"
-	"k8s.io/client-go/tools/clientcmd"
 )
 
 // shadowConfig are the flags of nodeplan shadow besides the catalog's.
+// The cluster is named by the kube flags (clusterFlags: --kubeconfig,
+// --context, --request-timeout).
 type shadowConfig struct {
-	kubeconfig, context string
-	duration            time.Duration
-	metricsAddr         string
-	windows             shadow.WatchOptions
+	duration    time.Duration
+	metricsAddr string
+	windows     shadow.WatchOptions
 }
 
 // shadowFlags registers the flags of nodeplan shadow.
 func shadowFlags(fs *flag.FlagSet, c *config) {
 	s := &c.shadow
-	fs.StringVar(&s.kubeconfig, "kubeconfig", "", "kubeconfig file (default $KUBECONFIG, else ~/.kube/config, else the pod's service account)")
-	fs.StringVar(&s.context, "context", "", "kubeconfig context (default the current one)")
 	fs.DurationVar(&s.duration, "duration", 0, "stop after this long and print the summary (default: run until SIGINT or SIGTERM)")
 	fs.StringVar(&s.metricsAddr, "metrics-addr", "", "serve the totals for Prometheus at ADDR/metrics (host:port)")
 	fs.DurationVar(&s.windows.BatchIdle, "batch-idle", time.Second, "end a provisioning batch after this long without a new NodeClaim (Karpenter's --batch-idle-duration)")
@@ -53,8 +51,11 @@ func checkShadow(c *config) error {
 			return fmt.Errorf("%s %v: want a positive duration", d.name, d.v)
 		}
 	}
-	if s.duration < 0 {
+	switch {
+	case s.duration < 0:
 		return fmt.Errorf("--duration %v: want a non-negative duration", s.duration)
+	case c.cluster.namespace != "":
+		return fmt.Errorf("-n %s: shadow watches every namespace, as Karpenter does", c.cluster.namespace)
 	}
 	return nil
 }
@@ -69,7 +70,7 @@ func shadowCmd(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("shadow", err, stdout, stderr)
 	}
-	cfg, err := restConfig(c.shadow.kubeconfig, c.shadow.context)
+	cfg, _, err := live.Config(live.ConfigOptions{Kubeconfig: c.cluster.kubeconfig, Context: c.cluster.context, Timeout: c.cluster.timeout})
 	if err != nil {
 		return fail("shadow", err, stdout, stderr)
 	}
@@ -128,17 +129,6 @@ func shadowPlanner(c config, objs kube.Objects, out *shadowWriter) (shadow.Decid
 		return nil, err
 	}
 	return &shadow.Planner{Catalog: cat, Consolidation: consolidation.Options{SpotToSpot: c.spotToSpot}, ExpireGrace: c.expireGrace}, nil
-}
-
-// restConfig loads the client configuration with kubectl's rules.
-func restConfig(kubeconfig, context string) (*rest.Config, error) {
-	rules := clientcmd.NewDefaultClientConfigLoadingRules()
-	rules.ExplicitPath = kubeconfig
-	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context}).ClientConfig()
-	if clientcmd.IsEmptyConfig(err) {
-		return nil, errors.New("no kubeconfig: none in $KUBECONFIG, ~/.kube/config or --kubeconfig, and not running in a pod")
-	}
-	return cfg, err
 }
 
 // shadowWriter prints events as table rows or JSON lines. It is safe for

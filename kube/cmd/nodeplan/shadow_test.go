@@ -121,6 +121,7 @@ func TestShadowFlags(t *testing.T) {
 		{"output", []string{"shadow", "-o", "yaml"}, exitBadInput, "", `-o "yaml": want table or json`},
 		{"no manifests", []string{"shadow", "-f", "x.yaml"}, exitBadInput, "", "flag provided but not defined: -f"},
 		{"no kubeconfig", []string{"shadow", "--kubeconfig", "/nonexistent/kubeconfig"}, exitBadInput, "", "/nonexistent/kubeconfig"},
+		{"no namespace", []string{"shadow", "-n", "shop"}, exitBadInput, "", "-n shop: shadow watches every namespace"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -25,11 +25,12 @@ type snapshot struct {
 }
 
 // start parses the flags of a table-or-JSON command and loads its snapshot.
-func start(name string, args []string, stdin io.Reader) (config, snapshot, error) {
+func start(name string, args []string, stdin io.Reader, stderr io.Writer) (config, snapshot, error) {
 	c, err := parseFlags(name, args, "table", "json")
 	if err != nil {
 		return c, snapshot{}, err
 	}
+	c.cluster.progress = stderr
 	s, err := load(c, stdin, time.Now)
 	return c, s, err
 }
