@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/nodeplan/nodeplan/kube/live"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -56,5 +57,8 @@ func TestServedResources(t *testing.T) {
 	assert.Equal(t, []string{"karpenter.k8s.aws/v1 ec2nodeclasses is not served: none are read"}, warnings)
 
 	_, err = servedResources(discoveryServer(t, "karpenter.sh"), warn)
-	assert.ErrorIs(t, err, ErrNoKarpenter)
+	assert.ErrorIs(t, err, live.ErrNoKarpenter)
+
+	_, err = servedResources(discoveryServer(t, "policy"), warn)
+	assert.ErrorContains(t, err, "policy/v1 poddisruptionbudgets is not served")
 }

@@ -2,12 +2,12 @@ package shadow
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/kube/live"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
@@ -16,10 +16,6 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/cache"
 )
-
-// ErrNoKarpenter is the error [Watch] wraps when the server does not
-// serve karpenter.sh/v1 NodePools and NodeClaims.
-var ErrNoKarpenter = errors.New("karpenter.sh/v1 is not served: is Karpenter installed?")
 
 // WatchOptions tune [Watch]. The zero WatchOptions are the accountant's
 // defaults, a 10 minute resync, a 100 ms tick and the wall clock.
@@ -40,11 +36,14 @@ type WatchOptions struct {
 // Watch watches the cluster of cfg with informers (get, list and watch
 // only) until ctx is done, feeds an [Accountant] the NodeClaim and Node
 // changes after the initial list, and calls emit with every event, then
-// with those still open (Accountant.Flush). decider is called once, on
+// with those still open (Accountant.Flush). It watches the kinds of
+// live.Kinds, the ones nodeplan reads from a cluster. decider is called once, on
 // the snapshot of the initial list, for the Decider (a catalog in the
 // cluster's region). It returns the totals; an error of emit, of decider
-// or of the initial sync ends it early. A kind the server does not serve
-// is left out with a warning, but for Karpenter's own (ErrNoKarpenter).
+// or of the initial sync ends it early. An optional kind the server does
+// not serve (EC2NodeClasses) is left out with a warning; Karpenter's own
+// kinds missing are an error wrapping live.ErrNoKarpenter, another kind
+// missing an error.
 //
 // cfg.Timeout bounds the discovery requests only: the informers' lists
 // and watches are bounded by client-go's reflectors. The snapshot an
@@ -131,10 +130,12 @@ func servedResources(cfg *rest.Config, warn func(string)) ([]*resource, error) {
 		switch {
 		case lists[gv][r.gvr.Resource]:
 			out = append(out, r)
-		case r.gvr.Group == "karpenter.sh":
-			return nil, fmt.Errorf("%w (%s not found)", ErrNoKarpenter, r.gvr.Resource)
-		default:
+		case r.karpenter:
+			return nil, fmt.Errorf("%w: %s %s is not served", live.ErrNoKarpenter, gv, r.gvr.Resource)
+		case r.optional:
 			warn(fmt.Sprintf("%s %s is not served: none are read", gv, r.gvr.Resource))
+		default:
+			return nil, fmt.Errorf("%s %s is not served", gv, r.gvr.Resource)
 		}
 	}
 	return out, nil
