@@ -40,7 +40,9 @@ func TestShadowLive(t *testing.T) {
 		}
 		_, err := admin.Resource(gvr).Namespace(ns).Create(t.Context(), obj, metav1.CreateOptions{})
 		require.NoError(t, err, manifest)
-		t.Cleanup(func() { admin.Resource(gvr).Namespace(ns).Delete(context.Background(), obj.GetName(), metav1.DeleteOptions{}) })
+		t.Cleanup(func() {
+			admin.Resource(gvr).Namespace(ns).Delete(context.Background(), obj.GetName(), metav1.DeleteOptions{})
+		})
 	}
 	createNamespace(t, admin, "shadow-cli")
 	create("nodepools", "", `{apiVersion: karpenter.sh/v1, kind: NodePool, metadata: {name: shadow-cli}, spec: {template: {spec: {
