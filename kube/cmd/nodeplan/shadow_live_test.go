@@ -41,7 +41,7 @@ func TestShadowLive(t *testing.T) {
 		_, err := admin.Resource(gvr).Namespace(ns).Create(t.Context(), obj, metav1.CreateOptions{})
 		require.NoError(t, err, manifest)
 		t.Cleanup(func() {
-			admin.Resource(gvr).Namespace(ns).Delete(context.Background(), obj.GetName(), metav1.DeleteOptions{})
+			assert.NoError(t, admin.Resource(gvr).Namespace(ns).Delete(context.Background(), obj.GetName(), metav1.DeleteOptions{}))
 		})
 	}
 	createNamespace(t, admin, "shadow-cli")
