@@ -41,7 +41,7 @@ type builder struct {
 	nodeClasses    []EC2NodeClass
 	graces         map[string]time.Duration
 	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
-	unknownClasses map[string]int  // pods naming a PriorityClass not in the manifests, by class
+	unknownClasses map[string]int  // pods naming a PriorityClass not in the input, by class
 	classes        map[string]int32
 	defaultPri     *int32
 	warnings       []string
@@ -436,7 +436,7 @@ func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) erro
 			return nil
 		}
 	}
-	b.skips.add("Pod", "bound to a node that is not in the manifests", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
+	b.skips.add("Pod", "bound to a node that is not in the input", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
 	return nil
 }
 
@@ -480,7 +480,7 @@ func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
 // resolvePriority fills spec.priority from its PriorityClass (or the
 // global default, or a built-in class), as the admission plugin would.
 // spec is Load's own copy. It returns the name of a PriorityClass spec
-// names that is not in the manifests, else "".
+// names that is not in the input, else "".
 func (b *builder) resolvePriority(spec *corev1.PodSpec) string {
 	if spec.Priority != nil {
 		return ""
@@ -519,7 +519,7 @@ func (b *builder) priorityWarnings() []string {
 		if n != 1 {
 			verb = "name"
 		}
-		out = append(out, fmt.Sprintf("PriorityClass %s is not in the manifests: %s %s it and are planned with priority 0, "+
+		out = append(out, fmt.Sprintf("PriorityClass %s is not in the input: %s %s it and are planned with priority 0, "+
 			"which Kubernetes' admission would not give them (it rejects a pod whose class does not exist); add it to the manifests",
 			name, planview.Count(n, "pod"), verb))
 	}

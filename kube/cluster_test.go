@@ -164,7 +164,7 @@ func TestProblemNodeClassErrors(t *testing.T) {
 	c = zonedCluster(t, "  - {id: s1, zone: us-east-1a}\n", "us-east-1a")
 	c.NodeClasses[0].Metadata.Name = "other"
 	p, err := c.Problem(cat)
-	require.NoError(t, err, "a nodeClassRef to a class not in the manifests keeps the catalog")
+	require.NoError(t, err, "a nodeClassRef to a class not in the input keeps the catalog")
 	assert.Nil(t, p.NodePools[0].Catalog)
 }
 

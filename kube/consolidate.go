@@ -66,7 +66,7 @@ func (c *Cluster) DisruptionPDBs() []disrupt.PDB {
 
 // ErrNoTimestamp is returned by [Cluster.Newest] when no object of the
 // cluster has a creationTimestamp.
-var ErrNoTimestamp = errors.New("no creationTimestamp in the manifests")
+var ErrNoTimestamp = errors.New("no creationTimestamp in the input")
 
 // Newest returns the newest creationTimestamp among the nodes, their pods,
 // the pending pods and the NodeClaims: the instant nodeplan consolidate

@@ -119,7 +119,7 @@
 //     found by ownerReferences or by the pod-template-hash label; else the
 //     ReplicaSet; a StatefulSet; matched by kind, namespace and name). A
 //     pod without a controller counts for nothing, as in Kubernetes. A pod
-//     whose controller is not in the manifests, or is a Job, DaemonSet or
+//     whose controller is not in the input, or is a Job, DaemonSet or
 //     Node, which have no scale, makes the budget allow no disruption, as
 //     Kubernetes' fail-safe does when it cannot find a pod's controller or
 //     its scale; the warning names the pod and the controller. For an

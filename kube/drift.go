@@ -126,7 +126,7 @@ func (c *Cluster) orphanClaims() []string {
 	var l skipLog
 	for _, nc := range c.NodeClaims {
 		if !slices.ContainsFunc(c.Nodes, func(n packing.Node) bool { return n.Name == nc.NodeName && nc.NodeName != "" }) {
-			l.add("NodeClaim", "their node is not in the manifests", fmt.Sprintf("%s (node %q)", nc.Name, nc.NodeName))
+			l.add("NodeClaim", "their node is not in the input", fmt.Sprintf("%s (node %q)", nc.Name, nc.NodeName))
 		}
 	}
 	return l.lines()

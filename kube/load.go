@@ -168,7 +168,7 @@ func (o *object) fail(err error) error {
 // finished pods); pods with
 // spec.nodeName join that node's pods. Pods that take no room (Succeeded or
 // Failed, or pending daemonset pods, which the DaemonSet accounts for),
-// pods bound to a node not in the manifests, and objects of other kinds
+// pods bound to a node not in the input, and objects of other kinds
 // are skipped, in one warning line per kind and reason that counts them
 // and names the first few.
 //

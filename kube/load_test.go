@@ -35,9 +35,9 @@ func TestLoadSample(t *testing.T) {
 	require.Len(t, c.PodDisruptionBudgets, 1)
 	assert.Equal(t, int32(1000000), c.Pods[5].Priority, "api pods get the critical PriorityClass")
 	assert.Equal(t, []string{"skipped 1 object of a kind nodeplan does not read: Service ×1",
-		"NodePool general: its EC2NodeClass default is not in the manifests: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
+		"NodePool general: its EC2NodeClass default is not in the input: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
 			"with no kubelet settings, in the catalog's zones (--zones, else the region's defaults)",
-		"NodePool gpu: its EC2NodeClass gpu is not in the manifests: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
+		"NodePool gpu: its EC2NodeClass gpu is not in the input: nodeplan, a what-if tool, plans the pool as if the class were Ready, " +
 			"with no kubelet settings, in the catalog's zones (--zones, else the region's defaults)",
 		"cluster.yaml: document 13: PodDisruptionBudget shop/postgres: no status from the disruption controller (observedGeneration 0); disruptionsAllowed computed from spec: 0 " +
 			"(0 of 0 matching pods ready, 0 desired: maxUnavailable 1 of 0 expected)"}, c.Warnings)
@@ -136,7 +136,7 @@ spec: {nodeName: ghost}
 	assert.Equal(t, []string{
 		"skipped 1 Pod: phase Succeeded takes no room: default/done (w.yaml: document 8)",
 		"skipped 1 Pod: a pending daemonset pod is counted by its DaemonSet: default/ds-pod (w.yaml: document 9)",
-		"skipped 1 Pod: bound to a node that is not in the manifests: default/lost on ghost (w.yaml: document 10)",
+		"skipped 1 Pod: bound to a node that is not in the input: default/lost on ghost (w.yaml: document 10)",
 		"skipped 1 ReplicaSet: their Deployment is expanded instead: default/web-abc (w.yaml: document 2)",
 	}, c.Warnings)
 }

@@ -241,13 +241,13 @@ var errNoScale = errors.New("has no scale; Kubernetes then allows no disruption 
 
 // errNoController is why Kubernetes cannot compute a budget one of whose
 // pods has a controller it cannot find: it then allows no disruption.
-var errNoController = errors.New("is not in the manifests; Kubernetes' disruption controller allows no disruption " +
+var errNoController = errors.New("is not in the input; Kubernetes' disruption controller allows no disruption " +
 	"when it cannot find a pod's controller: add it to the manifests")
 
 // expected is the disruption controller's getExpectedScale: the summed
 // replicas of the pods' controllers, each counted once. A pod without a
 // controller counts for nothing, as in Kubernetes. A controller that is
-// not in the manifests, and one of a kind without a scale (Job, DaemonSet,
+// not in the input, and one of a kind without a scale (Job, DaemonSet,
 // Node), make the count fail, as in Kubernetes, whose fail-safe then
 // allows no disruption.
 func (s scales) expected(pods []*corev1.Pod) (int, error) {

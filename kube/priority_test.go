@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// A priorityClassName whose PriorityClass is not in the manifests is named
+// A priorityClassName whose PriorityClass is not in the input is named
 // in one warning per class with its pod count; Kubernetes' built-in
 // classes resolve without one.
 func TestPriorityClassMissing(t *testing.T) {
@@ -26,10 +26,10 @@ func TestPriorityClassMissing(t *testing.T) {
 		warnings   []string
 		priority   map[string]int32
 	}{
-		{"a class missing, pods and a workload", deploy + pod, []string{"PriorityClass high is not in the manifests: 4 pods name it " +
+		{"a class missing, pods and a workload", deploy + pod, []string{"PriorityClass high is not in the input: 4 pods name it " +
 			"and are planned with priority 0, which Kubernetes' admission would not give them (it rejects a pod whose class does not exist); add it to the manifests"},
 			map[string]int32{"p": 0}},
-		{"each class once, in name order", low + pod, []string{"PriorityClass high is not in the manifests: 1 pod names it", "PriorityClass low is not in the manifests: 1 pod names it"}, nil},
+		{"each class once, in name order", low + pod, []string{"PriorityClass high is not in the input: 1 pod names it", "PriorityClass low is not in the input: 1 pod names it"}, nil},
 		{"the class present", class + deploy + pod, nil, map[string]int32{"p": 1000, "web-0": 1000}},
 		{"spec.priority already set", set, nil, map[string]int32{"r": 7}},
 		{"built-in classes", crit, nil, map[string]int32{"s": 2000001000, "t": 2000000000}},

@@ -85,7 +85,7 @@ func (c *Cluster) nodeClassWarnings() []string {
 		const zones = "in the catalog's zones (--zones, else the region's defaults)"
 		switch class, _ := c.nodeClass(ref.Name); {
 		case class == nil:
-			out = append(out, fmt.Sprintf("NodePool %s: its EC2NodeClass %s is not in the manifests: %s, with no kubelet settings, %s",
+			out = append(out, fmt.Sprintf("NodePool %s: its EC2NodeClass %s is not in the input: %s, with no kubelet settings, %s",
 				np.Metadata.Name, ref.Name, assumed, zones))
 		case len(class.Status.Subnets) == 0:
 			out = append(out, fmt.Sprintf("NodePool %s: its EC2NodeClass %s has no status.subnets: %s, %s",

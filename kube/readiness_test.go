@@ -18,7 +18,7 @@ func TestNodeClassReadiness(t *testing.T) {
 	require.NoError(t, err)
 	c, err := Load(Source{Name: "nodeclass-ready.yaml", Data: fixture}, Source{Name: "pods.yaml", Data: []byte(unavailablePods)})
 	require.NoError(t, err)
-	assert.Contains(t, c.Warnings, "NodePool ghost: its EC2NodeClass ghost is not in the manifests: nodeplan, a what-if tool, "+
+	assert.Contains(t, c.Warnings, "NodePool ghost: its EC2NodeClass ghost is not in the input: nodeplan, a what-if tool, "+
 		"plans the pool as if the class were Ready, with no kubelet settings, in the catalog's zones (--zones, else the region's defaults)")
 	for _, w := range c.Warnings {
 		assert.NotContains(t, w, "NodePool ready:", "a Ready class with subnets needs no warning")

@@ -38,7 +38,7 @@ func TestSkippedAggregated(t *testing.T) {
 		"skipped 1 Pod: phase Failed takes no room: batch/oom (dump.yaml: document 12)",
 		"skipped 2 Pods: a pending daemonset pod is counted by its DaemonSet: kube-system/agent-0 (dump.yaml: document 13), " +
 			"kube-system/agent-1 (dump.yaml: document 14)",
-		"skipped 1 Pod: bound to a node that is not in the manifests: default/lost on ghost (dump.yaml: document 15)",
+		"skipped 1 Pod: bound to a node that is not in the input: default/lost on ghost (dump.yaml: document 15)",
 		"skipped 5 ReplicaSets: their Deployment is expanded instead: shop/web-0 (dump.yaml: document 3), shop/web-1 (dump.yaml: document 4), " +
 			"shop/web-2 (dump.yaml: document 5), and 2 more",
 	}, c.Warnings)

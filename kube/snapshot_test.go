@@ -75,7 +75,7 @@ status:
 	assert.False(t, c.NodeClaims[0].Launched)
 	_, warnings, err := c.Drift(nil)
 	require.NoError(t, err)
-	assert.Equal(t, []string{`skipped 1 NodeClaim: their node is not in the manifests: nc-1 (node "gone")`}, warnings)
+	assert.Equal(t, []string{`skipped 1 NodeClaim: their node is not in the input: nc-1 (node "gone")`}, warnings)
 }
 
 func TestNewestEmpty(t *testing.T) {

@@ -98,7 +98,7 @@ func (b *builder) addStorageClass(sc *storagev1.StorageClass, _ *object) error {
 // PersistentVolume takes the volume's required node affinity, an unbound
 // one its StorageClass's allowedTopologies; each volume's terms are
 // alternatives, ANDed into every term the pod has. A claim, volume or
-// class that is not in the manifests leaves the volume unconstrained and
+// class that is not in the input leaves the volume unconstrained and
 // is recorded for one warning (missing names it, example names the pod).
 // pod names the pod for a generic ephemeral volume's claim
 // (<pod>-<volume>); "" for a workload's template, whose pods do not exist
@@ -120,7 +120,7 @@ func (v *volumes) constrain(spec *corev1.PodSpec, kind, ns, pod string, example 
 
 // whyVolumeUnknown is the warning about pods whose volume topology is
 // unknown.
-const whyVolumeUnknown = "a PersistentVolumeClaim, PersistentVolume or StorageClass their volumes need is not in the manifests, " +
+const whyVolumeUnknown = "a PersistentVolumeClaim, PersistentVolume or StorageClass their volumes need is not in the input, " +
 	"so they are planned without the zones those volumes allow"
 
 // volumeTerms returns the node selector terms a volume requires (nil for
