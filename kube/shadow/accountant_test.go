@@ -377,3 +377,7 @@ func TestAccountant(t *testing.T) {
 		})
 	}
 }
+
+func TestTypeString(t *testing.T) {
+	assert.Equal(t, []string{"Provisioning", "Disruption", "Type(7)"}, []string{Provisioning.String(), Disruption.String(), Type(7).String()})
+}

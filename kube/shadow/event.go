@@ -1,6 +1,7 @@
 package shadow
 
 import (
+	"fmt"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
@@ -17,12 +18,16 @@ const (
 	Disruption
 )
 
-// String returns "Provisioning" or "Disruption".
+// String returns "Provisioning" or "Disruption" ("Type(n)" for another
+// value).
 func (t Type) String() string {
-	if t == Disruption {
+	switch t {
+	case Provisioning:
+		return "Provisioning"
+	case Disruption:
 		return "Disruption"
 	}
-	return "Provisioning"
+	return fmt.Sprintf("Type(%d)", uint8(t))
 }
 
 // Offering is where a NodeClaim runs, as Karpenter labels it once it has
