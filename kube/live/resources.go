@@ -3,6 +3,7 @@ package live
 import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
@@ -76,6 +77,38 @@ type resource struct {
 type kind struct {
 	resource
 	read func(r *reader, objs *kube.Objects) error
+	// object and add serve [Kinds]: a new object of the kind, and adding
+	// one to its slice.
+	object func() any
+	add    func(objs *kube.Objects, obj any)
+}
+
+// Kind is one kind of [kube.Objects] as the API server serves it, for a
+// caller that watches the kinds [Read] lists (nodeplan shadow's
+// informers): one list of kinds for both.
+type Kind struct {
+	Resource schema.GroupVersionResource
+	Kind     string
+	// Karpenter's own kinds (NodePools, NodeClaims): a server without
+	// them has no Karpenter ([ErrNoKarpenter]). Optional kinds
+	// (EC2NodeClasses) may be absent, with a warning; another absent
+	// kind is an error.
+	Karpenter, Optional bool
+	// New returns a new zero object of the kind, a pointer to decode into.
+	New func() any
+	// Add appends obj, a pointer New returned, to its slice of objs.
+	Add func(objs *kube.Objects, obj any)
+}
+
+// Kinds returns every kind Read lists, in its order. It allocates the
+// result.
+func Kinds() []Kind {
+	var out []Kind
+	for _, k := range kinds() {
+		out = append(out, Kind{Resource: schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.name},
+			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn, New: k.object, Add: k.add})
+	}
+	return out
 }
 
 // kinds lists every kind of kube.Objects, in the order Read lists them:
@@ -109,7 +142,7 @@ func into[T any](r resource, field func(*kube.Objects) *[]T, key func(*T) object
 		items, err := list(rd, r, key)
 		*field(objs) = items
 		return err
-	}}
+	}, object: func() any { return new(T) }, add: func(objs *kube.Objects, obj any) { *field(objs) = append(*field(objs), *obj.(*T)) }}
 }
 
 // objectKey is an object's namespace and name, the order Read returns.

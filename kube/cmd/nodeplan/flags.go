@@ -84,7 +84,11 @@ func flagError(fs *flag.FlagSet, name string, err error) error {
 		return fmt.Errorf("%w (see nodeplan %s --help)", err, name)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "usage: nodeplan %s [-f FILE|DIR...] [flags]\n\n%s\nflags:\n", name, summaries[name])
+	input := "[-f FILE|DIR...]"
+	if name == "shadow" {
+		input = "[--kubeconfig FILE] [--context NAME]"
+	}
+	fmt.Fprintf(&b, "usage: nodeplan %s %s [flags]\n\n%s\nflags:\n", name, input, summaries[name])
 	fs.SetOutput(&b)
 	fs.PrintDefaults()
 	return &helpRequested{usage: b.String()}
@@ -99,4 +103,7 @@ var summaries = map[string]string{
 	"diff": "Compares the cluster now with the cluster once the pending pods are provisioned and\n" +
 		"the result consolidated: nodes and prices per NodePool, the pods that move, the pending\n" +
 		"pods placed. Exit status 0 when every pod is scheduled, 1 when some pod is not.\n",
+	"shadow": "Watches a cluster where Karpenter runs (get, list and watch only) and prints, for each batch\n" +
+		"of NodeClaims and each disruption, what nodeplan would have done and both hourly prices;\n" +
+		"the summary on SIGINT, SIGTERM or after --duration.\n",
 }

@@ -11,6 +11,8 @@
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
+//	nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
+//	      [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan version
 //	nodeplan help [COMMAND]
 //
@@ -186,6 +188,52 @@
 // -o json prints the ProvisioningReport with one field added,
 // consolidation: the ConsolidationReport of the cluster with the plan
 // applied.
+//
+// shadow watches a live cluster where Karpenter runs, with client-go
+// informers (get, list and watch only: it never writes; the nodeplan-reader
+// ClusterRole grants enough), reading the cluster the kube flags name
+// (--kubeconfig, --context; --request-timeout bounds its discovery
+// requests, not the watches; -n is an error: it watches every namespace,
+// as Karpenter does), and prints one line per
+// Karpenter action beside what nodeplan would have done, then a summary
+// on SIGINT, SIGTERM or after --duration. A provisioning event is the
+// NodeClaims Karpenter created within one batch window (--batch-idle 1s,
+// --batch-max 10s, as Karpenter's); nodeplan plans (as provision does) the
+// snapshot of the moment the first of them appeared, without them. A
+// disruption event opens when Karpenter marks a node (the
+// karpenter.sh/disrupted taint, a NodeClaim's DisruptionReason condition)
+// or deletes a NodeClaim or Node; the NodeClaims created while it is open
+// (within --batch-max of its last mark or deletion) are its replacements,
+// and nodeplan runs consolidate and drift on the snapshot of the moment
+// before. Karpenter's NodeClaims are priced at the
+// offering they resolved (their node.kubernetes.io/instance-type,
+// topology.kubernetes.io/zone and karpenter.sh/capacity-type labels,
+// awaited for --resolve-timeout); one unresolved or of unknown price is
+// reported unpriced, never at 0, and the event's difference is then
+// unknown. NodeClaims that exist when shadow starts are no event. The
+// catalog is built as for the other commands, in the region of the
+// cluster's NodePool nodes unless --region says otherwise. The table's
+// columns: #, START, EVENT, PODS (pending/placed by nodeplan),
+// KARPENTER and NODEPLAN (nodes launched, and removed), both hourly price
+// changes, DIFFERENCE (Karpenter − nodeplan: positive when nodeplan is
+// cheaper) and NOTES. --metrics-addr ADDR serves the summary's counters
+// at ADDR/metrics for Prometheus (nodeplan_shadow_events_total{type},
+// nodeplan_shadow_nodes_launched_total{planner}, …_removed_total,
+// …_unpriced_nodes_total, nodeplan_shadow_price_change_per_hour{planner},
+// nodeplan_shadow_difference_per_hour, …).
+//
+// shadow -o json prints JSON lines: kind ShadowEvent has seq, type
+// (Provisioning | Disruption), start, end, currency, karpenter {launched[],
+// removed[] {name, node, nodePool, instanceType, zone, capacityType,
+// pricePerHour (null when unpriced), unpriced (why), deleted}, kept[]
+// (marked, not deleted), reason, changePerHour, unpriced}, nodeplan
+// {pending, placed, unschedulable, nodes, pricePerHour, consolidation and
+// drift {commands, deletedNodes, newNodes, deletedUnknownPrice,
+// changePerHour}}, differencePerHour (null when unknown) and error; the
+// last line, kind ShadowSummary, has events {Provisioning, Disruption},
+// errors, pods, placed, karpenter and nodeplan {launched, removed,
+// unpriced, changePerHour}, differencePerHour (over the events whose
+// difference is known), unknownDifferences, currency and notes[].
 //
 // version prints the module version the binary's build information
 // records, or "devel", with the VCS revision when the build recorded one.

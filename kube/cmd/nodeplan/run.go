@@ -34,6 +34,8 @@ usage:
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
+  nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
+        [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan version
   nodeplan help [COMMAND]
 
@@ -55,6 +57,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return driftCmd(args[1:], stdin, stdout, stderr)
 	case "diff":
 		return diff(args[1:], stdin, stdout, stderr)
+	case "shadow":
+		return shadowCmd(args[1:], stdout, stderr)
 	case "version", "--version":
 		return version(args[1:], stdout, stderr)
 	case "help", "-h", "-help", "--help":
@@ -100,6 +104,8 @@ type config struct {
 	thenConsolidate bool
 
 	prices, capacityTypes string // see catalog.go
+
+	shadow shadowConfig // see shadow.go
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
@@ -109,7 +115,9 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	var c config
 	fs := flag.NewFlagSet("nodeplan "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
-	inputFlags(fs, &c)
+	if name != "shadow" {
+		inputFlags(fs, &c)
+	}
 	clusterFlags(fs, &c.cluster)
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
@@ -118,7 +126,9 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	fs.StringVar(&c.prices, "prices", "", "on-demand prices for --region, a file in the layout of aws-ec2-prices.json")
 	fs.StringVar(&c.capacityTypes, "capacity-types", "on-demand,spot", "capacity types to offer: on-demand, spot, reserved, comma-separated")
 	fs.StringVar(&c.output, "o", outputs[0], "output: "+strings.Join(outputs, ", "))
-	fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
+	if name != "shadow" {
+		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
+	}
 	if name != "drift" {
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	}
@@ -126,8 +136,11 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	case "provision":
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
-	case "drift":
+	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
+	}
+	if name == "shadow" {
+		shadowFlags(fs, &c)
 	}
 	if err := fs.Parse(interspersed(fs, args)); err != nil {
 		return c, flagError(fs, name, err)

@@ -1,0 +1,31 @@
+package live
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/stretchr/testify/assert"
+)
+
+// TestKinds: Kinds has every field of kube.Objects once, New and Add put
+// an object in its slice, and Karpenter's kinds and the optional one are
+// marked.
+func TestKinds(t *testing.T) {
+	var objs kube.Objects
+	marked := map[string]string{}
+	for _, k := range Kinds() {
+		k.Add(&objs, k.New())
+		switch {
+		case k.Karpenter:
+			marked[k.Kind] = "karpenter"
+		case k.Optional:
+			marked[k.Kind] = "optional"
+		}
+	}
+	v := reflect.ValueOf(objs)
+	for i := range v.NumField() {
+		assert.Equal(t, 1, v.Field(i).Len(), v.Type().Field(i).Name)
+	}
+	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional"}, marked)
+}

@@ -1,0 +1,49 @@
+package shadow
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/kube/live"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// resource is one kind of object nodeplan shadow watches: a kind of
+// live.Kinds, the one list of what nodeplan reads from a cluster.
+type resource struct {
+	gvr                 schema.GroupVersionResource
+	kind                string
+	karpenter, optional bool
+	// decode converts the JSON of an object (as an unstructured map) to
+	// its typed value, a pointer.
+	decode func(u map[string]any) (any, error)
+	// add appends the typed object (a pointer decode returned) to objs.
+	add func(objs *kube.Objects, obj any)
+}
+
+// apiVersion is the group/version of r.
+func (r *resource) apiVersion() string { return r.gvr.GroupVersion().String() }
+
+// resources are the kinds a snapshot is built from (kube.Objects), in
+// live.Kinds' order.
+var resources = kinds()
+
+func kinds() []resource {
+	var out []resource
+	for _, k := range live.Kinds() {
+		out = append(out, resource{gvr: k.Resource, kind: k.Kind, karpenter: k.Karpenter, optional: k.Optional, add: k.Add,
+			decode: func(u map[string]any) (any, error) {
+				data, err := json.Marshal(u)
+				if err != nil {
+					return nil, err
+				}
+				v := k.New()
+				if err := json.Unmarshal(data, v); err != nil {
+					return nil, fmt.Errorf("%s: %w", k.Kind, err)
+				}
+				return v, nil
+			}})
+	}
+	return out
+}

@@ -1,0 +1,251 @@
+package shadow
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/kube/live"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/dynamic/dynamicinformer"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/cache"
+)
+
+// WatchOptions tune [Watch]. The zero WatchOptions are the accountant's
+// defaults, a 10 minute resync, a 100 ms tick and the wall clock.
+type WatchOptions struct {
+	Options
+	// Resync is the informers' resync period; 0 means 10 minutes.
+	Resync time.Duration
+	// Tick is how often the accountant is told the time (to close
+	// windows); 0 means 100 ms.
+	Tick time.Duration
+	// Clock reads the time; nil is time.Now.
+	Clock func() time.Time
+	// Warn, when set, is told what Watch leaves out (a kind the server
+	// does not serve).
+	Warn func(string)
+}
+
+// Watch watches the cluster of cfg with informers (get, list and watch
+// only) until ctx is done, feeds an [Accountant] the NodeClaim and Node
+// changes after the initial list, and calls emit with every event, then
+// with those still open (Accountant.Flush). It watches the kinds of
+// live.Kinds, the ones nodeplan reads from a cluster. decider is called once, on
+// the snapshot of the initial list, for the Decider (a catalog in the
+// cluster's region). It returns the totals; an error of emit, of decider
+// or of the initial sync ends it early. An optional kind the server does
+// not serve (EC2NodeClasses) is left out with a warning; Karpenter's own
+// kinds missing are an error wrapping live.ErrNoKarpenter, another kind
+// missing an error.
+//
+// cfg.Timeout bounds the discovery requests only: the informers' lists
+// and watches are bounded by client-go's reflectors. The snapshot an
+// event is decided on is read from the informers' caches when the change
+// is processed, each kind sorted by namespace and name; the changes of
+// NodeClaims and of Nodes come from two watches, each in order, taken in
+// the order they arrive.
+func Watch(ctx context.Context, cfg *rest.Config, o WatchOptions, decider func(kube.Objects) (Decider, error), emit func(Event) error) (Totals, error) {
+	o = o.withWatchDefaults()
+	served, err := servedResources(cfg, o.Warn)
+	if err != nil {
+		return Totals{}, err
+	}
+	watching := rest.CopyConfig(cfg)
+	watching.Timeout = 0 // a watch is one long request; the informers bound their lists and watches themselves
+	client, err := dynamic.NewForConfig(watching)
+	if err != nil {
+		return Totals{}, err
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	w := &watcher{changes: make(chan Change, 1024), done: ctx.Done()}
+	factory := dynamicinformer.NewDynamicSharedInformerFactory(client, o.Resync)
+	defer func() { cancel(); factory.Shutdown() }()
+	for _, r := range served {
+		if err := w.inform(factory, r); err != nil {
+			return Totals{}, err
+		}
+	}
+	factory.Start(ctx.Done())
+	for _, synced := range factory.WaitForCacheSync(ctx.Done()) {
+		if !synced {
+			return Totals{}, fmt.Errorf("informers did not sync: %w", context.Cause(ctx))
+		}
+	}
+	d, err := decider(w.snapshot())
+	if err != nil {
+		return Totals{}, err
+	}
+	acc := New(d, o.Options)
+	acc.Start(w.snapshot())
+	return w.run(ctx, acc, o, emit)
+}
+
+func (o WatchOptions) withWatchDefaults() WatchOptions {
+	if o.Resync <= 0 {
+		o.Resync = 10 * time.Minute
+	}
+	if o.Tick <= 0 {
+		o.Tick = 100 * time.Millisecond
+	}
+	if o.Clock == nil {
+		o.Clock = time.Now
+	}
+	if o.Warn == nil {
+		o.Warn = func(string) {}
+	}
+	return o
+}
+
+// servedResources returns the resources the server serves; Karpenter's
+// NodePools and NodeClaims must be.
+func servedResources(cfg *rest.Config, warn func(string)) ([]*resource, error) {
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return nil, err
+	}
+	lists := map[string]map[string]bool{} // group/version -> served resources
+	var out []*resource
+	for i := range resources {
+		r := &resources[i]
+		gv := r.apiVersion()
+		if _, ok := lists[gv]; !ok {
+			lists[gv] = map[string]bool{}
+			l, err := dc.ServerResourcesForGroupVersion(gv)
+			if err != nil && !apierrors.IsNotFound(err) {
+				return nil, fmt.Errorf("discovery of %s: %w", gv, err)
+			}
+			if l != nil {
+				for _, res := range l.APIResources {
+					lists[gv][res.Name] = true
+				}
+			}
+		}
+		switch {
+		case lists[gv][r.gvr.Resource]:
+			out = append(out, r)
+		case r.karpenter:
+			return nil, fmt.Errorf("%w: %s %s is not served", live.ErrNoKarpenter, gv, r.gvr.Resource)
+		case r.optional:
+			warn(fmt.Sprintf("%s %s is not served: none are read", gv, r.gvr.Resource))
+		default:
+			return nil, fmt.Errorf("%s %s is not served", gv, r.gvr.Resource)
+		}
+	}
+	return out, nil
+}
+
+// watcher holds the informers' stores and the changes they report.
+type watcher struct {
+	stores  []store
+	changes chan Change
+	done    <-chan struct{} // stops the handlers' sends
+}
+
+// send queues c unless the watch is over.
+func (w *watcher) send(c Change) {
+	select {
+	case w.changes <- c:
+	case <-w.done:
+	}
+}
+
+type store struct {
+	r     *resource
+	store cache.Store
+}
+
+// inform registers the informer of r: its objects are stored typed (r's
+// decode), and a NodeClaim's or Node's changes after the initial list go
+// to w.changes.
+func (w *watcher) inform(f dynamicinformer.DynamicSharedInformerFactory, r *resource) error {
+	inf := f.ForResource(r.gvr).Informer()
+	if err := inf.SetTransform(func(obj any) (any, error) { return typedObject(r, obj) }); err != nil {
+		return err
+	}
+	w.stores = append(w.stores, store{r: r, store: inf.GetStore()})
+	if r.kind != "NodeClaim" && r.kind != "Node" {
+		return nil
+	}
+	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
+		AddFunc: func(obj any, initial bool) {
+			if !initial {
+				w.send(Change{New: obj})
+			}
+		},
+		UpdateFunc: func(old, obj any) { w.send(Change{Old: old, New: obj}) },
+		DeleteFunc: func(obj any) {
+			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
+				obj = t.Obj
+			}
+			if obj, err := typedObject(r, obj); err == nil {
+				w.send(Change{Old: obj})
+			}
+		},
+	})
+	return err
+}
+
+// typedObject decodes an unstructured object of r; others (already
+// typed, or a tombstone) are returned as they are.
+func typedObject(r *resource, obj any) (any, error) {
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return r.decode(u.Object)
+	}
+	return obj, nil
+}
+
+// snapshot reads the stores into Objects, each kind sorted by its store
+// keys (namespace/name).
+func (w *watcher) snapshot() kube.Objects {
+	var objs kube.Objects
+	for _, s := range w.stores {
+		keys := s.store.ListKeys()
+		slices.Sort(keys)
+		for _, k := range keys {
+			if obj, ok, _ := s.store.GetByKey(k); ok {
+				s.r.add(&objs, obj)
+			}
+		}
+	}
+	return objs
+}
+
+// run feeds acc until ctx is done.
+func (w *watcher) run(ctx context.Context, acc *Accountant, o WatchOptions, emit func(Event) error) (Totals, error) {
+	ticker := time.NewTicker(o.Tick)
+	defer ticker.Stop()
+	emitAll := func(events []Event) error {
+		for _, e := range events {
+			if err := emit(e); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	for {
+		var events []Event
+		var err error
+		select {
+		case <-ctx.Done():
+			err := emitAll(acc.Flush(o.Clock()))
+			return acc.Totals(), err
+		case c := <-w.changes:
+			events, err = acc.Observe(o.Clock(), c, w.snapshot)
+		case <-ticker.C:
+			events = acc.Tick(o.Clock())
+		}
+		if err == nil {
+			err = emitAll(events)
+		}
+		if err != nil {
+			return acc.Totals(), err
+		}
+	}
+}
