@@ -98,14 +98,18 @@ func poolConditions(s *karpv1.NodePoolStatus) []Condition {
 	return out
 }
 
-// nillable writes d as the YAML said it (Raw), else Never for nil, else
-// in its shortest form.
+// nillable writes d as Karpenter reads it, from Duration (nil is Never):
+// in the text the YAML said it (Raw) when that text still means Duration
+// (a caller may change Duration on its copy and leave Raw as the server
+// sent it), else in its shortest form.
 func nillable(d karpv1.NillableDuration) string {
-	if s, err := strconv.Unquote(string(d.Raw)); err == nil {
-		return s
-	}
 	if d.Duration == nil {
 		return Never
+	}
+	if s, err := strconv.Unquote(string(d.Raw)); err == nil {
+		if raw, err := time.ParseDuration(s); err == nil && raw == *d.Duration {
+			return s
+		}
 	}
 	return shortDuration(*d.Duration)
 }
