@@ -9,6 +9,7 @@ import (
 	"errors"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -23,6 +24,7 @@ import (
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/restmapper"
+	"sigs.k8s.io/yaml"
 
 	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
 	"github.com/nodeplan/nodeplan/kube/live"
@@ -41,14 +43,7 @@ func TestMain(m *testing.M) {
 // deletes them when t ends. It returns how many it created.
 func applyFile(t *testing.T, srv *apiservertest.Server, path string) int {
 	t.Helper()
-	cfg := srv.Config(apiservertest.Admin)
-	client, err := dynamic.NewForConfig(cfg)
-	require.NoError(t, err)
-	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
-	require.NoError(t, err)
-	groups, err := restmapper.GetAPIGroupResources(disc)
-	require.NoError(t, err)
-	mapper := restmapper.NewDiscoveryRESTMapper(groups)
+	client, mapper := clients(t, srv)
 	objs := readObjects(t, path)
 	for _, o := range objs {
 		if ns := o.GetNamespace(); ns != "" {
@@ -77,6 +72,40 @@ func applyFile(t *testing.T, srv *apiservertest.Server, path string) int {
 		}
 	}
 	return len(objs)
+}
+
+// clients returns an admin dynamic client of srv and a REST mapper of its
+// resources.
+func clients(t *testing.T, srv *apiservertest.Server) (*dynamic.DynamicClient, meta.RESTMapper) {
+	cfg := srv.Config(apiservertest.Admin)
+	client, err := dynamic.NewForConfig(cfg)
+	require.NoError(t, err)
+	disc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	require.NoError(t, err)
+	groups, err := restmapper.GetAPIGroupResources(disc)
+	require.NoError(t, err)
+	return client, restmapper.NewDiscoveryRESTMapper(groups)
+}
+
+// dumpFile writes the objects of path as the server holds them, read
+// back one by one, into a kind List file, as kubectl get -o yaml writes
+// them, and returns its path.
+func dumpFile(t *testing.T, srv *apiservertest.Server, path string) string {
+	t.Helper()
+	client, mapper := clients(t, srv)
+	var items []any
+	for _, o := range readObjects(t, path) {
+		mapping, err := mapper.RESTMapping(o.GroupVersionKind().GroupKind(), o.GroupVersionKind().Version)
+		require.NoError(t, err)
+		got, err := resourceFor(client, mapping, o.GetNamespace()).Get(t.Context(), o.GetName(), metav1.GetOptions{})
+		require.NoError(t, err)
+		items = append(items, got.Object)
+	}
+	data, err := yaml.Marshal(map[string]any{"apiVersion": "v1", "kind": "List", "items": items})
+	require.NoError(t, err)
+	out := filepath.Join(t.TempDir(), "dump.yaml")
+	require.NoError(t, os.WriteFile(out, data, 0o644))
+	return out
 }
 
 // untaint gives a created Node the taints of its manifest: the API
@@ -153,11 +182,23 @@ func TestLiveCluster(t *testing.T) {
 	const file = "../../testdata/cluster.yaml"
 	applyFile(t, srv, file)
 	admin := srv.Kubeconfig(t, apiservertest.Admin)
-	t.Run("same plan", func(t *testing.T) {
+	t.Run("same plan as the file", func(t *testing.T) {
 		fromFile := report(t, "provision", "-o", "json", "-f", file)
 		live := report(t, "provision", "-o", "json", "--kubeconfig", admin)
 		assert.Equal(t, fromFile, live)
 	})
+	// The server writes creationTimestamps (and defaults), so the objects
+	// it holds are the file's with those changes: every command gives on
+	// them, read live, what it gives on them dumped as kubectl get -o yaml
+	// would.
+	dump := dumpFile(t, srv, file)
+	for _, cmd := range []string{"provision", "consolidate", "drift", "diff"} {
+		t.Run("same "+cmd+" as the server's objects dumped", func(t *testing.T) {
+			fromFile := report(t, cmd, "-o", "json", "-f", dump)
+			live := report(t, cmd, "-o", "json", "--kubeconfig", admin)
+			assert.Equal(t, fromFile, live)
+		})
+	}
 	t.Run("the read warns of nothing", func(t *testing.T) {
 		var warnings []string
 		objs, err := live.Read(t.Context(), srv.Config(apiservertest.Admin), live.Options{Warn: func(w string) { warnings = append(warnings, w) }})
