@@ -457,6 +457,12 @@
 //
 // # Try it on your cluster
 //
+//	nodeplan provision                            # the cluster of the kubeconfig, read live (package kube/live)
+//	nodeplan diff --context prod                  # what would change, per NodePool
+//	nodeplan shadow                               # beside the Karpenter that runs (package kube/shadow)
+//
+// Or from files, the same objects as kubectl prints them:
+//
 //	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively

@@ -74,6 +74,7 @@ func TestShadowLive(t *testing.T) {
 			select {
 			case l, ok := <-lines:
 				require.True(t, ok, "the output ended before a line %q", prefix)
+				t.Log(l) // the output, for go test -v
 				if strings.HasPrefix(l, prefix) {
 					return l
 				}
@@ -93,5 +94,6 @@ func TestShadowLive(t *testing.T) {
 	cancel()
 	until("summary: 1 provisioning event, 0 disruption events (0 errors)")
 	assert.Equal(t, "  pods: 1 pending, 1 placed by nodeplan", until("  pods:"))
+	assert.Equal(t, "  difference (Karpenter - nodeplan): 0.000000 USD/hour", until("  difference"))
 	require.NoError(t, <-done)
 }
