@@ -1,9 +1,14 @@
 package apiservertest_test
 
 import (
+	"bufio"
+	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -194,7 +199,7 @@ func TestKubeconfig(t *testing.T) {
 // skip with a message saying how to build the binaries.
 func TestMainWithoutBinaries(t *testing.T) {
 	if os.Getenv("APISERVERTEST_CHILD") != "" {
-		return // the child only runs TestForbidden
+		return // a child runs one other test
 	}
 	tests := []struct {
 		ci       string
@@ -213,6 +218,44 @@ func TestMainWithoutBinaries(t *testing.T) {
 			assert.Equal(t, tc.wantFail, err != nil, "exit: %v\n%s", err, out)
 			assert.Contains(t, string(out), tc.want)
 			assert.Contains(t, string(out), "hack/kube-binaries.sh")
+		})
+	}
+}
+
+// TestInterrupt runs this test binary again with its own server and
+// signals it once the server is up, as Ctrl-C or a killing test runner
+// would: it must stop the server and remove its temporary folder.
+func TestInterrupt(t *testing.T) {
+	apiservertest.Require(t) // skip without binaries, as the child would
+	if os.Getenv("APISERVERTEST_CHILD") == "interrupt" {
+		fmt.Println("server up")
+		time.Sleep(time.Hour) // until the parent signals
+		return
+	}
+	for _, sig := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM} {
+		t.Run(sig.String(), func(t *testing.T) {
+			tmp := t.TempDir()
+			cmd := exec.CommandContext(t.Context(), os.Args[0], "-test.run=^TestInterrupt$", "-test.v")
+			cmd.Env = append(os.Environ(), "APISERVERTEST_CHILD=interrupt", "TMPDIR="+tmp)
+			var stderr strings.Builder
+			cmd.Stderr = &stderr
+			stdout, err := cmd.StdoutPipe()
+			require.NoError(t, err)
+			require.NoError(t, cmd.Start())
+			up := false
+			for lines := bufio.NewScanner(stdout); !up && lines.Scan(); {
+				up = lines.Text() == "server up"
+			}
+			require.True(t, up, "the child's server did not come up:\n%s", stderr.String())
+			folders, err := filepath.Glob(filepath.Join(tmp, "nodeplan-apiserver-*"))
+			require.NoError(t, err)
+			require.Len(t, folders, 1, "the child's temporary folder")
+
+			require.NoError(t, cmd.Process.Signal(sig))
+			err = cmd.Wait()
+			require.Error(t, err, "the child ends with the signal")
+			assert.NoDirExists(t, folders[0], "child's stderr:\n%s", stderr.String())
+			assert.Contains(t, stderr.String(), "stopped the API server")
 		})
 	}
 }

@@ -9,9 +9,58 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+	"sync"
 	"syscall"
 	"time"
 )
+
+// children are the processes started and still running, for stopAll.
+// Once closed, startProcess starts no more.
+var children struct {
+	sync.Mutex
+	closed bool
+	set    map[*process]struct{}
+}
+
+// errStopping reports a process start after stopAll.
+var errStopping = errors.New("apiservertest: stopping: no new process")
+
+// stopAll stops every running child process and lets no more start.
+func stopAll() error {
+	children.Lock()
+	children.closed = true
+	running := make([]*process, 0, len(children.set))
+	for p := range children.set {
+		running = append(running, p)
+	}
+	children.Unlock()
+	var errs []error
+	for _, p := range running {
+		errs = append(errs, p.stop(stopTimeout))
+	}
+	return errors.Join(errs...)
+}
+
+// track adds p to children, unless stopAll has run: then it reports false.
+func (p *process) track() bool {
+	children.Lock()
+	defer children.Unlock()
+	if children.closed {
+		return false
+	}
+	if children.set == nil {
+		children.set = make(map[*process]struct{})
+	}
+	children.set[p] = struct{}{}
+	return true
+}
+
+// untrack removes p from children.
+func (p *process) untrack() {
+	children.Lock()
+	defer children.Unlock()
+	delete(children.set, p)
+}
 
 // process is a child process running in its own process group, its
 // output going to a log file.
@@ -51,9 +100,13 @@ func startProcess(name, path string, args []string, logPath string) (*process, e
 		p.err = cmd.Wait()
 		runtime.UnlockOSThread()
 		close(p.done)
+		p.untrack()
 	}()
 	if err := <-started; err != nil {
 		return nil, fmt.Errorf("apiservertest: start %s: %w", name, err)
+	}
+	if !p.track() {
+		return nil, errors.Join(errStopping, p.stop(stopTimeout))
 	}
 	return p, nil
 }

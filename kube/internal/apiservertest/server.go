@@ -67,14 +67,15 @@ func (s *Server) Config(user string) *rest.Config {
 	}
 }
 
-// startServer starts etcd and kube-apiserver from a, waits until the API
-// server is ready and installs the CRDs of a's crds folder. A port taken
-// between choosing it and binding it is retried with new ports.
-func startServer(a assets) (*Server, error) {
+// startServer starts etcd and kube-apiserver from a, with their files in
+// a new folder in parent, waits until the API server is ready and installs
+// the CRDs of a's crds folder. A port taken between choosing it and
+// binding it is retried with new ports, in a new folder.
+func startServer(a assets, parent string) (*Server, error) {
 	var err error
 	for range 3 {
 		var s *Server
-		if s, err = startOnce(a); err == nil {
+		if s, err = startOnce(a, parent); err == nil {
 			return s, nil
 		}
 		if !errors.Is(err, errPortTaken) {
@@ -87,8 +88,8 @@ func startServer(a assets) (*Server, error) {
 // errPortTaken reports that a process could not bind its port.
 var errPortTaken = errors.New("apiservertest: port already in use")
 
-func startOnce(a assets) (s *Server, err error) {
-	dir, err := os.MkdirTemp("", "nodeplan-apiserver-")
+func startOnce(a assets, parent string) (s *Server, err error) {
+	dir, err := os.MkdirTemp(parent, "server-")
 	if err != nil {
 		return nil, err
 	}
@@ -147,7 +148,7 @@ func (s *Server) failed(err error) error {
 	return errors.New(b.String())
 }
 
-// stop kills kube-apiserver and etcd and removes the temporary folder.
+// stop kills kube-apiserver and etcd and removes their folder.
 func (s *Server) stop() error {
 	var errs []error
 	for _, p := range []*process{s.apiserver, s.etcd} {
@@ -255,10 +256,17 @@ var state struct {
 
 // Main is a test binary's TestMain body: it starts the API server, runs
 // the tests and stops the server, returning the exit code for os.Exit.
-// See the package documentation for where it finds the binaries and what
-// it does without them.
+// See the package documentation for where it finds the binaries, what it
+// does without them, and how it cleans up.
 func Main(m *testing.M) int {
 	state.main = true
+	removed, err := sweep(os.TempDir())
+	for _, dir := range removed {
+		fmt.Fprintf(os.Stderr, "apiservertest: removed %s: its test binary is gone\n", dir)
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "apiservertest: removing the folders of gone test binaries: %v\n", err)
+	}
 	a, err := findAssets()
 	if errors.Is(err, errNoAssets) && os.Getenv("CI") != "true" {
 		state.skip = fmt.Sprintf("%v\nLive API server tests skip. To run them, run the tests with "+
@@ -271,15 +279,22 @@ func Main(m *testing.M) int {
 		fmt.Fprintf(os.Stderr, "%v\nBuild them with `bash hack/kube-binaries.sh` (the live tests never skip under CI=true).\n", err)
 		return 1
 	}
-	s, err := startServer(a)
+	dir, err := makeTempDir(os.TempDir())
 	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
+		fmt.Fprintf(os.Stderr, "apiservertest: %v\n", err)
 		return 1
 	}
-	state.server = s
-	code := m.Run()
-	state.server = nil
-	if err := s.stop(); err != nil {
+	c := &cleanup{dir: dir}
+	defer onSignal(c)()
+	code := 1
+	if s, err := startServer(a, dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+	} else {
+		state.server = s
+		code = m.Run()
+		state.server = nil
+	}
+	if err := c.run(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		code = max(code, 1)
 	}
