@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -8,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -106,5 +108,24 @@ func TestClusterFlags(t *testing.T) {
 			out, errs := check(t, tc.args, tc.code, tc.stdout, tc.stderr)
 			assert.NotContains(t, out+errs, "goroutine", "no stack")
 		})
+	}
+}
+
+// TestLiveNowIsTheClock: read live, consolidate, drift and diff decide at
+// the clock's now, not at the newest creationTimestamp as for files: a
+// cluster where nothing was created for a day is decided now
+// (expireAfter, consolidateAfter and budget schedules count from it).
+func TestLiveNowIsTheClock(t *testing.T) {
+	old := `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"default","creationTimestamp":"2020-01-01T00:00:00Z"},` +
+		`"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`
+	kc := fakeCluster(t, []string{poolYAML}, []string{old}, "")
+	for _, cmd := range []string{"consolidate", "drift", "diff"} {
+		out, _ := check(t, []string{cmd, "--kubeconfig", kc, "-o", "json"}, exitOK, "", "")
+		var r struct{ Now, NowFrom string }
+		require.NoError(t, json.Unmarshal([]byte(out), &r), cmd)
+		now, err := time.Parse(time.RFC3339, r.Now)
+		require.NoError(t, err, cmd)
+		assert.WithinDuration(t, time.Now(), now, time.Minute, "%s decided at %s (%s)", cmd, r.Now, r.NowFrom)
+		assert.Equal(t, "clock", r.NowFrom, cmd)
 	}
 }

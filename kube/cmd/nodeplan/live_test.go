@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -191,11 +192,16 @@ func TestLiveCluster(t *testing.T) {
 	// it holds are the file's with those changes: every command gives on
 	// them, read live, what it gives on them dumped as kubectl get -o yaml
 	// would.
+	// Read live they decide at the clock's now, files at their newest
+	// creationTimestamp: both are given one --now, an hour after the
+	// server created the objects.
 	dump := dumpFile(t, srv, file)
-	for _, cmd := range []string{"provision", "consolidate", "drift", "diff"} {
-		t.Run("same "+cmd+" as the server's objects dumped", func(t *testing.T) {
-			fromFile := report(t, cmd, "-o", "json", "-f", dump)
-			live := report(t, cmd, "-o", "json", "--kubeconfig", admin)
+	now := []string{"--now", time.Now().Add(time.Hour).UTC().Format(time.RFC3339)}
+	for _, cmd := range [][]string{{"provision"}, append([]string{"consolidate"}, now...), append([]string{"drift"}, now...),
+		append([]string{"diff"}, now...)} {
+		t.Run("same "+cmd[0]+" as the server's objects dumped", func(t *testing.T) {
+			fromFile := report(t, append(cmd, "-o", "json", "-f", dump)...)
+			live := report(t, append(cmd, "-o", "json", "--kubeconfig", admin)...)
 			assert.Equal(t, fromFile, live)
 		})
 	}

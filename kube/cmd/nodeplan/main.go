@@ -143,10 +143,11 @@
 // commands with their pods' homes, and the nodes left alone with why.
 //
 // --now: consolidate, drift, diff and provision --then-consolidate
-// decide at the --now instant (RFC 3339). Without it they take
-// the newest creationTimestamp among the nodes, pods and NodeClaims of the
-// input, so the same files always give the same answer; only when the input
-// has no creationTimestamp at all do they read the clock. The first line of
+// decide at the --now instant (RFC 3339). Without it, a cluster read live
+// is decided at the clock's now; files at the newest creationTimestamp
+// among the nodes, pods and NodeClaims of the input, so the same files
+// always give the same answer; only when the input has no
+// creationTimestamp at all do they read the clock. The first line of
 // the table (and "now"/"nowFrom" in the JSON) says which rule applied.
 //
 // JSON (-o json; apiVersion nodeplan.io/v1, fields may be added, none

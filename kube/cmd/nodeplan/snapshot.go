@@ -60,17 +60,23 @@ func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
 		return snapshot{}, err
 	}
 	s.prices = pricingOf(s.catalog, c)
-	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, clock)
+	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, len(c.files) == 0, clock)
 	return s, err
 }
 
-func resolveNow(flagValue string, cl *kube.Cluster, clock func() time.Time) (time.Time, string, error) {
+// resolveNow returns the instant to decide at and the rule that gave it:
+// --now, else for a cluster read live the clock (its state is now's),
+// else the newest creationTimestamp of the files, else the clock.
+func resolveNow(flagValue string, cl *kube.Cluster, live bool, clock func() time.Time) (time.Time, string, error) {
 	if flagValue != "" {
 		t, err := time.Parse(time.RFC3339, flagValue)
 		if err != nil {
 			return t, "", fmt.Errorf("--now %q: want an RFC 3339 time such as 2025-01-01T00:00:00Z", flagValue)
 		}
 		return t.UTC(), "--now", nil
+	}
+	if live {
+		return clock().UTC().Truncate(time.Second), "clock", nil
 	}
 	if t, err := cl.Newest(); err == nil {
 		return t.UTC(), "newest creationTimestamp", nil
