@@ -25,5 +25,6 @@ func TestReviewLiveNowIsTheClock(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(out), &r))
 	now, err := time.Parse(time.RFC3339, r.Now)
 	require.NoError(t, err)
-	t.Logf("%s %s", r.Now, r.NowFrom); assert.WithinDuration(t, time.Now(), now, time.Minute, "decided at %s (%s)", r.Now, r.NowFrom)
+	t.Logf("%s %s", r.Now, r.NowFrom)
+	assert.WithinDuration(t, time.Now(), now, time.Minute, "decided at %s (%s)", r.Now, r.NowFrom)
 }
