@@ -1,0 +1,104 @@
+package shadow
+
+// Review findings (i16-review2): each test below FAILS on main at ff5935b
+// and states the answer the issue asks for.
+
+import (
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+)
+
+// run feeds steps to a fresh Accountant on s and returns the events.
+func reviewRun(t *testing.T, d Decider, s *fakeServer, steps []step) (*Accountant, []Event) {
+	t.Helper()
+	acc := New(d, Options{})
+	acc.Start(s.objects())
+	var got []Event
+	for _, st := range steps {
+		now := t0.Add(st.at)
+		switch {
+		case st.tick:
+			got = append(got, acc.Tick(now)...)
+		case st.flush:
+			got = append(got, acc.Flush(now)...)
+		default:
+			s.apply(st.c)
+			evs, err := acc.Observe(now, st.c, s.objects)
+			require.NoError(t, err)
+			got = append(got, evs...)
+		}
+	}
+	return acc, got
+}
+
+// TestReviewPendingPodsCountedOnce: two pods stay pending while Karpenter
+// launches two batches (the first batch's node has not registered when
+// the second batch starts, ~30-60 s on EC2). The summary's "pods: N
+// pending" counts each pod once per event: 4 for a cluster of 2 pods.
+func TestReviewPendingPodsCountedOnce(t *testing.T) {
+	a, b := claim("a", "m5.large"), claim("b", "m5.large")
+	s := &fakeServer{pods: []corev1.Pod{pending("p1"), pending("p2")}}
+	acc, got := reviewRun(t, &fake{}, s, []step{add(0, a), tick(2 * time.Second), add(20*time.Second, b), tick(22 * time.Second)})
+	require.Len(t, got, 2)
+	assert.LessOrEqual(t, acc.Totals().Pods, 2, "2 pods exist; the totals count %d", acc.Totals().Pods)
+}
+
+// TestReviewStaticNodeDeletionIsNoKarpenterEvent: a Node Karpenter does
+// not manage (no NodeClaim, no karpenter.sh/nodepool label: a managed
+// node group's, a node an admin deletes) is deleted. Karpenter did
+// nothing, but the accountant reports a Karpenter disruption removing it.
+func TestReviewStaticNodeDeletionIsNoKarpenterEvent(t *testing.T) {
+	static := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "mng-1", ResourceVersion: "1",
+		Labels: map[string]string{"eks.amazonaws.com/nodegroup": "system", "node.kubernetes.io/instance-type": "m5.large",
+			"topology.kubernetes.io/zone": "us-east-1a"}}}
+	s := &fakeServer{nodes: []*corev1.Node{static}}
+	_, got := reviewRun(t, &fake{}, s, []step{
+		update(0, static, nextNode(static, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
+		gone(time.Second, static), tick(5 * time.Second)})
+	for _, e := range got {
+		t.Errorf("event %d %s: Karpenter removed %v", e.Seq, e.Type, names(e.Karpenter.Removed))
+	}
+}
+
+// TestReviewProvisioningDuringDisruptionWindow: Karpenter marks old-1
+// and creates its replacement r1 at once (StartCommand); 5 s later its
+// provisioner launches c for new pending pods. c is counted as a second
+// replacement of the consolidation (its price in Karpenter's disruption
+// change), and no provisioning event is reported for it.
+func TestReviewProvisioningDuringDisruptionWindow(t *testing.T) {
+	old1 := onNode(claim("old-1", "m5.xlarge"), "n1")
+	r1, c := claim("r1", "m5.large"), claim("c", "m5.xlarge")
+	s := &fakeServer{pods: []corev1.Pod{pending("p1")}, claims: []*karpv1.NodeClaim{old1}}
+	_, got := reviewRun(t, &fake{}, s, []step{update(0, old1, next(old1, marked)), add(200*time.Millisecond, r1),
+		add(5*time.Second, c), tick(7 * time.Second), update(60*time.Second, nil, next(next(old1, marked), deleting)), tick(62 * time.Second)})
+	var prov, disr []string
+	for _, e := range got {
+		if e.Type == Provisioning {
+			prov = append(prov, names(e.Karpenter.Launched)...)
+		} else {
+			disr = append(disr, names(e.Karpenter.Launched)...)
+		}
+	}
+	assert.Equal(t, []string{"c"}, prov, "provisioning events' NodeClaims")
+	assert.Equal(t, []string{"r1"}, disr, "the consolidation's replacements")
+}
+
+// TestReviewDriftComparedWithConsolidation: Karpenter replaces a drifted
+// m5.large by an m5.large (change 0); nodeplan's drift would do the same
+// (change 0) and its consolidation would delete another node. The
+// event's difference compares Karpenter's drift with nodeplan's
+// consolidation and says nodeplan is 0.096 USD/h cheaper.
+func TestReviewDriftComparedWithConsolidation(t *testing.T) {
+	e := Event{Type: Disruption, Karpenter: Karpenter{Reason: "Drifted",
+		Launched: []Claim{{Name: "new", Price: usd(0.096), Priced: true}}, Removed: []Claim{{Name: "old", Price: usd(0.096), Priced: true}}},
+		Nodeplan: Decision{Drift: Commands{Commands: 1, Deleted: 1, Launched: 1}, Consolidation: Commands{Commands: 1, Deleted: 1, Change: -usd(0.096)}}}
+	d, ok := e.Difference()
+	require.True(t, ok)
+	assert.Zero(t, d, "a drift replacement both would make")
+}
