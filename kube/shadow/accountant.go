@@ -80,7 +80,9 @@ type Change struct {
 // mark (a NodeClaim's DisruptionReason condition, a Node's
 // karpenter.sh/disrupted taint) or deletion (deletionTimestamp set, or
 // the object gone) opens an event decided on the snapshot before that
-// change; NodeClaims created while it is open, within BatchMax of its
+// change. Only nodes Karpenter manages count (a NodeClaim seen is theirs,
+// or they have the karpenter.sh/nodepool label): another node's taint or
+// deletion (a managed node group's, an admin's) is no event. NodeClaims created while it is open, within BatchMax of its
 // last mark or deletion, are its replacements (later ones are
 // provisioning: Karpenter creates replacements as it marks); it
 // closes when its marked nodes are deleted (or DisruptionTimeout passed)
@@ -236,7 +238,7 @@ func (a *Accountant) claimGone(now time.Time, old *karpv1.NodeClaim, current fun
 }
 
 func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current func() kube.Objects) {
-	if old == nil || (old.ResourceVersion != "" && old.ResourceVersion == n.ResourceVersion) {
+	if old == nil || (old.ResourceVersion != "" && old.ResourceVersion == n.ResourceVersion) || !a.managed(n) {
 		return
 	}
 	before := func() kube.Objects { return withNode(current(), old) }
@@ -251,7 +253,18 @@ func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current fun
 }
 
 func (a *Accountant) nodeGone(now time.Time, old *corev1.Node, current func() kube.Objects) {
+	if !a.managed(old) {
+		return
+	}
 	a.remove(now, a.nodeClaim(old), func() kube.Objects { return withNode(current(), old) })
+}
+
+// managed reports whether Karpenter manages n: a NodeClaim seen is
+// its, or it has the karpenter.sh/nodepool label. Another node's taints
+// and deletion (a managed node group's, an admin's) are no Karpenter
+// disruption. O(claims).
+func (a *Accountant) managed(n *corev1.Node) bool {
+	return n.Labels[karpv1.NodePoolLabelKey] != "" || a.claimName(n) != ""
 }
 
 // nodeKey is the key of n in gone and marked: its NodeClaim's name, else

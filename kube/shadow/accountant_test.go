@@ -202,6 +202,9 @@ func TestAccountant(t *testing.T) {
 	a, b, c := claim("a", "m5.large"), claim("b", "m5.large"), claim("c", "m5.xlarge")
 	bare := claim("bare", "")
 	r1 := claim("r1", "m5.large")
+	static := nextNode(node("mng-1"), func(n *corev1.Node) { // a managed node group's: no NodeClaim, no karpenter.sh/nodepool
+		n.Labels = map[string]string{"eks.amazonaws.com/nodegroup": "system", "node.kubernetes.io/instance-type": "m5.large"}
+	})
 	tests := []struct {
 		name   string
 		start  []*karpv1.NodeClaim
@@ -317,6 +320,12 @@ func TestAccountant(t *testing.T) {
 		start: []*karpv1.NodeClaim{old1},
 		steps: []step{update(0, old1, next(old1, marked)), update(time.Second, next(old1, marked), next(next(old1, marked), func(nc *karpv1.NodeClaim) { nc.Status.Conditions = nil })),
 			tick(time.Minute)},
+	}, {
+		name:  "a node Karpenter does not manage is no event",
+		nodes: []*corev1.Node{static},
+		steps: []step{update(0, static, nextNode(static, func(n *corev1.Node) { n.Spec.Taints = []corev1.Taint{karpv1.DisruptedNoScheduleTaint} })),
+			update(time.Second, static, nextNode(static, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
+			gone(2*time.Second, static), tick(time.Minute), flush(time.Hour)},
 	}, {
 		name:  "flush reports the open batch",
 		steps: []step{add(0, bare), tick(time.Second), flush(2 * time.Second)},

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
@@ -47,23 +46,6 @@ func TestReviewPendingPodsCountedOnce(t *testing.T) {
 	acc, got := reviewRun(t, &fake{}, s, []step{add(0, a), tick(2 * time.Second), add(20*time.Second, b), tick(22 * time.Second)})
 	require.Len(t, got, 2)
 	assert.LessOrEqual(t, acc.Totals().Pods, 2, "2 pods exist; the totals count %d", acc.Totals().Pods)
-}
-
-// TestReviewStaticNodeDeletionIsNoKarpenterEvent: a Node Karpenter does
-// not manage (no NodeClaim, no karpenter.sh/nodepool label: a managed
-// node group's, a node an admin deletes) is deleted. Karpenter did
-// nothing, but the accountant reports a Karpenter disruption removing it.
-func TestReviewStaticNodeDeletionIsNoKarpenterEvent(t *testing.T) {
-	static := &corev1.Node{ObjectMeta: metav1.ObjectMeta{Name: "mng-1", ResourceVersion: "1",
-		Labels: map[string]string{"eks.amazonaws.com/nodegroup": "system", "node.kubernetes.io/instance-type": "m5.large",
-			"topology.kubernetes.io/zone": "us-east-1a"}}}
-	s := &fakeServer{nodes: []*corev1.Node{static}}
-	_, got := reviewRun(t, &fake{}, s, []step{
-		update(0, static, nextNode(static, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
-		gone(time.Second, static), tick(5 * time.Second)})
-	for _, e := range got {
-		t.Errorf("event %d %s: Karpenter removed %v", e.Seq, e.Type, names(e.Karpenter.Removed))
-	}
 }
 
 // TestReviewProvisioningDuringDisruptionWindow: Karpenter marks old-1
