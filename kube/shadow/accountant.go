@@ -3,6 +3,7 @@ package shadow
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -143,8 +144,13 @@ func (a *Accountant) Start(objs kube.Objects) {
 	}
 }
 
-// Totals returns the totals of the events reported so far.
-func (a *Accountant) Totals() Totals { return a.totals }
+// Totals returns the totals of the events reported so far: a copy, which
+// the caller may Add to. O(pods counted).
+func (a *Accountant) Totals() Totals {
+	t := a.totals
+	t.pods = maps.Clone(t.pods)
+	return t
+}
 
 // Observe applies the change c observed at now and returns the events
 // that were complete before it (see [Accountant.Tick]). current returns

