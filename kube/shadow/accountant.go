@@ -202,7 +202,7 @@ func (a *Accountant) claimChanged(now time.Time, old, nc *karpv1.NodeClaim, curr
 	before := func() kube.Objects { return withClaim(current(), old) }
 	switch {
 	case nc.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
-		a.remove(now, claimOf(nc), before)
+		a.remove(now, claimOf(nc), deletionReason(nc, now), before)
 	case disruptionReason(nc) != "" && disruptionReason(old) == "":
 		a.mark(now, nc.Name, disruptionReason(nc), before)
 	case disruptionReason(nc) == "" && disruptionReason(old) != "":
@@ -237,7 +237,7 @@ func (a *Accountant) claimGone(now time.Time, old *karpv1.NodeClaim, current fun
 	if known {
 		old = t.claim // the newest version seen
 	}
-	a.remove(now, claimOf(old), func() kube.Objects { return withClaim(current(), old) })
+	a.remove(now, claimOf(old), deletionReason(old, now), func() kube.Objects { return withClaim(current(), old) })
 	if known && t.window == nil {
 		delete(a.claims, old.Name)
 	}
@@ -250,7 +250,7 @@ func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current fun
 	before := func() kube.Objects { return withNode(current(), old) }
 	switch {
 	case n.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
-		a.remove(now, a.nodeClaim(n), before)
+		a.remove(now, a.nodeClaim(n), "", before)
 	case disrupted(n) && !disrupted(old):
 		a.mark(now, a.nodeKey(n), "", before)
 	case !disrupted(n) && disrupted(old):
@@ -262,7 +262,7 @@ func (a *Accountant) nodeGone(now time.Time, old *corev1.Node, current func() ku
 	if !a.managed(old) {
 		return
 	}
-	a.remove(now, a.nodeClaim(old), func() kube.Objects { return withNode(current(), old) })
+	a.remove(now, a.nodeClaim(old), "", func() kube.Objects { return withNode(current(), old) })
 }
 
 // managed reports whether Karpenter manages n: a NodeClaim seen is
@@ -308,8 +308,8 @@ func (a *Accountant) claimName(n *corev1.Node) string {
 
 // remove records the deletion of c (a NodeClaim, or a Node named
 // "node/NAME"), once: in its own unreported event as Deleted, else in the
-// open (or a new) disruption.
-func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) {
+// open (or a new) disruption, for reason when known.
+func (a *Accountant) remove(now time.Time, c Claim, reason string, before func() kube.Objects) {
 	if a.gone[c.Name] {
 		return
 	}
@@ -324,6 +324,7 @@ func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) 
 	w := a.disruption(now, before)
 	w.removed = append(w.removed, c)
 	w.marked = slices.DeleteFunc(w.marked, func(k string) bool { return k == c.Name })
+	w.reason = cmp.Or(w.reason, reason)
 	w.last, w.marking = now, now
 }
 
@@ -508,6 +509,20 @@ func disruptionReason(nc *karpv1.NodeClaim) string {
 		if c.Type == karpv1.ConditionTypeDisruptionReason && c.Status == "True" {
 			return cmp.Or(c.Reason, c.Type)
 		}
+	}
+	return ""
+}
+
+// deletionReason is the reason of nc's deletion at now: its
+// DisruptionReason when Karpenter marked it, else ReasonExpired when it
+// is past its spec.expireAfter (Karpenter's expiration controller deletes
+// such a claim unmarked), else "".
+func deletionReason(nc *karpv1.NodeClaim, now time.Time) string {
+	if r := disruptionReason(nc); r != "" {
+		return r
+	}
+	if d := nc.Spec.ExpireAfter.Duration; d != nil && !now.Before(nc.CreationTimestamp.Add(*d)) {
+		return ReasonExpired
 	}
 	return ""
 }

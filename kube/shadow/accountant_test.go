@@ -203,6 +203,10 @@ func TestAccountant(t *testing.T) {
 	a, b, c := claim("a", "m5.large"), claim("b", "m5.large"), claim("c", "m5.xlarge")
 	bare := claim("bare", "")
 	r1 := claim("r1", "m5.large")
+	expiring := next(onNode(claim("old-3", "m5.large"), "n3"), func(nc *karpv1.NodeClaim) {
+		day := 24 * time.Hour
+		nc.CreationTimestamp, nc.Spec.ExpireAfter.Duration = metav1.Time{Time: t0.Add(-day)}, &day
+	})
 	static := nextNode(node("mng-1"), func(n *corev1.Node) { // a managed node group's: no NodeClaim, no karpenter.sh/nodepool
 		n.Labels = map[string]string{"eks.amazonaws.com/nodegroup": "system", "node.kubernetes.io/instance-type": "m5.large"}
 	})
@@ -322,6 +326,13 @@ func TestAccountant(t *testing.T) {
 		steps: []step{update(0, old1, next(old1, marked)), update(time.Second, next(old1, marked), next(next(old1, marked), func(nc *karpv1.NodeClaim) { nc.Status.Conditions = nil })),
 			tick(time.Minute)},
 	}, {
+		name:  "a claim deleted past its expireAfter expired",
+		start: []*karpv1.NodeClaim{old1, old2, expiring},
+		steps: []step{gone(0, expiring), tick(time.Second)},
+		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-3"}, reason: "Expired",
+			snapClaims: []string{"old-1", "old-2", "old-3"}, diff: -usd(0.096)}},
+		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Removed: 1, Change: -usd(0.096)}, Difference: -usd(0.096)},
+	}, {
 		name:  "a node Karpenter does not manage is no event",
 		nodes: []*corev1.Node{static},
 		steps: []step{update(0, static, nextNode(static, func(n *corev1.Node) { n.Spec.Taints = []corev1.Taint{karpv1.DisruptedNoScheduleTaint} })),
@@ -386,21 +397,6 @@ func TestAccountant(t *testing.T) {
 			}
 		})
 	}
-}
-
-// TestTotalsCountEachPodOnce: a pod pending in several provisioning
-// events (its node not registered yet) counts once, and once placed
-// though nodeplan placed it in one event only.
-func TestTotalsCountEachPodOnce(t *testing.T) {
-	var tot Totals
-	for _, d := range []Decision{
-		{PendingPods: []string{"a/p1", "a/p2"}, UnschedulablePods: []string{"a/p2"}},
-		{PendingPods: []string{"a/p1", "a/p2", "b/p1"}},
-		{PendingPods: []string{"b/p1", "b/p3"}, UnschedulablePods: []string{"b/p1", "b/p3"}},
-	} {
-		tot.Add(&Event{Type: Provisioning, Nodeplan: d})
-	}
-	assert.Equal(t, [2]int{4, 3}, [2]int{tot.Pods, tot.Placed}, "pods, placed")
 }
 
 // counts is t without the pods it counted, to compare with a literal.

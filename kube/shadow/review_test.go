@@ -58,17 +58,3 @@ func TestReviewProvisioningDuringDisruptionWindow(t *testing.T) {
 	assert.Equal(t, []string{"c"}, prov, "provisioning events' NodeClaims")
 	assert.Equal(t, []string{"r1"}, disr, "the consolidation's replacements")
 }
-
-// TestReviewDriftComparedWithConsolidation: Karpenter replaces a drifted
-// m5.large by an m5.large (change 0); nodeplan's drift would do the same
-// (change 0) and its consolidation would delete another node. The
-// event's difference compares Karpenter's drift with nodeplan's
-// consolidation and says nodeplan is 0.096 USD/h cheaper.
-func TestReviewDriftComparedWithConsolidation(t *testing.T) {
-	e := Event{Type: Disruption, Karpenter: Karpenter{Reason: "Drifted",
-		Launched: []Claim{{Name: "new", Price: usd(0.096), Priced: true}}, Removed: []Claim{{Name: "old", Price: usd(0.096), Priced: true}}},
-		Nodeplan: Decision{Drift: Commands{Commands: 1, Deleted: 1, Launched: 1}, Consolidation: Commands{Commands: 1, Deleted: 1, Change: -usd(0.096)}}}
-	d, ok := e.Difference()
-	require.True(t, ok)
-	assert.Zero(t, d, "a drift replacement both would make")
-}
