@@ -93,7 +93,7 @@ func TestShadowLive(t *testing.T) {
 		append(row[:1:1], row[2:]...), "the row but its time")
 	cancel()
 	until("summary: 1 provisioning event, 0 disruption events (0 errors)")
-	assert.Equal(t, "  pods: 1 pending, 1 placed by nodeplan", until("  pods:"))
+	assert.Equal(t, "  pods: 1 pending (each once), 1 placed by nodeplan", until("  pods:"))
 	assert.Equal(t, "  difference (Karpenter - nodeplan): 0.000000 USD/hour", until("  difference"))
 	require.NoError(t, <-done)
 }
