@@ -83,9 +83,11 @@ type Change struct {
 // the object gone) opens an event decided on the snapshot before that
 // change. Only nodes Karpenter manages count (a NodeClaim seen is theirs,
 // or they have the karpenter.sh/nodepool label): another node's taint or
-// deletion (a managed node group's, an admin's) is no event. NodeClaims created while it is open, within BatchMax of its
-// last mark or deletion, are its replacements (later ones are
-// provisioning: Karpenter creates replacements as it marks); it
+// deletion (a managed node group's, an admin's) is no event. NodeClaims
+// created within BatchIdle of its last mark are its replacements
+// (Karpenter creates replacements right after it marks their candidates,
+// and deletes the candidates only once the replacements are initialised,
+// so later NodeClaims, and those after a deletion, are provisioning); it
 // closes when its marked nodes are deleted (or DisruptionTimeout passed)
 // and nothing happened for BatchIdle. A closed event is reported once all
 // its NodeClaims have resolved offerings, or after ResolveTimeout.
@@ -123,7 +125,7 @@ type tracked struct {
 type window struct {
 	typ             Type
 	start, last, at time.Time // at: when it closed
-	marking         time.Time // a disruption's last mark or deletion
+	marking         time.Time // a disruption's last mark (zero: none)
 	snap            kube.Objects
 	launched        []string // NodeClaim names
 	removed         []Claim  // unpriced until reported
@@ -211,12 +213,14 @@ func (a *Accountant) claimChanged(now time.Time, old, nc *karpv1.NodeClaim, curr
 }
 
 // created tracks a new NodeClaim: a replacement of the open disruption
-// when it comes within BatchMax of its last mark or deletion (Karpenter
-// creates replacements right after marking their candidates), else one of
-// the open (or a new) provisioning batch.
+// when it comes within BatchIdle of its last mark, else one of the open
+// (or a new) provisioning batch. Karpenter's disruption queue
+// (StartCommand) marks the candidates, then creates their replacements at
+// once, and deletes the candidates only once the replacements have
+// initialised: a deletion opens no such window.
 func (a *Accountant) created(now time.Time, nc *karpv1.NodeClaim, current func() kube.Objects) {
 	w := a.open[Disruption]
-	if w != nil && !now.Before(w.marking.Add(a.o.BatchMax)) {
+	if w != nil && (w.marking.IsZero() || !now.Before(w.marking.Add(a.o.BatchIdle))) {
 		w = nil
 	}
 	if w == nil {
@@ -325,7 +329,7 @@ func (a *Accountant) remove(now time.Time, c Claim, reason string, before func()
 	w.removed = append(w.removed, c)
 	w.marked = slices.DeleteFunc(w.marked, func(k string) bool { return k == c.Name })
 	w.reason = cmp.Or(w.reason, reason)
-	w.last, w.marking = now, now
+	w.last = now
 }
 
 // mark records that Karpenter chose key (a NodeClaim or "node/NAME") for

@@ -281,7 +281,7 @@ func TestAccountant(t *testing.T) {
 	}, {
 		name:  "provisioning while a disruption waits",
 		start: []*karpv1.NodeClaim{old1, old2},
-		steps: []step{update(0, old1, next(old1, marked)), add(time.Second, r1), add(30*time.Second, c), tick(31 * time.Second),
+		steps: []step{update(0, old1, next(old1, marked)), add(500*time.Millisecond, r1), add(30*time.Second, c), tick(31 * time.Second),
 			update(60*time.Second, nil, next(next(old1, marked), deleting)), tick(61 * time.Second)},
 		want: []want{
 			{typ: Provisioning, start: 30 * time.Second, end: 31 * time.Second, launched: []string{"c"}, pending: 2,
@@ -291,9 +291,23 @@ func TestAccountant(t *testing.T) {
 		totals: Totals{Events: [2]int{1, 1}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 2, Removed: 1, Change: usd(0.096)},
 			Nodeplan: Side{Launched: 1, Removed: 1, Change: usd(0.05)}, Difference: usd(0.192) - usd(0.1) + usd(0.096) - usd(0.192) + usd(0.05)},
 	}, {
+		name:  "provisioning shortly after a mark",
+		start: []*karpv1.NodeClaim{old1, old2},
+		steps: []step{update(0, old1, next(old1, marked)), add(200*time.Millisecond, r1), add(5*time.Second, c), tick(7 * time.Second),
+			update(60*time.Second, nil, next(next(old1, marked), deleting)), add(60500*time.Millisecond, a), tick(62 * time.Second)},
+		want: []want{
+			{typ: Provisioning, start: 5 * time.Second, end: 7 * time.Second, launched: []string{"c"}, pending: 2,
+				snapClaims: []string{"old-1", "old-2", "r1"}, diff: usd(0.192) - usd(0.1)},
+			{typ: Provisioning, start: 60500 * time.Millisecond, end: 62 * time.Second, launched: []string{"a"}, pending: 2,
+				snapClaims: []string{"old-1", "old-2", "r1", "c"}, diff: usd(0.096) - usd(0.1)},
+			{typ: Disruption, end: 62 * time.Second, launched: []string{"r1"}, removed: []string{"old-1"},
+				reason: "Underutilized", snapClaims: []string{"old-1", "old-2"}, diff: usd(0.096) - usd(0.192) + usd(0.05)}},
+		totals: Totals{Events: [2]int{2, 1}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 3, Removed: 1, Change: usd(0.192)},
+			Nodeplan: Side{Launched: 2, Removed: 1, Change: usd(0.15)}, Difference: usd(0.192) - usd(0.1) + usd(0.096) - usd(0.1) + usd(0.096) - usd(0.192) + usd(0.05)},
+	}, {
 		name:  "marked and never deleted",
 		start: []*karpv1.NodeClaim{old1, old2},
-		steps: []step{update(0, old1, next(old1, marked)), add(time.Second, r1), tick(15*time.Minute - 1), tick(15 * time.Minute)},
+		steps: []step{update(0, old1, next(old1, marked)), add(500*time.Millisecond, r1), tick(15*time.Minute - 1), tick(15 * time.Minute)},
 		want: []want{{typ: Disruption, end: 15 * time.Minute, launched: []string{"r1"}, kept: []string{"old-1"},
 			reason: "Underutilized", snapClaims: []string{"old-1", "old-2"}, diff: usd(0.096) + usd(0.05)}},
 		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Launched: 1, Change: usd(0.096)},
