@@ -318,7 +318,7 @@ func TestAccountant(t *testing.T) {
 		nodes: []*corev1.Node{n1},
 		steps: []step{gone(0, old1), update(500*time.Millisecond, n1, nextNode(n1, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
 			tick(900 * time.Millisecond), tick(time.Second), gone(100*time.Second, n1), tick(200 * time.Second)},
-		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-1"}, snapClaims: []string{"old-2", "old-1"},
+		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-1"}, snapClaims: []string{"old-1", "old-2"},
 			diff: usd(0.05) - usd(0.192)}},
 		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Removed: 1, Change: -usd(0.192)},
 			Nodeplan: Side{Removed: 1, Change: -usd(0.05)}, Difference: usd(0.05) - usd(0.192)},
