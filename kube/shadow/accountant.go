@@ -98,7 +98,8 @@ type Change struct {
 // Node marked or deleted (its NodeClaim is looked up), plus one copy of
 // the snapshot when an event opens; the Decider runs when an event is
 // reported. An Accountant keeps each NodeClaim it has seen until the API
-// deletes it and the name of each node it reported removed.
+// deletes it (and its event, if open then, is reported), and the name of
+// each node it reported removed.
 //
 // An Accountant is not safe for concurrent use. The zero Accountant is
 // not usable; call [New].
@@ -118,7 +119,8 @@ type Accountant struct {
 type tracked struct {
 	claim   *karpv1.NodeClaim
 	window  *window
-	deleted bool
+	deleted bool // its deletion was seen
+	gone    bool // the API deleted it: forgotten once its event is reported
 }
 
 // window is an event being collected.
@@ -242,22 +244,29 @@ func (a *Accountant) claimGone(now time.Time, old *karpv1.NodeClaim, current fun
 		old = t.claim // the newest version seen
 	}
 	a.remove(now, claimOf(old), deletionReason(old, now), func() kube.Objects { return withClaim(current(), old) })
-	if known && t.window == nil {
+	switch {
+	case known && t.window == nil:
 		delete(a.claims, old.Name)
+	case known:
+		t.gone = true
 	}
 }
 
 func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current func() kube.Objects) {
-	if old == nil || (old.ResourceVersion != "" && old.ResourceVersion == n.ResourceVersion) || !a.managed(n) {
+	if old == nil || (old.ResourceVersion != "" && old.ResourceVersion == n.ResourceVersion) {
+		return
+	}
+	deleting, marking := n.DeletionTimestamp != nil && old.DeletionTimestamp == nil, disrupted(n) != disrupted(old)
+	if !(deleting || marking) || !a.managed(n) {
 		return
 	}
 	before := func() kube.Objects { return withNode(current(), old) }
 	switch {
-	case n.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
+	case deleting:
 		a.remove(now, a.nodeClaim(n), "", before)
-	case disrupted(n) && !disrupted(old):
+	case disrupted(n):
 		a.mark(now, a.nodeKey(n), "", before)
-	case !disrupted(n) && disrupted(old):
+	default:
 		a.unmark(a.nodeKey(n))
 	}
 }
@@ -463,7 +472,11 @@ func (a *Accountant) report(w *window, now time.Time) Event {
 		e.Nodeplan, e.Err = a.d.Disrupt(w.snap, w.start)
 	}
 	for _, name := range w.launched {
-		a.claims[name].window = nil // reported: a later deletion is a disruption
+		if t := a.claims[name]; t.gone {
+			delete(a.claims, name)
+		} else {
+			t.window = nil // reported: a later deletion is a disruption
+		}
 	}
 	a.totals.Add(&e)
 	return e

@@ -3,6 +3,7 @@ package shadow
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -421,4 +422,29 @@ func counts(t Totals) Totals {
 
 func TestTypeString(t *testing.T) {
 	assert.Equal(t, []string{"Provisioning", "Disruption", "Type(7)"}, []string{Provisioning.String(), Disruption.String(), Type(7).String()})
+}
+
+// TestAccountantForgetsFailedLaunches: a NodeClaim the API deleted while
+// its batch was open is forgotten once the batch is reported; one still
+// deleting (a finalizer) is kept, so that its last update is no new
+// NodeClaim.
+func TestAccountantForgetsFailedLaunches(t *testing.T) {
+	a, b := claim("a", ""), claim("b", "")
+	acc := New(&fake{}, Options{})
+	var got []Event
+	for _, st := range []step{add(0, a), add(100*time.Millisecond, b), gone(200*time.Millisecond, a),
+		update(300*time.Millisecond, b, next(b, deleting)), tick(2 * time.Second),
+		update(3*time.Second, next(b, deleting), next(next(b, deleting), func(nc *karpv1.NodeClaim) { nc.Finalizers = nil })),
+		tick(10 * time.Second)} {
+		if st.tick {
+			got = append(got, acc.Tick(t0.Add(st.at))...)
+			continue
+		}
+		evs, err := acc.Observe(t0.Add(st.at), st.c, func() kube.Objects { return kube.Objects{} })
+		require.NoError(t, err)
+		got = append(got, evs...)
+	}
+	require.Len(t, got, 1)
+	assert.Equal(t, []string{"a", "b"}, names(got[0].Karpenter.Launched))
+	assert.Equal(t, []string{"b"}, slices.Sorted(maps.Keys(acc.claims)))
 }
