@@ -114,14 +114,16 @@ func TestShadowFlags(t *testing.T) {
 		code int
 		out  string
 		err  string
+		not  string // in neither output
 	}{
-		{"help", []string{"shadow", "--help"}, exitOK, "usage: nodeplan shadow [--kubeconfig FILE]", ""},
-		{"batch idle", []string{"shadow", "--batch-idle", "0s"}, exitBadInput, "", "--batch-idle 0s: want a positive duration"},
-		{"duration", []string{"shadow", "--duration", "-1s"}, exitBadInput, "", "--duration -1s: want a non-negative duration"},
-		{"output", []string{"shadow", "-o", "yaml"}, exitBadInput, "", `-o "yaml": want table or json`},
-		{"no manifests", []string{"shadow", "-f", "x.yaml"}, exitBadInput, "", "flag provided but not defined: -f"},
-		{"no kubeconfig", []string{"shadow", "--kubeconfig", "/nonexistent/kubeconfig"}, exitBadInput, "", "/nonexistent/kubeconfig"},
-		{"no namespace", []string{"shadow", "-n", "shop"}, exitBadInput, "", "-n shop: shadow watches every namespace"},
+		{"help", []string{"shadow", "--help"}, exitOK, "usage: nodeplan shadow [--kubeconfig FILE]", "", "namespace"},
+		{"batch idle", []string{"shadow", "--batch-idle", "0s"}, exitBadInput, "", "--batch-idle 0s: want a positive duration", ""},
+		{"duration", []string{"shadow", "--duration", "-1s"}, exitBadInput, "", "--duration -1s: want a non-negative duration", ""},
+		{"output", []string{"shadow", "-o", "yaml"}, exitBadInput, "", `-o "yaml": want table or json`, ""},
+		{"no manifests", []string{"shadow", "-f", "x.yaml"}, exitBadInput, "", "flag provided but not defined: -f", ""},
+		{"no kubeconfig", []string{"shadow", "--kubeconfig", "/nonexistent/kubeconfig"}, exitBadInput, "", "/nonexistent/kubeconfig", ""},
+		{"no namespace", []string{"shadow", "-n", "shop"}, exitBadInput, "", "flag provided but not defined: -n", ""},
+		{"no argument", []string{"shadow", "extra", "--duration", "1s"}, exitBadInput, "", `unexpected argument "extra": nodeplan shadow takes flags only`, "-f"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +131,9 @@ func TestShadowFlags(t *testing.T) {
 			assert.Equal(t, tc.code, run(tc.args, nil, &stdout, &stderr), stderr.String())
 			assert.Contains(t, stdout.String(), tc.out)
 			assert.Contains(t, stderr.String(), tc.err)
+			if tc.not != "" {
+				assert.NotContains(t, stdout.String()+stderr.String(), tc.not)
+			}
 		})
 	}
 }
