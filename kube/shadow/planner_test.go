@@ -26,8 +26,11 @@ func objects(t *testing.T, text string) kube.Objects {
 			i++
 		}
 		require.Less(t, i, len(resources), "kind %v", u["kind"])
-		obj, err := resources[i].decode(u)
+		data, err := yaml.YAMLToJSON([]byte(doc))
 		require.NoError(t, err)
+		obj, unknown, err := resources[i].decode(data)
+		require.NoError(t, err)
+		require.Empty(t, unknown)
 		resources[i].add(&objs, obj)
 	}
 	return objs

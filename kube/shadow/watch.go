@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/nodeplan/nodeplan/kube"
@@ -63,7 +64,7 @@ type WatchOptions struct {
 func Watch(ctx context.Context, cfg *rest.Config, o WatchOptions, decider func(kube.Objects) (Decider, error), emit func(Event) error) (Totals, error) {
 	o = o.withWatchDefaults()
 	ctx, cancel := context.WithCancel(ctx)
-	w := &watcher{changes: make(chan observed, 1024), done: ctx.Done(), clock: o.Clock}
+	w := newWatcher(o, ctx.Done())
 	defer func() {
 		cancel()
 		if w.factory != nil {
@@ -115,7 +116,12 @@ func (w *watcher) start(ctx context.Context, cfg *rest.Config, o WatchOptions) e
 			return fmt.Errorf("informers did not sync: %w", context.Cause(ctx))
 		}
 	}
-	return nil
+	select {
+	case err := <-w.failed:
+		return err
+	default:
+		return nil
+	}
 }
 
 func (o WatchOptions) withWatchDefaults() WatchOptions {
@@ -196,6 +202,17 @@ type watcher struct {
 	changes chan observed
 	done    <-chan struct{} // stops the handlers' sends
 	clock   func() time.Time
+	warn    func(string)
+	failed  chan error // the first object that did not decode; it ends the watch
+
+	mu      sync.Mutex      // guards unknown: the informers decode concurrently
+	unknown map[string]bool // the unknown fields warned of
+}
+
+// newWatcher returns a watcher of o whose handlers stop when done is.
+func newWatcher(o WatchOptions, done <-chan struct{}) *watcher {
+	return &watcher{changes: make(chan observed, 1024), done: done, clock: o.Clock, warn: o.Warn,
+		failed: make(chan error, 1), unknown: map[string]bool{}}
 }
 
 // observed is a change and when the informer's handler saw it.
@@ -222,7 +239,7 @@ type store struct {
 // to w.changes.
 func (w *watcher) inform(r *resource) error {
 	inf := w.factory.ForResource(r.gvr).Informer()
-	if err := inf.SetTransform(func(obj any) (any, error) { return typedObject(r, obj) }); err != nil {
+	if err := inf.SetTransform(func(obj any) (any, error) { return w.typed(r, obj), nil }); err != nil {
 		return err
 	}
 	w.stores = append(w.stores, store{r: r, store: inf.GetStore()})
@@ -231,16 +248,20 @@ func (w *watcher) inform(r *resource) error {
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, initial bool) {
-			if !initial {
+			if !initial && decoded(obj) {
 				w.send(Change{New: obj})
 			}
 		},
-		UpdateFunc: func(old, obj any) { w.send(Change{Old: old, New: obj}) },
+		UpdateFunc: func(old, obj any) {
+			if decoded(old) && decoded(obj) {
+				w.send(Change{Old: old, New: obj})
+			}
+		},
 		DeleteFunc: func(obj any) {
 			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = t.Obj
+				obj = w.typed(r, t.Obj)
 			}
-			if obj, err := typedObject(r, obj); err == nil {
+			if decoded(obj) {
 				w.send(Change{Old: obj})
 			}
 		},
@@ -248,13 +269,57 @@ func (w *watcher) inform(r *resource) error {
 	return err
 }
 
-// typedObject decodes an unstructured object of r; others (already
-// typed, or a tombstone) are returned as they are.
-func typedObject(r *resource, obj any) (any, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return r.decode(u.Object)
+// typed decodes an unstructured object of r with live's decoder; others
+// (already typed) are returned as they are. An object that does not
+// decode is returned unstructured (so the store still keys it), and its
+// error ends the watch (w.failed); a field its type lacks is a warning,
+// once per kind and field.
+func (w *watcher) typed(r *resource, obj any) any {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj
 	}
-	return obj, nil
+	data, err := u.MarshalJSON()
+	var typed any
+	var unknown []string
+	if err == nil {
+		typed, unknown, err = r.decode(data)
+	}
+	if err != nil {
+		select {
+		case w.failed <- fmt.Errorf("%s %s: %w", r.kind, objectName(u), err):
+		default: // one error is enough
+		}
+		return u
+	}
+	w.warnUnknown(unknown)
+	return typed
+}
+
+// warnUnknown warns of the unknown fields not warned of yet.
+func (w *watcher) warnUnknown(fields []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range fields {
+		if !w.unknown[f] {
+			w.unknown[f] = true
+			w.warn("ignored an unknown field, which the API types nodeplan is built with lack (a newer server's field): " + f)
+		}
+	}
+}
+
+// objectName is u's namespace/name, or name.
+func objectName(u *unstructured.Unstructured) string {
+	if u.GetNamespace() != "" {
+		return u.GetNamespace() + "/" + u.GetName()
+	}
+	return u.GetName()
+}
+
+// decoded reports whether obj was decoded (is not left unstructured).
+func decoded(obj any) bool {
+	_, bad := obj.(*unstructured.Unstructured)
+	return !bad
 }
 
 // snapshot reads the stores into Objects, each kind sorted by its store
@@ -265,7 +330,7 @@ func (w *watcher) snapshot() kube.Objects {
 		keys := s.store.ListKeys()
 		slices.Sort(keys)
 		for _, k := range keys {
-			if obj, ok, _ := s.store.GetByKey(k); ok {
+			if obj, ok, _ := s.store.GetByKey(k); ok && decoded(obj) { // one that is not ends the watch
 				s.r.add(&objs, obj)
 			}
 		}
@@ -291,6 +356,11 @@ func (w *watcher) run(ctx context.Context, acc *Accountant, o WatchOptions, emit
 		select {
 		case <-ctx.Done():
 			err := emitAll(acc.Flush(o.Clock()))
+			return acc.Totals(), err
+		case err := <-w.failed:
+			if ferr := emitAll(acc.Flush(o.Clock())); ferr != nil {
+				err = ferr
+			}
 			return acc.Totals(), err
 		case c := <-w.changes:
 			events, err = acc.Observe(c.at, c.c, w.snapshot)

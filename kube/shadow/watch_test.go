@@ -20,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -391,4 +392,45 @@ func TestWatchStoppedBeforeSync(t *testing.T) {
 		func(kube.Objects) (Decider, error) { t.Error("decider called"); return &Planner{}, nil }, func(Event) error { return nil })
 	assert.NoError(t, err)
 	assert.Equal(t, Totals{}, totals)
+}
+
+// TestWatcherDecodes: the informers' objects are decoded with live's
+// decoder: case-sensitive (a field of another case is unknown, warned of
+// once), and an object that does not decode is kept unstructured and
+// ends the watch with an error naming it, not dropped.
+func TestWatcherDecodes(t *testing.T) {
+	var warnings []string
+	w := newWatcher(WatchOptions{Warn: func(s string) { warnings = append(warnings, s) }}.withWatchDefaults(), nil)
+	var claims *resource
+	for i := range resources {
+		if resources[i].kind == "NodeClaim" {
+			claims = &resources[i]
+		}
+	}
+	u := func(y string) any {
+		obj := &unstructured.Unstructured{}
+		require.NoError(t, yaml.Unmarshal([]byte(y), &obj.Object))
+		return obj
+	}
+	good := `{apiVersion: karpenter.sh/v1, kind: NodeClaim, metadata: {name: a}, status: {NodeName: n1}}`
+	for range 2 {
+		nc, ok := w.typed(claims, u(good)).(*karpv1.NodeClaim)
+		require.True(t, ok)
+		assert.Empty(t, nc.Status.NodeName, "NodeName is not nodeName")
+	}
+	assert.Equal(t, []string{"ignored an unknown field, which the API types nodeplan is built with lack (a newer server's field): NodeClaim status.NodeName"}, warnings)
+	select {
+	case err := <-w.failed:
+		t.Fatalf("failed: %v", err)
+	default:
+	}
+
+	bad := w.typed(claims, u(`{apiVersion: karpenter.sh/v1, kind: NodeClaim, metadata: {name: b}, spec: {expireAfter: 5}}`))
+	assert.False(t, decoded(bad))
+	select {
+	case err := <-w.failed:
+		assert.ErrorContains(t, err, "NodeClaim b: decoding a NodeClaim")
+	default:
+		t.Error("no error for an object that does not decode")
+	}
 }
