@@ -70,13 +70,13 @@ func withoutClaims(objs kube.Objects, names []string) kube.Objects {
 // unbound returns pods with those bound to the nodes named unbound, a
 // copy when there are any (pods is not modified).
 func unbound(pods []corev1.Pod, nodes map[string]bool) []corev1.Pod {
-	out := pods
+	out, copied := pods, false
 	for i := range pods {
-		if !nodes[pods[i].Spec.NodeName] || pods[i].Spec.NodeName == "" {
+		if pods[i].Spec.NodeName == "" || !nodes[pods[i].Spec.NodeName] {
 			continue
 		}
-		if &out[0] == &pods[0] {
-			out = slices.Clone(pods)
+		if !copied {
+			out, copied = slices.Clone(pods), true
 		}
 		p := pods[i].DeepCopy()
 		p.Spec.NodeName = ""
