@@ -1,6 +1,8 @@
 package live
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -10,6 +12,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	"sigs.k8s.io/json"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
 	"github.com/nodeplan/nodeplan/kube"
@@ -77,10 +80,11 @@ type resource struct {
 type kind struct {
 	resource
 	read func(r *reader, objs *kube.Objects) error
-	// object and add serve [Kinds]: a new object of the kind, and adding
-	// one to its slice.
+	// object, add and decode serve [Kinds]: a new object of the kind,
+	// adding one to its slice, and decoding one.
 	object func() any
 	add    func(objs *kube.Objects, obj any)
+	decode func(data []byte) (any, []string, error)
 }
 
 // Kind is one kind of [kube.Objects] as the API server serves it, for a
@@ -98,6 +102,12 @@ type Kind struct {
 	New func() any
 	// Add appends obj, a pointer New returned, to its slice of objs.
 	Add func(objs *kube.Objects, obj any)
+	// Decode decodes the JSON of one object of the kind as Read decodes
+	// a list's items (case-sensitive field names, integers kept exact):
+	// a pointer as New returns, and the paths of the fields its Go type
+	// lacks (for the kinds Read warns of them; none for EC2NodeClasses).
+	// An error is JSON the type cannot hold.
+	Decode func(data []byte) (obj any, unknown []string, err error)
 }
 
 // Kinds returns every kind Read lists, in its order. It allocates the
@@ -106,7 +116,7 @@ func Kinds() []Kind {
 	var out []Kind
 	for _, k := range kinds() {
 		out = append(out, Kind{Resource: schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.name},
-			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn, New: k.object, Add: k.add})
+			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn, New: k.object, Add: k.add, Decode: k.decode})
 	}
 	return out
 }
@@ -142,7 +152,24 @@ func into[T any](r resource, field func(*kube.Objects) *[]T, key func(*T) object
 		items, err := list(rd, r, key)
 		*field(objs) = items
 		return err
-	}, object: func() any { return new(T) }, add: func(objs *kube.Objects, obj any) { *field(objs) = append(*field(objs), *obj.(*T)) }}
+	}, object: func() any { return new(T) }, add: func(objs *kube.Objects, obj any) { *field(objs) = append(*field(objs), *obj.(*T)) },
+		decode: func(data []byte) (any, []string, error) { return decodeObject[T](r, data) }}
+}
+
+// decodeObject decodes one object of r, as listQuery decodes a page.
+func decodeObject[T any](r resource, data []byte) (*T, []string, error) {
+	v := new(T)
+	strict, err := json.UnmarshalStrict(data, v, json.DisallowUnknownFields)
+	if err != nil {
+		return nil, nil, fmt.Errorf("decoding a %s: %w", r.kind, err)
+	}
+	var unknown []string
+	if r.strict {
+		for _, e := range strict {
+			unknown = append(unknown, describe(r.kind, e, func(int) objectKey { return objectKey{} }))
+		}
+	}
+	return v, unknown, nil
 }
 
 // objectKey is an object's namespace and name, the order Read returns.

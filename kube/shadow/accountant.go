@@ -3,6 +3,7 @@ package shadow
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 	"time"
 
@@ -80,9 +81,13 @@ type Change struct {
 // mark (a NodeClaim's DisruptionReason condition, a Node's
 // karpenter.sh/disrupted taint) or deletion (deletionTimestamp set, or
 // the object gone) opens an event decided on the snapshot before that
-// change; NodeClaims created while it is open, within BatchMax of its
-// last mark or deletion, are its replacements (later ones are
-// provisioning: Karpenter creates replacements as it marks); it
+// change. Only nodes Karpenter manages count (a NodeClaim seen is theirs,
+// or they have the karpenter.sh/nodepool label): another node's taint or
+// deletion (a managed node group's, an admin's) is no event. NodeClaims
+// created within BatchIdle of its last mark are its replacements
+// (Karpenter creates replacements right after it marks their candidates,
+// and deletes the candidates only once the replacements are initialised,
+// so later NodeClaims, and those after a deletion, are provisioning); it
 // closes when its marked nodes are deleted (or DisruptionTimeout passed)
 // and nothing happened for BatchIdle. A closed event is reported once all
 // its NodeClaims have resolved offerings, or after ResolveTimeout.
@@ -93,7 +98,8 @@ type Change struct {
 // Node marked or deleted (its NodeClaim is looked up), plus one copy of
 // the snapshot when an event opens; the Decider runs when an event is
 // reported. An Accountant keeps each NodeClaim it has seen until the API
-// deletes it and the name of each node it reported removed.
+// deletes it (and its event, if open then, is reported), and the name of
+// each node it reported removed.
 //
 // An Accountant is not safe for concurrent use. The zero Accountant is
 // not usable; call [New].
@@ -113,14 +119,15 @@ type Accountant struct {
 type tracked struct {
 	claim   *karpv1.NodeClaim
 	window  *window
-	deleted bool
+	deleted bool // its deletion was seen
+	gone    bool // the API deleted it: forgotten once its event is reported
 }
 
 // window is an event being collected.
 type window struct {
 	typ             Type
 	start, last, at time.Time // at: when it closed
-	marking         time.Time // a disruption's last mark or deletion
+	marking         time.Time // a disruption's last mark (zero: none)
 	snap            kube.Objects
 	launched        []string // NodeClaim names
 	removed         []Claim  // unpriced until reported
@@ -141,8 +148,13 @@ func (a *Accountant) Start(objs kube.Objects) {
 	}
 }
 
-// Totals returns the totals of the events reported so far.
-func (a *Accountant) Totals() Totals { return a.totals }
+// Totals returns the totals of the events reported so far: a copy, which
+// the caller may Add to. O(pods counted).
+func (a *Accountant) Totals() Totals {
+	t := a.totals
+	t.pods = maps.Clone(t.pods)
+	return t
+}
 
 // Observe applies the change c observed at now and returns the events
 // that were complete before it (see [Accountant.Tick]). current returns
@@ -194,7 +206,7 @@ func (a *Accountant) claimChanged(now time.Time, old, nc *karpv1.NodeClaim, curr
 	before := func() kube.Objects { return withClaim(current(), old) }
 	switch {
 	case nc.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
-		a.remove(now, claimOf(nc), before)
+		a.remove(now, claimOf(nc), deletionReason(nc, now), before)
 	case disruptionReason(nc) != "" && disruptionReason(old) == "":
 		a.mark(now, nc.Name, disruptionReason(nc), before)
 	case disruptionReason(nc) == "" && disruptionReason(old) != "":
@@ -203,12 +215,14 @@ func (a *Accountant) claimChanged(now time.Time, old, nc *karpv1.NodeClaim, curr
 }
 
 // created tracks a new NodeClaim: a replacement of the open disruption
-// when it comes within BatchMax of its last mark or deletion (Karpenter
-// creates replacements right after marking their candidates), else one of
-// the open (or a new) provisioning batch.
+// when it comes within BatchIdle of its last mark, else one of the open
+// (or a new) provisioning batch. Karpenter's disruption queue
+// (StartCommand) marks the candidates, then creates their replacements at
+// once, and deletes the candidates only once the replacements have
+// initialised: a deletion opens no such window.
 func (a *Accountant) created(now time.Time, nc *karpv1.NodeClaim, current func() kube.Objects) {
 	w := a.open[Disruption]
-	if w != nil && !now.Before(w.marking.Add(a.o.BatchMax)) {
+	if w != nil && (w.marking.IsZero() || !now.Before(w.marking.Add(a.o.BatchIdle))) {
 		w = nil
 	}
 	if w == nil {
@@ -229,9 +243,12 @@ func (a *Accountant) claimGone(now time.Time, old *karpv1.NodeClaim, current fun
 	if known {
 		old = t.claim // the newest version seen
 	}
-	a.remove(now, claimOf(old), func() kube.Objects { return withClaim(current(), old) })
-	if known && t.window == nil {
+	a.remove(now, claimOf(old), deletionReason(old, now), func() kube.Objects { return withClaim(current(), old) })
+	switch {
+	case known && t.window == nil:
 		delete(a.claims, old.Name)
+	case known:
+		t.gone = true
 	}
 }
 
@@ -239,19 +256,34 @@ func (a *Accountant) nodeChanged(now time.Time, old, n *corev1.Node, current fun
 	if old == nil || (old.ResourceVersion != "" && old.ResourceVersion == n.ResourceVersion) {
 		return
 	}
+	deleting, marking := n.DeletionTimestamp != nil && old.DeletionTimestamp == nil, disrupted(n) != disrupted(old)
+	if !(deleting || marking) || !a.managed(n) {
+		return
+	}
 	before := func() kube.Objects { return withNode(current(), old) }
 	switch {
-	case n.DeletionTimestamp != nil && old.DeletionTimestamp == nil:
-		a.remove(now, a.nodeClaim(n), before)
-	case disrupted(n) && !disrupted(old):
+	case deleting:
+		a.remove(now, a.nodeClaim(n), "", before)
+	case disrupted(n):
 		a.mark(now, a.nodeKey(n), "", before)
-	case !disrupted(n) && disrupted(old):
+	default:
 		a.unmark(a.nodeKey(n))
 	}
 }
 
 func (a *Accountant) nodeGone(now time.Time, old *corev1.Node, current func() kube.Objects) {
-	a.remove(now, a.nodeClaim(old), func() kube.Objects { return withNode(current(), old) })
+	if !a.managed(old) {
+		return
+	}
+	a.remove(now, a.nodeClaim(old), "", func() kube.Objects { return withNode(current(), old) })
+}
+
+// managed reports whether Karpenter manages n: a NodeClaim seen is
+// its, or it has the karpenter.sh/nodepool label. Another node's taints
+// and deletion (a managed node group's, an admin's) are no Karpenter
+// disruption. O(claims).
+func (a *Accountant) managed(n *corev1.Node) bool {
+	return n.Labels[karpv1.NodePoolLabelKey] != "" || a.claimName(n) != ""
 }
 
 // nodeKey is the key of n in gone and marked: its NodeClaim's name, else
@@ -289,8 +321,8 @@ func (a *Accountant) claimName(n *corev1.Node) string {
 
 // remove records the deletion of c (a NodeClaim, or a Node named
 // "node/NAME"), once: in its own unreported event as Deleted, else in the
-// open (or a new) disruption.
-func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) {
+// open (or a new) disruption, for reason when known.
+func (a *Accountant) remove(now time.Time, c Claim, reason string, before func() kube.Objects) {
 	if a.gone[c.Name] {
 		return
 	}
@@ -305,7 +337,8 @@ func (a *Accountant) remove(now time.Time, c Claim, before func() kube.Objects) 
 	w := a.disruption(now, before)
 	w.removed = append(w.removed, c)
 	w.marked = slices.DeleteFunc(w.marked, func(k string) bool { return k == c.Name })
-	w.last, w.marking = now, now
+	w.reason = cmp.Or(w.reason, reason)
+	w.last = now
 }
 
 // mark records that Karpenter chose key (a NodeClaim or "node/NAME") for
@@ -439,7 +472,11 @@ func (a *Accountant) report(w *window, now time.Time) Event {
 		e.Nodeplan, e.Err = a.d.Disrupt(w.snap, w.start)
 	}
 	for _, name := range w.launched {
-		a.claims[name].window = nil // reported: a later deletion is a disruption
+		if t := a.claims[name]; t.gone {
+			delete(a.claims, name)
+		} else {
+			t.window = nil // reported: a later deletion is a disruption
+		}
 	}
 	a.totals.Add(&e)
 	return e
@@ -489,6 +526,20 @@ func disruptionReason(nc *karpv1.NodeClaim) string {
 		if c.Type == karpv1.ConditionTypeDisruptionReason && c.Status == "True" {
 			return cmp.Or(c.Reason, c.Type)
 		}
+	}
+	return ""
+}
+
+// deletionReason is the reason of nc's deletion at now: its
+// DisruptionReason when Karpenter marked it, else ReasonExpired when it
+// is past its spec.expireAfter (Karpenter's expiration controller deletes
+// such a claim unmarked), else "".
+func deletionReason(nc *karpv1.NodeClaim, now time.Time) string {
+	if r := disruptionReason(nc); r != "" {
+		return r
+	}
+	if d := nc.Spec.ExpireAfter.Duration; d != nil && !now.Before(nc.CreationTimestamp.Add(*d)) {
+		return ReasonExpired
 	}
 	return ""
 }

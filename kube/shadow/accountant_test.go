@@ -3,6 +3,7 @@ package shadow
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 	"time"
@@ -30,13 +31,14 @@ type fake struct {
 
 func (f *fake) Provision(objs kube.Objects) (Decision, error) {
 	f.snaps = append(f.snaps, objs)
-	n := 0
+	d := Decision{Nodes: 1, Price: usd(0.1)}
 	for _, p := range objs.Pods {
 		if p.Spec.NodeName == "" {
-			n++
+			d.PendingPods = append(d.PendingPods, p.Namespace+"/"+p.Name)
 		}
 	}
-	return Decision{Pending: n, Placed: n, Nodes: 1, Price: usd(0.1)}, nil
+	d.Pending, d.Placed = len(d.PendingPods), len(d.PendingPods)
+	return d, nil
 }
 
 func (f *fake) Disrupt(objs kube.Objects, now time.Time) (Decision, error) {
@@ -202,6 +204,13 @@ func TestAccountant(t *testing.T) {
 	a, b, c := claim("a", "m5.large"), claim("b", "m5.large"), claim("c", "m5.xlarge")
 	bare := claim("bare", "")
 	r1 := claim("r1", "m5.large")
+	expiring := next(onNode(claim("old-3", "m5.large"), "n3"), func(nc *karpv1.NodeClaim) {
+		day := 24 * time.Hour
+		nc.CreationTimestamp, nc.Spec.ExpireAfter.Duration = metav1.Time{Time: t0.Add(-day)}, &day
+	})
+	static := nextNode(node("mng-1"), func(n *corev1.Node) { // a managed node group's: no NodeClaim, no karpenter.sh/nodepool
+		n.Labels = map[string]string{"eks.amazonaws.com/nodegroup": "system", "node.kubernetes.io/instance-type": "m5.large"}
+	})
 	tests := []struct {
 		name   string
 		start  []*karpv1.NodeClaim
@@ -224,7 +233,7 @@ func TestAccountant(t *testing.T) {
 			{typ: Provisioning, end: time.Second, launched: []string{"a"}, pending: 2, snapClaims: []string{}, diff: usd(0.096) - usd(0.1)},
 			{typ: Provisioning, start: 3 * time.Second, end: 4500 * time.Millisecond, launched: []string{"b", "c"}, pending: 2,
 				snapClaims: []string{"a"}, diff: usd(0.288) - usd(0.1)}},
-		totals: Totals{Events: [2]int{2, 0}, Pods: 4, Placed: 4, Karpenter: Side{Launched: 3, Change: usd(0.384)},
+		totals: Totals{Events: [2]int{2, 0}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 3, Change: usd(0.384)},
 			Nodeplan: Side{Launched: 2, Change: usd(0.2)}, Difference: usd(0.096) + usd(0.288) - usd(0.2)},
 	}, {
 		name:  "batch max window",
@@ -234,7 +243,7 @@ func TestAccountant(t *testing.T) {
 				pending: 2, snapClaims: []string{}, diff: 12*usd(0.096) - usd(0.1)},
 			{typ: Provisioning, start: 10800 * time.Millisecond, end: 11800 * time.Millisecond, launched: []string{"r1"}, pending: 2,
 				snapClaims: []string{"m0", "m1", "m2", "m3", "m4", "m5", "m6", "m7", "m8", "m9", "m10", "m11"}, diff: usd(0.096) - usd(0.1)}},
-		totals: Totals{Events: [2]int{2, 0}, Pods: 4, Placed: 4, Karpenter: Side{Launched: 13, Change: 13 * usd(0.096)},
+		totals: Totals{Events: [2]int{2, 0}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 13, Change: 13 * usd(0.096)},
 			Nodeplan: Side{Launched: 2, Change: usd(0.2)}, Difference: 13*usd(0.096) - usd(0.2)},
 	}, {
 		name: "unresolved offering",
@@ -273,7 +282,7 @@ func TestAccountant(t *testing.T) {
 	}, {
 		name:  "provisioning while a disruption waits",
 		start: []*karpv1.NodeClaim{old1, old2},
-		steps: []step{update(0, old1, next(old1, marked)), add(time.Second, r1), add(30*time.Second, c), tick(31 * time.Second),
+		steps: []step{update(0, old1, next(old1, marked)), add(500*time.Millisecond, r1), add(30*time.Second, c), tick(31 * time.Second),
 			update(60*time.Second, nil, next(next(old1, marked), deleting)), tick(61 * time.Second)},
 		want: []want{
 			{typ: Provisioning, start: 30 * time.Second, end: 31 * time.Second, launched: []string{"c"}, pending: 2,
@@ -283,9 +292,23 @@ func TestAccountant(t *testing.T) {
 		totals: Totals{Events: [2]int{1, 1}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 2, Removed: 1, Change: usd(0.096)},
 			Nodeplan: Side{Launched: 1, Removed: 1, Change: usd(0.05)}, Difference: usd(0.192) - usd(0.1) + usd(0.096) - usd(0.192) + usd(0.05)},
 	}, {
+		name:  "provisioning shortly after a mark",
+		start: []*karpv1.NodeClaim{old1, old2},
+		steps: []step{update(0, old1, next(old1, marked)), add(200*time.Millisecond, r1), add(5*time.Second, c), tick(7 * time.Second),
+			update(60*time.Second, nil, next(next(old1, marked), deleting)), add(60500*time.Millisecond, a), tick(62 * time.Second)},
+		want: []want{
+			{typ: Provisioning, start: 5 * time.Second, end: 7 * time.Second, launched: []string{"c"}, pending: 2,
+				snapClaims: []string{"old-1", "old-2", "r1"}, diff: usd(0.192) - usd(0.1)},
+			{typ: Provisioning, start: 60500 * time.Millisecond, end: 62 * time.Second, launched: []string{"a"}, pending: 2,
+				snapClaims: []string{"old-1", "old-2", "r1", "c"}, diff: usd(0.096) - usd(0.1)},
+			{typ: Disruption, end: 62 * time.Second, launched: []string{"r1"}, removed: []string{"old-1"},
+				reason: "Underutilized", snapClaims: []string{"old-1", "old-2"}, diff: usd(0.096) - usd(0.192) + usd(0.05)}},
+		totals: Totals{Events: [2]int{2, 1}, Pods: 2, Placed: 2, Karpenter: Side{Launched: 3, Removed: 1, Change: usd(0.192)},
+			Nodeplan: Side{Launched: 2, Removed: 1, Change: usd(0.15)}, Difference: usd(0.192) - usd(0.1) + usd(0.096) - usd(0.1) + usd(0.096) - usd(0.192) + usd(0.05)},
+	}, {
 		name:  "marked and never deleted",
 		start: []*karpv1.NodeClaim{old1, old2},
-		steps: []step{update(0, old1, next(old1, marked)), add(time.Second, r1), tick(15*time.Minute - 1), tick(15 * time.Minute)},
+		steps: []step{update(0, old1, next(old1, marked)), add(500*time.Millisecond, r1), tick(15*time.Minute - 1), tick(15 * time.Minute)},
 		want: []want{{typ: Disruption, end: 15 * time.Minute, launched: []string{"r1"}, kept: []string{"old-1"},
 			reason: "Underutilized", snapClaims: []string{"old-1", "old-2"}, diff: usd(0.096) + usd(0.05)}},
 		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Launched: 1, Change: usd(0.096)},
@@ -296,7 +319,7 @@ func TestAccountant(t *testing.T) {
 		nodes: []*corev1.Node{n1},
 		steps: []step{gone(0, old1), update(500*time.Millisecond, n1, nextNode(n1, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
 			tick(900 * time.Millisecond), tick(time.Second), gone(100*time.Second, n1), tick(200 * time.Second)},
-		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-1"}, snapClaims: []string{"old-2", "old-1"},
+		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-1"}, snapClaims: []string{"old-1", "old-2"},
 			diff: usd(0.05) - usd(0.192)}},
 		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Removed: 1, Change: -usd(0.192)},
 			Nodeplan: Side{Removed: 1, Change: -usd(0.05)}, Difference: usd(0.05) - usd(0.192)},
@@ -317,6 +340,19 @@ func TestAccountant(t *testing.T) {
 		start: []*karpv1.NodeClaim{old1},
 		steps: []step{update(0, old1, next(old1, marked)), update(time.Second, next(old1, marked), next(next(old1, marked), func(nc *karpv1.NodeClaim) { nc.Status.Conditions = nil })),
 			tick(time.Minute)},
+	}, {
+		name:  "a claim deleted past its expireAfter expired",
+		start: []*karpv1.NodeClaim{old1, old2, expiring},
+		steps: []step{gone(0, expiring), tick(time.Second)},
+		want: []want{{typ: Disruption, end: time.Second, removed: []string{"old-3"}, reason: "Expired",
+			snapClaims: []string{"old-1", "old-2", "old-3"}, diff: -usd(0.096)}},
+		totals: Totals{Events: [2]int{0, 1}, Karpenter: Side{Removed: 1, Change: -usd(0.096)}, Difference: -usd(0.096)},
+	}, {
+		name:  "a node Karpenter does not manage is no event",
+		nodes: []*corev1.Node{static},
+		steps: []step{update(0, static, nextNode(static, func(n *corev1.Node) { n.Spec.Taints = []corev1.Taint{karpv1.DisruptedNoScheduleTaint} })),
+			update(time.Second, static, nextNode(static, func(n *corev1.Node) { n.DeletionTimestamp = &metav1.Time{Time: t0} })),
+			gone(2*time.Second, static), tick(time.Minute), flush(time.Hour)},
 	}, {
 		name:  "flush reports the open batch",
 		steps: []step{add(0, bare), tick(time.Second), flush(2 * time.Second)},
@@ -370,7 +406,7 @@ func TestAccountant(t *testing.T) {
 					assert.Equal(t, w.diff, d, "difference")
 				}
 			}
-			assert.Equal(t, tc.totals, acc.Totals())
+			assert.Equal(t, tc.totals, counts(acc.Totals()))
 			if tc.check != nil {
 				tc.check(t, f)
 			}
@@ -378,6 +414,37 @@ func TestAccountant(t *testing.T) {
 	}
 }
 
+// counts is t without the pods it counted, to compare with a literal.
+func counts(t Totals) Totals {
+	t.pods = nil
+	return t
+}
+
 func TestTypeString(t *testing.T) {
 	assert.Equal(t, []string{"Provisioning", "Disruption", "Type(7)"}, []string{Provisioning.String(), Disruption.String(), Type(7).String()})
+}
+
+// TestAccountantForgetsFailedLaunches: a NodeClaim the API deleted while
+// its batch was open is forgotten once the batch is reported; one still
+// deleting (a finalizer) is kept, so that its last update is no new
+// NodeClaim.
+func TestAccountantForgetsFailedLaunches(t *testing.T) {
+	a, b := claim("a", ""), claim("b", "")
+	acc := New(&fake{}, Options{})
+	var got []Event
+	for _, st := range []step{add(0, a), add(100*time.Millisecond, b), gone(200*time.Millisecond, a),
+		update(300*time.Millisecond, b, next(b, deleting)), tick(2 * time.Second),
+		update(3*time.Second, next(b, deleting), next(next(b, deleting), func(nc *karpv1.NodeClaim) { nc.Finalizers = nil })),
+		tick(10 * time.Second)} {
+		if st.tick {
+			got = append(got, acc.Tick(t0.Add(st.at))...)
+			continue
+		}
+		evs, err := acc.Observe(t0.Add(st.at), st.c, func() kube.Objects { return kube.Objects{} })
+		require.NoError(t, err)
+		got = append(got, evs...)
+	}
+	require.Len(t, got, 1)
+	assert.Equal(t, []string{"a", "b"}, names(got[0].Karpenter.Launched))
+	assert.Equal(t, []string{"b"}, slices.Sorted(maps.Keys(acc.claims)))
 }

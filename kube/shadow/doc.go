@@ -17,5 +17,8 @@
 // karpenter.sh/capacity-type labels it sets when it launches); a claim
 // whose labels do not come within Options.ResolveTimeout, or whose
 // offering the catalog lacks, is reported unpriced, never at 0, and the
-// event's difference is then unknown.
+// event's difference is then unknown. The embedded catalogs
+// (instancetypes.AWS, Azure) have no reserved offerings, so a reserved
+// NodeClaim is always unpriced, and price spot at the modelled discount,
+// not at what Karpenter paid.
 package shadow

@@ -131,6 +131,10 @@ type Decision struct {
 	// place (pending pods, and the pods of deleting nodes, as
 	// nodeplan provision plans them); Placed and Unschedulable split them.
 	Pending, Placed, Unschedulable int
+	// PendingPods and UnschedulablePods name the pods Pending and
+	// Unschedulable count ("namespace/name"), so that [Totals] counts
+	// each pod once over the events it is pending in.
+	PendingPods, UnschedulablePods []string
 	// Nodes and Price are the NodeClaims nodeplan launches and their
 	// summed hourly price.
 	Nodes int
@@ -154,38 +158,69 @@ type Event struct {
 }
 
 // Difference returns Karpenter's hourly price (provisioning) or change
-// (disruption) minus nodeplan's: positive when nodeplan is cheaper. ok is
-// false when some claim of Karpenter's is unpriced or nodeplan did not
-// decide: the difference is then unknown, never a partial sum.
+// (disruption) minus nodeplan's (a disruption's: that of [Event.Compared]):
+// positive when nodeplan is cheaper. ok is false when some claim of
+// Karpenter's or some node nodeplan deletes is unpriced, or nodeplan did
+// not decide: the difference is then unknown, never a partial sum.
 func (e *Event) Difference() (d instancetypes.Price, ok bool) {
 	k, unpriced := e.Karpenter.Change()
-	if unpriced > 0 || e.Err != nil {
+	if unpriced > 0 || e.Err != nil || (e.Type == Disruption && e.Compared().Unpriced > 0) {
 		return 0, false
 	}
 	return k - e.nodeplanChange(), true
 }
 
-// nodeplanChange is nodeplan's price (provisioning) or consolidation
-// change (disruption).
+// Reasons Karpenter disrupts for: the DisruptionReason condition's
+// (Karpenter's disruption controller), and Expired, which the accountant
+// infers for a NodeClaim deleted unmarked past its spec.expireAfter
+// (Karpenter's expiration controller deletes it without marking).
+const (
+	ReasonDrifted       = "Drifted"
+	ReasonExpired       = "Expired"
+	ReasonEmpty         = "Empty"
+	ReasonUnderutilized = "Underutilized"
+)
+
+// Compared returns nodeplan's commands a disruption is compared with,
+// by Karpenter's reason: drift (Decision.Drift, which expires nodes too)
+// for Drifted and Expired, consolidation for Empty, Underutilized, or no
+// reason seen (a deletion Karpenter did not mark). Zero for a
+// provisioning event.
+func (e *Event) Compared() Commands {
+	switch {
+	case e.Type != Disruption:
+		return Commands{}
+	case e.Karpenter.Reason == ReasonDrifted || e.Karpenter.Reason == ReasonExpired:
+		return e.Nodeplan.Drift
+	}
+	return e.Nodeplan.Consolidation
+}
+
+// nodeplanChange is nodeplan's price (provisioning) or compared change
+// (disruption).
 func (e *Event) nodeplanChange() instancetypes.Price {
 	if e.Type == Disruption {
-		return e.Nodeplan.Consolidation.Change
+		return e.Compared().Change
 	}
 	return e.Nodeplan.Price
 }
 
 // Totals accumulate events. A Side's Price sums the known prices only;
 // Unpriced counts the claims left out. Difference sums the events whose
-// difference is known; Unknown counts the others.
+// difference is known; Unknown counts the others. The zero Totals count
+// nothing yet. A copy of Totals shares the pods counted: Add to one only.
 type Totals struct {
-	Events     [2]int // by Type
-	Errors     int
-	Pods       int // pending pods of provisioning events
-	Placed     int
-	Karpenter  Side
-	Nodeplan   Side
-	Difference instancetypes.Price
-	Unknown    int
+	Events [2]int // by Type
+	Errors int
+	// Pods counts the distinct pods pending in provisioning events (by
+	// namespace and name: a pod pending in several events counts once),
+	// Placed those of them nodeplan placed in at least one.
+	Pods, Placed int
+	Karpenter    Side
+	Nodeplan     Side
+	Difference   instancetypes.Price
+	Unknown      int
+	pods         map[string]bool // pod -> placed
 }
 
 // Side is one planner's cumulative account: nodes launched and removed
@@ -207,11 +242,10 @@ func (t *Totals) Add(e *Event) {
 	t.Karpenter.Change += k
 	t.Karpenter.Unpriced += unpriced
 	if e.Type == Provisioning {
-		t.Pods += e.Nodeplan.Pending
-		t.Placed += e.Nodeplan.Placed
+		t.countPods(&e.Nodeplan)
 		t.Nodeplan.Launched += e.Nodeplan.Nodes
 	} else {
-		c := e.Nodeplan.Consolidation
+		c := e.Compared()
 		t.Nodeplan.Launched += c.Launched
 		t.Nodeplan.Removed += c.Deleted
 		t.Nodeplan.Unpriced += c.Unpriced
@@ -221,5 +255,28 @@ func (t *Totals) Add(e *Event) {
 		t.Difference += d
 	} else {
 		t.Unknown++
+	}
+}
+
+// countPods counts the pods of d not counted yet, and those it places
+// that no event placed before. O(pending pods).
+func (t *Totals) countPods(d *Decision) {
+	if t.pods == nil {
+		t.pods = map[string]bool{}
+	}
+	unschedulable := map[string]bool{}
+	for _, p := range d.UnschedulablePods {
+		unschedulable[p] = true
+	}
+	for _, p := range d.PendingPods {
+		placed, seen := t.pods[p]
+		if !seen {
+			t.Pods++
+		}
+		if !placed && !unschedulable[p] {
+			t.Placed++
+			placed = true
+		}
+		t.pods[p] = placed
 	}
 }

@@ -26,8 +26,11 @@ func objects(t *testing.T, text string) kube.Objects {
 			i++
 		}
 		require.Less(t, i, len(resources), "kind %v", u["kind"])
-		obj, err := resources[i].decode(u)
+		data, err := yaml.YAMLToJSON([]byte(doc))
 		require.NoError(t, err)
+		obj, unknown, err := resources[i].decode(data)
+		require.NoError(t, err)
+		require.Empty(t, unknown)
 		resources[i].add(&objs, obj)
 	}
 	return objs
@@ -92,7 +95,8 @@ func awsCatalog(t *testing.T) *instancetypes.Catalog {
 // TestPlannerProvision: the planner on typed objects answers what
 // packing.Solve answers on the same cluster loaded from its manifests.
 func TestPlannerProvision(t *testing.T) {
-	text := pool + "---\n" + pendingPod("a") + "---\n" + pendingPod("b") + "---\n" + pendingPod("c")
+	huge := strings.Replace(pendingPod("huge"), `cpu: "1"`, `cpu: "10000"`, 1)
+	text := pool + "---\n" + pendingPod("a") + "---\n" + pendingPod("b") + "---\n" + pendingPod("c") + "---\n" + huge
 	cat := awsCatalog(t)
 	p := &Planner{Catalog: cat}
 	d, err := p.Provision(objects(t, text))
@@ -105,7 +109,8 @@ func TestPlannerProvision(t *testing.T) {
 	plan, err := packing.Solve(prob, packing.Options{})
 	require.NoError(t, err)
 	require.NotEmpty(t, plan.NodeClaims)
-	assert.Equal(t, Decision{Pending: 3, Placed: 3, Nodes: len(plan.NodeClaims), Price: plan.Price}, d)
+	assert.Equal(t, Decision{Pending: 4, Placed: 3, Unschedulable: 1, Nodes: len(plan.NodeClaims), Price: plan.Price,
+		PendingPods: []string{"default/a", "default/b", "default/c", "default/huge"}, UnschedulablePods: []string{"default/huge"}}, d)
 }
 
 // TestPlannerDisrupt: an empty node is consolidated away, saving its

@@ -1,9 +1,6 @@
 package shadow
 
 import (
-	"encoding/json"
-	"fmt"
-
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/kube/live"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -15,9 +12,10 @@ type resource struct {
 	gvr                 schema.GroupVersionResource
 	kind                string
 	karpenter, optional bool
-	// decode converts the JSON of an object (as an unstructured map) to
-	// its typed value, a pointer.
-	decode func(u map[string]any) (any, error)
+	// decode converts the JSON of an object to its typed value, a
+	// pointer, with live's decoder (live.Kind.Decode): the fields its Go
+	// type lacks are unknown.
+	decode func(data []byte) (obj any, unknown []string, err error)
 	// add appends the typed object (a pointer decode returned) to objs.
 	add func(objs *kube.Objects, obj any)
 }
@@ -32,18 +30,7 @@ var resources = kinds()
 func kinds() []resource {
 	var out []resource
 	for _, k := range live.Kinds() {
-		out = append(out, resource{gvr: k.Resource, kind: k.Kind, karpenter: k.Karpenter, optional: k.Optional, add: k.Add,
-			decode: func(u map[string]any) (any, error) {
-				data, err := json.Marshal(u)
-				if err != nil {
-					return nil, err
-				}
-				v := k.New()
-				if err := json.Unmarshal(data, v); err != nil {
-					return nil, fmt.Errorf("%s: %w", k.Kind, err)
-				}
-				return v, nil
-			}})
+		out = append(out, resource{gvr: k.Resource, kind: k.Kind, karpenter: k.Karpenter, optional: k.Optional, add: k.Add, decode: k.Decode})
 	}
 	return out
 }

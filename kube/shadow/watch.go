@@ -4,11 +4,13 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/kube/live"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
@@ -37,54 +39,89 @@ type WatchOptions struct {
 // only) until ctx is done, feeds an [Accountant] the NodeClaim and Node
 // changes after the initial list, and calls emit with every event, then
 // with those still open (Accountant.Flush). It watches the kinds of
-// live.Kinds, the ones nodeplan reads from a cluster. decider is called once, on
+// live.Kinds, the ones nodeplan reads from a cluster. Before it starts the
+// informers, it lists one object of each kind: a list the server refuses
+// (Forbidden, Unauthorized) or that fails is a *live.ListError wrapping
+// the server's error. decider is called once, on
 // the snapshot of the initial list, for the Decider (a catalog in the
 // cluster's region). It returns the totals; an error of emit, of decider
-// or of the initial sync ends it early. An optional kind the server does
+// or of the initial sync ends it early; ctx ending before the initial
+// list is read ends it with zero totals and no error (nothing to
+// report). An optional kind the server does
 // not serve (EC2NodeClasses) is left out with a warning; Karpenter's own
 // kinds missing are an error wrapping live.ErrNoKarpenter, another kind
 // missing an error.
 //
 // cfg.Timeout bounds the discovery requests only: the informers' lists
-// and watches are bounded by client-go's reflectors. The snapshot an
-// event is decided on is read from the informers' caches when the change
-// is processed, each kind sorted by namespace and name; the changes of
-// NodeClaims and of Nodes come from two watches, each in order, taken in
-// the order they arrive.
+// and watches are bounded by client-go's reflectors. A change is timed
+// when the informer's handler sees it; the snapshot an event is decided
+// on is read from the informers' caches when the change is processed
+// (later, under load), each kind sorted by namespace and name; the
+// changes of NodeClaims and of Nodes come from two watches, each in
+// order, taken in the order they arrive. The decider and the
+// accountant's Start are given one snapshot, so that a NodeClaim created
+// while the decider is built is a change.
 func Watch(ctx context.Context, cfg *rest.Config, o WatchOptions, decider func(kube.Objects) (Decider, error), emit func(Event) error) (Totals, error) {
 	o = o.withWatchDefaults()
-	served, err := servedResources(cfg, o.Warn)
+	ctx, cancel := context.WithCancel(ctx)
+	w := newWatcher(o, ctx.Done())
+	defer func() {
+		cancel()
+		if w.factory != nil {
+			w.factory.Shutdown()
+		}
+	}()
+	err := w.start(ctx, cfg, o)
+	switch {
+	case ctx.Err() != nil:
+		return Totals{}, nil // stopped before the initial list was read: no event, nothing to report
+	case err != nil:
+		return Totals{}, err
+	}
+	initial := w.snapshot() // one snapshot for both: a NodeClaim created meanwhile is a change
+	d, err := decider(initial)
 	if err != nil {
 		return Totals{}, err
+	}
+	acc := New(d, o.Options)
+	acc.Start(initial)
+	return w.run(ctx, acc, o, emit)
+}
+
+// start checks the resources are served and listable, starts their
+// informers and waits for the initial list.
+func (w *watcher) start(ctx context.Context, cfg *rest.Config, o WatchOptions) error {
+	served, err := servedResources(cfg, o.Warn)
+	if err != nil {
+		return err
+	}
+	if err := listable(ctx, cfg, served); err != nil {
+		return err
 	}
 	watching := rest.CopyConfig(cfg)
 	watching.Timeout = 0 // a watch is one long request; the informers bound their lists and watches themselves
 	client, err := dynamic.NewForConfig(watching)
 	if err != nil {
-		return Totals{}, err
+		return err
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	w := &watcher{changes: make(chan Change, 1024), done: ctx.Done()}
-	factory := dynamicinformer.NewDynamicSharedInformerFactory(client, o.Resync)
-	defer func() { cancel(); factory.Shutdown() }()
+	w.factory = dynamicinformer.NewDynamicSharedInformerFactory(client, o.Resync)
 	for _, r := range served {
-		if err := w.inform(factory, r); err != nil {
-			return Totals{}, err
+		if err := w.inform(r); err != nil {
+			return err
 		}
 	}
-	factory.Start(ctx.Done())
-	for _, synced := range factory.WaitForCacheSync(ctx.Done()) {
+	w.factory.Start(ctx.Done())
+	for _, synced := range w.factory.WaitForCacheSync(ctx.Done()) {
 		if !synced {
-			return Totals{}, fmt.Errorf("informers did not sync: %w", context.Cause(ctx))
+			return fmt.Errorf("informers did not sync: %w", context.Cause(ctx))
 		}
 	}
-	d, err := decider(w.snapshot())
-	if err != nil {
-		return Totals{}, err
+	select {
+	case err := <-w.failed:
+		return err
+	default:
+		return nil
 	}
-	acc := New(d, o.Options)
-	acc.Start(w.snapshot())
-	return w.run(ctx, acc, o, emit)
 }
 
 func (o WatchOptions) withWatchDefaults() WatchOptions {
@@ -141,17 +178,53 @@ func servedResources(cfg *rest.Config, warn func(string)) ([]*resource, error) {
 	return out, nil
 }
 
-// watcher holds the informers' stores and the changes they report.
-type watcher struct {
-	stores  []store
-	changes chan Change
-	done    <-chan struct{} // stops the handlers' sends
+// listable lists one object of each resource of rs, so that a list the
+// server refuses (Forbidden: discovery is open to every authenticated
+// user) is a *live.ListError with the server's message at once, not an
+// informer retrying it forever. cfg.Timeout bounds each request.
+func listable(ctx context.Context, cfg *rest.Config, rs []*resource) error {
+	client, err := dynamic.NewForConfig(cfg)
+	if err != nil {
+		return err
+	}
+	for _, r := range rs {
+		if _, err := client.Resource(r.gvr).List(ctx, metav1.ListOptions{Limit: 1}); err != nil {
+			return &live.ListError{Resource: r.gvr.GroupResource().String(), Err: err}
+		}
+	}
+	return nil
 }
 
-// send queues c unless the watch is over.
+// watcher holds the informers' stores and the changes they report.
+type watcher struct {
+	factory dynamicinformer.DynamicSharedInformerFactory
+	stores  []store
+	changes chan observed
+	done    <-chan struct{} // stops the handlers' sends
+	clock   func() time.Time
+	warn    func(string)
+	failed  chan error // the first object that did not decode; it ends the watch
+
+	mu      sync.Mutex      // guards unknown: the informers decode concurrently
+	unknown map[string]bool // the unknown fields warned of
+}
+
+// newWatcher returns a watcher of o whose handlers stop when done is.
+func newWatcher(o WatchOptions, done <-chan struct{}) *watcher {
+	return &watcher{changes: make(chan observed, 1024), done: done, clock: o.Clock, warn: o.Warn,
+		failed: make(chan error, 1), unknown: map[string]bool{}}
+}
+
+// observed is a change and when the informer's handler saw it.
+type observed struct {
+	at time.Time
+	c  Change
+}
+
+// send queues c, timed now, unless the watch is over.
 func (w *watcher) send(c Change) {
 	select {
-	case w.changes <- c:
+	case w.changes <- observed{at: w.clock(), c: c}:
 	case <-w.done:
 	}
 }
@@ -164,9 +237,9 @@ type store struct {
 // inform registers the informer of r: its objects are stored typed (r's
 // decode), and a NodeClaim's or Node's changes after the initial list go
 // to w.changes.
-func (w *watcher) inform(f dynamicinformer.DynamicSharedInformerFactory, r *resource) error {
-	inf := f.ForResource(r.gvr).Informer()
-	if err := inf.SetTransform(func(obj any) (any, error) { return typedObject(r, obj) }); err != nil {
+func (w *watcher) inform(r *resource) error {
+	inf := w.factory.ForResource(r.gvr).Informer()
+	if err := inf.SetTransform(func(obj any) (any, error) { return w.typed(r, obj), nil }); err != nil {
 		return err
 	}
 	w.stores = append(w.stores, store{r: r, store: inf.GetStore()})
@@ -175,16 +248,20 @@ func (w *watcher) inform(f dynamicinformer.DynamicSharedInformerFactory, r *reso
 	}
 	_, err := inf.AddEventHandler(cache.ResourceEventHandlerDetailedFuncs{
 		AddFunc: func(obj any, initial bool) {
-			if !initial {
+			if !initial && decoded(obj) {
 				w.send(Change{New: obj})
 			}
 		},
-		UpdateFunc: func(old, obj any) { w.send(Change{Old: old, New: obj}) },
+		UpdateFunc: func(old, obj any) {
+			if decoded(old) && decoded(obj) {
+				w.send(Change{Old: old, New: obj})
+			}
+		},
 		DeleteFunc: func(obj any) {
 			if t, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-				obj = t.Obj
+				obj = w.typed(r, t.Obj)
 			}
-			if obj, err := typedObject(r, obj); err == nil {
+			if decoded(obj) {
 				w.send(Change{Old: obj})
 			}
 		},
@@ -192,13 +269,57 @@ func (w *watcher) inform(f dynamicinformer.DynamicSharedInformerFactory, r *reso
 	return err
 }
 
-// typedObject decodes an unstructured object of r; others (already
-// typed, or a tombstone) are returned as they are.
-func typedObject(r *resource, obj any) (any, error) {
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		return r.decode(u.Object)
+// typed decodes an unstructured object of r with live's decoder; others
+// (already typed) are returned as they are. An object that does not
+// decode is returned unstructured (so the store still keys it), and its
+// error ends the watch (w.failed); a field its type lacks is a warning,
+// once per kind and field.
+func (w *watcher) typed(r *resource, obj any) any {
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return obj
 	}
-	return obj, nil
+	data, err := u.MarshalJSON()
+	var typed any
+	var unknown []string
+	if err == nil {
+		typed, unknown, err = r.decode(data)
+	}
+	if err != nil {
+		select {
+		case w.failed <- fmt.Errorf("%s %s: %w", r.kind, objectName(u), err):
+		default: // one error is enough
+		}
+		return u
+	}
+	w.warnUnknown(unknown)
+	return typed
+}
+
+// warnUnknown warns of the unknown fields not warned of yet.
+func (w *watcher) warnUnknown(fields []string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for _, f := range fields {
+		if !w.unknown[f] {
+			w.unknown[f] = true
+			w.warn("ignored an unknown field, which the API types nodeplan is built with lack (a newer server's field): " + f)
+		}
+	}
+}
+
+// objectName is u's namespace/name, or name.
+func objectName(u *unstructured.Unstructured) string {
+	if u.GetNamespace() != "" {
+		return u.GetNamespace() + "/" + u.GetName()
+	}
+	return u.GetName()
+}
+
+// decoded reports whether obj was decoded (is not left unstructured).
+func decoded(obj any) bool {
+	_, bad := obj.(*unstructured.Unstructured)
+	return !bad
 }
 
 // snapshot reads the stores into Objects, each kind sorted by its store
@@ -209,7 +330,7 @@ func (w *watcher) snapshot() kube.Objects {
 		keys := s.store.ListKeys()
 		slices.Sort(keys)
 		for _, k := range keys {
-			if obj, ok, _ := s.store.GetByKey(k); ok {
+			if obj, ok, _ := s.store.GetByKey(k); ok && decoded(obj) { // one that is not ends the watch
 				s.r.add(&objs, obj)
 			}
 		}
@@ -236,9 +357,17 @@ func (w *watcher) run(ctx context.Context, acc *Accountant, o WatchOptions, emit
 		case <-ctx.Done():
 			err := emitAll(acc.Flush(o.Clock()))
 			return acc.Totals(), err
+		case err := <-w.failed:
+			if ferr := emitAll(acc.Flush(o.Clock())); ferr != nil {
+				err = ferr
+			}
+			return acc.Totals(), err
 		case c := <-w.changes:
-			events, err = acc.Observe(o.Clock(), c, w.snapshot)
+			events, err = acc.Observe(c.at, c.c, w.snapshot)
 		case <-ticker.C:
+			if len(w.changes) > 0 {
+				continue // the changes first: they happened before this tick
+			}
 			events = acc.Tick(o.Clock())
 		}
 		if err == nil {

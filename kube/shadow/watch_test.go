@@ -12,6 +12,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/kube/internal/apiservertest"
+	"github.com/nodeplan/nodeplan/kube/live"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -19,6 +20,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/dynamic"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -180,6 +182,7 @@ func TestWatch(t *testing.T) {
 	require.NoError(t, e.Err)
 	assert.Equal(t, []Claim{{Name: "default-x1", NodePool: "default", Offering: Offering{"m5.xlarge", "us-east-1a", "on-demand"},
 		Price: xlarge, Priced: true}}, dropNodes(e.Karpenter.Launched))
+	want.PendingPods = []string{"shadow-watch/a", "shadow-watch/b", "shadow-watch/c"} // the manifests' pods, in the test's namespace
 	assert.Equal(t, want, e.Nodeplan)
 	d, ok := e.Difference()
 	assert.True(t, ok)
@@ -322,4 +325,112 @@ func TestWatchReplacement(t *testing.T) {
 	assert.Zero(t, unpriced)
 	totals := w.stop()
 	assert.Equal(t, [2]int{0, 1}, totals.Events)
+}
+
+// TestWatchForbidden: a user who may read the discovery documents
+// (every authenticated user may) but not list the resources gets the
+// server's Forbidden as a *live.ListError at once, not informers that
+// retry the list until the context ends.
+func TestWatchForbidden(t *testing.T) {
+	srv := apiservertest.Require(t)
+	ctx, cancel := context.WithTimeout(t.Context(), 30*time.Second)
+	defer cancel()
+	start := time.Now()
+	_, err := Watch(ctx, srv.Config(apiservertest.Nobody), WatchOptions{},
+		func(kube.Objects) (Decider, error) { return &Planner{}, nil }, func(Event) error { return nil })
+	t.Logf("after %v: %v", time.Since(start).Round(time.Second), err)
+	assert.True(t, apierrors.IsForbidden(err), "want the server's Forbidden, got %v", err)
+	var le *live.ListError
+	assert.ErrorAs(t, err, &le)
+	assert.Less(t, time.Since(start), 20*time.Second, "a refused list is an error at once, not a hang")
+}
+
+// TestWatchClaimCreatedWhileDeciding: a NodeClaim Karpenter creates while
+// Watch builds its Decider (nodeplan shadow builds the region's catalog
+// there) is an event: Start is given the snapshot the decider was given,
+// not a later one that has it.
+func TestWatchClaimCreatedWhileDeciding(t *testing.T) {
+	srv, k := start(t)
+	cat := awsCatalog(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	defer cancel()
+	events := make(chan Event, 10)
+	done := make(chan error, 1)
+	go func() {
+		_, err := Watch(ctx, srv.Config(apiservertest.Reader), WatchOptions{Tick: 50 * time.Millisecond},
+			func(kube.Objects) (Decider, error) {
+				k.create(nodeClaimsGVR, "", strings.ReplaceAll(liveClaim, "{name: default-x1, labels: {karpenter.sh/nodepool: default}}",
+					"{name: during-start, labels: {karpenter.sh/nodepool: default, node.kubernetes.io/instance-type: m5.large, "+
+						"topology.kubernetes.io/zone: us-east-1a, karpenter.sh/capacity-type: on-demand}}"))
+				time.Sleep(2 * time.Second) // the informer stores it meanwhile, as a catalog build takes time
+				return &Planner{Catalog: cat}, nil
+			},
+			func(e Event) error { events <- e; return nil })
+		done <- err
+	}()
+	select {
+	case e := <-events:
+		assert.Equal(t, []string{"during-start"}, names(e.Karpenter.Launched))
+	case err := <-done:
+		t.Fatalf("Watch ended: %v", err)
+	case <-time.After(20 * time.Second):
+		t.Errorf("no event for the NodeClaim created after the initial list")
+	}
+	cancel()
+	<-done
+	assert.NoError(t, k.api.Resource(nodeClaimsGVR).Delete(context.Background(), "during-start", metav1.DeleteOptions{}))
+}
+
+// TestWatchStoppedBeforeSync: a context that ends before the initial list
+// is read (SIGINT, --duration) ends Watch with no error and no event, and
+// the decider is not asked.
+func TestWatchStoppedBeforeSync(t *testing.T) {
+	srv := apiservertest.Require(t)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	totals, err := Watch(ctx, srv.Config(apiservertest.Reader), WatchOptions{},
+		func(kube.Objects) (Decider, error) { t.Error("decider called"); return &Planner{}, nil }, func(Event) error { return nil })
+	assert.NoError(t, err)
+	assert.Equal(t, Totals{}, totals)
+}
+
+// TestWatcherDecodes: the informers' objects are decoded with live's
+// decoder: case-sensitive (a field of another case is unknown, warned of
+// once), and an object that does not decode is kept unstructured and
+// ends the watch with an error naming it, not dropped.
+func TestWatcherDecodes(t *testing.T) {
+	var warnings []string
+	w := newWatcher(WatchOptions{Warn: func(s string) { warnings = append(warnings, s) }}.withWatchDefaults(), nil)
+	var claims *resource
+	for i := range resources {
+		if resources[i].kind == "NodeClaim" {
+			claims = &resources[i]
+		}
+	}
+	u := func(y string) any {
+		obj := &unstructured.Unstructured{}
+		require.NoError(t, yaml.Unmarshal([]byte(y), &obj.Object))
+		return obj
+	}
+	good := `{apiVersion: karpenter.sh/v1, kind: NodeClaim, metadata: {name: a}, status: {NodeName: n1}}`
+	for range 2 {
+		nc, ok := w.typed(claims, u(good)).(*karpv1.NodeClaim)
+		require.True(t, ok)
+		assert.Empty(t, nc.Status.NodeName, "NodeName is not nodeName")
+	}
+	assert.Equal(t, []string{"ignored an unknown field, which the API types nodeplan is built with lack (a newer server's field): NodeClaim status.NodeName"}, warnings)
+	select {
+	case err := <-w.failed:
+		t.Fatalf("failed: %v", err)
+	default:
+	}
+
+	bad := w.typed(claims, u(`{apiVersion: karpenter.sh/v1, kind: NodeClaim, metadata: {name: b}, spec: {expireAfter: 5}}`))
+	assert.False(t, decoded(bad))
+	select {
+	case err := <-w.failed:
+		assert.ErrorContains(t, err, "NodeClaim b: decoding a NodeClaim")
+	default:
+		t.Error("no error for an object that does not decode")
+	}
 }

@@ -25,15 +25,19 @@ func inputFlags(fs *flag.FlagSet, c *config) {
 var clusterFlagNames = []string{"kubeconfig", "context", "n", "namespace", "A", "all-namespaces", "request-timeout"}
 
 // clusterFlags registers the flags that name the cluster to read, as
-// kubectl's.
-func clusterFlags(fs *flag.FlagSet, c *clusterConfig) {
+// kubectl's; namespaces says whether -n and -A are among them (not for
+// nodeplan shadow, which watches every namespace, as Karpenter does).
+func clusterFlags(fs *flag.FlagSet, c *clusterConfig, namespaces bool) {
 	fs.StringVar(&c.kubeconfig, "kubeconfig", "", "without -f, read the cluster of this kubeconfig `PATH` (default $KUBECONFIG, else ~/.kube/config, else the pod's service account)")
 	fs.StringVar(&c.context, "context", "", "the kubeconfig context to read (default the current context)")
+	fs.DurationVar(&c.timeout, "request-timeout", defaultRequestTimeout, "the longest one request to the API server may take; 0 for no limit")
+	if !namespaces {
+		return
+	}
 	fs.StringVar(&c.namespace, "n", "", "plan the pending pods and workloads of this `NAMESPACE` only; bound pods, nodes and daemonsets are still read in every namespace (default every namespace, not the context's)")
 	fs.StringVar(&c.namespace, "namespace", "", "same as -n")
 	fs.BoolVar(&c.allNamespaces, "A", false, "plan the pending pods of every namespace (the default)")
 	fs.BoolVar(&c.allNamespaces, "all-namespaces", false, "same as -A")
-	fs.DurationVar(&c.timeout, "request-timeout", defaultRequestTimeout, "the longest one request to the API server may take; 0 for no limit")
 }
 
 // interspersed lets flags follow file names, as kubectl's do (Go's flag

@@ -194,31 +194,49 @@
 // informers (get, list and watch only: it never writes; the nodeplan-reader
 // ClusterRole grants enough), reading the cluster the kube flags name
 // (--kubeconfig, --context; --request-timeout bounds its discovery
-// requests, not the watches; -n is an error: it watches every namespace,
-// as Karpenter does), and prints one line per
-// Karpenter action beside what nodeplan would have done, then a summary
-// on SIGINT, SIGTERM or after --duration. A provisioning event is the
+// requests and a first one-object list of each resource, not the watches;
+// it has no -n or -A: it watches every namespace, as Karpenter does, and
+// takes no arguments), and prints one line per Karpenter action beside
+// what nodeplan would have done, then a summary on SIGINT, SIGTERM or
+// after --duration. A list the server refuses (Forbidden, Unauthorized)
+// or cannot answer is exit status 2 with the server's message, before
+// any watch; a stop before the cluster has been read prints "stopped
+// before the cluster was read: no events" and exits 0; an object that does
+// not decode (with the decoder of the other commands' reads) ends the
+// watch, exit status 2, after the summary. A provisioning event is the
 // NodeClaims Karpenter created within one batch window (--batch-idle 1s,
 // --batch-max 10s, as Karpenter's); nodeplan plans (as provision does) the
-// snapshot of the moment the first of them appeared, without them. A
-// disruption event opens when Karpenter marks a node (the
+// snapshot of the moment the first of them appeared, without them and
+// their nodes (pods bound to those nodes are pending again). A
+// disruption event opens when Karpenter marks a node it manages (the
 // karpenter.sh/disrupted taint, a NodeClaim's DisruptionReason condition)
-// or deletes a NodeClaim or Node; the NodeClaims created while it is open
-// (within --batch-max of its last mark or deletion) are its replacements,
-// and nodeplan runs consolidate and drift on the snapshot of the moment
-// before. Karpenter's NodeClaims are priced at the
-// offering they resolved (their node.kubernetes.io/instance-type,
+// or deletes a NodeClaim or a Node it manages (one of a NodeClaim, or with
+// the karpenter.sh/nodepool label; another node's deletion is no event);
+// the NodeClaims created within --batch-idle of its last mark are its
+// replacements (Karpenter creates them right after marking, and deletes
+// the candidates only once they are ready; later NodeClaims are
+// provisioning), and nodeplan runs consolidate and drift on the snapshot
+// of the moment before. The event is compared with nodeplan's answer for
+// Karpenter's reason: drift for Drifted and Expired (a NodeClaim deleted
+// unmarked past its expireAfter), consolidation for Underutilized, Empty
+// or none; a node of unknown price that nodeplan deletes makes the
+// difference unknown. Karpenter's NodeClaims are priced at the offering
+// they resolved (their node.kubernetes.io/instance-type,
 // topology.kubernetes.io/zone and karpenter.sh/capacity-type labels,
-// awaited for --resolve-timeout); one unresolved or of unknown price is
-// reported unpriced, never at 0, and the event's difference is then
-// unknown. NodeClaims that exist when shadow starts are no event. The
-// catalog is built as for the other commands, in the region of the
-// cluster's NodePool nodes unless --region says otherwise. The table's
-// columns: #, START, EVENT, PODS (pending/placed by nodeplan),
-// KARPENTER and NODEPLAN (nodes launched, and removed), both hourly price
-// changes, DIFFERENCE (Karpenter − nodeplan: positive when nodeplan is
-// cheaper) and NOTES. --metrics-addr ADDR serves the summary's counters
-// at ADDR/metrics for Prometheus (nodeplan_shadow_events_total{type},
+// awaited for --resolve-timeout) in nodeplan's catalog; one unresolved or
+// of unknown price is reported unpriced, never at 0, and the event's
+// difference is then unknown. The embedded catalogs have no reserved
+// offerings, so a reserved NodeClaim is always unpriced, and price spot
+// at the modelled discount (--spot-discount), not at what Karpenter paid.
+// NodeClaims that exist when shadow starts are no event. The catalog is
+// built as for the other commands, in the region of the cluster's
+// NodePool nodes unless --region says otherwise. The table's columns: #,
+// START, EVENT, PODS (pending/placed by nodeplan), KARPENTER and NODEPLAN
+// (nodes launched, and removed), both hourly price changes, DIFFERENCE
+// (Karpenter − nodeplan: positive when nodeplan is cheaper) and NOTES. The
+// summary's pods count each pod once, however many events it was pending
+// in. --metrics-addr ADDR serves the summary's counters at ADDR/metrics
+// for Prometheus (nodeplan_shadow_events_total{type},
 // nodeplan_shadow_nodes_launched_total{planner}, …_removed_total,
 // …_unpriced_nodes_total, nodeplan_shadow_price_change_per_hour{planner},
 // nodeplan_shadow_difference_per_hour, …).

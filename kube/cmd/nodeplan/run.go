@@ -118,7 +118,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if name != "shadow" {
 		inputFlags(fs, &c)
 	}
-	clusterFlags(fs, &c.cluster)
+	clusterFlags(fs, &c.cluster, name != "shadow")
 	fs.StringVar(&c.catalog, "catalog", "aws", "instance catalog: aws, azure or a catalog JSON file")
 	fs.StringVar(&c.region, "region", "", "region (default the region label of the NodePools' nodes, else us-east-1 for aws, eastus for azure)")
 	fs.StringVar(&c.zones, "zones", "", "comma-separated zones (default the region's)")
@@ -142,8 +142,15 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if name == "shadow" {
 		shadowFlags(fs, &c)
 	}
-	if err := fs.Parse(interspersed(fs, args)); err != nil {
+	parse := interspersed(fs, args)
+	if name == "shadow" {
+		parse = args // no file arguments: one is an error below
+	}
+	if err := fs.Parse(parse); err != nil {
 		return c, flagError(fs, name, err)
+	}
+	if fs.NArg() > 0 {
+		return c, fmt.Errorf("unexpected argument %q: nodeplan %s takes flags only (see nodeplan %s --help)", fs.Arg(0), name, name)
 	}
 	if err := checkSource(fs, &c); err != nil {
 		return c, err

@@ -51,11 +51,8 @@ func checkShadow(c *config) error {
 			return fmt.Errorf("%s %v: want a positive duration", d.name, d.v)
 		}
 	}
-	switch {
-	case s.duration < 0:
+	if s.duration < 0 {
 		return fmt.Errorf("--duration %v: want a non-negative duration", s.duration)
-	case c.cluster.namespace != "":
-		return fmt.Errorf("-n %s: shadow watches every namespace, as Karpenter does", c.cluster.namespace)
 	}
 	return nil
 }
@@ -105,10 +102,13 @@ func watchShadow(ctx context.Context, c config, cfg *rest.Config, stdout, stderr
 		metrics.observe(&e)
 		return out.event(&e)
 	})
-	if out.started {
+	switch {
+	case out.started:
 		if serr := out.summary(&totals); err == nil {
 			err = serr
 		}
+	case err == nil: // stopped before the cluster's objects were listed
+		fmt.Fprintln(stderr, "nodeplan shadow: stopped before the cluster was read: no events")
 	}
 	return err
 }

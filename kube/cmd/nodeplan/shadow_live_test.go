@@ -93,7 +93,32 @@ func TestShadowLive(t *testing.T) {
 		append(row[:1:1], row[2:]...), "the row but its time")
 	cancel()
 	until("summary: 1 provisioning event, 0 disruption events (0 errors)")
-	assert.Equal(t, "  pods: 1 pending, 1 placed by nodeplan", until("  pods:"))
+	assert.Equal(t, "  pods: 1 pending (each once), 1 placed by nodeplan", until("  pods:"))
 	assert.Equal(t, "  difference (Karpenter - nodeplan): 0.000000 USD/hour", until("  difference"))
 	require.NoError(t, <-done)
+}
+
+// TestShadowStopsBeforeSync: nodeplan shadow stopped before it has read
+// the cluster (--duration shorter than the initial list, or SIGINT) exits
+// 0 and says so; one that may not list the cluster exits 2 with the
+// server's Forbidden.
+func TestShadowStopsBeforeSync(t *testing.T) {
+	srv := apiservertest.Require(t)
+	tests := []struct {
+		name, user, duration string
+		code                 int
+		err                  string
+	}{
+		{"stopped", apiservertest.Admin, "1ns", exitOK, "nodeplan shadow: stopped before the cluster was read: no events"},
+		{"forbidden", apiservertest.Nobody, "1m", exitBadInput, "is forbidden"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			var stdout, stderr strings.Builder
+			code := run([]string{"shadow", "--kubeconfig", srv.Kubeconfig(t, tc.user), "--duration", tc.duration}, nil, &stdout, &stderr)
+			assert.Equal(t, tc.code, code, stderr.String())
+			assert.Contains(t, stderr.String(), tc.err)
+			assert.NotContains(t, stderr.String(), "did not sync")
+		})
+	}
 }

@@ -26,7 +26,7 @@ func shadowEvents() ([]shadow.Event, shadow.Totals) {
 		Karpenter: shadow.Karpenter{Launched: []shadow.Claim{
 			{Name: "default-a", NodePool: "default", Offering: off("m5.xlarge"), Price: usd(0.192), Priced: true},
 			{Name: "default-b", NodePool: "default", Why: "offering not resolved: no label [node.kubernetes.io/instance-type]"}}},
-		Nodeplan: shadow.Decision{Pending: 3, Placed: 3, Nodes: 1, Price: usd(0.1)},
+		Nodeplan: shadow.Decision{Pending: 3, Placed: 3, Nodes: 1, Price: usd(0.1), PendingPods: []string{"default/p1", "default/p2", "default/p3"}},
 	}, {Seq: 2, Type: shadow.Disruption, Start: t0.Add(time.Minute), End: t0.Add(2 * time.Minute),
 		Karpenter: shadow.Karpenter{Reason: "Underutilized",
 			Launched: []shadow.Claim{{Name: "default-r", NodePool: "default", Offering: off("m5.large"), Price: usd(0.096), Priced: true}},
@@ -60,7 +60,7 @@ func TestShadowTable(t *testing.T) {
 3    2026-01-02T04:04:05Z Provisioning -       +1        -         0.096000                 -                  unknown      nodeplan: NodePool default: broken
 
 summary: 2 provisioning events, 1 disruption event (1 error)
-  pods: 3 pending, 3 placed by nodeplan
+  pods: 3 pending (each once), 3 placed by nodeplan
   Karpenter: launched 4, removed 1 nodes: 0.192000 + 1 unpriced USD/hour
   nodeplan:  launched 1, removed 1 nodes: -0.092000 USD/hour
   difference (Karpenter - nodeplan): 0.096000 USD/hour, 2 events of unknown difference left out
@@ -114,14 +114,16 @@ func TestShadowFlags(t *testing.T) {
 		code int
 		out  string
 		err  string
+		not  string // in neither output
 	}{
-		{"help", []string{"shadow", "--help"}, exitOK, "usage: nodeplan shadow [--kubeconfig FILE]", ""},
-		{"batch idle", []string{"shadow", "--batch-idle", "0s"}, exitBadInput, "", "--batch-idle 0s: want a positive duration"},
-		{"duration", []string{"shadow", "--duration", "-1s"}, exitBadInput, "", "--duration -1s: want a non-negative duration"},
-		{"output", []string{"shadow", "-o", "yaml"}, exitBadInput, "", `-o "yaml": want table or json`},
-		{"no manifests", []string{"shadow", "-f", "x.yaml"}, exitBadInput, "", "flag provided but not defined: -f"},
-		{"no kubeconfig", []string{"shadow", "--kubeconfig", "/nonexistent/kubeconfig"}, exitBadInput, "", "/nonexistent/kubeconfig"},
-		{"no namespace", []string{"shadow", "-n", "shop"}, exitBadInput, "", "-n shop: shadow watches every namespace"},
+		{"help", []string{"shadow", "--help"}, exitOK, "usage: nodeplan shadow [--kubeconfig FILE]", "", "namespace"},
+		{"batch idle", []string{"shadow", "--batch-idle", "0s"}, exitBadInput, "", "--batch-idle 0s: want a positive duration", ""},
+		{"duration", []string{"shadow", "--duration", "-1s"}, exitBadInput, "", "--duration -1s: want a non-negative duration", ""},
+		{"output", []string{"shadow", "-o", "yaml"}, exitBadInput, "", `-o "yaml": want table or json`, ""},
+		{"no manifests", []string{"shadow", "-f", "x.yaml"}, exitBadInput, "", "flag provided but not defined: -f", ""},
+		{"no kubeconfig", []string{"shadow", "--kubeconfig", "/nonexistent/kubeconfig"}, exitBadInput, "", "/nonexistent/kubeconfig", ""},
+		{"no namespace", []string{"shadow", "-n", "shop"}, exitBadInput, "", "flag provided but not defined: -n", ""},
+		{"no argument", []string{"shadow", "extra", "--duration", "1s"}, exitBadInput, "", `unexpected argument "extra": nodeplan shadow takes flags only`, "-f"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -129,6 +131,9 @@ func TestShadowFlags(t *testing.T) {
 			assert.Equal(t, tc.code, run(tc.args, nil, &stdout, &stderr), stderr.String())
 			assert.Contains(t, stdout.String(), tc.out)
 			assert.Contains(t, stderr.String(), tc.err)
+			if tc.not != "" {
+				assert.NotContains(t, stdout.String()+stderr.String(), tc.not)
+			}
 		})
 	}
 }

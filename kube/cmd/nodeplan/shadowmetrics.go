@@ -56,8 +56,8 @@ func (m *shadowMetrics) registry() *prometheus.Registry {
 			func(t *shadow.Totals) float64 { return float64(t.Events[typ]) })
 	}
 	counter("errors_total", "Events nodeplan could not decide on.", nil, func(t *shadow.Totals) float64 { return float64(t.Errors) })
-	counter("pending_pods_total", "Pending pods of provisioning events.", nil, func(t *shadow.Totals) float64 { return float64(t.Pods) })
-	counter("placed_pods_total", "Pods nodeplan placed in provisioning events.", nil, func(t *shadow.Totals) float64 { return float64(t.Placed) })
+	counter("pending_pods_total", "Distinct pods pending in provisioning events (a pod pending in several counts once).", nil, func(t *shadow.Totals) float64 { return float64(t.Pods) })
+	counter("placed_pods_total", "Distinct pods nodeplan placed in provisioning events.", nil, func(t *shadow.Totals) float64 { return float64(t.Placed) })
 	for _, side := range []struct {
 		name string
 		get  func(*shadow.Totals) *shadow.Side

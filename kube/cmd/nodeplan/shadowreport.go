@@ -167,15 +167,16 @@ func (s *shadowWriter) event(e *shadow.Event) error {
 		return writeLine(s, newShadowEvent(e, s.prices.currency))
 	}
 	k, unpriced := e.Karpenter.Change()
-	pods, nodeplanNodes, nodeplanPrice := "-", nodeCount(e.Nodeplan.Consolidation.Launched, e.Nodeplan.Consolidation.Deleted), e.Nodeplan.Consolidation.Change
+	c := e.Compared()
+	pods, nodeplanNodes, nodeplanPrice := "-", nodeCount(c.Launched, c.Deleted), withUnpriced(c.Change, c.Unpriced)
 	if e.Type == shadow.Provisioning {
-		pods, nodeplanNodes, nodeplanPrice = fmt.Sprintf("%d/%d", e.Nodeplan.Pending, e.Nodeplan.Placed), nodeCount(e.Nodeplan.Nodes, 0), e.Nodeplan.Price
+		pods, nodeplanNodes, nodeplanPrice = fmt.Sprintf("%d/%d", e.Nodeplan.Pending, e.Nodeplan.Placed), nodeCount(e.Nodeplan.Nodes, 0), e.Nodeplan.Price.Amount()
 	}
 	diff := "unknown"
 	if d, ok := e.Difference(); ok {
 		diff = d.Amount()
 	}
-	np := nodeplanPrice.Amount()
+	np := nodeplanPrice
 	if e.Err != nil {
 		pods, nodeplanNodes, np = "-", "-", "-"
 	}
@@ -250,7 +251,7 @@ func (s *shadowWriter) summary(t *shadow.Totals) error {
 		unknown = fmt.Sprintf(", %s of unknown difference left out", planview.Count(t.Unknown, "event"))
 	}
 	_, err := fmt.Fprintf(s.w, "\nsummary: %s, %s (%s)\n"+
-		"  pods: %d pending, %d placed by nodeplan\n"+
+		"  pods: %d pending (each once), %d placed by nodeplan\n"+
 		"  Karpenter: launched %d, removed %d nodes: %s %s/hour\n"+
 		"  nodeplan:  launched %d, removed %d nodes: %s %s/hour\n"+
 		"  difference (Karpenter - nodeplan): %s %s/hour%s\n",
