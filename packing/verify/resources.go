@@ -1,17 +1,18 @@
-package packing
+package verify
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
 // podRequest is a pod's requests with the one pod slot it takes when it
 // asks for none.
-func podRequest(p *Pod) resources.List {
+func podRequest(p *packing.Pod) resources.List {
 	r := p.Requests
 	if r.Pods == 0 {
 		r.Pods = 1
@@ -20,7 +21,7 @@ func podRequest(p *Pod) resources.List {
 }
 
 // dsRequest is a daemonset pod's requests with its one pod slot.
-func dsRequest(ds *DaemonSet) resources.List {
+func dsRequest(ds *packing.DaemonSet) resources.List {
 	r := ds.Requests
 	if r.Pods == 0 {
 		r.Pods = 1
@@ -89,7 +90,7 @@ func (v *verifier) checkNodeFit(h *vHost) {
 
 // overhead sums the requests of the daemonsets that run on type t of pool;
 // none run when the pool is unknown.
-func (v *verifier) overhead(pool *NodePool, t *instancetypes.InstanceType) resources.List {
+func (v *verifier) overhead(pool *packing.NodePool, t *instancetypes.InstanceType) resources.List {
 	var sum resources.List
 	if pool == nil {
 		return sum
@@ -107,7 +108,7 @@ var preferNoScheduleToleration = requirements.Toleration{Operator: requirements.
 
 // dsRuns reports whether ds tolerates pool's taints and one of its node
 // affinity alternatives fits both the pool and type t.
-func (v *verifier) dsRuns(ds *DaemonSet, pool *NodePool, t *instancetypes.InstanceType) bool {
+func (v *verifier) dsRuns(ds *packing.DaemonSet, pool *packing.NodePool, t *instancetypes.InstanceType) bool {
 	tol := append(slices.Clip(ds.Tolerations), preferNoScheduleToleration)
 	if requirements.Tolerates(tol, pool.Taints) != nil {
 		return false

@@ -1,9 +1,10 @@
-package packing
+package verify
 
 import (
 	"maps"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -70,7 +71,7 @@ var ephemeralTaints = []string{"node.kubernetes.io/not-ready", "node.kubernetes.
 
 // nodeTaints are n's NoSchedule and NoExecute taints, less, for a node not
 // yet initialized, its pool's startup taints and the ephemeral ones.
-func nodeTaints(n *Node, pool *NodePool) []requirements.Taint {
+func nodeTaints(n *packing.Node, pool *packing.NodePool) []requirements.Taint {
 	var out []requirements.Taint
 	for _, t := range n.Taints {
 		if t.Effect != requirements.NoSchedule && t.Effect != requirements.NoExecute {
@@ -84,7 +85,7 @@ func nodeTaints(n *Node, pool *NodePool) []requirements.Taint {
 	return out
 }
 
-func isStartupTaint(pool *NodePool, t requirements.Taint) bool {
+func isStartupTaint(pool *packing.NodePool, t requirements.Taint) bool {
 	return pool != nil && slices.Contains(pool.StartupTaints, t)
 }
 
@@ -93,7 +94,7 @@ func isStartupTaint(pool *NodePool, t requirements.Taint) bool {
 type vPort struct {
 	owner string
 	pod   int
-	port  HostPort
+	port  packing.HostPort
 }
 
 // checkHostPorts reports each pending pod whose host port clashes with one
@@ -118,7 +119,7 @@ func (v *verifier) checkHostPorts(h *vHost) {
 	}
 }
 
-func appendPorts(used []vPort, p *Pod, i int) []vPort {
+func appendPorts(used []vPort, p *packing.Pod, i int) []vPort {
 	for _, hp := range p.HostPorts {
 		used = append(used, vPort{owner: "pod " + p.Key(), pod: i, port: hp})
 	}
@@ -127,7 +128,7 @@ func appendPorts(used []vPort, p *Pod, i int) []vPort {
 
 // findClash returns the first used port one of ports clashes with,
 // ignoring ports of pod i itself.
-func findClash(used []vPort, ports []HostPort, i int) (vPort, HostPort, bool) {
+func findClash(used []vPort, ports []packing.HostPort, i int) (vPort, packing.HostPort, bool) {
 	for _, hp := range ports {
 		for _, u := range used {
 			if (u.pod < 0 || u.pod != i) && portsClash(u.port, hp) {
@@ -135,17 +136,17 @@ func findClash(used []vPort, ports []HostPort, i int) (vPort, HostPort, bool) {
 			}
 		}
 	}
-	return vPort{}, HostPort{}, false
+	return vPort{}, packing.HostPort{}, false
 }
 
 // portsClash reports whether a and b bind the same port, protocol and an
 // overlapping address. Port 0 binds nothing.
-func portsClash(a, b HostPort) bool {
+func portsClash(a, b packing.HostPort) bool {
 	return a.Port != 0 && a.Port == b.Port && protocol(a) == protocol(b) &&
 		(wildcardIP(a.IP) || wildcardIP(b.IP) || a.IP == b.IP)
 }
 
-func protocol(hp HostPort) string {
+func protocol(hp packing.HostPort) string {
 	if hp.Protocol == "" {
 		return "TCP"
 	}
@@ -154,7 +155,7 @@ func protocol(hp HostPort) string {
 
 func wildcardIP(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
 
-func portIP(hp HostPort) string {
+func portIP(hp packing.HostPort) string {
 	if wildcardIP(hp.IP) {
 		return "every address"
 	}

@@ -1,9 +1,10 @@
-package packing
+package verify
 
 import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -93,7 +94,7 @@ func (v *verifier) checkPool(h *vHost) {
 	}
 	reqs := v.poolReqs[h.pool.Name]
 	for _, lb := range h.claim.Labels {
-		if key, ok := counted(lb.Key, h.claim.hasLabel); ok && reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
+		if key, ok := counted(lb.Key, h.claim.HasLabel); ok && reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
 			v.add(RuleNodePoolRequirement, -1, h.name, "claim %s: label %s=%s breaks NodePool %s requirement %s",
 				h.name, lb.Key, lb.Value, h.pool.Name, reqs.Get(key))
 		}
@@ -103,10 +104,10 @@ func (v *verifier) checkPool(h *vHost) {
 
 // ownLabelsMet reports whether reqs, np's full requirements, admit the
 // labels every node of np carries: its labels and its name (see
-// poolLabels). A pool whose requirements exclude them can launch no valid
+// [packing.NodePool.EffectiveLabels]). A pool whose requirements exclude them can launch no valid
 // node.
-func ownLabelsMet(np *NodePool, reqs requirements.Set) bool {
-	for k, val := range poolLabels(np) {
+func ownLabelsMet(np *packing.NodePool, reqs requirements.Set) bool {
+	for k, val := range np.EffectiveLabels() {
 		if !reqs.Get(k).Has(val) {
 			return false
 		}
