@@ -89,7 +89,7 @@ func (v *verifier) checkLimits() {
 
 func (v *verifier) checkPoolLimits(np *packing.NodePool) {
 	usage, count := v.existingUsage(np)
-	names := limitNames(np.Limits)
+	names := resources.SortedNames(np.Limits)
 	exceeded := map[resources.Name]bool{}
 	for _, h := range v.hosts[len(v.p.Nodes):] {
 		if h.pool != np {
@@ -136,14 +136,4 @@ func (v *verifier) existingUsage(np *packing.NodePool) (resources.List, int64) {
 		}
 	}
 	return usage, count
-}
-
-// limitNames returns the keys of limits, sorted.
-func limitNames(limits map[resources.Name]int64) []resources.Name {
-	names := make([]resources.Name, 0, len(limits))
-	for n := range limits {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
