@@ -21,7 +21,7 @@ func (v *verifier) checkHosts() {
 	}
 }
 
-func (v *verifier) checkClaim(h *vHost) {
+func (v *verifier) checkClaim(h *host) {
 	v.checkCandidates(h)
 	v.checkChosen(h)
 	v.checkPool(h)
@@ -36,7 +36,7 @@ func (v *verifier) checkClaim(h *vHost) {
 
 // checkCandidates checks that every candidate type exists, holds the pods
 // with the daemonsets, and (pool known) intersects the pool's requirements.
-func (v *verifier) checkCandidates(h *vHost) {
+func (v *verifier) checkCandidates(h *host) {
 	c := h.claim
 	if len(c.InstanceTypes) == 0 {
 		v.add(RuleUnknownInstanceType, -1, c.Name, "claim %s lists no candidate instance types", c.Name)
@@ -52,7 +52,7 @@ func (v *verifier) checkCandidates(h *vHost) {
 	}
 }
 
-func (v *verifier) checkTypeInPool(h *vHost, t *instancetypes.InstanceType) {
+func (v *verifier) checkTypeInPool(h *host, t *instancetypes.InstanceType) {
 	if h.pool == nil {
 		return
 	}
@@ -63,7 +63,7 @@ func (v *verifier) checkTypeInPool(h *vHost, t *instancetypes.InstanceType) {
 }
 
 // checkChosen checks that the chosen type is a known candidate.
-func (v *verifier) checkChosen(h *vHost) {
+func (v *verifier) checkChosen(h *host) {
 	c := h.claim
 	if !slices.Contains(c.InstanceTypes, c.InstanceType) {
 		v.add(RuleUnknownInstanceType, -1, c.Name, "claim %s chose instance type %q, which is not among its candidates", c.Name, c.InstanceType)
@@ -74,7 +74,7 @@ func (v *verifier) checkChosen(h *vHost) {
 }
 
 // checkRequests checks NodeClaim.Requests against pods plus overhead.
-func (v *verifier) checkRequests(h *vHost) {
+func (v *verifier) checkRequests(h *host) {
 	want := v.podsRequest(h).Add(v.overhead(h.pool, h.itype))
 	if !want.Equal(h.claim.Requests) {
 		v.add(RuleRequestsMismatch, -1, h.name, "claim %s: Requests are %q but its pods and daemonsets on %s request %q",
@@ -84,7 +84,7 @@ func (v *verifier) checkRequests(h *vHost) {
 
 // checkPool checks the claim's pool exists and launches nodes, its labels meet the pool's
 // requirements and its candidates keep the pool's minValues (rule 6).
-func (v *verifier) checkPool(h *vHost) {
+func (v *verifier) checkPool(h *host) {
 	if h.pool == nil {
 		v.add(RuleNodePoolRequirement, -1, h.name, "claim %s names NodePool %q, which does not exist", h.name, h.claim.NodePool)
 		return
@@ -115,7 +115,7 @@ func ownLabelsMet(np *packing.NodePool, reqs requirements.Set) bool {
 	return true
 }
 
-func (v *verifier) checkMinValues(h *vHost, reqs requirements.Set) {
+func (v *verifier) checkMinValues(h *host, reqs requirements.Set) {
 	types := v.candidateTypes(h)
 	for r := range reqs.All() {
 		if r.MinValues() == 0 {
@@ -129,7 +129,7 @@ func (v *verifier) checkMinValues(h *vHost, reqs requirements.Set) {
 }
 
 // candidateTypes returns the claim's candidate types its catalog has.
-func (v *verifier) candidateTypes(h *vHost) []*instancetypes.InstanceType {
+func (v *verifier) candidateTypes(h *host) []*instancetypes.InstanceType {
 	var out []*instancetypes.InstanceType
 	for _, name := range h.claim.InstanceTypes {
 		if t, ok := lookupType(v.catalogOf(h.pool), name); ok {

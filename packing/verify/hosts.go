@@ -17,14 +17,14 @@ type verifier struct {
 	pools     map[string]*packing.NodePool
 	poolReqs  map[string]requirements.Set
 	nodeIndex map[string]int
-	hosts     []*vHost
+	hosts     []*host
 	where     []int
 	out       []Violation
 }
 
-// vHost is a node or a claim as [Plan] sees it. Exactly one of node and
+// host is a node or a claim as [Plan] sees it. Exactly one of node and
 // claim is set. pool and itype are nil when unknown.
-type vHost struct {
+type host struct {
 	name   string
 	node   *packing.Node
 	claim  *packing.NodeClaim
@@ -35,7 +35,7 @@ type vHost struct {
 }
 
 // kind is "node" or "claim", for messages.
-func (h *vHost) kind() string {
+func (h *host) kind() string {
 	if h.claim != nil {
 		return "claim"
 	}
@@ -97,14 +97,14 @@ func (v *verifier) addNodeHosts() {
 		if _, dup := v.nodeIndex[n.Name]; !dup {
 			v.nodeIndex[n.Name] = i
 		}
-		v.hosts = append(v.hosts, &vHost{name: n.Name, node: n, pool: v.pools[n.NodePool], labels: n.EffectiveLabels()})
+		v.hosts = append(v.hosts, &host{name: n.Name, node: n, pool: v.pools[n.NodePool], labels: n.EffectiveLabels()})
 	}
 }
 
 func (v *verifier) addClaimHosts() {
 	for i := range v.plan.NodeClaims {
 		c := &v.plan.NodeClaims[i]
-		h := &vHost{name: c.Name, claim: c, pool: v.pools[c.NodePool]}
+		h := &host{name: c.Name, claim: c, pool: v.pools[c.NodePool]}
 		h.itype, _ = lookupType(v.catalogOf(h.pool), c.InstanceType)
 		h.labels = claimLabels(c, h.itype)
 		v.hosts = append(v.hosts, h)

@@ -12,7 +12,7 @@ import (
 
 // checkOffering checks the claim's offering is an available offering of
 // its chosen type compatible with its requirements (rule 7).
-func (v *verifier) checkOffering(h *vHost) {
+func (v *verifier) checkOffering(h *host) {
 	c, o := h.claim, h.claim.Offering
 	switch {
 	case !slices.Contains(h.itype.Offerings, o):
@@ -30,7 +30,7 @@ func offeringName(o instancetypes.Offering) string {
 
 // checkOfferingLabels checks the claim's zone, capacity-type and
 // instance-type labels name its offering and type.
-func (v *verifier) checkOfferingLabels(h *vHost) {
+func (v *verifier) checkOfferingLabels(h *host) {
 	c := h.claim
 	want := map[string]string{
 		requirements.LabelZone:         c.Offering.Zone,
@@ -104,7 +104,7 @@ func (v *verifier) checkPoolLimits(np *packing.NodePool) {
 	}
 }
 
-func (v *verifier) checkLimit(np *packing.NodePool, h *vHost, name resources.Name, used int64, exceeded map[resources.Name]bool) {
+func (v *verifier) checkLimit(np *packing.NodePool, h *host, name resources.Name, used int64, exceeded map[resources.Name]bool) {
 	if limit := np.Limits[name]; used > limit && !exceeded[name] {
 		exceeded[name] = true
 		v.add(RuleLimit, -1, h.name, "claim %s brings NodePool %s to %s %d, above its limit %d", h.name, np.Name, name, used, limit)

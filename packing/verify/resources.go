@@ -30,7 +30,7 @@ func dsRequest(ds *packing.DaemonSet) resources.List {
 }
 
 // podsRequest sums the requests of the pending pods on h.
-func (v *verifier) podsRequest(h *vHost) resources.List {
+func (v *verifier) podsRequest(h *host) resources.List {
 	var sum resources.List
 	for _, i := range h.pods {
 		sum = sum.Add(podRequest(&v.p.Pods[i]))
@@ -41,7 +41,7 @@ func (v *verifier) podsRequest(h *vHost) resources.List {
 // checkFit adds h's pending pods to base in order and reports the first pod
 // (or -1 for base alone) at which the total stops fitting alloc. of names
 // what alloc belongs to.
-func (v *verifier) checkFit(h *vHost, base, alloc resources.List, of string) {
+func (v *verifier) checkFit(h *host, base, alloc resources.List, of string) {
 	if !base.Fits(alloc) {
 		v.overCapacity(h, -1, base, alloc, of)
 		return
@@ -56,7 +56,7 @@ func (v *verifier) checkFit(h *vHost, base, alloc resources.List, of string) {
 	}
 }
 
-func (v *verifier) overCapacity(h *vHost, pod int, total, alloc resources.List, of string) {
+func (v *verifier) overCapacity(h *host, pod int, total, alloc resources.List, of string) {
 	name, _ := total.Shortfall(alloc)
 	want := resources.New(resources.Amount{Name: name, Value: total.Get(name)})
 	have := resources.New(resources.Amount{Name: name, Value: alloc.Get(name)})
@@ -77,7 +77,7 @@ func quantity(l resources.List, name resources.Name) string {
 }
 
 // checkNodeFit checks the pods bound to an existing node (rule 3).
-func (v *verifier) checkNodeFit(h *vHost) {
+func (v *verifier) checkNodeFit(h *host) {
 	if len(h.pods) == 0 {
 		return
 	}
