@@ -15,10 +15,12 @@
 // claims' requests and price, in any order the host may bind them in.
 // Each broken rule is a [Violation] naming its [Rule].
 //
-// The package imports only packing's exported API, so the compiler, not a
-// comment, guarantees that it shares no solver code: it reads labels by
-// the rule packing's documentation states ([packing.Node.EffectiveLabels],
-// [packing.NodePool.EffectiveLabels]) and restates the rest itself.
+// Of package packing it uses only the exported API (besides the model's
+// own packages: requirements, resources, instancetypes), so the compiler,
+// not a comment, guarantees that it shares no solver code: it reads
+// labels by the rule packing's documentation states
+// ([packing.Node.EffectiveLabels], [packing.NodePool.EffectiveLabels]) and
+// restates the rest itself.
 //
 // Cost model: Plan is O(P·Q) for the topology replay, where P is the
 // number of placed pods with topology constraints (plus those that
