@@ -9,6 +9,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
@@ -35,7 +36,7 @@ func TestGenericAWS(t *testing.T) {
 	plan, err := packing.Solve(p, packing.Options{})
 	require.NoError(t, err)
 	require.Empty(t, plan.Unschedulable)
-	require.Empty(t, packing.Verify(p, plan))
+	require.Empty(t, verify.Plan(p, plan))
 	t.Logf("nodes=%d price=%s", len(plan.NodeClaims), plan.Price)
 }
 

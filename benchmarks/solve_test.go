@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 func diverse(t testing.TB, n int) packing.Problem {
@@ -23,7 +24,7 @@ func TestKarpenterDiverseSchedulesEveryPod(t *testing.T) {
 			plan, err := packing.Solve(p, packing.Options{})
 			require.NoError(t, err)
 			require.Zero(t, len(plan.Unschedulable), "first: %v", first(plan.Unschedulable))
-			require.Empty(t, packing.Verify(p, plan))
+			require.Empty(t, verify.Plan(p, plan))
 			t.Logf("pods=%d nodes=%d price=%s", n, len(plan.NodeClaims), plan.Price)
 		})
 	}

@@ -9,12 +9,13 @@ import (
 	"github.com/nodeplan/nodeplan/consolidation"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // FuzzPlan decodes bytes into a small cluster (problemgen.Decode: its
 // nodes, pools, catalog and daemonsets, its pods pending) and plans it:
 // Plan must not panic, and on a valid cluster whose existing nodes already
-// pass packing.Verify, VerifyCommands must accept the commands.
+// pass verify.Plan, VerifyCommands must accept the commands.
 func FuzzPlan(f *testing.F) {
 	for _, seed := range [][]byte{nil, {1}, {3, 1, 4, 1, 5, 9, 2, 6}, []byte("consolidate me"),
 		{255, 0, 255, 0, 7, 7, 7, 7, 1, 2, 3}, {9, 200, 13, 44, 5, 0, 0, 1, 8, 3, 3, 3, 3, 90, 2, 1, 1, 60}} {
@@ -49,7 +50,7 @@ func FuzzPlan(f *testing.F) {
 			t.Fatalf("Plan accepted options %+v that Validate rejects", o)
 		}
 		base := packing.Problem{NodePools: p.NodePools, Catalog: p.Catalog, Nodes: p.Nodes, DaemonSets: p.DaemonSets}
-		if len(packing.Verify(base, packing.Plan{})) > 0 {
+		if len(verify.Plan(base, packing.Plan{})) > 0 {
 			return // the snapshot is already invalid; only "no panic" holds
 		}
 		if v := consolidation.VerifyCommands(c, r.Commands); len(v) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/nodeplan/nodeplan/consolidation"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // generatedCount is how many generated clusters
@@ -62,7 +63,7 @@ func generatedCluster(p packing.Problem, seed uint64) consolidation.Cluster {
 // excluding themselves, hostname and beta-label constraints, bounds) and
 // options across their valid range, Plan returns no error, the same
 // result twice, and commands VerifyCommands accepts whenever the
-// snapshot itself passes packing.Verify; with one solver option made
+// snapshot itself passes verify.Plan; with one solver option made
 // invalid it returns an error wrapping ErrInvalidOptions.
 func TestPropertyGeneratedClusters(t *testing.T) {
 	for seed := range uint64(generatedCount(t)) {
@@ -96,7 +97,7 @@ func checkGenerated(c consolidation.Cluster, o consolidation.Options) (msg strin
 		return "Plan is not deterministic"
 	}
 	base := packing.Problem{NodePools: c.NodePools, Catalog: c.Catalog, Nodes: c.Nodes, DaemonSets: c.DaemonSets}
-	if len(packing.Verify(base, packing.Plan{})) > 0 {
+	if len(verify.Plan(base, packing.Plan{})) > 0 {
 		return "" // the snapshot is already invalid (an overcommitted node): only "no error" holds
 	}
 	if v := consolidation.VerifyCommands(c, r.Commands); len(v) > 0 {

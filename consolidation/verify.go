@@ -25,7 +25,7 @@ const (
 	// that is not among the command's replacements.
 	RulePlacement
 	// RuleHome: the displaced pods on their new homes break a rule of
-	// [packing.Verify]; Violation.Packing says which.
+	// [verify.Plan]; Violation.Packing says which.
 	RuleHome
 	// RuleUninitialized: a pod is placed on a node that is not initialized.
 	RuleUninitialized
@@ -80,7 +80,7 @@ type Violation = disruption.CommandViolation[Rule]
 //   - every reschedulable pod of the candidates has exactly one placement;
 //     pods of nodes already being deleted may have one;
 //   - no pod is placed on a node that is not initialized, and the pods on
-//     their new homes pass [packing.Verify] (capacity, affinity, taints,
+//     their new homes pass [verify.Plan] (capacity, affinity, taints,
 //     topology, limits, offerings), except the claim Requests and price
 //     accounting, as the replacements may also hold pending pods the
 //     command does not list;
@@ -94,7 +94,7 @@ type Violation = disruption.CommandViolation[Rule]
 // Topology is replayed in placement order; when that order breaks a
 // constraint, VerifyCommands looks for an order that keeps every step
 // valid (greedily, for up to 64 pods) before reporting it. The complexity
-// is one packing.Verify per command, or O(P²) of them for P displaced pods
+// is one verify.Plan per command, or O(P²) of them for P displaced pods
 // when the order is searched. VerifyCommands never panics, does not modify
 // its arguments and is safe for concurrent use.
 func VerifyCommands(c Cluster, cmds []Command) []Violation {

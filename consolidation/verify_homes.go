@@ -5,6 +5,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // displacedPod is a pod a command moves: where it was and whether it must
@@ -27,7 +28,7 @@ type homes struct {
 }
 
 // homes collects the displaced pods, checks that each has one placement,
-// and builds the problem and plan for packing.Verify.
+// and builds the problem and plan for verify.Plan.
 func (v *cmdVerifier) homes(i int, cmd Command, cands []int) homes {
 	pods := v.displaced(cands)
 	v.assign(i, cmd, pods)
@@ -132,9 +133,9 @@ func (v *cmdVerifier) place(i int, h *homes, d displacedPod, claims map[string]i
 	h.moved = append(h.moved, d)
 }
 
-// checkHomes runs packing.Verify on the command's problem and plan.
+// checkHomes runs verify.Plan on the command's problem and plan.
 func (v *cmdVerifier) checkHomes(i int, h homes) {
-	for _, pv := range packing.VerifyMoves(h.prob, h.plan) {
+	for _, pv := range verify.Moves(h.prob, h.plan) {
 		pod := ""
 		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
 			pod = h.prob.Pods[pv.Pod].Key()

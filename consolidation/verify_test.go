@@ -12,6 +12,7 @@ import (
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -135,7 +136,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		name   string
 		mutate func(c *consolidation.Cluster, cmds []consolidation.Command)
 		rule   consolidation.Rule
-		pack   packing.Rule
+		pack   verify.Rule
 	}{
 		{"drop a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Placements = nil }, consolidation.RulePlacement, 0},
 		{"duplicate a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
@@ -155,23 +156,23 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		}, consolidation.RulePlacement, 0},
 		{"move a pod to a full node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Placements[0].Node = "d"
-		}, consolidation.RuleHome, packing.RuleOverCapacity},
+		}, consolidation.RuleHome, verify.RuleOverCapacity},
 		{"replacement too small", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Replacements[0] = claim("r1", "c-1", 0.05)
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.75)
-		}, consolidation.RuleHome, packing.RuleOverCapacity},
+		}, consolidation.RuleHome, verify.RuleOverCapacity},
 		{"place on a deleted candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Placements[0] = consolidation.Placement{Pod: "default/c-p0", Node: "a"}
 			cmds[1].Replacements = nil
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.8)
-		}, consolidation.RuleHome, packing.RuleUnknownNode},
+		}, consolidation.RuleHome, verify.RuleUnknownNode},
 		{"place on an in-flight node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Placements[0].Node = "r1"
 			cmds[0], cmds[1] = cmds[1], cmds[0]
 		}, consolidation.RuleUninitialized, 0},
 		{"untolerated taint", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.Nodes[1].Taints = []requirements.Taint{{Key: "dedicated", Effect: requirements.NoSchedule}}
-		}, consolidation.RuleHome, packing.RuleTaint},
+		}, consolidation.RuleHome, verify.RuleTaint},
 		{"exceed a budget", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.NodePools[0].Disruption.Budgets = []packing.Budget{{Nodes: "1"}}
 		}, consolidation.RuleBudget, 0},
@@ -261,7 +262,7 @@ func TestVerifyCommandsSearchesTopologyOrder(t *testing.T) {
 	assert.Empty(t, consolidation.VerifyCommands(c.Cluster, []consolidation.Command{cmd}))
 	cmd.Placements[1].Node = "b"
 	got := consolidation.VerifyCommands(c.Cluster, []consolidation.Command{cmd})
-	assert.True(t, slices.ContainsFunc(got, func(v consolidation.Violation) bool { return v.Packing == packing.RuleTopologySpread }), "%v", got)
+	assert.True(t, slices.ContainsFunc(got, func(v consolidation.Violation) bool { return v.Packing == verify.RuleTopologySpread }), "%v", got)
 }
 
 func TestVerifyCommandsDoesNotModifyInput(t *testing.T) {
@@ -277,6 +278,6 @@ func TestVerifyCommandsDoesNotModifyInput(t *testing.T) {
 func TestRuleString(t *testing.T) {
 	assert.Equal(t, "Budget", consolidation.RuleBudget.String())
 	assert.Equal(t, "Rule(200)", consolidation.Rule(200).String())
-	v := consolidation.Violation{Command: 1, Rule: consolidation.RuleHome, Packing: packing.RuleTaint, Message: "m"}
+	v := consolidation.Violation{Command: 1, Rule: consolidation.RuleHome, Packing: verify.RuleTaint, Message: "m"}
 	assert.Equal(t, "command 1: Home/Taint: m", v.String())
 }

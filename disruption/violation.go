@@ -4,7 +4,7 @@ import (
 	"cmp"
 	"fmt"
 
-	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // CommandRule is the rule enum of a command checker (consolidation's and
@@ -25,7 +25,7 @@ type CommandRule interface {
 type CommandViolation[R CommandRule] struct {
 	Command int
 	Rule    R
-	Packing packing.Rule
+	Packing verify.Rule
 	Node    string
 	Pod     string
 	Message string

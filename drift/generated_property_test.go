@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // generatedScenario is the drift scenario of a generated problem: its
@@ -51,14 +52,14 @@ func generatedScenario(p packing.Problem, seed uint64) scenario {
 // every command sequence Commands returns passes checkSequence (no error
 // on a valid cluster, VerifyCommands accepts it, every node with findings
 // once in the commands or the blocked list, deterministic, the cluster
-// unchanged), whenever the snapshot itself passes packing.Verify.
+// unchanged), whenever the snapshot itself passes verify.Plan.
 func TestCommandsOnGeneratedClusters(t *testing.T) {
 	for seed := range uint64(1000) {
 		seed += 8 << 40
 		p := problemgen.Generate(seed, problemgen.Size{})
 		sc := generatedScenario(p, seed)
 		base := packing.Problem{NodePools: p.NodePools, Catalog: p.Catalog, Nodes: p.Nodes, DaemonSets: p.DaemonSets}
-		if len(packing.Verify(base, packing.Plan{})) > 0 {
+		if len(verify.Plan(base, packing.Plan{})) > 0 {
 			continue // the snapshot is already invalid (an overcommitted node)
 		}
 		if msg := safeCheck(sc); msg != "" {

@@ -23,7 +23,7 @@ const (
 	// replacements, or is Unschedulable in a budgeted command.
 	RuleHomes
 	// RulePacking: the displaced pods on their homes break a rule of
-	// [packing.Verify]; Violation.Packing says which.
+	// [verify.Plan]; Violation.Packing says which.
 	RulePacking
 	// RuleUninitialized: a budgeted command sends a pod to a node that is
 	// not initialized.
@@ -78,7 +78,7 @@ type Violation = disruption.CommandViolation[Rule]
 //   - every reschedulable pod of the node has exactly one Home, naming one
 //     existing node or replacement; only forceful commands may leave a pod
 //     Unschedulable;
-//   - the homed pods pass [packing.Verify] on their homes (capacity,
+//   - the homed pods pass [verify.Plan] on their homes (capacity,
 //     affinity, taints, topology, limits, offerings), except the claim
 //     Requests and price accounting; budgeted commands send no pod to a
 //     node that is not initialized;
@@ -99,7 +99,7 @@ type Violation = disruption.CommandViolation[Rule]
 //
 // Topology is replayed in Homes order; when that breaks a constraint,
 // VerifyCommands looks greedily for an order in which every step holds
-// (up to 64 pods). The complexity is one packing.Verify per command, or
+// (up to 64 pods). The complexity is one verify.Plan per command, or
 // O(P²) for P pods when the order is searched. VerifyCommands never
 // panics, does not modify its arguments and is safe for concurrent use.
 func VerifyCommands(c Cluster, cmds []Command, now time.Time) []Violation {

@@ -6,6 +6,7 @@ import (
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // homed is a command as a packing problem: the node's pods that have a
@@ -17,7 +18,7 @@ type homed struct {
 }
 
 // homes checks that each pod of node j has one home and builds the
-// problem and plan for packing.Verify.
+// problem and plan for verify.Plan.
 func (v *cmdVerifier) homes(i int, cmd Command, j int) homed {
 	pods := movable(v.nodes[j].Pods)
 	found := v.matchHomes(i, cmd, pods)
@@ -118,7 +119,7 @@ func boolCount(bs ...bool) int {
 }
 
 func (v *cmdVerifier) checkPacking(i int, h homed) {
-	for _, pv := range packing.VerifyMoves(h.prob, h.plan) {
+	for _, pv := range verify.Moves(h.prob, h.plan) {
 		pod := ""
 		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
 			pod = h.prob.Pods[pv.Pod].Key()

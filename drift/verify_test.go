@@ -12,6 +12,7 @@ import (
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 func verifyFixtures() map[string]struct {
@@ -81,7 +82,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		name   string
 		mutate func(cl *drift.Cluster, cmds *[]drift.Command)
 		rule   drift.Rule
-		pack   packing.Rule
+		pack   verify.Rule
 	}{
 		{"drop a home", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes = nil }, drift.RuleHomes, 0},
 		{"two homes", func(_ *drift.Cluster, cmds *[]drift.Command) {
@@ -90,8 +91,8 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		{"unschedulable in a budgeted command", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			(*cmds)[0].Homes[0] = drift.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
 		}, drift.RuleHomes, 0},
-		{"move a pod to a full node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "full" }, drift.RulePacking, packing.RuleOverCapacity},
-		{"move a pod to the node itself", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "a" }, drift.RulePacking, packing.RuleUnknownNode},
+		{"move a pod to a full node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "full" }, drift.RulePacking, verify.RuleOverCapacity},
+		{"move a pod to the node itself", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "a" }, drift.RulePacking, verify.RuleUnknownNode},
 		{"exceed a budget", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			*cmds = append(*cmds, drift.Command{Node: "b", NodePool: "default", Reason: disruption.Drifted,
 				Homes: []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
@@ -180,7 +181,7 @@ func TestVerifyRuleString(t *testing.T) {
 	assert.Equal(t, "Budget", drift.RuleBudget.String())
 	assert.Equal(t, "Deadline", drift.RuleDeadline.String())
 	assert.Equal(t, "Rule(99)", drift.Rule(99).String())
-	v := drift.Violation{Rule: drift.RulePacking, Packing: packing.RuleTaint, Message: "m"}
+	v := drift.Violation{Rule: drift.RulePacking, Packing: verify.RuleTaint, Message: "m"}
 	assert.Equal(t, "command 0: Packing/Taint: m", v.String())
 }
 

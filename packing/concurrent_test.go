@@ -11,6 +11,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // sharedProblems returns n generated problems that all draw from catalog:
@@ -90,6 +91,6 @@ func solveAndCompare(p packing.Problem, want packing.Plan) error {
 	if !reflect.DeepEqual(got, want) {
 		return fmt.Errorf("the plan differs from the one solved alone:\n got %+v\nwant %+v", got, want)
 	}
-	packing.Verify(p, got) // Verify too reads the shared catalog
+	verify.Plan(p, got) // verify.Plan too reads the shared catalog
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -443,10 +444,10 @@ func gpuDaemon(opts ...podOpt) packing.DaemonSet {
 	return daemon("gpu", all...)
 }
 
-// verifies asserts that Verify accepts the plan.
+// verifies asserts that verify.Plan accepts the plan.
 func verifies(t *testing.T, o outcome) {
 	t.Helper()
-	assert.Empty(t, packing.Verify(o.prob, o.plan))
+	assert.Empty(t, verify.Plan(o.prob, o.plan))
 }
 
 // wantReason asserts the kind of the named pod's reason and that its
@@ -725,7 +726,7 @@ func TestConformanceTopologySpread(t *testing.T) {
 			check: all(wantLabel("s", rack, "ra"), noLabel("c", rack), verifies)},
 		// Issue 20 (seeds 44899 and 49547): a NodePool's labels are
 		// domains of their keys (Karpenter's buildDomainGroups), in Solve
-		// and in Verify alike, so minDomains is met by two pools' labels.
+		// and in verify.Plan alike, so minDomains is met by two pools' labels.
 		{name: "NodePool labels are domains for minDomains, with a pod only counted",
 			pools: []packing.NodePool{racked("ra", "ra"), racked("rb", "rb")},
 			pods:  append([]packing.Pod{cpuPod("c", "2", lab)}, mkPods("s", 2, lab, spread(rackMin2))...), claims: anyClaims,
@@ -950,7 +951,7 @@ func TestConformanceTaints(t *testing.T) {
 // carries (its name as karpenter.sh/nodepool, or one of its labels) can
 // launch no node that meets them: it launches nothing, its pods go to
 // another pool or are unschedulable with a reason naming the conflict, and
-// its domains do not count for topology spread (nodeplan's rule; Verify
+// its domains do not count for topology spread (nodeplan's rule; verify.Plan
 // rejects such a node).
 func TestConformanceSelfExcludingNodePools(t *testing.T) {
 	np := requirements.LabelNodePool
@@ -1016,7 +1017,7 @@ func TestConformanceHostnameAffinity(t *testing.T) {
 
 // A node's beta labels count under their stable keys, a stable label wins
 // over its beta alias and a label over the Node field that implies it;
-// topology keys are normalised the same way (see doc.go). Solve and Verify
+// topology keys are normalised the same way (see doc.go). Solve and verify.Plan
 // must agree on every domain.
 func TestConformanceBetaLabels(t *testing.T) {
 	zone, beta := requirements.LabelZone, "failure-domain.beta.kubernetes.io/zone"
@@ -1125,5 +1126,5 @@ func TestWindowsNodePoolOnAWS(t *testing.T) {
 	assert.Equal(t, packing.NoInstanceType, why.Kind)
 	assert.Equal(t, "windows2022", why.NodePool)
 	assert.Contains(t, why.Message, "the catalog has no windows instance types")
-	assert.Empty(t, packing.Verify(p, plan))
+	assert.Empty(t, verify.Plan(p, plan))
 }

@@ -101,7 +101,7 @@
 // without GPUs) is never a candidate, and its values (zones, say) are no
 // topology domains of P (Karpenter counts every type of the pool, so a
 // spread would wait forever on a zone no node of P can launch in).
-// [Verify] checks the same rule on every candidate type and domain;
+// verify.Plan checks the same rule on every candidate type and domain;
 // NodeClaim.Requests carries the chosen type's overhead. On an existing
 // node, the pods bound there count with their requests, and Solve keeps
 // room for each daemonset that runs there (its tolerations and node
@@ -128,15 +128,15 @@
 // rack-a) has that pool's value as a domain, empty until one of its
 // claims holds a pod, and a pool label can meet minDomains. A pod counted
 // by a spread it does not state itself counts in whatever domain it lands
-// in. Solve and [Verify] count domains by this one rule.
+// in. Solve and verify.Plan count domains by this one rule.
 //
 // A new node's hostname is unknown until it launches, and every node has
 // one: as Karpenter gives a new NodeClaim the requirement
 // kubernetes.io/hostname In [a placeholder], a pod whose nodeSelector or
 // required node affinity asks for a hostname value (In), its absence
 // (DoesNotExist) or a bound goes only to an existing node that matches;
-// Exists and NotIn admit a new node. Verify matches a claim's pods against
-// a hostname no selector can name.
+// Exists and NotIn admit a new node. verify.Plan matches a claim's pods
+// against a hostname no selector can name.
 //
 // A node's labels are read under their stable keys (requirements.Normalize):
 // a deprecated beta label, such as failure-domain.beta.kubernetes.io/zone,
@@ -147,7 +147,8 @@
 // label wins over a field that disagrees with it. Topology keys are
 // normalised the same way, so a term on the beta zone key counts zones.
 // A NodePool's labels, which its nodes carry, and a NodeClaim's are read
-// the same way. Solve and Verify read labels by this one rule.
+// the same way. Solve and verify.Plan read labels by this one rule
+// ([Node.EffectiveLabels], [NodePool.EffectiveLabels]).
 //
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
@@ -175,12 +176,8 @@
 // extended resource), the reason says so: "the catalog has no windows
 // instance types", "no instance type in the catalog has nvidia.com/gpu".
 //
-// [Verify] is an independent checker of a Plan against its Problem, written
-// without the solver's placement code: every pod exactly once, capacity of
-// every candidate type, affinity, taints, NodePool requirements, minValues
-// and limits, offerings and price, host ports, and topology replayed in
-// [Plan.Order]. A host may run it before acting on a plan; the property
-// tests run it on every generated problem.
+// Package packing/verify is the independent checker of a Plan against its
+// Problem; it imports only this package's exported API.
 //
 // Every input gets a plan or a named error, never a panic: [Problem.Validate]
 // checks every string that becomes a label or a requirement as Kubernetes

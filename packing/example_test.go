@@ -5,6 +5,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -36,7 +37,7 @@ func ExampleSolve() {
 		fmt.Println(pods[u.Pod].Name, u.Reason.Kind)
 	}
 	// Three 1-CPU/2Gi pods would fit a t3a.xlarge, but three t3a.medium cost less.
-	fmt.Println("violations:", len(packing.Verify(problem, plan)))
+	fmt.Println("violations:", len(verify.Plan(problem, plan)))
 	// Output:
 	// default-1 t3a.medium 1 pods
 	// default-2 t3a.medium 1 pods

@@ -9,12 +9,13 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // fuzzSolve is the property FuzzSolve checks on a decoded problem and
 // options: Solve does not panic; an error wraps ErrInvalidProblem and
 // agrees with Validate, or wraps ErrInvalidOptions and agrees with
-// Options.Validate (never ErrInternal); a plan passes Verify.
+// Options.Validate (never ErrInternal); a plan passes verify.Plan.
 func fuzzSolve(o packing.Options) property {
 	return func(p packing.Problem) error {
 		plan, err := packing.Solve(p, o)
@@ -45,10 +46,10 @@ func fuzzSolve(o packing.Options) property {
 	}
 }
 
-type violationsError []packing.Violation
+type violationsError []verify.Violation
 
 func (e violationsError) Error() string {
-	s := "Verify found violations:"
+	s := "verify.Plan found violations:"
 	for _, v := range e {
 		s += "\n  " + v.String()
 	}
@@ -86,7 +87,7 @@ func fuzzSeeds() [][]byte {
 // possibly invalid, with hostile strings and extreme numbers) and options
 // (problemgen.DecodeOptions, possibly invalid) and checks that Solve never
 // panics, rejects invalid problems with ErrInvalidProblem and invalid
-// options with ErrInvalidOptions, and returns plans Verify accepts (known
+// options with ErrInvalidOptions, and returns plans verify.Plan accepts (known
 // solver bugs aside, see knownBug). Its
 // seed corpus runs in the normal go test; fuzz it with
 //

@@ -6,7 +6,8 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// The labels of a node, as Solve and Verify both read them, by one rule:
+// The labels of a node, as Solve and package verify both read them, by one
+// rule:
 //
 //   - Every key is read under its stable name (requirements.Normalize):
 //     failure-domain.beta.kubernetes.io/zone as topology.kubernetes.io/zone,
@@ -19,8 +20,9 @@ import (
 //     over a field that disagrees with it.
 //
 // Node affinity, topology domains (whose keys are normalised the same way)
-// and the checks of Verify all use these labels. A NodePool's labels, which
-// its nodes carry, and a NodeClaim's are read by the same rule.
+// and the checks of package verify all use these labels. A NodePool's
+// labels, which its nodes carry, and a NodeClaim's are read by the same
+// rule.
 
 // nodeLabels returns the labels n is matched and counted by (see above).
 // When n's own labels already are those (see ownLabelsComplete), it
@@ -154,6 +156,12 @@ func poolLabels(np *NodePool) map[string]string {
 	return l
 }
 
+// EffectiveLabels returns the labels every node of np carries, read as a
+// node's by the rule above: np's labels under their stable keys and
+// karpenter.sh/nodepool=<its name>. The result is a new map the caller
+// may modify. It does not modify np; O(labels).
+func (np *NodePool) EffectiveLabels() map[string]string { return poolLabels(np) }
+
 // setAbsent sets l[k] = val when val is not empty and l has no k.
 func setAbsent(l map[string]string, k, val string) {
 	if !carried(l, k, val) {
@@ -161,8 +169,8 @@ func setAbsent(l map[string]string, k, val string) {
 	}
 }
 
-// hasLabel reports whether nc carries a label key, under that very key.
-// O(labels).
-func (nc *NodeClaim) hasLabel(key string) bool {
+// HasLabel reports whether nc carries a label key, under that very key (a
+// beta key is not its stable one here). It does not allocate; O(labels).
+func (nc *NodeClaim) HasLabel(key string) bool {
 	return slices.ContainsFunc(nc.Labels, func(l requirements.Label) bool { return l.Key == key })
 }

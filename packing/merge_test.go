@@ -9,6 +9,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -78,7 +79,7 @@ func TestMergeBehaviours(t *testing.T) {
 			plan, err := packing.Solve(p, packing.Options{})
 			require.NoError(t, err)
 			require.Empty(t, plan.Unschedulable)
-			require.Empty(t, packing.Verify(p, plan))
+			require.Empty(t, verify.Plan(p, plan))
 			assert.Len(t, plan.NodeClaims, tc.nodes, "nodes")
 			assert.InDelta(t, tc.dollars, plan.Price.Dollars(), 1e-9, "$/h")
 			greedy, err := packing.Solve(p, packing.Options{Strategy: packing.CostAware})

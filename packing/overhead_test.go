@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -26,7 +27,7 @@ func TestNodeOverhead(t *testing.T) {
 	require.NoError(t, err)
 	negative, err := packing.Solve(p, packing.Options{NodeOverhead: -instancetypes.MustPriceFromDollars(1)})
 	require.NoError(t, err)
-	assert.Empty(t, packing.Verify(p, charged))
+	assert.Empty(t, verify.Plan(p, charged))
 	assert.Less(t, len(charged.NodeClaims), len(free.NodeClaims), "overhead should buy fewer nodes")
 	assert.LessOrEqual(t, free.Price, charged.Price, "without overhead the plan is the cheapest")
 	assert.Equal(t, free, negative, "a negative overhead counts as none")

@@ -189,7 +189,7 @@ func (pl *pool) filterTypes(cat *instancetypes.Catalog, dss []DaemonSet) {
 // compileLimits lists the pool's limits but "nodes", by name, and each
 // type's capacity in them.
 func (pl *pool) compileLimits() {
-	for _, name := range sortedNames(pl.np.Limits) {
+	for _, name := range resources.SortedNames(pl.np.Limits) {
 		if name != LimitNodes {
 			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: pl.np.Limits[name]})
 		}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // Property tests: every property runs over problems drawn by
@@ -25,7 +26,7 @@ import (
 // that reproduces it (problemgen.Generate(seed, problemgen.Size{})) and
 // prints the problem minimised by problemgen.Minimize.
 //
-// The default run checks 10,000 problems through Solve and Verify in
+// The default run checks 10,000 problems through Solve and verify.Plan in
 // TestPropertyPlanVerifies, and a few thousand more in the other
 // properties, some with options drawn by problemgen.GenerateOptions (a
 // failure there names the seed of both). A third of the problems carry
@@ -66,12 +67,12 @@ func propertyCount(t *testing.T) int {
 // Karpenter's self-affinity bootstrap, now kube-scheduler's rule) were fixed
 // in the solver. Add a recogniser here, with the seeds, when one is found
 // and cannot be fixed at once.
-func knownBug(packing.Problem, packing.Plan, packing.Violation) string { return "" }
+func knownBug(packing.Problem, packing.Plan, verify.Violation) string { return "" }
 
 // unknownViolations returns the violations that are no known bug, and the
 // names of the known bugs among the rest.
-func unknownViolations(p packing.Problem, plan packing.Plan) (unknown []packing.Violation, known []string) {
-	for _, v := range packing.Verify(p, plan) {
+func unknownViolations(p packing.Problem, plan packing.Plan) (unknown []verify.Violation, known []string) {
+	for _, v := range verify.Plan(p, plan) {
 		if bug := knownBug(p, plan, v); bug != "" {
 			if !slices.Contains(known, bug) {
 				known = append(known, bug)
@@ -167,7 +168,7 @@ func solve(p packing.Problem, o packing.Options) (packing.Plan, error) {
 	return plan, nil
 }
 
-// verified solves p with o and returns an error listing Verify's
+// verified solves p with o and returns an error listing verify.Plan's
 // violations, if any.
 func verified(p packing.Problem, o packing.Options) (packing.Plan, error) {
 	plan, err := solve(p, o)
@@ -177,7 +178,7 @@ func verified(p packing.Problem, o packing.Options) (packing.Plan, error) {
 	unknown, known := unknownViolations(p, plan)
 	switch {
 	case len(unknown) > 0:
-		return plan, fmt.Errorf("Verify found %d violations of the %v plan: %v", len(unknown), o.Strategy, unknown)
+		return plan, fmt.Errorf("verify.Plan found %d violations of the %v plan: %v", len(unknown), o.Strategy, unknown)
 	case len(known) > 0:
 		return plan, &errKnownBug{bugs: known}
 	}
@@ -185,7 +186,7 @@ func verified(p packing.Problem, o packing.Options) (packing.Plan, error) {
 }
 
 // TestPropertyPlanVerifies: the default plan of every generated problem
-// passes Verify: every pod exactly once, every node and claim feasible,
+// passes verify.Plan: every pod exactly once, every node and claim feasible,
 // every NodePool policy kept (invariants 1 to 3).
 func TestPropertyPlanVerifies(t *testing.T) {
 	forSeeds(t, 0, propertyCount(t), func(p packing.Problem) error {
@@ -213,7 +214,7 @@ func TestPlanVerifiesRegressions(t *testing.T) {
 }
 
 // TestPropertyStrategies: the Plain and CostAware plans, and the plans
-// with priority order and preferences ignored, pass Verify too; and Best
+// with priority order and preferences ignored, pass verify.Plan too; and Best
 // never costs more than Plain when they place as many pods.
 func TestPropertyStrategies(t *testing.T) {
 	forSeeds(t, 1<<40, propertyCount(t)/5, func(p packing.Problem) error {
@@ -265,7 +266,7 @@ func TestPropertyDeterministic(t *testing.T) {
 	}
 }
 
-// TestPropertyInputsUnchanged: Solve and Verify modify neither the problem
+// TestPropertyInputsUnchanged: Solve and verify.Plan modify neither the problem
 // (its slices, maps and catalog) nor the plan (invariant 4).
 func TestPropertyInputsUnchanged(t *testing.T) {
 	forSeeds(t, 3<<40, propertyCount(t)/10, func(p packing.Problem) error {
@@ -275,14 +276,14 @@ func TestPropertyInputsUnchanged(t *testing.T) {
 			return err
 		}
 		planDump := fmt.Sprintf("%+v", plan)
-		packing.Verify(p, plan)
+		verify.Plan(p, plan)
 		switch {
 		case !reflect.DeepEqual(p, clone):
-			return errors.New("the problem differs from its clone after Solve and Verify")
+			return errors.New("the problem differs from its clone after Solve and verify.Plan")
 		case problemgen.Dump(p) != dump:
-			return errors.New("the problem's dump changed after Solve and Verify")
+			return errors.New("the problem's dump changed after Solve and verify.Plan")
 		case fmt.Sprintf("%+v", plan) != planDump:
-			return errors.New("Verify modified the plan")
+			return errors.New("verify.Plan modified the plan")
 		}
 		return nil
 	})
@@ -305,7 +306,7 @@ func TestPropertyInvalidRejected(t *testing.T) {
 // TestPropertyOptions: the plans Solve makes with options drawn across
 // their valid range (every strategy, few or no restarts, candidate types
 // capped at one or a few, per-node overheads up to the price bound,
-// preferences ignored, priority order) pass Verify.
+// preferences ignored, priority order) pass verify.Plan.
 func TestPropertyOptions(t *testing.T) {
 	forSeedsWith(t, 5<<40, propertyCount(t)/10, func(seed uint64) property {
 		o := problemgen.GenerateOptions(seed)
@@ -336,7 +337,7 @@ func TestPropertyInvalidOptions(t *testing.T) {
 	})
 }
 
-// TestPropertyLarger runs the Verify property through gopter on larger
+// TestPropertyLarger runs the verify.Plan property through gopter on larger
 // problems (up to 60 pods, 30 types, 8 nodes).
 func TestPropertyLarger(t *testing.T) {
 	params := gopter.DefaultTestParametersWithSeed(20250101)
@@ -344,7 +345,7 @@ func TestPropertyLarger(t *testing.T) {
 	params.Workers = 2
 	size := problemgen.Size{Pods: 60, Types: 30, Nodes: 8, BoundPods: 6}
 	props := gopter.NewProperties(params)
-	props.Property("Verify(p, Solve(p)) is empty", prop.ForAll(func(s problemgen.Seeded) string {
+	props.Property("verify.Plan(p, Solve(p)) is empty", prop.ForAll(func(s problemgen.Seeded) string {
 		_, err := verified(s.Problem, searched)
 		if isFailure(err) {
 			m := problemgen.Minimize(s.Problem, func(q packing.Problem) bool { _, err := verified(q, searched); return isFailure(err) })

@@ -9,6 +9,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // restartProblems are generated problems large enough to have ties.
@@ -31,7 +32,7 @@ func TestRestartsOnlyImprove(t *testing.T) {
 		require.NoError(t, err)
 		searched, err := packing.Solve(p, packing.Options{})
 		require.NoError(t, err)
-		require.Empty(t, packing.Verify(p, searched), "problem %d", i)
+		require.Empty(t, verify.Plan(p, searched), "problem %d", i)
 		require.LessOrEqual(t, len(searched.Unschedulable), len(greedy.Unschedulable), "problem %d", i)
 		if len(searched.Unschedulable) == len(greedy.Unschedulable) {
 			require.LessOrEqual(t, searched.Price, greedy.Price, "problem %d", i)

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -53,7 +54,7 @@ func TestUnavailablePool(t *testing.T) {
 				p := packing.Problem{Pods: tc.pods, NodePools: tc.pools, Nodes: tc.nodes, Catalog: buildCatalog(t, defaultTypes())}
 				plan, err := packing.Solve(p, packing.Options{Strategy: strategy})
 				require.NoError(t, err)
-				assert.Empty(t, packing.Verify(p, plan))
+				assert.Empty(t, verify.Plan(p, plan))
 				o := newOutcome(p, plan)
 				for pod, where := range tc.placed {
 					if n, ok := o.nodeOf(pod); ok {
@@ -80,7 +81,7 @@ func TestUnavailablePool(t *testing.T) {
 	}
 }
 
-// Verify reports a claim of an unavailable NodePool.
+// verify.Plan reports a claim of an unavailable NodePool.
 func TestVerifyUnavailablePool(t *testing.T) {
 	np := pool("general", poolReq(in(requirements.LabelInstanceType, "default-instance-type")))
 	p := packing.Problem{Pods: []packing.Pod{mkPod("a", req("cpu", "1"))}, NodePools: []packing.NodePool{np}, Catalog: buildCatalog(t, defaultTypes())}
@@ -88,8 +89,8 @@ func TestVerifyUnavailablePool(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, plan.NodeClaims, 1)
 	p.NodePools[0].Unavailable = "static"
-	vs := packing.Verify(p, plan)
+	vs := verify.Plan(p, plan)
 	require.NotEmpty(t, vs)
-	assert.Equal(t, packing.RuleNodePoolRequirement, vs[0].Rule)
+	assert.Equal(t, verify.RuleNodePoolRequirement, vs[0].Rule)
 	assert.Contains(t, vs[0].Message, "which launches no node: static")
 }

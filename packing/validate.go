@@ -355,7 +355,7 @@ func checkPool(np *NodePool, seen map[string]bool) issues {
 	is = checkLabels(is, "labels", np.Labels)
 	is = checkTaints(is, "taints", np.Taints)
 	is = checkTaints(is, "startupTaints", np.StartupTaints)
-	for _, name := range sortedNames(np.Limits) {
+	for _, name := range resources.SortedNames(np.Limits) {
 		if v := np.Limits[name]; v < 0 || v > MaxLimit {
 			is.add("limits."+string(name), "%d is not in 0..%d", v, int64(MaxLimit))
 		}
@@ -384,15 +384,6 @@ func checkDisruption(is issues, d Disruption) issues {
 		}
 	}
 	return is
-}
-
-func sortedNames(m map[resources.Name]int64) []resources.Name {
-	names := make([]resources.Name, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }
 
 // checkNodeName returns the issue of n's name, empty or one of the names

@@ -14,6 +14,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -271,7 +272,7 @@ func TestValidateAcceptsEdges(t *testing.T) {
 			tc.mutate(&p)
 			plan, err := solveSafely(t, p, packing.Options{})
 			require.NoError(t, err)
-			assert.Empty(t, packing.Verify(p, plan))
+			assert.Empty(t, verify.Plan(p, plan))
 		})
 	}
 }
@@ -340,7 +341,7 @@ func TestLimitUsageDoesNotWrap(t *testing.T) {
 	assert.Empty(t, plan.NodeClaims)
 	require.Len(t, plan.Unschedulable, 1)
 	assert.Equal(t, packing.LimitExceeded, plan.Unschedulable[0].Reason.Kind)
-	assert.Empty(t, packing.Verify(p, plan))
+	assert.Empty(t, verify.Plan(p, plan))
 }
 
 // TestPlanPriceSaturates: 9,300 claims at MaxValidPrice cost more than
@@ -358,7 +359,7 @@ func TestPlanPriceSaturates(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, plan.NodeClaims, 9300)
 	assert.Equal(t, instancetypes.MaxPrice, plan.Price)
-	assert.Empty(t, packing.Verify(p, plan))
+	assert.Empty(t, verify.Plan(p, plan))
 }
 
 // TestValidateSpecsAccepted: what the API server accepts next to the

@@ -91,7 +91,7 @@ type Summary struct {
 
 // New returns the View of plan, which was solved from p. Pod indexes of
 // plan out of range of p.Pods, which a plan solved from p does not have
-// (packing.Verify reports them), are left out. The complexity is linear in
+// (verify.Plan reports them), are left out. The complexity is linear in
 // the plan, the NodePools and the existing nodes, plus O(g log g) to sort
 // g groups; p and plan are not modified. A nil p or plan reads as the
 // zero Problem or Plan.

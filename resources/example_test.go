@@ -43,3 +43,17 @@ func ExampleList_Fits() {
 	// cpu=500m memory=1Gi pods=1 nvidia.com/gpu=2 fits: false short of: nvidia.com/gpu true
 	// left: cpu=3500m memory=15Gi pods=109 nvidia.com/gpu=1
 }
+
+// ExampleSortedNames goes through a NodePool's limits in a fixed order.
+func ExampleSortedNames() {
+	limits := map[resources.Name]int64{resources.Memory: 64 << 30, resources.CPU: 16000, resources.GPU: 2}
+	for _, name := range resources.SortedNames(limits) {
+		fmt.Println(name, limits[name])
+	}
+	fmt.Println(resources.SortedNames(nil) == nil)
+	// Output:
+	// cpu 16000
+	// memory 68719476736
+	// nvidia.com/gpu 2
+	// true
+}

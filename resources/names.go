@@ -1,6 +1,10 @@
 package resources
 
-import "strings"
+import (
+	"maps"
+	"slices"
+	"strings"
+)
 
 // Name is a Kubernetes resource name such as "cpu" or "nvidia.com/gpu".
 type Name string
@@ -35,4 +39,12 @@ func isExtended(n Name) bool {
 // wholeOnly reports whether quantities of n must be whole numbers.
 func wholeOnly(n Name) bool {
 	return n == Pods || isExtended(n)
+}
+
+// SortedNames returns the names m has values for, in ascending order, as
+// a new slice (nil for an empty m): the order in which to go through a
+// map keyed by Name, such as a NodePool's limits, when the order reaches
+// an output. It does not modify m; O(n log n) for n names.
+func SortedNames(m map[Name]int64) []Name {
+	return slices.Sorted(maps.Keys(m))
 }

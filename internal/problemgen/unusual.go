@@ -45,7 +45,7 @@ var unusualValues = []string{
 // in place (the caller owns p); ok is false when p has no place for it.
 // Unlike a hostility, the result is always valid: the shapes are what
 // real clusters contain and the base generator does not draw, so that the
-// property tests check Verify(p, Solve(p)) on them.
+// property tests check verify.Plan(p, Solve(p)) on them.
 type unusualShape func(g *gen, p *packing.Problem) bool
 
 // unusualShapes are the shapes of issue 20's findings, each a regression

@@ -16,6 +16,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
@@ -287,14 +288,14 @@ func checkWorld(t *testing.T, name string, w *world) {
 }
 
 func checkPacking(t *testing.T, name string, p packing.Problem) {
-	_ = packing.Verify(p, packing.Plan{})
+	_ = verify.Plan(p, packing.Plan{})
 	plan, err := packing.Solve(p, packing.Options{})
 	switch {
 	case err != nil && !errors.Is(err, packing.ErrInvalidProblem):
 		t.Errorf("%s: packing.Solve: an error that names no field: %v", name, err)
 	case err == nil:
-		if v := packing.Verify(p, plan); len(v) > 0 {
-			t.Errorf("%s: packing.Verify rejects the plan of Solve: %v", name, v)
+		if v := verify.Plan(p, plan); len(v) > 0 {
+			t.Errorf("%s: verify.Plan rejects the plan of Solve: %v", name, v)
 		}
 	}
 	view(&p, &plan)
@@ -536,7 +537,7 @@ func TestHostileResultsInVerifiers(t *testing.T) {
 				q.NodeClaims = slices.Clone(plan.NodeClaims)
 				q.NodeClaims[0].Pods = slices.Clone(plan.NodeClaims[0].Pods)
 				mutate(&q, s, v)
-				mustNotPanic(t, fmt.Sprintf("packing.Verify, plan mutation %d, %s", i, name), func() { packing.Verify(p, q) })
+				mustNotPanic(t, fmt.Sprintf("verify.Plan, plan mutation %d, %s", i, name), func() { verify.Plan(p, q) })
 				mustNotPanic(t, fmt.Sprintf("planview.New, plan mutation %d, %s", i, name), func() { view(&p, &q) })
 			}
 			cmd := consolidation.Command{Candidates: []string{s, "n1"}, Savings: instancetypes.Price(v),

@@ -1,15 +1,16 @@
-package packing
+package verify
 
 import (
 	"maps"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // checkPodsOn checks node affinity and taints of h's pending pods (rules 4
 // and 5).
-func (v *verifier) checkPodsOn(h *vHost) {
+func (v *verifier) checkPodsOn(h *host) {
 	taints, labels := v.enforcedTaints(h), affinityLabels(h)
 	for _, i := range h.pods {
 		pod := &v.p.Pods[i]
@@ -26,7 +27,7 @@ func (v *verifier) checkPodsOn(h *vHost) {
 // A claim's node gets its hostname when it launches: it has one, but no
 // selector can name it, so it stands here as a value no label value
 // equals (not valid, not a number).
-func affinityLabels(h *vHost) map[string]string {
+func affinityLabels(h *host) map[string]string {
 	if h.claim == nil {
 		return h.labels
 	}
@@ -44,7 +45,7 @@ func matchNodeAffinity(a requirements.NodeAffinity, labels map[string]string) er
 }
 
 // enforcedTaints are the taints a pod placed on h must tolerate.
-func (v *verifier) enforcedTaints(h *vHost) []requirements.Taint {
+func (v *verifier) enforcedTaints(h *host) []requirements.Taint {
 	if h.claim != nil {
 		return claimTaints(h)
 	}
@@ -53,7 +54,7 @@ func (v *verifier) enforcedTaints(h *vHost) []requirements.Taint {
 
 // claimTaints are the claim's pool's taints (the claim's own when the pool
 // is unknown) less the relaxable PreferNoSchedule ones.
-func claimTaints(h *vHost) []requirements.Taint {
+func claimTaints(h *host) []requirements.Taint {
 	taints := h.claim.Taints
 	if h.pool != nil {
 		taints = h.pool.Taints
@@ -70,7 +71,7 @@ var ephemeralTaints = []string{"node.kubernetes.io/not-ready", "node.kubernetes.
 
 // nodeTaints are n's NoSchedule and NoExecute taints, less, for a node not
 // yet initialized, its pool's startup taints and the ephemeral ones.
-func nodeTaints(n *Node, pool *NodePool) []requirements.Taint {
+func nodeTaints(n *packing.Node, pool *packing.NodePool) []requirements.Taint {
 	var out []requirements.Taint
 	for _, t := range n.Taints {
 		if t.Effect != requirements.NoSchedule && t.Effect != requirements.NoExecute {
@@ -84,25 +85,25 @@ func nodeTaints(n *Node, pool *NodePool) []requirements.Taint {
 	return out
 }
 
-func isStartupTaint(pool *NodePool, t requirements.Taint) bool {
+func isStartupTaint(pool *packing.NodePool, t requirements.Taint) bool {
 	return pool != nil && slices.Contains(pool.StartupTaints, t)
 }
 
-// vPort is a host port in use on a host; pod is the pending pod binding
+// usedPort is a host port in use on a host; pod is the pending pod binding
 // it, or -1 for a pod already bound.
-type vPort struct {
+type usedPort struct {
 	owner string
 	pod   int
-	port  HostPort
+	port  packing.HostPort
 }
 
 // checkHostPorts reports each pending pod whose host port clashes with one
 // an earlier pod on h binds (rule 8).
-func (v *verifier) checkHostPorts(h *vHost) {
+func (v *verifier) checkHostPorts(h *host) {
 	if len(h.pods) == 0 {
 		return
 	}
-	var used []vPort
+	var used []usedPort
 	if h.node != nil {
 		for j := range h.node.Pods {
 			used = appendPorts(used, &h.node.Pods[j], -1)
@@ -118,16 +119,16 @@ func (v *verifier) checkHostPorts(h *vHost) {
 	}
 }
 
-func appendPorts(used []vPort, p *Pod, i int) []vPort {
+func appendPorts(used []usedPort, p *packing.Pod, i int) []usedPort {
 	for _, hp := range p.HostPorts {
-		used = append(used, vPort{owner: "pod " + p.Key(), pod: i, port: hp})
+		used = append(used, usedPort{owner: "pod " + p.Key(), pod: i, port: hp})
 	}
 	return used
 }
 
 // findClash returns the first used port one of ports clashes with,
 // ignoring ports of pod i itself.
-func findClash(used []vPort, ports []HostPort, i int) (vPort, HostPort, bool) {
+func findClash(used []usedPort, ports []packing.HostPort, i int) (usedPort, packing.HostPort, bool) {
 	for _, hp := range ports {
 		for _, u := range used {
 			if (u.pod < 0 || u.pod != i) && portsClash(u.port, hp) {
@@ -135,17 +136,17 @@ func findClash(used []vPort, ports []HostPort, i int) (vPort, HostPort, bool) {
 			}
 		}
 	}
-	return vPort{}, HostPort{}, false
+	return usedPort{}, packing.HostPort{}, false
 }
 
 // portsClash reports whether a and b bind the same port, protocol and an
 // overlapping address. Port 0 binds nothing.
-func portsClash(a, b HostPort) bool {
+func portsClash(a, b packing.HostPort) bool {
 	return a.Port != 0 && a.Port == b.Port && protocol(a) == protocol(b) &&
 		(wildcardIP(a.IP) || wildcardIP(b.IP) || a.IP == b.IP)
 }
 
-func protocol(hp HostPort) string {
+func protocol(hp packing.HostPort) string {
 	if hp.Protocol == "" {
 		return "TCP"
 	}
@@ -154,7 +155,7 @@ func protocol(hp HostPort) string {
 
 func wildcardIP(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
 
-func portIP(hp HostPort) string {
+func portIP(hp packing.HostPort) string {
 	if wildcardIP(hp.IP) {
 		return "every address"
 	}

@@ -1,18 +1,22 @@
-package packing
+package verify
 
 import (
 	"cmp"
 	"fmt"
-	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
+
+	"github.com/nodeplan/nodeplan/internal/enum"
+	"github.com/nodeplan/nodeplan/packing"
 )
 
-// Rule names the property of a valid [Plan] that a [Violation] breaks.
+// Rule names the property of a valid [packing.Plan] that a [Violation]
+// breaks.
 // The zero Rule is RulePodLost.
 type Rule uint8
 
-// The rules [Verify] checks. The constants carry a Rule prefix because the
-// package already uses some of the bare names (MinValues is a [ReasonKind]).
+// The rules [Plan] checks. The constants carry a Rule prefix, as they did
+// when they lived in package packing, where some of the bare names were
+// taken (MinValues is a [packing.ReasonKind]).
 const (
 	// RulePodLost: an input pod is neither bound, on a claim, nor
 	// unschedulable.
@@ -82,8 +86,8 @@ var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "Unknow
 func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
 
 // Violation is one broken property of a plan. Pod is the index of the pod
-// in [Problem.Pods], or -1 when the violation concerns no single input pod;
-// Node names the node or claim, or is empty. Message is a sentence a person
+// in [packing.Problem.Pods], or -1 when the violation concerns no single
+// input pod; Node names the node or claim, or is empty. Message is a sentence a person
 // can act on. The zero Violation is a RulePodLost about pod 0 with no
 // message; Violations are comparable.
 type Violation struct {
@@ -102,20 +106,21 @@ func compareViolations(a, b Violation) int {
 		cmp.Compare(a.Pod, b.Pod), cmp.Compare(a.Message, b.Message))
 }
 
-// Verify checks plan against the semantics a solution of p must satisfy
+// Plan checks plan against the semantics a solution of p must satisfy
 // and returns every violation found, sorted by rule, node, pod and message;
-// nil means the plan is valid. It is an independent re-check of [Solve]:
-// it shares no placement code with the solver, and reads a node's labels
-// by the one rule the package documentation states.
+// nil means the plan is valid. It is an independent re-check of
+// [packing.Solve]: it shares no placement code with the solver, and reads
+// a node's labels by the one rule packing's documentation states
+// ([packing.Node.EffectiveLabels]).
 //
-// Verify never panics: pod indexes out of range, unknown nodes, pools and
+// Plan never panics: pod indexes out of range, unknown nodes, pools and
 // instance types, and nil catalogs are reported as violations. It does not
 // modify p or plan and is safe for concurrent use on shared inputs.
 //
 // The complexity is O(P·Q) for the topology replay, where P is the number
 // of placed pods with topology constraints (plus those that anti-affine
 // others) and Q the number of pods placed, and roughly linear otherwise.
-func Verify(p Problem, plan Plan) []Violation {
+func Plan(p packing.Problem, plan packing.Plan) []Violation {
 	v := newVerifier(p, plan)
 	v.checkAccounting()
 	v.checkOrder()

@@ -1,20 +1,21 @@
-package packing_test
+package verify_test
 
 import (
 	"fmt"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
-// ExampleVerify checks a plan that forgot a pod and binds another to a
+// ExamplePlan checks a plan that forgot a pod and binds another to a
 // node that does not exist.
-func ExampleVerify() {
+func ExamplePlan() {
 	p := packing.Problem{Pods: []packing.Pod{
 		{Namespace: "default", Name: "web-0"},
 		{Namespace: "default", Name: "web-1"},
 	}}
 	plan := packing.Plan{Bindings: []packing.Binding{{Pod: 0, Node: "node-7"}}, Order: []int{0}}
-	for _, v := range packing.Verify(p, plan) {
+	for _, v := range verify.Plan(p, plan) {
 		fmt.Println(v)
 	}
 	// Output:

@@ -1,4 +1,6 @@
-package packing
+package verify
+
+import "github.com/nodeplan/nodeplan/packing"
 
 // checkAccounting reports pods lost, duplicated or out of range, and
 // unschedulable pods without a reason (rule 1).
@@ -29,7 +31,7 @@ func (v *verifier) count(seen []int, i int, where string) {
 	seen[i]++
 }
 
-func (v *verifier) checkReason(u Unschedulable) {
+func (v *verifier) checkReason(u packing.Unschedulable) {
 	if v.validPod(u.Pod) && u.Reason.Message == "" {
 		v.add(RuleMissingReason, u.Pod, "", "%s is unschedulable with no reason message", v.podName(u.Pod))
 	}

@@ -1,48 +1,49 @@
-package packing
+package verify
 
 import (
 	"strconv"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// verifier is the state of one Verify call. Invariant: hosts holds one
+// verifier is the state of one [Plan] call. Invariant: hosts holds one
 // entry per Problem.Nodes element (same index), then one per NodeClaim;
 // where[i] is the host of the first placement of pending pod i, or -1.
 type verifier struct {
-	p         Problem
-	plan      Plan
-	pools     map[string]*NodePool
+	p         packing.Problem
+	plan      packing.Plan
+	pools     map[string]*packing.NodePool
 	poolReqs  map[string]requirements.Set
 	nodeIndex map[string]int
-	hosts     []*vHost
+	hosts     []*host
 	where     []int
 	out       []Violation
 }
 
-// vHost is a node or a claim as Verify sees it. Exactly one of node and
+// host is a node or a claim as [Plan] sees it. Exactly one of node and
 // claim is set. pool and itype are nil when unknown.
-type vHost struct {
+type host struct {
 	name   string
-	node   *Node
-	claim  *NodeClaim
-	pool   *NodePool
+	node   *packing.Node
+	claim  *packing.NodeClaim
+	pool   *packing.NodePool
 	itype  *instancetypes.InstanceType
 	labels map[string]string
 	pods   []int // pending pods placed here, in plan order
 }
 
 // kind is "node" or "claim", for messages.
-func (h *vHost) kind() string {
+func (h *host) kind() string {
 	if h.claim != nil {
 		return "claim"
 	}
 	return "node"
 }
 
-func newVerifier(p Problem, plan Plan) *verifier {
-	v := &verifier{p: p, plan: plan, pools: map[string]*NodePool{},
+func newVerifier(p packing.Problem, plan packing.Plan) *verifier {
+	v := &verifier{p: p, plan: plan, pools: map[string]*packing.NodePool{},
 		poolReqs: map[string]requirements.Set{}, nodeIndex: map[string]int{}}
 	v.indexPools()
 	v.addNodeHosts()
@@ -63,14 +64,16 @@ func (v *verifier) indexPools() {
 }
 
 // poolRequirements is NodePool.Requirements ∩ the labels its nodes carry:
-// its labels, read as a node's, and nodepool=name (see poolLabels).
-func poolRequirements(np *NodePool) requirements.Set {
-	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
+// its labels, read as a node's, and nodepool=name (see [packing.NodePool.EffectiveLabels]).
+func poolRequirements(np *packing.NodePool) requirements.Set {
+	return np.Requirements.Intersect(requirements.FromLabels(np.EffectiveLabels()))
 }
 
 // catalogOf returns the catalog a pool draws from: its own, else the
 // Problem's (Problem.PoolCatalog). pool may be nil.
-func (v *verifier) catalogOf(pool *NodePool) *instancetypes.Catalog { return v.p.PoolCatalog(pool) }
+func (v *verifier) catalogOf(pool *packing.NodePool) *instancetypes.Catalog {
+	return v.p.PoolCatalog(pool)
+}
 
 // lookupType finds name in c; a nil catalog has no types.
 func lookupType(c *instancetypes.Catalog, name string) (*instancetypes.InstanceType, bool) {
@@ -94,26 +97,26 @@ func (v *verifier) addNodeHosts() {
 		if _, dup := v.nodeIndex[n.Name]; !dup {
 			v.nodeIndex[n.Name] = i
 		}
-		v.hosts = append(v.hosts, &vHost{name: n.Name, node: n, pool: v.pools[n.NodePool], labels: nodeLabels(n)})
+		v.hosts = append(v.hosts, &host{name: n.Name, node: n, pool: v.pools[n.NodePool], labels: n.EffectiveLabels()})
 	}
 }
 
 func (v *verifier) addClaimHosts() {
 	for i := range v.plan.NodeClaims {
 		c := &v.plan.NodeClaims[i]
-		h := &vHost{name: c.Name, claim: c, pool: v.pools[c.NodePool]}
+		h := &host{name: c.Name, claim: c, pool: v.pools[c.NodePool]}
 		h.itype, _ = lookupType(v.catalogOf(h.pool), c.InstanceType)
 		h.labels = claimLabels(c, h.itype)
 		v.hosts = append(v.hosts, h)
 	}
 }
 
-// claimLabels is the claim's Labels (read as nodeLabels reads a node's), plus the single-valued In
+// claimLabels is the claim's Labels (read as [packing.Node.EffectiveLabels] reads a node's), plus the single-valued In
 // requirements of its chosen type and its hostname where absent.
-func claimLabels(c *NodeClaim, t *instancetypes.InstanceType) map[string]string {
+func claimLabels(c *packing.NodeClaim, t *instancetypes.InstanceType) map[string]string {
 	l := make(map[string]string, len(c.Labels)+8)
 	for _, lb := range c.Labels {
-		if key, ok := counted(lb.Key, c.hasLabel); ok {
+		if key, ok := counted(lb.Key, c.HasLabel); ok {
 			l[key] = lb.Value
 		}
 	}
@@ -149,7 +152,7 @@ func (v *verifier) placeBindings() {
 
 // bindingHost returns the host index of b's node, reporting an unknown or
 // deleted node.
-func (v *verifier) bindingHost(b Binding) (int, bool) {
+func (v *verifier) bindingHost(b packing.Binding) (int, bool) {
 	i, ok := v.nodeIndex[b.Node]
 	switch {
 	case !ok:

@@ -1,17 +1,18 @@
-package packing
+package verify
 
 import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/sat"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
 // checkOffering checks the claim's offering is an available offering of
 // its chosen type compatible with its requirements (rule 7).
-func (v *verifier) checkOffering(h *vHost) {
+func (v *verifier) checkOffering(h *host) {
 	c, o := h.claim, h.claim.Offering
 	switch {
 	case !slices.Contains(h.itype.Offerings, o):
@@ -29,7 +30,7 @@ func offeringName(o instancetypes.Offering) string {
 
 // checkOfferingLabels checks the claim's zone, capacity-type and
 // instance-type labels name its offering and type.
-func (v *verifier) checkOfferingLabels(h *vHost) {
+func (v *verifier) checkOfferingLabels(h *host) {
 	c := h.claim
 	want := map[string]string{
 		requirements.LabelZone:         c.Offering.Zone,
@@ -37,7 +38,7 @@ func (v *verifier) checkOfferingLabels(h *vHost) {
 		requirements.LabelInstanceType: c.InstanceType,
 	}
 	for _, lb := range c.Labels {
-		key, counts := counted(lb.Key, c.hasLabel)
+		key, counts := counted(lb.Key, c.HasLabel)
 		if w, ok := want[key]; counts && ok && w != lb.Value {
 			v.add(RuleOffering, -1, c.Name, "claim %s: label %s=%s disagrees with its chosen offering and type (%s)", c.Name, lb.Key, lb.Value, w)
 		}
@@ -86,9 +87,9 @@ func (v *verifier) checkLimits() {
 	}
 }
 
-func (v *verifier) checkPoolLimits(np *NodePool) {
+func (v *verifier) checkPoolLimits(np *packing.NodePool) {
 	usage, count := v.existingUsage(np)
-	names := limitNames(np.Limits)
+	names := resources.SortedNames(np.Limits)
 	exceeded := map[resources.Name]bool{}
 	for _, h := range v.hosts[len(v.p.Nodes):] {
 		if h.pool != np {
@@ -103,7 +104,7 @@ func (v *verifier) checkPoolLimits(np *NodePool) {
 	}
 }
 
-func (v *verifier) checkLimit(np *NodePool, h *vHost, name resources.Name, used int64, exceeded map[resources.Name]bool) {
+func (v *verifier) checkLimit(np *packing.NodePool, h *host, name resources.Name, used int64, exceeded map[resources.Name]bool) {
 	if limit := np.Limits[name]; used > limit && !exceeded[name] {
 		exceeded[name] = true
 		v.add(RuleLimit, -1, h.name, "claim %s brings NodePool %s to %s %d, above its limit %d", h.name, np.Name, name, used, limit)
@@ -111,7 +112,7 @@ func (v *verifier) checkLimit(np *NodePool, h *vHost, name resources.Name, used 
 }
 
 func limitUsage(name resources.Name, usage resources.List, count int64) int64 {
-	if name == LimitNodes {
+	if name == packing.LimitNodes {
 		return count
 	}
 	return usage.Get(name)
@@ -119,7 +120,7 @@ func limitUsage(name resources.Name, usage resources.List, count int64) int64 {
 
 // existingUsage sums the capacity (from the catalog when the type is
 // found, else the allocatable) and count of np's existing nodes.
-func (v *verifier) existingUsage(np *NodePool) (resources.List, int64) {
+func (v *verifier) existingUsage(np *packing.NodePool) (resources.List, int64) {
 	var usage resources.List
 	var count int64
 	for i := range v.p.Nodes {
@@ -135,14 +136,4 @@ func (v *verifier) existingUsage(np *NodePool) (resources.List, int64) {
 		}
 	}
 	return usage, count
-}
-
-// limitNames returns the keys of limits, sorted.
-func limitNames(limits map[resources.Name]int64) []resources.Name {
-	names := make([]resources.Name, 0, len(limits))
-	for n := range limits {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
 }

@@ -1,17 +1,18 @@
-package packing
+package verify
 
 import (
 	"slices"
 	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
 // podRequest is a pod's requests with the one pod slot it takes when it
 // asks for none.
-func podRequest(p *Pod) resources.List {
+func podRequest(p *packing.Pod) resources.List {
 	r := p.Requests
 	if r.Pods == 0 {
 		r.Pods = 1
@@ -20,7 +21,7 @@ func podRequest(p *Pod) resources.List {
 }
 
 // dsRequest is a daemonset pod's requests with its one pod slot.
-func dsRequest(ds *DaemonSet) resources.List {
+func dsRequest(ds *packing.DaemonSet) resources.List {
 	r := ds.Requests
 	if r.Pods == 0 {
 		r.Pods = 1
@@ -29,7 +30,7 @@ func dsRequest(ds *DaemonSet) resources.List {
 }
 
 // podsRequest sums the requests of the pending pods on h.
-func (v *verifier) podsRequest(h *vHost) resources.List {
+func (v *verifier) podsRequest(h *host) resources.List {
 	var sum resources.List
 	for _, i := range h.pods {
 		sum = sum.Add(podRequest(&v.p.Pods[i]))
@@ -40,7 +41,7 @@ func (v *verifier) podsRequest(h *vHost) resources.List {
 // checkFit adds h's pending pods to base in order and reports the first pod
 // (or -1 for base alone) at which the total stops fitting alloc. of names
 // what alloc belongs to.
-func (v *verifier) checkFit(h *vHost, base, alloc resources.List, of string) {
+func (v *verifier) checkFit(h *host, base, alloc resources.List, of string) {
 	if !base.Fits(alloc) {
 		v.overCapacity(h, -1, base, alloc, of)
 		return
@@ -55,7 +56,7 @@ func (v *verifier) checkFit(h *vHost, base, alloc resources.List, of string) {
 	}
 }
 
-func (v *verifier) overCapacity(h *vHost, pod int, total, alloc resources.List, of string) {
+func (v *verifier) overCapacity(h *host, pod int, total, alloc resources.List, of string) {
 	name, _ := total.Shortfall(alloc)
 	want := resources.New(resources.Amount{Name: name, Value: total.Get(name)})
 	have := resources.New(resources.Amount{Name: name, Value: alloc.Get(name)})
@@ -76,7 +77,7 @@ func quantity(l resources.List, name resources.Name) string {
 }
 
 // checkNodeFit checks the pods bound to an existing node (rule 3).
-func (v *verifier) checkNodeFit(h *vHost) {
+func (v *verifier) checkNodeFit(h *host) {
 	if len(h.pods) == 0 {
 		return
 	}
@@ -89,7 +90,7 @@ func (v *verifier) checkNodeFit(h *vHost) {
 
 // overhead sums the requests of the daemonsets that run on type t of pool;
 // none run when the pool is unknown.
-func (v *verifier) overhead(pool *NodePool, t *instancetypes.InstanceType) resources.List {
+func (v *verifier) overhead(pool *packing.NodePool, t *instancetypes.InstanceType) resources.List {
 	var sum resources.List
 	if pool == nil {
 		return sum
@@ -107,7 +108,7 @@ var preferNoScheduleToleration = requirements.Toleration{Operator: requirements.
 
 // dsRuns reports whether ds tolerates pool's taints and one of its node
 // affinity alternatives fits both the pool and type t.
-func (v *verifier) dsRuns(ds *DaemonSet, pool *NodePool, t *instancetypes.InstanceType) bool {
+func (v *verifier) dsRuns(ds *packing.DaemonSet, pool *packing.NodePool, t *instancetypes.InstanceType) bool {
 	tol := append(slices.Clip(ds.Tolerations), preferNoScheduleToleration)
 	if requirements.Tolerates(tol, pool.Taints) != nil {
 		return false

@@ -1,9 +1,10 @@
-package packing
+package verify
 
 import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -20,7 +21,7 @@ func (v *verifier) checkHosts() {
 	}
 }
 
-func (v *verifier) checkClaim(h *vHost) {
+func (v *verifier) checkClaim(h *host) {
 	v.checkCandidates(h)
 	v.checkChosen(h)
 	v.checkPool(h)
@@ -35,7 +36,7 @@ func (v *verifier) checkClaim(h *vHost) {
 
 // checkCandidates checks that every candidate type exists, holds the pods
 // with the daemonsets, and (pool known) intersects the pool's requirements.
-func (v *verifier) checkCandidates(h *vHost) {
+func (v *verifier) checkCandidates(h *host) {
 	c := h.claim
 	if len(c.InstanceTypes) == 0 {
 		v.add(RuleUnknownInstanceType, -1, c.Name, "claim %s lists no candidate instance types", c.Name)
@@ -51,7 +52,7 @@ func (v *verifier) checkCandidates(h *vHost) {
 	}
 }
 
-func (v *verifier) checkTypeInPool(h *vHost, t *instancetypes.InstanceType) {
+func (v *verifier) checkTypeInPool(h *host, t *instancetypes.InstanceType) {
 	if h.pool == nil {
 		return
 	}
@@ -62,7 +63,7 @@ func (v *verifier) checkTypeInPool(h *vHost, t *instancetypes.InstanceType) {
 }
 
 // checkChosen checks that the chosen type is a known candidate.
-func (v *verifier) checkChosen(h *vHost) {
+func (v *verifier) checkChosen(h *host) {
 	c := h.claim
 	if !slices.Contains(c.InstanceTypes, c.InstanceType) {
 		v.add(RuleUnknownInstanceType, -1, c.Name, "claim %s chose instance type %q, which is not among its candidates", c.Name, c.InstanceType)
@@ -73,7 +74,7 @@ func (v *verifier) checkChosen(h *vHost) {
 }
 
 // checkRequests checks NodeClaim.Requests against pods plus overhead.
-func (v *verifier) checkRequests(h *vHost) {
+func (v *verifier) checkRequests(h *host) {
 	want := v.podsRequest(h).Add(v.overhead(h.pool, h.itype))
 	if !want.Equal(h.claim.Requests) {
 		v.add(RuleRequestsMismatch, -1, h.name, "claim %s: Requests are %q but its pods and daemonsets on %s request %q",
@@ -83,7 +84,7 @@ func (v *verifier) checkRequests(h *vHost) {
 
 // checkPool checks the claim's pool exists and launches nodes, its labels meet the pool's
 // requirements and its candidates keep the pool's minValues (rule 6).
-func (v *verifier) checkPool(h *vHost) {
+func (v *verifier) checkPool(h *host) {
 	if h.pool == nil {
 		v.add(RuleNodePoolRequirement, -1, h.name, "claim %s names NodePool %q, which does not exist", h.name, h.claim.NodePool)
 		return
@@ -93,7 +94,7 @@ func (v *verifier) checkPool(h *vHost) {
 	}
 	reqs := v.poolReqs[h.pool.Name]
 	for _, lb := range h.claim.Labels {
-		if key, ok := counted(lb.Key, h.claim.hasLabel); ok && reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
+		if key, ok := counted(lb.Key, h.claim.HasLabel); ok && reqs.Has(key) && !reqs.Get(key).Has(lb.Value) {
 			v.add(RuleNodePoolRequirement, -1, h.name, "claim %s: label %s=%s breaks NodePool %s requirement %s",
 				h.name, lb.Key, lb.Value, h.pool.Name, reqs.Get(key))
 		}
@@ -103,10 +104,10 @@ func (v *verifier) checkPool(h *vHost) {
 
 // ownLabelsMet reports whether reqs, np's full requirements, admit the
 // labels every node of np carries: its labels and its name (see
-// poolLabels). A pool whose requirements exclude them can launch no valid
+// [packing.NodePool.EffectiveLabels]). A pool whose requirements exclude them can launch no valid
 // node.
-func ownLabelsMet(np *NodePool, reqs requirements.Set) bool {
-	for k, val := range poolLabels(np) {
+func ownLabelsMet(np *packing.NodePool, reqs requirements.Set) bool {
+	for k, val := range np.EffectiveLabels() {
 		if !reqs.Get(k).Has(val) {
 			return false
 		}
@@ -114,7 +115,7 @@ func ownLabelsMet(np *NodePool, reqs requirements.Set) bool {
 	return true
 }
 
-func (v *verifier) checkMinValues(h *vHost, reqs requirements.Set) {
+func (v *verifier) checkMinValues(h *host, reqs requirements.Set) {
 	types := v.candidateTypes(h)
 	for r := range reqs.All() {
 		if r.MinValues() == 0 {
@@ -128,7 +129,7 @@ func (v *verifier) checkMinValues(h *vHost, reqs requirements.Set) {
 }
 
 // candidateTypes returns the claim's candidate types its catalog has.
-func (v *verifier) candidateTypes(h *vHost) []*instancetypes.InstanceType {
+func (v *verifier) candidateTypes(h *host) []*instancetypes.InstanceType {
 	var out []*instancetypes.InstanceType
 	for _, name := range h.claim.InstanceTypes {
 		if t, ok := lookupType(v.catalogOf(h.pool), name); ok {

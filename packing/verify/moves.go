@@ -1,17 +1,21 @@
-package packing
+package verify
 
-import "slices"
+import (
+	"slices"
 
-// MaxReorder caps the pods for which VerifyMoves searches a replay order.
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// MaxReorder caps the pods for which [Moves] searches a replay order.
 const MaxReorder = 64
 
-// VerifyMoves checks the homes a disruption command gives displaced pods:
-// [Verify] without the claim Requests and price accounting (a replacement
+// Moves checks the homes a disruption command gives displaced pods:
+// [Plan] without the claim Requests and price accounting (a replacement
 // may also hold pods the command does not list). When the plan's order
 // breaks a topology rule it retries, for at most MaxReorder pods, with an
 // order found greedily: the host may bind displaced pods in any order.
 // Consolidation and drift checks share it.
-func VerifyMoves(p Problem, plan Plan) []Violation {
+func Moves(p packing.Problem, plan packing.Plan) []Violation {
 	out := homeViolations(p, plan)
 	if !slices.ContainsFunc(out, isTopology) || len(p.Pods) > MaxReorder {
 		return out
@@ -23,8 +27,8 @@ func VerifyMoves(p Problem, plan Plan) []Violation {
 	return out
 }
 
-func homeViolations(p Problem, plan Plan) []Violation {
-	return slices.DeleteFunc(Verify(p, plan), func(v Violation) bool {
+func homeViolations(p packing.Problem, plan packing.Plan) []Violation {
+	return slices.DeleteFunc(Plan(p, plan), func(v Violation) bool {
 		return v.Rule == RuleRequestsMismatch || v.Rule == RulePriceMismatch
 	})
 }
@@ -35,8 +39,8 @@ func isTopology(v Violation) bool {
 
 // searchOrder builds a replay order greedily: at each step the first
 // remaining pod that breaks no topology rule right after the pods chosen
-// so far. It fails when no remaining pod can go next. O(P²) Verify calls.
-func searchOrder(p Problem, plan Plan) ([]int, bool) {
+// so far. It fails when no remaining pod can go next. O(P²) Plan calls.
+func searchOrder(p packing.Problem, plan packing.Plan) ([]int, bool) {
 	var order []int
 	rest := slices.Clone(plan.Order)
 	for len(rest) > 0 {
@@ -52,7 +56,7 @@ func searchOrder(p Problem, plan Plan) ([]int, bool) {
 
 // canGoNext reports whether pod i, replayed right after order, breaks no
 // topology rule.
-func canGoNext(p Problem, plan Plan, order, rest []int, i int) bool {
+func canGoNext(p packing.Problem, plan packing.Plan, order, rest []int, i int) bool {
 	trial := append(slices.Clone(order), i)
 	for _, j := range rest {
 		if j != i {
@@ -60,5 +64,5 @@ func canGoNext(p Problem, plan Plan, order, rest []int, i int) bool {
 		}
 	}
 	plan.Order = trial
-	return !slices.ContainsFunc(Verify(p, plan), func(v Violation) bool { return isTopology(v) && v.Pod == i })
+	return !slices.ContainsFunc(Plan(p, plan), func(v Violation) bool { return isTopology(v) && v.Pod == i })
 }

@@ -1,48 +1,50 @@
-package packing
+package verify
 
 import (
 	"fmt"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// vPlaced is a pod already bound or replayed so far, and its host. A bound
+// placement is a pod already bound or replayed so far, and its host. A bound
 // terminating pod is not counted (uncounted) but its required
 // anti-affinity still repels, as in Solve.
-type vPlaced struct {
-	pod       *Pod
-	host      *vHost
+type placement struct {
+	pod       *packing.Pod
+	host      *host
 	uncounted bool
 }
 
-// vDomain is a value of a topology key that a node or a pool's instance
+// domain is a value of a topology key that a node or a pool's instance
 // types offer, with the taints of the node or pool.
-type vDomain struct {
+type domain struct {
 	value  string
 	taints []requirements.Taint
 }
 
-// vTopology is the replay state: the pods placed so far, those of them
-// with required anti-affinity, and the domains of each key (memoized).
-type vTopology struct {
-	placed  []vPlaced
+// replay is the state of the topology replay: the pods placed so far, those
+// of them with required anti-affinity, and the domains of each key
+// (memoized).
+type replay struct {
+	placed  []placement
 	anti    []int
-	domains map[string][]vDomain
+	domains map[string][]domain
 }
 
-func (t *vTopology) record(p *Pod, h *vHost, uncounted bool) {
+func (t *replay) record(p *packing.Pod, h *host, uncounted bool) {
 	if slices.ContainsFunc(p.AntiAffinity, isRequired) {
 		t.anti = append(t.anti, len(t.placed))
 	}
-	t.placed = append(t.placed, vPlaced{pod: p, host: h, uncounted: uncounted})
+	t.placed = append(t.placed, placement{pod: p, host: h, uncounted: uncounted})
 }
 
-func isRequired(term PodAffinityTerm) bool { return term.Weight == 0 }
+func isRequired(term packing.PodAffinityTerm) bool { return term.Weight == 0 }
 
 // countByDomain counts, per value of key, the placed pods match accepts.
-func (t *vTopology) countByDomain(key string, match func(*Pod) bool) map[string]int {
+func (t *replay) countByDomain(key string, match func(*packing.Pod) bool) map[string]int {
 	counts := map[string]int{}
 	for _, q := range t.placed {
 		if val, ok := q.host.labels[key]; ok && !q.uncounted && match(q.pod) {
@@ -56,7 +58,7 @@ func (t *vTopology) countByDomain(key string, match func(*Pod) bool) map[string]
 // Order misses, by index) and checks each pod's required topology
 // constraints just before it is placed (rule 10).
 func (v *verifier) checkTopology() {
-	t := &vTopology{domains: map[string][]vDomain{}}
+	t := &replay{domains: map[string][]domain{}}
 	for _, h := range v.hosts[:len(v.p.Nodes)] {
 		for j := range h.node.Pods {
 			t.record(&h.node.Pods[j], h, h.node.Pods[j].Terminating)
@@ -91,10 +93,10 @@ func (v *verifier) replayOrder() []int {
 	return order
 }
 
-func (v *verifier) checkSpreads(t *vTopology, i int, h *vHost) {
+func (v *verifier) checkSpreads(t *replay, i int, h *host) {
 	p := &v.p.Pods[i]
 	for _, c := range p.TopologySpread {
-		if c.WhenUnsatisfiable != DoNotSchedule {
+		if c.WhenUnsatisfiable != packing.DoNotSchedule {
 			continue
 		}
 		if msg := v.spreadProblem(t, p, h, c); msg != "" {
@@ -104,14 +106,14 @@ func (v *verifier) checkSpreads(t *vTopology, i int, h *vHost) {
 }
 
 // spreadProblem explains why placing p on h breaks c, or returns "".
-func (v *verifier) spreadProblem(t *vTopology, p *Pod, h *vHost, c TopologySpread) string {
+func (v *verifier) spreadProblem(t *replay, p *packing.Pod, h *host, c packing.TopologySpread) string {
 	key := requirements.Normalize(c.TopologyKey)
 	d, ok := h.labels[key]
 	if !ok {
 		return fmt.Sprintf("the %s has no %s label", h.kind(), key)
 	}
 	sel := spreadSelector(p, c)
-	counted := func(q *Pod) bool { return q.Namespace == p.Namespace && sel.Matches(q.Labels) == nil }
+	counted := func(q *packing.Pod) bool { return q.Namespace == p.Namespace && sel.Matches(q.Labels) == nil }
 	counts := t.countByDomain(key, counted)
 	after := counts[d] + boolInt(counted(p))
 	if key == requirements.LabelHostname {
@@ -144,7 +146,7 @@ func boolInt(b bool) int {
 
 // spreadSelector is c's selector plus, for each MatchLabelKeys key p has,
 // that key In [p's value].
-func spreadSelector(p *Pod, c TopologySpread) requirements.Set {
+func spreadSelector(p *packing.Pod, c packing.TopologySpread) requirements.Set {
 	sel := c.Selector
 	for _, k := range c.MatchLabelKeys {
 		if val, ok := p.Labels[k]; ok {
@@ -159,8 +161,8 @@ func spreadSelector(p *Pod, c TopologySpread) requirements.Set {
 // spreadAlternatives are the node-affinity alternatives of p that h meets,
 // which filter the domains under the Honor policy; the zero Set (no filter)
 // when the policy is Ignore or h meets none.
-func (v *verifier) spreadAlternatives(p *Pod, h *vHost, c TopologySpread) []requirements.Set {
-	if c.NodeAffinityPolicy == Ignore {
+func (v *verifier) spreadAlternatives(p *packing.Pod, h *host, c packing.TopologySpread) []requirements.Set {
+	if c.NodeAffinityPolicy == packing.Ignore {
 		return []requirements.Set{{}}
 	}
 	var alts []requirements.Set
@@ -177,15 +179,15 @@ func (v *verifier) spreadAlternatives(p *Pod, h *vHost, c TopologySpread) []requ
 
 // eligibleDomains are the domains of c's key that alt allows and, under
 // the Honor taints policy, whose taints p tolerates; d is always one.
-func (v *verifier) eligibleDomains(t *vTopology, p *Pod, c TopologySpread, alt requirements.Set, d string) map[string]bool {
+func (v *verifier) eligibleDomains(t *replay, p *packing.Pod, c packing.TopologySpread, alt requirements.Set, d string) map[string]bool {
 	key := requirements.Normalize(c.TopologyKey)
 	allowed := alt.Get(key)
 	out := map[string]bool{d: true}
 	for _, s := range v.domainSources(t, key) {
-		if c.NodeAffinityPolicy != Ignore && alt.Has(key) && !allowed.Has(s.value) {
+		if c.NodeAffinityPolicy != packing.Ignore && alt.Has(key) && !allowed.Has(s.value) {
 			continue
 		}
-		if c.NodeTaintsPolicy == Honor && requirements.Tolerates(p.Tolerations, hardTaints(s.taints)) != nil {
+		if c.NodeTaintsPolicy == packing.Honor && requirements.Tolerates(p.Tolerations, hardTaints(s.taints)) != nil {
 			continue
 		}
 		out[s.value] = true
@@ -217,14 +219,14 @@ func hardTaints(taints []requirements.Taint) []requirements.Taint {
 
 // domainSources lists the values of key the existing nodes carry and the
 // pools' eligible instance types offer, memoized per key.
-func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
+func (v *verifier) domainSources(t *replay, key string) []domain {
 	if ds, ok := t.domains[key]; ok {
 		return ds
 	}
-	var ds []vDomain
+	var ds []domain
 	for _, h := range v.hosts[:len(v.p.Nodes)] {
 		if val, ok := h.labels[key]; ok {
-			ds = append(ds, vDomain{val, h.node.Taints})
+			ds = append(ds, domain{val, h.node.Taints})
 		}
 	}
 	for i := range v.p.NodePools {
@@ -242,7 +244,7 @@ func (v *verifier) domainSources(t *vTopology, key string) []vDomain {
 // types state with In and np allows, for types that meet np, have an
 // available offering and hold their own daemonset overhead (a type its
 // daemonsets overfill never launches).
-func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []vDomain {
+func (v *verifier) appendPoolDomains(ds []domain, np *packing.NodePool, key string) []domain {
 	reqs := v.poolReqs[np.Name]
 	if np.Unavailable != "" || !ownLabelsMet(np, reqs) {
 		return ds // the pool launches nothing
@@ -250,7 +252,7 @@ func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []v
 	allowed := reqs.Get(key)
 	if allowed.Operator() == requirements.In {
 		for _, val := range allowed.Values() {
-			ds = append(ds, vDomain{val, np.Taints})
+			ds = append(ds, domain{val, np.Taints})
 		}
 	}
 	for _, it := range catalogTypes(v.catalogOf(np)) {
@@ -261,7 +263,7 @@ func (v *verifier) appendPoolDomains(ds []vDomain, np *NodePool, key string) []v
 		}
 		for _, val := range r.Values() {
 			if allowed.Has(val) && (key != requirements.LabelZone || launchable(it, reqs, val)) {
-				ds = append(ds, vDomain{val, np.Taints})
+				ds = append(ds, domain{val, np.Taints})
 			}
 		}
 	}
@@ -279,12 +281,12 @@ func launchable(it *instancetypes.InstanceType, reqs requirements.Set, zone stri
 
 // termCounts reports whether term, stated by a pod in namespace ns, counts
 // pod q.
-func termCounts(term PodAffinityTerm, ns string, q *Pod) bool {
+func termCounts(term packing.PodAffinityTerm, ns string, q *packing.Pod) bool {
 	inNS := term.AllNamespaces || (len(term.Namespaces) == 0 && q.Namespace == ns) || slices.Contains(term.Namespaces, q.Namespace)
 	return inNS && term.Selector.Matches(q.Labels) == nil
 }
 
-func (v *verifier) checkAffinities(t *vTopology, i int, h *vHost) {
+func (v *verifier) checkAffinities(t *replay, i int, h *host) {
 	p := &v.p.Pods[i]
 	for _, term := range p.Affinity {
 		if !isRequired(term) {
@@ -297,9 +299,9 @@ func (v *verifier) checkAffinities(t *vTopology, i int, h *vHost) {
 }
 
 // affinityProblem explains why placing p on h breaks term, or returns "".
-func affinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) string {
+func affinityProblem(t *replay, p *packing.Pod, h *host, term packing.PodAffinityTerm) string {
 	key := requirements.Normalize(term.TopologyKey)
-	counts := t.countByDomain(key, func(q *Pod) bool { return termCounts(term, p.Namespace, q) })
+	counts := t.countByDomain(key, func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })
 	d, ok := h.labels[key]
 	switch {
 	case !ok:
@@ -314,7 +316,7 @@ func affinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) strin
 	return ""
 }
 
-func (v *verifier) checkAntiAffinities(t *vTopology, i int, h *vHost) {
+func (v *verifier) checkAntiAffinities(t *replay, i int, h *host) {
 	p := &v.p.Pods[i]
 	for _, term := range p.AntiAffinity {
 		if !isRequired(term) {
@@ -332,13 +334,13 @@ func (v *verifier) checkAntiAffinities(t *vTopology, i int, h *vHost) {
 
 // antiAffinityProblem explains why placing p on h breaks term, or returns
 // "". A host without the key passes.
-func antiAffinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) string {
+func antiAffinityProblem(t *replay, p *packing.Pod, h *host, term packing.PodAffinityTerm) string {
 	key := requirements.Normalize(term.TopologyKey)
 	d, ok := h.labels[key]
 	if !ok {
 		return ""
 	}
-	if n := t.countByDomain(key, func(q *Pod) bool { return termCounts(term, p.Namespace, q) })[d]; n > 0 {
+	if n := t.countByDomain(key, func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })[d]; n > 0 {
 		return fmt.Sprintf("domain %s already holds %d pods the term selects", d, n)
 	}
 	return ""
@@ -346,7 +348,7 @@ func antiAffinityProblem(t *vTopology, p *Pod, h *vHost, term PodAffinityTerm) s
 
 // repelledBy returns the first placed pod whose required anti-affinity
 // term selects p and shares p's domain on h.
-func (t *vTopology) repelledBy(p *Pod, h *vHost) (vPlaced, PodAffinityTerm, bool) {
+func (t *replay) repelledBy(p *packing.Pod, h *host) (placement, packing.PodAffinityTerm, bool) {
 	for _, j := range t.anti {
 		q := t.placed[j]
 		for _, term := range q.pod.AntiAffinity {
@@ -355,10 +357,10 @@ func (t *vTopology) repelledBy(p *Pod, h *vHost) (vPlaced, PodAffinityTerm, bool
 			}
 		}
 	}
-	return vPlaced{}, PodAffinityTerm{}, false
+	return placement{}, packing.PodAffinityTerm{}, false
 }
 
-func sameDomain(a, b *vHost, key string) bool {
+func sameDomain(a, b *host, key string) bool {
 	key = requirements.Normalize(key)
 	da, ok := a.labels[key]
 	db, ok2 := b.labels[key]

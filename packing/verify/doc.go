@@ -1,0 +1,33 @@
+// Package verify is an independent checker of a [packing.Plan] against its
+// [packing.Problem]: the second opinion a host may ask for before acting
+// on a plan, and the one the property tests ask on every generated
+// problem.
+//
+// [Plan] checks every rule a solution must keep: every pod exactly once
+// (bound, on a claim, or unschedulable with a reason) and Plan.Order
+// listing the placed pods; capacity of the node and of every candidate
+// instance type of a claim, with the daemonset overhead on each type;
+// node affinity, taints, NodePool requirements, minValues and limits;
+// offerings, capacity reservations and the plan's price; host ports; and
+// topology spread, pod affinity and anti-affinity replayed in
+// [packing.Plan.Order]. [Moves] checks the homes a disruption command
+// gives displaced pods (consolidation and drift use it): Plan without the
+// claims' requests and price, in any order the host may bind them in.
+// Each broken rule is a [Violation] naming its [Rule].
+//
+// Of package packing it uses only the exported API (besides the model's
+// own packages: requirements, resources, instancetypes), so the compiler,
+// not a comment, guarantees that it shares no solver code: it reads
+// labels by the rule packing's documentation states
+// ([packing.Node.EffectiveLabels], [packing.NodePool.EffectiveLabels]) and
+// restates the rest itself.
+//
+// Cost model: Plan is O(P·Q) for the topology replay, where P is the
+// number of placed pods with topology constraints (plus those that
+// anti-affine others) and Q the number of pods placed, and roughly linear
+// in the size of the problem and plan otherwise. Moves is one Plan call,
+// or, when the plan's order breaks a topology rule, a greedy search of
+// O(P²) Plan calls for P displaced pods, at most [MaxReorder] of them.
+// Neither modifies its inputs, and both are safe for concurrent use on
+// shared inputs. See ExamplePlan.
+package verify
