@@ -36,7 +36,8 @@ const (
 	mergeTail = 256
 )
 
-// merge joins claims in rounds, until a round joins none or only a few.
+// merge joins claims in rounds, until a round joins none or only a few,
+// or the solve is halted (see static.halted).
 // Claims are visited cheapest first; each absorbs the first of the next
 // few that it can. It keeps the claims' order and, when it joined any,
 // renumbers and renames them, so that names stay "<pool>-1" onwards
@@ -45,6 +46,9 @@ const (
 func (r *run) merge() {
 	n := len(r.claims)
 	for range mergeRounds {
+		if r.s.halted() {
+			break
+		}
 		if considered, joined := r.mergeRound(); joined == 0 || joined*mergeTail < considered {
 			break
 		}

@@ -35,8 +35,8 @@ type static struct {
 	// domainTaints lists, per domain, the taint sets of the nodes and pools
 	// that may be in it.
 	domainTaints map[pin][][]requirements.Taint
-	// ctx and failed stop Best's restarts (see halted); fault, nil but in
-	// tests, runs at the start of each of Best's passes.
+	// ctx and failed stop the solve at its loop boundaries (see halted);
+	// fault, nil but in tests, runs at the start of each of Best's passes.
 	ctx    context.Context
 	failed atomic.Bool
 	fault  func(cost bool)

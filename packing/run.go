@@ -319,12 +319,17 @@ func (s *static) lookupCounter(c counterDef) int32 {
 }
 
 // solve places every pod, retrying failed pods while a pass makes progress.
+// It stops early, leaving the rest unplaced, when the solve is halted (see
+// static.halted), which it checks every haltEvery pods.
 func (r *run) solve() {
 	queue := slices.Clone(r.s.order)
 	r.reorder(queue)
 	for len(queue) > 0 {
 		var next []int
-		for _, i := range queue {
+		for k, i := range queue {
+			if k%haltEvery == 0 && r.s.halted() {
+				return
+			}
 			if !r.attempt(i) {
 				next = append(next, i)
 			}
