@@ -10,13 +10,23 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// Merging, after a pass of Best, joins two claims of one pool into one
-// node when that node costs no more than the two (with Options.NodeOverhead
-// for the node it saves): cheaper, or as cheap with one node fewer. A
-// greedy pass cannot see it: it places one pod at a time, and growing a
-// full claim by one pod often costs more than a new claim, though two such
-// claims fit a type of the same family at the same price, or a cheaper one
-// once the per-node overhead is shared.
+// The bounds of merge's work: partners per claim, rounds, and the yield
+// below which it stops.
+const (
+	mergePartners = 8  // later claims, in price order, each claim tries to absorb per round
+	mergeRounds   = 16 // rounds at most; each can halve the mergeable claims
+	// mergeTail: merging stops after a round that joined fewer than one
+	// claim in mergeTail of those it considered.
+	mergeTail = 256
+)
+
+// merge, after a pass of Best, joins two claims of one pool into one
+// node when that node costs no more than the two (with
+// Options.NodeOverhead for the node it saves): cheaper, or as cheap with
+// one node fewer. A greedy pass cannot see it: it places one pod at a
+// time, and growing a full claim by one pod often costs more than a new
+// claim, though two such claims fit a type of the same family at the same
+// price, or a cheaper one once the per-node overhead is shared.
 //
 // A merge moves no pod to another zone or other topology domain, so every
 // count the pass relied on holds: claims pinned to different values of a
@@ -26,22 +36,13 @@ import (
 // Nor do claims of pools with reserved offerings (their units are held in
 // pass order), or claims whose pool's limits could bind: there a claim's
 // settled offering depends on the others', and the prices compared here
-// would not be the ones settle picks.
-
-const (
-	mergePartners = 8  // later claims, in price order, each claim tries to absorb per round
-	mergeRounds   = 16 // rounds at most; each can halve the mergeable claims
-	// mergeTail: merging stops after a round that joined fewer than one
-	// claim in mergeTail of those it considered.
-	mergeTail = 256
-)
-
-// merge joins claims in rounds, until a round joins none or only a few,
-// or the solve is halted (see static.halted).
-// Claims are visited cheapest first; each absorbs the first of the next
-// few that it can. It keeps the claims' order and, when it joined any,
-// renumbers and renames them, so that names stay "<pool>-1" onwards
-// without gaps. Renaming keeps every hostname constraint: names stay
+// would not be the ones settle picks (see mergeable).
+//
+// merge works in rounds, until a round joins none or only a few, or the
+// solve is halted (see static.halted). Claims are visited cheapest first;
+// each absorbs the first of the next few that it can. It keeps the claims'
+// order and, when it joined any, renumbers and renames them, so that names
+// stay "<pool>-1" onwards without gaps. Renaming keeps every hostname constraint: names stay
 // distinct, and no pod whose constraints look at hostnames changed node.
 func (r *run) merge() {
 	n := len(r.claims)
