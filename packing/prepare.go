@@ -257,11 +257,17 @@ func (pl *pool) allocatable() {
 }
 
 // daemonLoad sums the requests, pod slot included, of the daemonsets that
-// run on type t of pool pl (see daemonRuns).
+// run on type t of pool pl (see daemonRuns): one of a daemonset's
+// node-affinity alternatives must be compatible with the pool and the
+// type.
 func daemonLoad(dss []DaemonSet, pl *pool, t *instancetypes.InstanceType) resources.List {
 	var sum resources.List
+	typeReqs := t.Requirements
+	admits := func(alt requirements.Set) bool {
+		return pl.reqs.CompatibleWith(alt, func(k string) bool { return requirements.IsWellKnown(k) || typeReqs.Has(k) }) == nil && typeReqs.Intersects(alt) == nil
+	}
 	for j := range dss {
-		if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
+		if daemonRuns(&dss[j], pl.taints, admits) {
 			sum = sum.Add(podRequests(dss[j].Requests))
 		}
 	}
@@ -275,20 +281,14 @@ type unfitType struct {
 	load resources.List
 }
 
-// daemonRuns reports whether ds runs on a type of a pool: it tolerates
-// the pool's taints (PreferNoSchedule aside) and one of its
-// node-affinity alternatives is compatible with the pool and the type.
-func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
+// daemonRuns reports whether ds runs where taints are and admits allows
+// one of its node-affinity alternatives: it tolerates the taints
+// (PreferNoSchedule aside) and admits holds for some alternative. A pool's
+// type admits one compatible with the pool and the type (see daemonLoad),
+// a node one its labels match (see static.pendingDaemons).
+func daemonRuns(ds *DaemonSet, taints []requirements.Taint, admits func(alt requirements.Set) bool) bool {
 	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
-	if requirements.Tolerates(tol, taints) != nil {
-		return false
-	}
-	for _, alt := range ds.NodeAffinity.Alternatives() {
-		if poolReqs.CompatibleWith(alt, func(k string) bool { return requirements.IsWellKnown(k) || typeReqs.Has(k) }) == nil && typeReqs.Intersects(alt) == nil {
-			return true
-		}
-	}
-	return false
+	return requirements.Tolerates(tol, taints) == nil && slices.ContainsFunc(ds.NodeAffinity.Alternatives(), admits)
 }
 
 // podRequests is a pod's requests with the one pod slot it takes.

@@ -229,9 +229,10 @@ func (r *run) addNode(n *Node, labels map[string]string) {
 // node affinity matches the node's labels.
 func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
 	var sum resources.List
+	matches := func(alt requirements.Set) bool { return alt.Matches(nd.labels) == nil }
 	for i := range s.prob.DaemonSets {
 		ds := &s.prob.DaemonSets[i]
-		if !daemonBound(n, ds) && daemonRunsOn(ds, nd) {
+		if !daemonBound(n, ds) && daemonRuns(ds, nd.taints, matches) {
 			sum = sum.Add(podRequests(ds.Requests))
 		}
 	}
@@ -245,11 +246,6 @@ func daemonBound(n *Node, ds *DaemonSet) bool {
 		}
 	}
 	return false
-}
-
-func daemonRunsOn(ds *DaemonSet, nd *nodeT) bool {
-	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
-	return requirements.Tolerates(tol, nd.taints) == nil && ds.NodeAffinity.Matches(nd.labels) == nil
 }
 
 // nodeCapacity is what a node counts against its pool's limits: the
