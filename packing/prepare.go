@@ -226,10 +226,7 @@ func (pl *pool) compatible(r, incoming requirements.Set) error {
 // sortTypes orders types (with their price and daemonset overhead) by
 // price under the pool's requirements, then name.
 func (pl *pool) sortTypes() {
-	idx := make([]int, len(pl.types))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := indexes(len(pl.types))
 	slices.SortFunc(idx, func(a, b int) int {
 		return cmp.Or(cmp.Compare(pl.price[a], pl.price[b]), strings.Compare(pl.types[a].Name, pl.types[b].Name))
 	})
@@ -287,8 +284,23 @@ type unfitType struct {
 // type admits one compatible with the pool and the type (see daemonLoad),
 // a node one its labels match (see static.pendingDaemons).
 func daemonRuns(ds *DaemonSet, taints []requirements.Taint, admits func(alt requirements.Set) bool) bool {
-	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
-	return requirements.Tolerates(tol, taints) == nil && slices.ContainsFunc(ds.NodeAffinity.Alternatives(), admits)
+	return requirements.Tolerates(tolerateSoft(ds.Tolerations), taints) == nil && slices.ContainsFunc(ds.NodeAffinity.Alternatives(), admits)
+}
+
+// tolerateSoft returns tols with a toleration of every PreferNoSchedule
+// taint added, in a new slice when it appends: tols is not modified.
+func tolerateSoft(tols []requirements.Toleration) []requirements.Toleration {
+	return append(slices.Clip(tols), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
+}
+
+// indexes returns 0, 1, …, n-1: the identity order that a sort of indexes
+// starts from.
+func indexes(n int) []int {
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	return idx
 }
 
 // podRequests is a pod's requests with the one pod slot it takes.
@@ -363,10 +375,7 @@ func setPinBits(list []bitset.Set, values []string, tr requirements.Requirement,
 // cmpSize), then creation time and uid ascending, as Karpenter's queue,
 // then namespace, name and input position. The order is total.
 func ffdOrder(pods []Pod, byPriority bool) []int {
-	idx := make([]int, len(pods))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := indexes(len(pods))
 	slices.SortStableFunc(idx, func(a, b int) int {
 		pa, pb := &pods[a], &pods[b]
 		return cmp.Or(cmpSize(pa, pb, byPriority),

@@ -173,10 +173,7 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 // their pools' usage. Initialized nodes come first, then by name.
 func (r *run) addNodes() {
 	nodes := r.s.prob.Nodes
-	idx := make([]int, len(nodes))
-	for i := range idx {
-		idx[i] = i
-	}
+	idx := indexes(len(nodes))
 	slices.SortStableFunc(idx, func(a, b int) int {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
@@ -418,7 +415,7 @@ func (r *run) view(i int) view {
 		}
 	}
 	if st.tolerateSoft {
-		v.tols = append(slices.Clip(v.tols), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
+		v.tols = tolerateSoft(v.tols)
 	}
 	return v
 }
