@@ -187,30 +187,6 @@ func (r *run) nodesLeft(pi int) int64 {
 	return lim - r.count[pi]
 }
 
-// fitsNode checks a pod against an existing node, cheapest checks first.
-func (r *run) fitsNode(v view, nd *nodeT) bool {
-	need := v.info.req
-	if (nd.n.Settling && v.info.pod.Displaced) || !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
-		return false
-	}
-	if portsConflict(v.info.pod.HostPorts, nd.ports) || !v.reqs.Satisfied(nd.labels) {
-		return false
-	}
-	_, ok := r.topology(v, target{node: nd})
-	return ok
-}
-
-func (r *run) commitNode(v view, ni int) {
-	nd := r.nodes[ni]
-	nd.free = nd.free.Sub(v.info.req)
-	r.free.set(ni, nd.free.CPU, nd.free.Memory)
-	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
-	nd.pods = append(nd.pods, v.i)
-	r.where[v.i] = ni
-	r.record(v, target{node: nd}, nil)
-	r.order = append(r.order, v.i)
-}
-
 // tryClaim checks whether the pod can join claim c, and at what price.
 // It does not change c. The returned pins alias r.pins.
 func (r *run) tryClaim(v view, c *claim) (move, bool) {
@@ -274,13 +250,6 @@ func selfCount(b bool) int32 {
 		return 1
 	}
 	return 0
-}
-
-func (c *claim) price() instancetypes.Price {
-	if c.cheap < 0 {
-		return 0
-	}
-	return c.pl.price[c.cheap]
 }
 
 func (r *run) reqsCompatible(v view, c *claim) bool {
