@@ -328,49 +328,6 @@ func hasSoftTaints(p *Problem) bool {
 	return false
 }
 
-// pinBits computes, for every known domain of every topology key, the types
-// of the pool that admit it: pl.pins by (key, value) and pl.pinList by
-// key, aligned with domains[key]. A type stating its values with In sets
-// its bits by lookup, so a key with many values, each of few types (an
-// instance type), costs O(types · log domains), not O(types · domains).
-func pinBits(pl *pool, domains map[string][]string) {
-	pl.pins, pl.pinList = map[pin]bitset.Set{}, map[string][]bitset.Set{}
-	for _, key := range slices.Sorted(maps.Keys(domains)) {
-		if key == requirements.LabelHostname {
-			continue
-		}
-		values := domains[key]
-		list := make([]bitset.Set, len(values))
-		for i := range list {
-			list[i] = bitset.New(len(pl.types))
-		}
-		for t, it := range pl.types {
-			setPinBits(list, values, it.Requirements.Get(key), t)
-		}
-		for i, v := range values {
-			pl.pins[pin{key, v}] = list[i]
-		}
-		pl.pinList[key] = list
-	}
-}
-
-// setPinBits sets bit t of list[i] for every values[i] that tr admits.
-func setPinBits(list []bitset.Set, values []string, tr requirements.Requirement, t int) {
-	if tr.Operator() == requirements.In {
-		for _, v := range tr.Values() {
-			if i, ok := slices.BinarySearch(values, v); ok && tr.Has(v) {
-				list[i].Add(t)
-			}
-		}
-		return
-	}
-	for i, v := range values {
-		if tr.Has(v) {
-			list[i].Add(t)
-		}
-	}
-}
-
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see
 // cmpSize), then creation time and uid ascending, as Karpenter's queue,
 // then namespace, name and input position. The order is total.
