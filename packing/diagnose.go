@@ -164,16 +164,6 @@ func insufficient(pl *pool, compat interface{ Next(int) int }, need resources.Li
 	return Reason{Kind: Insufficient, Message: fmt.Sprintf("no single instance type in NodePool %s holds %s (with daemonset overhead), though each resource fits some type", pl.np.Name, need)}, true
 }
 
-func (r *run) anyWithinLimits(pl *pool, pi int, compat interface{ Next(int) int }, need resources.List) bool {
-	c := &claim{pl: pl, pi: pi, cheap: -1}
-	for t := compat.Next(0); t >= 0; t = compat.Next(t + 1) {
-		if need.Fits(pl.alloc[t]) && r.withinLimits(c, t) {
-			return true
-		}
-	}
-	return false
-}
-
 func (r *run) constraintText(v view) string {
 	s := ""
 	for _, c := range v.cons {

@@ -227,19 +227,6 @@ func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
 	}
 }
 
-// slackAfter reports whether a's pool's limits stay slack once a, at type
-// t, replaces a and b.
-func (r *run) slackAfter(a, b *claim, t int) bool {
-	pl := a.pl
-	for i, lim := range pl.limits {
-		u := r.usedLim[a.pi][i] - pl.capLim[a.cheap][i] - pl.capLim[b.cheap][i] + pl.capLim[t][i] + pl.maxCapLim[i]
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
-}
-
 // absorb moves b's pods into a, which takes the merged requirements and
 // candidates; b is marked gone, for merge to drop.
 func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {

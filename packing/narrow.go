@@ -93,22 +93,6 @@ func hasExtended(l resources.List) bool {
 	return false
 }
 
-// limitsSlack reports whether every type of c's pool is within the pool's
-// limits for c, so that no type needs checking one by one.
-func (r *run) limitsSlack(c *claim) bool {
-	pl := c.pl
-	for i, lim := range pl.limits {
-		u := r.usedLim[c.pi][i] + pl.maxCapLim[i]
-		if c.cheap >= 0 {
-			u -= pl.capLim[c.cheap][i]
-		}
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
-}
-
 // trim removes from cand the types whose allocatable need exceeds in a
 // core dimension, moving the cuts past them. Requests only grow, so a
 // claim's cuts only move forward: its trims cost its pool's types in all.

@@ -94,16 +94,6 @@ func daemonBound(n *Node, ds *DaemonSet) bool {
 	return false
 }
 
-// nodeCapacity is what a node counts against its pool's limits: the
-// capacity of its instance type when the pool's catalog knows it, else its
-// allocatable.
-func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
-	if t, ok := r.s.prob.PoolCatalog(pl.np).Get(n.InstanceType); ok {
-		return t.Capacity
-	}
-	return n.Allocatable
-}
-
 // effectiveTaints leaves out, on a node not yet initialized, the startup
 // taints of its pool and the taints Kubernetes puts on every new node, as
 // Karpenter assumes pods will land once the node is ready.

@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"math"
 	"slices"
 	"sort"
 
@@ -173,20 +172,6 @@ func (r *run) adopt(c *claim) {
 	r.count[c.pi]++
 }
 
-// nodesLeft is how many more nodes the pool's "nodes" limit allows: none
-// when it is unavailable.
-func (r *run) nodesLeft(pi int) int64 {
-	np := r.s.pools[pi].np
-	lim, ok := np.Limits[LimitNodes]
-	switch {
-	case np.Unavailable != "":
-		return 0
-	case !ok:
-		return math.MaxInt64
-	}
-	return lim - r.count[pi]
-}
-
 // tryClaim checks whether the pod can join claim c, and at what price.
 // It does not change c. The returned pins alias r.pins.
 func (r *run) tryClaim(v view, c *claim) (move, bool) {
@@ -283,26 +268,6 @@ func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
 	return a
 }
 
-// withinLimits reports whether c may be of type t under its pool's limits,
-// counting every other claim at its current cheapest type.
-func (r *run) withinLimits(c *claim, t int) bool {
-	pl := c.pl
-	if len(pl.limits) == 0 {
-		return true
-	}
-	used, capT := r.usedLim[c.pi], pl.capLim[t]
-	for i, lim := range pl.limits {
-		u := used[i] + capT[i]
-		if c.cheap >= 0 {
-			u -= pl.capLim[c.cheap][i]
-		}
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
-}
-
 // keepsMinValues reports whether the candidates left after the pod joins
 // still offer every requirement's minValues distinct values.
 func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) bool {
@@ -370,16 +335,6 @@ func (r *run) refreshMaxAlloc(c *claim) {
 		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
 	}
 	c.maxAlloc = m
-}
-
-func (r *run) chargeLimits(c *claim, cheap int) {
-	used := r.usedLim[c.pi]
-	for i := range used {
-		if c.cheap >= 0 {
-			used[i] -= c.pl.capLim[c.cheap][i]
-		}
-		used[i] += c.pl.capLim[cheap][i]
-	}
 }
 
 func (r *run) narrowReqs(v view, c *claim, pins []pin) {

@@ -186,28 +186,6 @@ func (pl *pool) filterTypes(cat *instancetypes.Catalog, dss []DaemonSet) {
 	}
 }
 
-// compileLimits lists the pool's limits but "nodes", by name, and each
-// type's capacity in them.
-func (pl *pool) compileLimits() {
-	for _, name := range sortedNames(pl.np.Limits) {
-		if name != LimitNodes {
-			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: pl.np.Limits[name]})
-		}
-	}
-	pl.capLim = make([][]int64, len(pl.types))
-	for t, it := range pl.types {
-		for _, lim := range pl.limits {
-			pl.capLim[t] = append(pl.capLim[t], it.Capacity.Get(lim.Name))
-		}
-	}
-	pl.maxCapLim = make([]int64, len(pl.limits))
-	for _, caps := range pl.capLim {
-		for i, v := range caps {
-			pl.maxCapLim[i] = max(pl.maxCapLim[i], v)
-		}
-	}
-}
-
 // allowUndefined reports whether a pod may require a key the pool does not
 // define: a well-known label, or one its instance types define, which the
 // type choice settles (as a provider registers its type labels with
