@@ -69,31 +69,6 @@ func (r *run) addNode(n *Node, labels map[string]string) {
 	}
 }
 
-// pendingDaemons is the room a node keeps for the daemonsets that will run
-// there but own no pod on it yet ([DaemonSet.Owns]),
-// as Karpenter reserves it: the daemonset tolerates the node's taints and its
-// node affinity matches the node's labels.
-func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
-	var sum resources.List
-	matches := func(alt requirements.Set) bool { return alt.Matches(nd.labels) == nil }
-	for i := range s.prob.DaemonSets {
-		ds := &s.prob.DaemonSets[i]
-		if !daemonBound(n, ds) && daemonRuns(ds, nd.taints, matches) {
-			sum = sum.Add(podRequests(ds.Requests))
-		}
-	}
-	return sum
-}
-
-func daemonBound(n *Node, ds *DaemonSet) bool {
-	for i := range n.Pods {
-		if ds.Owns(&n.Pods[i]) {
-			return true
-		}
-	}
-	return false
-}
-
 // effectiveTaints leaves out, on a node not yet initialized, the startup
 // taints of its pool and the taints Kubernetes puts on every new node, as
 // Karpenter assumes pods will land once the node is ready.
