@@ -128,7 +128,7 @@ func (d poolDiagnosis) insufficient() (Reason, bool) {
 }
 
 func (d poolDiagnosis) limits() (Reason, bool) {
-	if d.r.nodesLeft(d.pi) > 0 && d.r.anyWithinLimits(d.pl, d.pi, d.compat(), d.v.info.req) {
+	if d.r.use.nodesLeft(d.pi, d.pl) > 0 && d.r.use.anyWithin(d.pl, d.pi, d.compat(), d.v.info.req) {
 		return Reason{}, false
 	}
 	return d.reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", d.pl.np.Name, d.pod), true

@@ -94,7 +94,7 @@ func (r *run) mergeRound() (considered, joined int) {
 
 // mergeable reports whether c may take part in a merge at all.
 func (r *run) mergeable(c *claim) bool {
-	if c.pl.reserved || c.hasResv || !r.limitsSlack(c) {
+	if c.pl.reserved || c.hasResv || !r.use.slack(c) {
 		return false
 	}
 	for _, p := range c.pods {
@@ -169,7 +169,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	cand.And(compat)
 	pl.trim(cand, &cut, need)
 	fitExtended(pl, cand, need)
-	if !r.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
+	if !r.use.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
 		return false
 	}
 	mv.price, mv.priced = price, true
@@ -230,11 +230,7 @@ func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
 // absorb moves b's pods into a, which takes the merged requirements and
 // candidates; b is marked gone, for merge to drop.
 func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {
-	r.chargeLimits(a, cand.Next(0))
-	for i, capB := range a.pl.capLim[b.cheap] {
-		r.usedLim[a.pi][i] -= capB
-	}
-	r.count[a.pi]--
+	r.use.join(a, b, cand.Next(0))
 	a.reqs, a.cand, a.cheap, a.used = reqs, cand, cand.Next(0), need
 	a.pods = append(a.pods, b.pods...)
 	a.ports = append(a.ports, b.ports...)

@@ -62,12 +62,12 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 	}
 	c.pl.trim(cand, &cut, need)
 	offers := r.newOfferFilter(v, c, fresh)
-	fits, limits := hasExtended(need), !r.limitsSlack(c)
+	fits, limits := hasExtended(need), !r.use.slack(c)
 	if !fits && !limits && !offers.active {
 		return cand, cut
 	}
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.withinLimits(c, t)) || !offers.admits(t) {
+		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.use.within(c, t)) || !offers.admits(t) {
 			cand.Remove(t)
 		}
 	}

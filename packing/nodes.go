@@ -56,17 +56,7 @@ func (r *run) addNode(n *Node, labels map[string]string) {
 	if !n.MarkedForDeletion {
 		r.nodes = append(r.nodes, nd)
 	}
-	for pi, pl := range r.s.pools {
-		if pl.np.Name == n.NodePool {
-			capacity := r.nodeCapacity(n, pl)
-			for i, lim := range pl.limits {
-				// Clamped above every limit, so that the sums of a few
-				// capacities the solver adds to it never overflow.
-				r.usedLim[pi][i] = min(r.usedLim[pi][i]+capacity.Get(lim.Name), MaxLimit+1)
-			}
-			r.count[pi]++
-		}
-	}
+	r.countNode(n)
 }
 
 // effectiveTaints leaves out, on a node not yet initialized, the startup

@@ -136,7 +136,7 @@ func (r *run) openClaim(v view) bool {
 // order that takes the pod.
 func (r *run) newClaim(v view) (*claim, move, bool) {
 	for pi, pl := range r.s.pools {
-		if r.nodesLeft(pi) <= 0 {
+		if r.use.nodesLeft(pi, pl) <= 0 {
 			continue
 		}
 		// An empty claim is tried without allocating; its hostname domain
@@ -169,7 +169,7 @@ func (r *run) adopt(c *claim) {
 		c.pos = len(r.byPods)
 		r.byPods = append(r.byPods, c)
 	}
-	r.count[c.pi]++
+	r.use.open(c.pi)
 }
 
 // tryClaim checks whether the pod can join claim c, and at what price.
@@ -247,7 +247,7 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 	cand := r.pinnedCand(v, c, pins)
 	offers := r.newOfferFilter(v, c, pins)
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(t) {
+		if need.Fits(c.pl.alloc[t]) && r.use.within(c, t) && offers.admits(t) {
 			return t
 		}
 	}
@@ -300,7 +300,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
 	c.cand, c.cut = r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
-	r.chargeLimits(c, m.cheap)
+	r.use.charge(c, m.cheap)
 	c.used, c.cheap = need, m.cheap
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)

@@ -33,12 +33,12 @@ func (r *run) options(c *claim, units map[reservation]int) ([]option, []int32) {
 			all = append(all, int32(i))
 		}
 	}
-	if r.limitsSlack(c) {
+	if r.use.slack(c) {
 		return priced, r.truncate(c, priced, all)
 	}
 	idx := make([]int32, 0, len(all))
 	for _, i := range all {
-		if t := priced[i].t; t == c.cheap || r.withinLimits(c, t) {
+		if t := priced[i].t; t == c.cheap || r.use.within(c, t) {
 			idx = append(idx, i)
 		}
 	}

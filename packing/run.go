@@ -29,8 +29,7 @@ type run struct {
 	states  []podState
 	where   []int // per pod: node index, or -(claim index)-2; -1 unplaced
 	order   []int
-	usedLim [][]int64 // per pool: capacity committed in each limited resource
-	count   []int64   // per pool: nodes
+	use     usage // the NodePools' use, for their limits
 	*memo
 	fails []Reason
 	held  map[reservation]int // claims holding each reservation
@@ -73,12 +72,8 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 		}
 	}
 	r.anti = make([]map[string]int32, len(s.counters)) // each made on first use (markAnti)
-	r.usedLim = make([][]int64, len(s.pools))
+	r.use = newUsage(s.pools)
 	r.fresh = make([]claim, len(s.pools))
-	for pi, pl := range s.pools {
-		r.usedLim[pi] = make([]int64, len(pl.limits))
-	}
-	r.count = make([]int64, len(s.pools))
 	r.slack = newSlackIndex()
 	r.addNodes()
 	r.free = newFreeTree(r.nodes)

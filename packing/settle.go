@@ -50,12 +50,12 @@ func (r *run) settleClaim(c *claim, units map[reservation]int) settled {
 	chosen := option{t: c.cheap}
 	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
 	for _, i := range idx { // the cheapest option the limits allow
-		if o := priced[i]; o.t == c.cheap || r.withinLimits(c, o.t) {
+		if o := priced[i]; o.t == c.cheap || r.use.within(c, o.t) {
 			chosen = o
 			break
 		}
 	}
-	r.chargeLimits(c, chosen.t) // later claims see this claim at its chosen type
+	r.use.charge(c, chosen.t) // later claims see this claim at its chosen type
 	c.cheap = chosen.t
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
