@@ -128,7 +128,7 @@ func (d poolDiagnosis) insufficient() (Reason, bool) {
 }
 
 func (d poolDiagnosis) limits() (Reason, bool) {
-	if d.r.nodesLeft(d.pi) > 0 && d.r.anyWithinLimits(d.pl, d.pi, d.compat(), d.v.info.req) {
+	if d.r.use.nodesLeft(d.pi, d.pl) > 0 && d.r.use.anyWithin(d.pl, d.pi, d.compat(), d.v.info.req) {
 		return Reason{}, false
 	}
 	return d.reason(LimitExceeded, "NodePool %s: its limits leave no room for pod %s", d.pl.np.Name, d.pod), true
@@ -162,16 +162,6 @@ func insufficient(pl *pool, compat interface{ Next(int) int }, need resources.Li
 				pl.np.Name, formatAmount(name, need.Get(name)), name, formatAmount(name, largest.Get(name)))}, true
 	}
 	return Reason{Kind: Insufficient, Message: fmt.Sprintf("no single instance type in NodePool %s holds %s (with daemonset overhead), though each resource fits some type", pl.np.Name, need)}, true
-}
-
-func (r *run) anyWithinLimits(pl *pool, pi int, compat interface{ Next(int) int }, need resources.List) bool {
-	c := &claim{pl: pl, pi: pi, cheap: -1}
-	for t := compat.Next(0); t >= 0; t = compat.Next(t + 1) {
-		if need.Fits(pl.alloc[t]) && r.withinLimits(c, t) {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *run) constraintText(v view) string {

@@ -9,14 +9,13 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// Reasons that name the catalog's gaps: when a pod or its NodePool asks for
-// what no instance type of the catalog has at all (an OS, an architecture,
-// another well-known label's value, an extended resource), the reason says
-// so ("the catalog has no windows instance types"), since no NodePool
-// setting can help; a gap in one pool's own catalog names that catalog.
-
 // podGap reports what the pod asks for that no type of the pool's catalog
-// has: a label value (NoInstanceType) or a resource (Insufficient).
+// has at all: a label value, such as an OS, an architecture or another
+// well-known label's value (NoInstanceType), or an extended resource
+// (Insufficient). Its reason names the catalog's gap ("the catalog has no
+// windows instance types"), since no NodePool setting can help; a gap in
+// one pool's own catalog names that catalog (see catalogName), as poolGap
+// does for what the pool itself asks for.
 func (d poolDiagnosis) podGap() (Reason, bool) {
 	cat := d.catalog()
 	if r, ok := d.r.labelGap(cat, d.v.reqs); ok {

@@ -6,25 +6,8 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// The labels of a node, as Solve and package verify both read them, by one
-// rule:
-//
-//   - Every key is read under its stable name (requirements.Normalize):
-//     failure-domain.beta.kubernetes.io/zone as topology.kubernetes.io/zone,
-//     and likewise the beta region, arch, os and instance-type labels.
-//   - A beta label counts only when the node has no stable label for the
-//     same key; when it has both, the stable label wins.
-//   - The Node's fields (Name, Zone, InstanceType, NodePool and, with an
-//     instance type, CapacityType) stand for their well-known labels only
-//     where the node has no label for them under either name: a label wins
-//     over a field that disagrees with it.
-//
-// Node affinity, topology domains (whose keys are normalised the same way)
-// and the checks of package verify all use these labels. A NodePool's
-// labels, which its nodes carry, and a NodeClaim's are read by the same
-// rule.
-
-// nodeLabels returns the labels n is matched and counted by (see above).
+// nodeLabels returns the labels n is matched and counted by (see
+// [Node.EffectiveLabels]).
 // When n's own labels already are those (see ownLabelsComplete), it
 // returns n.Labels itself, without allocating; else a new map. Either way
 // the result is read-only: callers must not modify it. It does not modify
@@ -43,10 +26,25 @@ func nodeLabels(n *Node) map[string]string {
 	return l
 }
 
-// EffectiveLabels returns the labels n is matched and counted by, by the rule
-// above: what node affinity, NodePool requirements and topology domains
-// see. The result is read-only (it may be n.Labels itself). It does not
-// modify n; O(labels).
+// EffectiveLabels returns the labels n is matched and counted by: what
+// node affinity, NodePool requirements and topology domains see. Solve and
+// package verify both read a node's labels by this one rule:
+//
+//   - Every key is read under its stable name (requirements.Normalize):
+//     failure-domain.beta.kubernetes.io/zone as topology.kubernetes.io/zone,
+//     and likewise the beta region, arch, os and instance-type labels.
+//   - A beta label counts only when the node has no stable label for the
+//     same key; when it has both, the stable label wins.
+//   - The Node's fields (Name, Zone, InstanceType, NodePool and, with an
+//     instance type, CapacityType) stand for their well-known labels only
+//     where the node has no label for them under either name: a label wins
+//     over a field that disagrees with it.
+//
+// Topology keys are normalised the same way. A NodePool's labels, which
+// its nodes carry, and a NodeClaim's are read by the same rule.
+//
+// The result is read-only (it may be n.Labels itself). It does not modify
+// n; O(labels).
 func (n *Node) EffectiveLabels() map[string]string { return nodeLabels(n) }
 
 // Label returns the value of the label key that n is matched and counted
@@ -148,7 +146,7 @@ func counted(key string, has func(key string) bool) (string, bool) {
 }
 
 // poolLabels returns the labels every node of np carries, read as a
-// node's: its labels under their stable keys (see above) and
+// node's: its labels under their stable keys (see [Node.EffectiveLabels]) and
 // karpenter.sh/nodepool=<its name>. O(labels); np is not modified.
 func poolLabels(np *NodePool) map[string]string {
 	l := normalizedLabels(np.Labels, 1)

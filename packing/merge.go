@@ -10,13 +10,23 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// Merging, after a pass of Best, joins two claims of one pool into one
-// node when that node costs no more than the two (with Options.NodeOverhead
-// for the node it saves): cheaper, or as cheap with one node fewer. A
-// greedy pass cannot see it: it places one pod at a time, and growing a
-// full claim by one pod often costs more than a new claim, though two such
-// claims fit a type of the same family at the same price, or a cheaper one
-// once the per-node overhead is shared.
+// The bounds of merge's work: partners per claim, rounds, and the yield
+// below which it stops.
+const (
+	mergePartners = 8  // later claims, in price order, each claim tries to absorb per round
+	mergeRounds   = 16 // rounds at most; each can halve the mergeable claims
+	// mergeTail: merging stops after a round that joined fewer than one
+	// claim in mergeTail of those it considered.
+	mergeTail = 256
+)
+
+// merge, after a pass of Best, joins two claims of one pool into one
+// node when that node costs no more than the two (with
+// Options.NodeOverhead for the node it saves): cheaper, or as cheap with
+// one node fewer. A greedy pass cannot see it: it places one pod at a
+// time, and growing a full claim by one pod often costs more than a new
+// claim, though two such claims fit a type of the same family at the same
+// price, or a cheaper one once the per-node overhead is shared.
 //
 // A merge moves no pod to another zone or other topology domain, so every
 // count the pass relied on holds: claims pinned to different values of a
@@ -26,25 +36,20 @@ import (
 // Nor do claims of pools with reserved offerings (their units are held in
 // pass order), or claims whose pool's limits could bind: there a claim's
 // settled offering depends on the others', and the prices compared here
-// would not be the ones settle picks.
-
-const (
-	mergePartners = 8  // later claims, in price order, each claim tries to absorb per round
-	mergeRounds   = 16 // rounds at most; each can halve the mergeable claims
-	// mergeTail: merging stops after a round that joined fewer than one
-	// claim in mergeTail of those it considered.
-	mergeTail = 256
-)
-
-// merge joins claims in rounds, until a round joins none or only a few.
-// Claims are visited cheapest first; each absorbs the first of the next
-// few that it can. It keeps the claims' order and, when it joined any,
-// renumbers and renames them, so that names stay "<pool>-1" onwards
-// without gaps. Renaming keeps every hostname constraint: names stay
+// would not be the ones settle picks (see mergeable).
+//
+// merge works in rounds, until a round joins none or only a few, or the
+// solve is halted (see static.halted). Claims are visited cheapest first;
+// each absorbs the first of the next few that it can. It keeps the claims'
+// order and, when it joined any, renumbers and renames them, so that names
+// stay "<pool>-1" onwards without gaps. Renaming keeps every hostname constraint: names stay
 // distinct, and no pod whose constraints look at hostnames changed node.
 func (r *run) merge() {
 	n := len(r.claims)
 	for range mergeRounds {
+		if r.s.halted() {
+			break
+		}
 		if considered, joined := r.mergeRound(); joined == 0 || joined*mergeTail < considered {
 			break
 		}
@@ -89,7 +94,7 @@ func (r *run) mergeRound() (considered, joined int) {
 
 // mergeable reports whether c may take part in a merge at all.
 func (r *run) mergeable(c *claim) bool {
-	if c.pl.reserved || c.hasResv || !r.limitsSlack(c) {
+	if c.pl.reserved || c.hasResv || !r.use.slack(c) {
 		return false
 	}
 	for _, p := range c.pods {
@@ -164,7 +169,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	cand.And(compat)
 	pl.trim(cand, &cut, need)
 	fitExtended(pl, cand, need)
-	if !r.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
+	if !r.use.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
 		return false
 	}
 	mv.price, mv.priced = price, true
@@ -222,27 +227,10 @@ func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
 	}
 }
 
-// slackAfter reports whether a's pool's limits stay slack once a, at type
-// t, replaces a and b.
-func (r *run) slackAfter(a, b *claim, t int) bool {
-	pl := a.pl
-	for i, lim := range pl.limits {
-		u := r.usedLim[a.pi][i] - pl.capLim[a.cheap][i] - pl.capLim[b.cheap][i] + pl.capLim[t][i] + pl.maxCapLim[i]
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
-}
-
 // absorb moves b's pods into a, which takes the merged requirements and
 // candidates; b is marked gone, for merge to drop.
 func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {
-	r.chargeLimits(a, cand.Next(0))
-	for i, capB := range a.pl.capLim[b.cheap] {
-		r.usedLim[a.pi][i] -= capB
-	}
-	r.count[a.pi]--
+	r.use.join(a, b, cand.Next(0))
 	a.reqs, a.cand, a.cheap, a.used = reqs, cand, cand.Next(0), need
 	a.pods = append(a.pods, b.pods...)
 	a.ports = append(a.ports, b.ports...)

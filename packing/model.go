@@ -57,8 +57,13 @@ type Pod struct {
 }
 
 // Key returns "namespace/name", the name by which the pod is known in
-// messages and views. O(len).
-func (p *Pod) Key() string { return p.Namespace + "/" + p.Name }
+// messages and views (see [ObjectKey]). O(len).
+func (p *Pod) Key() string { return ObjectKey(p.Namespace, p.Name) }
+
+// ObjectKey returns "namespace/name", the one spelling by which nodeplan
+// names a namespaced object (a pod, a daemonset, a budget) in messages,
+// views and maps. O(len).
+func ObjectKey(namespace, name string) string { return namespace + "/" + name }
 
 // Owner prefixes of the kinds whose pods stay with their node.
 const (
@@ -258,7 +263,7 @@ func (ds *DaemonSet) Key() string {
 	if ds.Namespace == "" {
 		return ds.Name
 	}
-	return ds.Namespace + "/" + ds.Name
+	return ObjectKey(ds.Namespace, ds.Name)
 }
 
 // Owns reports whether bound pod p is a pod of ds: p is in ds's Namespace
@@ -268,7 +273,7 @@ func (ds *DaemonSet) Key() string {
 // two daemonsets of one name in different namespaces own different pods.
 // Owns is O(len(Name)) and allocates nothing.
 func (ds *DaemonSet) Owns(p *Pod) bool {
-	return p.Namespace == ds.Namespace && strings.HasPrefix(p.Owner, daemonOwner) && p.Owner[len(daemonOwner):] == ds.Name
+	return p.Namespace == ds.Namespace && p.IsDaemon() && p.Owner[len(daemonOwner):] == ds.Name
 }
 
 // Problem is the input of [Solve]. The zero Problem is invalid: it needs a

@@ -62,12 +62,12 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 	}
 	c.pl.trim(cand, &cut, need)
 	offers := r.newOfferFilter(v, c, fresh)
-	fits, limits := hasExtended(need), !r.limitsSlack(c)
+	fits, limits := hasExtended(need), !r.use.slack(c)
 	if !fits && !limits && !offers.active {
 		return cand, cut
 	}
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.withinLimits(c, t)) || !offers.admits(t) {
+		if (fits && !need.Fits(c.pl.alloc[t])) || (limits && !r.use.within(c, t)) || !offers.admits(t) {
 			cand.Remove(t)
 		}
 	}
@@ -91,22 +91,6 @@ func hasExtended(l resources.List) bool {
 		return true
 	}
 	return false
-}
-
-// limitsSlack reports whether every type of c's pool is within the pool's
-// limits for c, so that no type needs checking one by one.
-func (r *run) limitsSlack(c *claim) bool {
-	pl := c.pl
-	for i, lim := range pl.limits {
-		u := r.usedLim[c.pi][i] + pl.maxCapLim[i]
-		if c.cheap >= 0 {
-			u -= pl.capLim[c.cheap][i]
-		}
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
 }
 
 // trim removes from cand the types whose allocatable need exceeds in a

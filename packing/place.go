@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"math"
 	"slices"
 	"sort"
 
@@ -137,7 +136,7 @@ func (r *run) openClaim(v view) bool {
 // order that takes the pod.
 func (r *run) newClaim(v view) (*claim, move, bool) {
 	for pi, pl := range r.s.pools {
-		if r.nodesLeft(pi) <= 0 {
+		if r.use.nodesLeft(pi, pl) <= 0 {
 			continue
 		}
 		// An empty claim is tried without allocating; its hostname domain
@@ -170,45 +169,7 @@ func (r *run) adopt(c *claim) {
 		c.pos = len(r.byPods)
 		r.byPods = append(r.byPods, c)
 	}
-	r.count[c.pi]++
-}
-
-// nodesLeft is how many more nodes the pool's "nodes" limit allows: none
-// when it is unavailable.
-func (r *run) nodesLeft(pi int) int64 {
-	np := r.s.pools[pi].np
-	lim, ok := np.Limits[LimitNodes]
-	switch {
-	case np.Unavailable != "":
-		return 0
-	case !ok:
-		return math.MaxInt64
-	}
-	return lim - r.count[pi]
-}
-
-// fitsNode checks a pod against an existing node, cheapest checks first.
-func (r *run) fitsNode(v view, nd *nodeT) bool {
-	need := v.info.req
-	if (nd.n.Settling && v.info.pod.Displaced) || !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
-		return false
-	}
-	if portsConflict(v.info.pod.HostPorts, nd.ports) || !v.reqs.Satisfied(nd.labels) {
-		return false
-	}
-	_, ok := r.topology(v, target{node: nd})
-	return ok
-}
-
-func (r *run) commitNode(v view, ni int) {
-	nd := r.nodes[ni]
-	nd.free = nd.free.Sub(v.info.req)
-	r.free.set(ni, nd.free.CPU, nd.free.Memory)
-	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
-	nd.pods = append(nd.pods, v.i)
-	r.where[v.i] = ni
-	r.record(v, target{node: nd}, nil)
-	r.order = append(r.order, v.i)
+	r.use.open(c.pi)
 }
 
 // tryClaim checks whether the pod can join claim c, and at what price.
@@ -276,13 +237,6 @@ func selfCount(b bool) int32 {
 	return 0
 }
 
-func (c *claim) price() instancetypes.Price {
-	if c.cheap < 0 {
-		return 0
-	}
-	return c.pl.price[c.cheap]
-}
-
 func (r *run) reqsCompatible(v view, c *claim) bool {
 	return slices.Contains(c.sigs, v.sig) || c.pl.compatible(c.reqs, v.reqs) == nil
 }
@@ -293,7 +247,7 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 	cand := r.pinnedCand(v, c, pins)
 	offers := r.newOfferFilter(v, c, pins)
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-		if need.Fits(c.pl.alloc[t]) && r.withinLimits(c, t) && offers.admits(t) {
+		if need.Fits(c.pl.alloc[t]) && r.use.within(c, t) && offers.admits(t) {
 			return t
 		}
 	}
@@ -312,26 +266,6 @@ func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
 	}
 	r.fit = a
 	return a
-}
-
-// withinLimits reports whether c may be of type t under its pool's limits,
-// counting every other claim at its current cheapest type.
-func (r *run) withinLimits(c *claim, t int) bool {
-	pl := c.pl
-	if len(pl.limits) == 0 {
-		return true
-	}
-	used, capT := r.usedLim[c.pi], pl.capLim[t]
-	for i, lim := range pl.limits {
-		u := used[i] + capT[i]
-		if c.cheap >= 0 {
-			u -= pl.capLim[c.cheap][i]
-		}
-		if u > lim.Value {
-			return false
-		}
-	}
-	return true
 }
 
 // keepsMinValues reports whether the candidates left after the pod joins
@@ -366,7 +300,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
 	c.cand, c.cut = r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
-	r.chargeLimits(c, m.cheap)
+	r.use.charge(c, m.cheap)
 	c.used, c.cheap = need, m.cheap
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)
@@ -401,16 +335,6 @@ func (r *run) refreshMaxAlloc(c *claim) {
 		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
 	}
 	c.maxAlloc = m
-}
-
-func (r *run) chargeLimits(c *claim, cheap int) {
-	used := r.usedLim[c.pi]
-	for i := range used {
-		if c.cheap >= 0 {
-			used[i] -= c.pl.capLim[c.cheap][i]
-		}
-		used[i] += c.pl.capLim[cheap][i]
-	}
 }
 
 func (r *run) narrowReqs(v view, c *claim, pins []pin) {

@@ -1,16 +1,10 @@
 package packing
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"maps"
 	"slices"
-	"strings"
 	"sync/atomic"
 
-	"github.com/nodeplan/nodeplan/instancetypes"
-	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -35,58 +29,11 @@ type static struct {
 	// domainTaints lists, per domain, the taint sets of the nodes and pools
 	// that may be in it.
 	domainTaints map[pin][][]requirements.Taint
-	// ctx and failed stop Best's restarts (see halted); fault, nil but in
-	// tests, runs at the start of each of Best's passes.
+	// ctx and failed stop the solve at its loop boundaries (see halted);
+	// fault, nil but in tests, runs at the start of each of Best's passes.
 	ctx    context.Context
 	failed atomic.Bool
 	fault  func(cost bool)
-}
-
-// pool is a NodePool compiled for one solve.
-type pool struct {
-	np        *NodePool
-	reqs      requirements.Set // requirements ∩ labels ∩ nodepool name
-	taints    []requirements.Taint
-	types     []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
-	price     []instancetypes.Price         // cheapest offering of each type under reqs
-	alloc     []resources.List              // allocatable less daemonset overhead
-	daemon    []resources.List              // daemonset overhead per type
-	all       bitset.Set
-	maxAlloc  resources.List
-	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
-	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
-	minValues bool
-	typeKeys  map[string]bool    // label keys some type of the pool defines
-	reserved  bool               // some type has a reserved offering
-	limits    []resources.Amount // resource limits, by name; "nodes" aside
-	capLim    [][]int64          // per type: its capacity in each limited resource
-	maxCapLim []int64            // the largest capLim of any type, per limit
-	bySize    [dims][]int32      // type indices by allocatable in each core dimension
-	// offerPairs are the (zone, capacity type) pairs of the types' usable
-	// offerings, and offerMask, per type, the pairs it offers (bit i for
-	// offerPairs[i]); both nil when the pool has reserved offerings or
-	// more than 64 pairs, and offerings are then checked one by one.
-	offerPairs []zoneCT
-	offerMask  []uint64
-	// unfit are the types left out because their daemonset overhead alone
-	// does not fit them.
-	unfit []unfitType
-	// conflict says how the pool's requirements exclude a label of its
-	// own nodes; such a pool has no types and launches nothing.
-	conflict string
-}
-
-// ownLabelConflict names the first label, in key order, that np puts on
-// its nodes (see poolLabels) and its own requirements exclude, or returns
-// "". Such a pool can launch no node that meets its requirements.
-func ownLabelConflict(np *NodePool) string {
-	labels := poolLabels(np)
-	for _, k := range slices.Sorted(maps.Keys(labels)) {
-		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
-			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
-		}
-	}
-	return ""
 }
 
 // pin is one topology key fixed to one value.
@@ -120,175 +67,14 @@ func labelsOf(nodes []Node) []map[string]string {
 	return out
 }
 
-// compilePools orders the pools by weight, higher first, ties by name
-// descending as Karpenter orders them, and compiles each.
-func compilePools(p *Problem) []*pool {
-	pools := make([]*pool, 0, len(p.NodePools))
-	for i := range p.NodePools {
-		if pl := compilePool(p, &p.NodePools[i]); pl != nil {
-			pools = append(pools, pl)
-		}
-	}
-	slices.SortStableFunc(pools, func(a, b *pool) int {
-		return cmp.Or(cmp.Compare(b.np.Weight, a.np.Weight), strings.Compare(b.np.Name, a.np.Name))
-	})
-	return pools
-}
-
-func compilePool(p *Problem, np *NodePool) *pool {
-	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
-	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
-		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
-	}
-	pl.sortTypes()
-	pl.maskOffers()
-	pl.typeKeys = map[string]bool{}
-	for _, t := range pl.types {
-		for _, k := range t.Requirements.Keys() {
-			pl.typeKeys[k] = true
-		}
-	}
-	pl.all = bitset.Full(len(pl.types))
-	pl.allocatable()
-	pl.sortBySize()
-	pl.compileLimits()
-	for r := range pl.reqs.All() {
-		pl.minValues = pl.minValues || r.MinValues() > 0
-	}
-	return pl
-}
-
-// filterTypes keeps the types of cat the pool can launch, with their
-// cheapest offering's price and their daemonset overhead. Karpenter keeps
-// a type when its requirements intersect the pool's: labels only one side
-// defines (the pool's custom labels) do not count. As Karpenter fits a
-// claim's requests plus each type's own daemonset overhead, a type its
-// daemonsets alone overfill (a daemonset requesting a GPU the type lacks)
-// holds no pod: it goes to unfit.
-func (pl *pool) filterTypes(cat *instancetypes.Catalog, dss []DaemonSet) {
-	for _, t := range cat.Types() {
-		if err := t.Requirements.Intersects(pl.reqs); err != nil {
-			continue
-		}
-		off, ok := t.Cheapest(pl.reqs)
-		if !ok {
-			continue
-		}
-		load := daemonLoad(dss, pl, t)
-		if !load.Fits(t.Allocatable) {
-			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
-			continue
-		}
-		pl.types = append(pl.types, t)
-		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
-		pl.price = append(pl.price, off.Price)
-		pl.daemon = append(pl.daemon, load)
-	}
-}
-
-// compileLimits lists the pool's limits but "nodes", by name, and each
-// type's capacity in them.
-func (pl *pool) compileLimits() {
-	for _, name := range resources.SortedNames(pl.np.Limits) {
-		if name != LimitNodes {
-			pl.limits = append(pl.limits, resources.Amount{Name: name, Value: pl.np.Limits[name]})
-		}
-	}
-	pl.capLim = make([][]int64, len(pl.types))
-	for t, it := range pl.types {
-		for _, lim := range pl.limits {
-			pl.capLim[t] = append(pl.capLim[t], it.Capacity.Get(lim.Name))
-		}
-	}
-	pl.maxCapLim = make([]int64, len(pl.limits))
-	for _, caps := range pl.capLim {
-		for i, v := range caps {
-			pl.maxCapLim[i] = max(pl.maxCapLim[i], v)
-		}
-	}
-}
-
-// allowUndefined reports whether a pod may require a key the pool does not
-// define: a well-known label, or one its instance types define, which the
-// type choice settles (as a provider registers its type labels with
-// Karpenter), or the hostname every node gets (Karpenter's new NodeClaim
-// requires hostname In [a placeholder]; see admitsNewHost).
-func (pl *pool) allowUndefined(key string) bool {
-	return requirements.IsWellKnown(key) || pl.typeKeys[key] || key == requirements.LabelHostname
-}
-
-// compatible is the pool's Compatible: r (a pool or claim requirement set)
-// admits incoming, the keys the pool's types define allowed undefined.
-func (pl *pool) compatible(r, incoming requirements.Set) error {
-	return r.CompatibleWith(incoming, pl.allowUndefined)
-}
-
-// sortTypes orders types (with their price and daemonset overhead) by
-// price under the pool's requirements, then name.
-func (pl *pool) sortTypes() {
-	idx := make([]int, len(pl.types))
+// indexes returns 0, 1, …, n-1: the identity order that a sort of indexes
+// starts from.
+func indexes(n int) []int {
+	idx := make([]int, n)
 	for i := range idx {
 		idx[i] = i
 	}
-	slices.SortFunc(idx, func(a, b int) int {
-		return cmp.Or(cmp.Compare(pl.price[a], pl.price[b]), strings.Compare(pl.types[a].Name, pl.types[b].Name))
-	})
-	types, prices, daemon := make([]*instancetypes.InstanceType, len(idx)), make([]instancetypes.Price, len(idx)), make([]resources.List, len(idx))
-	for i, j := range idx {
-		types[i], prices[i], daemon[i] = pl.types[j], pl.price[j], pl.daemon[j]
-	}
-	pl.types, pl.price, pl.daemon = types, prices, daemon
-}
-
-// compilePoolReqs is np's requirements ∩ the labels its nodes carry (see
-// poolLabels).
-func compilePoolReqs(np *NodePool) requirements.Set {
-	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
-}
-
-// allocatable computes each type's allocatable less its daemonset
-// overhead, and their maximum.
-func (pl *pool) allocatable() {
-	pl.alloc = make([]resources.List, len(pl.types))
-	for i, t := range pl.types {
-		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
-		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
-	}
-}
-
-// daemonLoad sums the requests, pod slot included, of the daemonsets that
-// run on type t of pool pl (see daemonRuns).
-func daemonLoad(dss []DaemonSet, pl *pool, t *instancetypes.InstanceType) resources.List {
-	var sum resources.List
-	for j := range dss {
-		if daemonRuns(&dss[j], pl.taints, pl.reqs, t.Requirements) {
-			sum = sum.Add(podRequests(dss[j].Requests))
-		}
-	}
-	return sum
-}
-
-// unfitType is a type of a pool's catalog that its daemonsets' load does
-// not fit, kept for the reasons a pod is given.
-type unfitType struct {
-	t    *instancetypes.InstanceType
-	load resources.List
-}
-
-// daemonRuns reports whether ds runs on a type of a pool: it tolerates
-// the pool's taints (PreferNoSchedule aside) and one of its
-// node-affinity alternatives is compatible with the pool and the type.
-func daemonRuns(ds *DaemonSet, taints []requirements.Taint, poolReqs, typeReqs requirements.Set) bool {
-	tol := append(slices.Clip(ds.Tolerations), requirements.Toleration{Operator: requirements.TolerateExists, Effect: requirements.PreferNoSchedule})
-	if requirements.Tolerates(tol, taints) != nil {
-		return false
-	}
-	for _, alt := range ds.NodeAffinity.Alternatives() {
-		if poolReqs.CompatibleWith(alt, func(k string) bool { return requirements.IsWellKnown(k) || typeReqs.Has(k) }) == nil && typeReqs.Intersects(alt) == nil {
-			return true
-		}
-	}
-	return false
+	return idx
 }
 
 // podRequests is a pod's requests with the one pod slot it takes.
@@ -314,97 +100,4 @@ func hasSoftTaints(p *Problem) bool {
 		}
 	}
 	return false
-}
-
-// pinBits computes, for every known domain of every topology key, the types
-// of the pool that admit it: pl.pins by (key, value) and pl.pinList by
-// key, aligned with domains[key]. A type stating its values with In sets
-// its bits by lookup, so a key with many values, each of few types (an
-// instance type), costs O(types · log domains), not O(types · domains).
-func pinBits(pl *pool, domains map[string][]string) {
-	pl.pins, pl.pinList = map[pin]bitset.Set{}, map[string][]bitset.Set{}
-	for _, key := range slices.Sorted(maps.Keys(domains)) {
-		if key == requirements.LabelHostname {
-			continue
-		}
-		values := domains[key]
-		list := make([]bitset.Set, len(values))
-		for i := range list {
-			list[i] = bitset.New(len(pl.types))
-		}
-		for t, it := range pl.types {
-			setPinBits(list, values, it.Requirements.Get(key), t)
-		}
-		for i, v := range values {
-			pl.pins[pin{key, v}] = list[i]
-		}
-		pl.pinList[key] = list
-	}
-}
-
-// setPinBits sets bit t of list[i] for every values[i] that tr admits.
-func setPinBits(list []bitset.Set, values []string, tr requirements.Requirement, t int) {
-	if tr.Operator() == requirements.In {
-		for _, v := range tr.Values() {
-			if i, ok := slices.BinarySearch(values, v); ok && tr.Has(v) {
-				list[i].Add(t)
-			}
-		}
-		return
-	}
-	for i, v := range values {
-		if tr.Has(v) {
-			list[i].Add(t)
-		}
-	}
-}
-
-// ffdOrder sorts pod indexes first-fit-decreasing: by size (see
-// cmpSize), then creation time and uid ascending, as Karpenter's queue,
-// then namespace, name and input position. The order is total.
-func ffdOrder(pods []Pod, byPriority bool) []int {
-	idx := make([]int, len(pods))
-	for i := range idx {
-		idx[i] = i
-	}
-	slices.SortStableFunc(idx, func(a, b int) int {
-		pa, pb := &pods[a], &pods[b]
-		return cmp.Or(cmpSize(pa, pb, byPriority),
-			pa.CreationTime.Compare(pb.CreationTime),
-			strings.Compare(pa.UID, pb.UID),
-			strings.Compare(pa.Namespace, pb.Namespace),
-			strings.Compare(pa.Name, pb.Name))
-	})
-	return idx
-}
-
-// cmpSize orders pods larger first: priority (when asked), cpu, memory,
-// then the other resources, all descending. Pods it finds equal are the
-// ties a restart may reorder.
-func cmpSize(pa, pb *Pod, byPriority bool) int {
-	c := 0
-	if byPriority {
-		c = cmp.Compare(pb.Priority, pa.Priority)
-	}
-	return cmp.Or(c,
-		cmp.Compare(pb.Requests.CPU, pa.Requests.CPU),
-		cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
-		pb.Requests.Compare(pa.Requests))
-}
-
-// sizeRuns returns the [start, end) bounds, in order, of the runs of two or
-// more pods of equal size.
-func sizeRuns(pods []Pod, order []int, byPriority bool) [][2]int {
-	var runs [][2]int
-	for i := 0; i < len(order); {
-		j := i + 1
-		for j < len(order) && cmpSize(&pods[order[i]], &pods[order[j]], byPriority) == 0 {
-			j++
-		}
-		if j-i > 1 {
-			runs = append(runs, [2]int{i, j})
-		}
-		i = j
-	}
-	return runs
 }

@@ -3,7 +3,6 @@ package packing
 import (
 	"cmp"
 	"math/rand/v2"
-	"slices"
 )
 
 // restartBudget is the pod placements the default restarts of one
@@ -115,79 +114,6 @@ func (r *run) pick(n int) bool {
 	}
 	r.ties++
 	return r.tie.IntN(n) == 0
-}
-
-// sequence is the order a pass takes the pods in.
-type sequence uint8
-
-const (
-	// seqFFD is first-fit decreasing as Karpenter orders it: cpu, then
-	// memory (see ffdOrder).
-	seqFFD sequence = iota
-	// seqShares orders pods by the sum of their cpu and memory shares
-	// (see [static.blend]), larger first: FFD by cpu alone places
-	// memory-heavy pods last, where a size that weighs both pairs them
-	// with cpu-heavy ones.
-	seqShares
-	// seqRandom is a restart's: FFD with each run of equal-size pods
-	// shuffled and, half the time, then ordered by a random blend of the
-	// two shares.
-	seqRandom
-)
-
-// reorder puts queue, which holds the FFD order on entry, in the pass's
-// sequence. The blend orders keep priority first when Options ask for it.
-func (r *run) reorder(queue []int) {
-	switch r.seq {
-	case seqShares:
-		r.sortByBlend(queue, 0.5)
-	case seqRandom:
-		r.shuffleEqual(queue)
-		if r.tie.IntN(2) == 1 {
-			r.sortByBlend(queue, r.tie.Float64())
-			r.ties++
-		}
-	}
-}
-
-// sortByBlend sorts queue by w·cpu share + (1−w)·memory share, larger
-// first, stably.
-func (r *run) sortByBlend(queue []int, w float64) {
-	key := make([]float64, len(r.s.pods))
-	for _, i := range queue {
-		key[i] = w*r.s.shares[i][0] + (1-w)*r.s.shares[i][1]
-	}
-	slices.SortStableFunc(queue, func(a, b int) int {
-		c := 0
-		if r.s.opts.PriorityOrder {
-			c = cmp.Compare(r.s.pods[b].pod.Priority, r.s.pods[a].pod.Priority)
-		}
-		return cmp.Or(c, cmp.Compare(key[b], key[a]))
-	})
-}
-
-// blend computes each pod's share of the pending pods' total cpu and
-// memory requests, the sizes the blend orders weigh.
-func (s *static) blend() {
-	var cpu, mem float64
-	for i := range s.pods {
-		cpu += float64(s.pods[i].req.CPU)
-		mem += float64(s.pods[i].req.Memory)
-	}
-	s.shares = make([][2]float64, len(s.pods))
-	for i := range s.pods {
-		s.shares[i] = [2]float64{float64(s.pods[i].req.CPU) / max(cpu, 1), float64(s.pods[i].req.Memory) / max(mem, 1)}
-	}
-}
-
-// shuffleEqual shuffles each run of equal-size pods in the queue (as laid
-// out by the FFD order).
-func (r *run) shuffleEqual(queue []int) {
-	for _, e := range r.s.equal {
-		part := queue[e[0]:e[1]]
-		r.tie.Shuffle(len(part), func(a, b int) { part[a], part[b] = part[b], part[a] })
-		r.ties++
-	}
 }
 
 // shuffleClaims shuffles Plain's claims in a restart.

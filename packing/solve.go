@@ -134,9 +134,12 @@ func Solve(p Problem, o Options) (Plan, error) {
 	return SolveContext(context.Background(), p, o)
 }
 
-// SolveContext is Solve with cancellation: it returns ctx.Err() and no plan
-// when ctx is done before the solve finishes. Best's restarts stop as soon
-// as ctx is done; a single pass runs to its end.
+// SolveContext is Solve with cancellation. It checks ctx before the solve,
+// every 64 pods of a pass, before each merge round and each of Best's
+// restarts, and once more at the end: when ctx is done at any check it
+// stops and returns the zero Plan and ctx.Err(), never a partial plan.
+// While ctx is live it returns what Solve returns, byte for byte. Nothing
+// is read from ctx but its cancellation.
 func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 	return solveContext(ctx, p, o, vouch.Nodes{}, nil)
 }
@@ -165,6 +168,9 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, faul
 		return Plan{}, err
 	}
 	if err := p.validate(v); err != nil {
+		return Plan{}, err
+	}
+	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
 	var plan Plan
@@ -198,17 +204,31 @@ func guard(f func() error) (err error) {
 func (s *static) solve() (Plan, error) {
 	switch s.opts.Strategy {
 	case Plain:
-		return solveWith(s, false), nil
+		return solveWith(s, false)
 	case CostAware:
-		return solveWith(s, true), nil
+		return solveWith(s, true)
 	}
 	return best(s)
 }
 
-// halted reports whether a search should stop before its next pass: the
-// context is done or the other strategy's goroutine failed.
+// haltEvery is how many pods a pass places between two checks of
+// static.halted: a check per pod would cost more than the few pods it
+// saves after a cancellation.
+const haltEvery = 64
+
+// halted reports whether the solve should stop at the next loop boundary:
+// the context is done or the other strategy's goroutine failed.
 func (s *static) halted() bool {
-	return s.failed.Load() || (s.ctx != nil && s.ctx.Err() != nil)
+	return s.failed.Load() || s.cancelled() != nil
+}
+
+// cancelled is the context's error: nil without a context or while it is
+// live.
+func (s *static) cancelled() error {
+	if s.ctx == nil {
+		return nil
+	}
+	return s.ctx.Err()
 }
 
 // charged is a settlement's price with the node overhead of its claims.
@@ -216,17 +236,24 @@ func (s *static) charged(st settlement) instancetypes.Price {
 	return sat.Add(st.price, sat.Mul(instancetypes.Price(len(st.claims)), s.opts.nodeOverhead()))
 }
 
-func solveWith(s *static, cost bool) Plan {
+// solveWith runs one greedy pass of one rule, without merging, and
+// renders it; when the context is done it returns the context's error and
+// the zero Plan.
+func solveWith(s *static, cost bool) (Plan, error) {
 	primary, _ := s.sequences(cost)
 	r := newRun(s, passSpec{cost: cost, seq: primary}, nil)
 	r.solve()
-	return r.plan()
+	if err := s.cancelled(); err != nil {
+		return Plan{}, err
+	}
+	return r.plan(), nil
 }
 
 // best runs both strategies, each with its restarts, concurrently and
 // renders the better plan (see Best). A panic on either goroutine is
-// recovered, stops the other's restarts, and is returned once both are
-// done.
+// recovered, stops the other's search, and is returned once both are
+// done; when the context is done, best returns its error and the zero
+// Plan.
 func best(s *static) (Plan, error) {
 	var costed, plain pass
 	var wg sync.WaitGroup
@@ -235,6 +262,9 @@ func best(s *static) (Plan, error) {
 	plainErr := s.searchInto(&plain, false)
 	wg.Wait()
 	if err := errors.Join(plainErr, costErr); err != nil {
+		return Plan{}, err
+	}
+	if err := s.cancelled(); err != nil {
 		return Plan{}, err
 	}
 	if s.better(costed.st, plain.st) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -92,5 +93,69 @@ func TestSolveContextCancelled(t *testing.T) {
 		assert.ErrorIs(t, err, context.Canceled, s)
 		assert.Empty(t, plan.NodeClaims, s)
 		assert.Empty(t, plan.Unschedulable, s)
+		assert.Equal(t, Plan{}, plan, s)
+	}
+}
+
+// flipContext is a live context whose Err turns to context.Canceled after
+// its first `after` calls (never when after is negative), so that a test
+// cancels a solve at a chosen check, without timing.
+type flipContext struct {
+	context.Context
+	after int64
+	calls atomic.Int64
+}
+
+func (c *flipContext) Err() error {
+	if n := c.calls.Add(1); c.after >= 0 && n > c.after {
+		return context.Canceled
+	}
+	return nil
+}
+
+// manyPods is faultProblem with enough pods for several checks a pass.
+func manyPods() Problem {
+	p := faultProblem()
+	for i := range 300 {
+		p.Pods = append(p.Pods, Pod{Namespace: "default", Name: fmt.Sprintf("q%d", i),
+			Requests: resources.List{CPU: int64(100 * (1 + i%7)), Memory: int64(1+i%5) << 27}})
+	}
+	return p
+}
+
+// TestSolveContextCancelledMidSolve cancels a solve at its second check,
+// inside the first pass: it returns no plan and context.Canceled, having
+// stopped before the checks a full solve makes.
+func TestSolveContextCancelledMidSolve(t *testing.T) {
+	for _, s := range []Strategy{Best, Plain, CostAware} {
+		o := Options{Strategy: s, Restarts: 4}
+		live := &flipContext{Context: context.Background(), after: -1}
+		_, err := SolveContext(live, manyPods(), o)
+		require.NoError(t, err, s)
+		full := live.calls.Load()
+		require.Greater(t, full, int64(4), "%v: too few checks to cancel in between", s)
+
+		ctx := &flipContext{Context: context.Background(), after: 2}
+		plan, err := SolveContext(ctx, manyPods(), o)
+		assert.ErrorIs(t, err, context.Canceled, s)
+		assert.Equal(t, Plan{}, plan, s)
+		assert.Less(t, ctx.calls.Load(), full, "%v: the solve ran to its end", s)
+	}
+}
+
+// TestSolveContextLive: with a live context, SolveContext gives Solve's
+// plan byte for byte.
+func TestSolveContextLive(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for _, s := range []Strategy{Best, Plain, CostAware} {
+		o := Options{Strategy: s, Restarts: 4}
+		want, err := Solve(manyPods(), o)
+		require.NoError(t, err, s)
+		for _, c := range []context.Context{ctx, &flipContext{Context: context.Background(), after: -1}} {
+			got, err := SolveContext(c, manyPods(), o)
+			require.NoError(t, err, s)
+			assert.Equal(t, fmt.Sprintf("%#v", want), fmt.Sprintf("%#v", got), s)
+		}
 	}
 }

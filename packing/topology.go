@@ -247,7 +247,7 @@ type holder struct {
 func (h *holder) any(scan, within bitset.Set) bool {
 	for t := scan.Next(0); t >= 0; t = scan.Next(t + 1) {
 		h.r.work++
-		if (within == nil || within.Has(t)) && h.need.Fits(h.c.pl.alloc[t]) && h.r.withinLimits(h.c, t) && h.offers.admits(t) {
+		if (within == nil || within.Has(t)) && h.need.Fits(h.c.pl.alloc[t]) && h.r.use.within(h.c, t) && h.offers.admits(t) {
 			return true
 		}
 	}

@@ -1,0 +1,127 @@
+package packing
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
+
+// sequence is the order a pass takes the pods in.
+type sequence uint8
+
+const (
+	// seqFFD is first-fit decreasing as Karpenter orders it: cpu, then
+	// memory (see ffdOrder).
+	seqFFD sequence = iota
+	// seqShares orders pods by the sum of their cpu and memory shares
+	// (see [static.blend]), larger first: FFD by cpu alone places
+	// memory-heavy pods last, where a size that weighs both pairs them
+	// with cpu-heavy ones.
+	seqShares
+	// seqRandom is a restart's: FFD with each run of equal-size pods
+	// shuffled and, half the time, then ordered by a random blend of the
+	// two shares.
+	seqRandom
+)
+
+// reorder puts queue, which holds the FFD order on entry, in the pass's
+// sequence. The blend orders keep priority first when Options ask for it.
+func (r *run) reorder(queue []int) {
+	switch r.seq {
+	case seqShares:
+		r.sortByBlend(queue, 0.5)
+	case seqRandom:
+		r.shuffleEqual(queue)
+		if r.tie.IntN(2) == 1 {
+			r.sortByBlend(queue, r.tie.Float64())
+			r.ties++
+		}
+	}
+}
+
+// sortByBlend sorts queue by w·cpu share + (1−w)·memory share, larger
+// first, stably.
+func (r *run) sortByBlend(queue []int, w float64) {
+	key := make([]float64, len(r.s.pods))
+	for _, i := range queue {
+		key[i] = w*r.s.shares[i][0] + (1-w)*r.s.shares[i][1]
+	}
+	slices.SortStableFunc(queue, func(a, b int) int {
+		c := 0
+		if r.s.opts.PriorityOrder {
+			c = cmp.Compare(r.s.pods[b].pod.Priority, r.s.pods[a].pod.Priority)
+		}
+		return cmp.Or(c, cmp.Compare(key[b], key[a]))
+	})
+}
+
+// blend computes each pod's share of the pending pods' total cpu and
+// memory requests, the sizes the blend orders weigh.
+func (s *static) blend() {
+	var cpu, mem float64
+	for i := range s.pods {
+		cpu += float64(s.pods[i].req.CPU)
+		mem += float64(s.pods[i].req.Memory)
+	}
+	s.shares = make([][2]float64, len(s.pods))
+	for i := range s.pods {
+		s.shares[i] = [2]float64{float64(s.pods[i].req.CPU) / max(cpu, 1), float64(s.pods[i].req.Memory) / max(mem, 1)}
+	}
+}
+
+// shuffleEqual shuffles each run of equal-size pods in the queue (as laid
+// out by the FFD order).
+func (r *run) shuffleEqual(queue []int) {
+	for _, e := range r.s.equal {
+		part := queue[e[0]:e[1]]
+		r.tie.Shuffle(len(part), func(a, b int) { part[a], part[b] = part[b], part[a] })
+		r.ties++
+	}
+}
+
+// ffdOrder sorts pod indexes first-fit-decreasing: by size (see
+// cmpSize), then creation time and uid ascending, as Karpenter's queue,
+// then namespace, name and input position. The order is total.
+func ffdOrder(pods []Pod, byPriority bool) []int {
+	idx := indexes(len(pods))
+	slices.SortStableFunc(idx, func(a, b int) int {
+		pa, pb := &pods[a], &pods[b]
+		return cmp.Or(cmpSize(pa, pb, byPriority),
+			pa.CreationTime.Compare(pb.CreationTime),
+			strings.Compare(pa.UID, pb.UID),
+			strings.Compare(pa.Namespace, pb.Namespace),
+			strings.Compare(pa.Name, pb.Name))
+	})
+	return idx
+}
+
+// cmpSize orders pods larger first: priority (when asked), cpu, memory,
+// then the other resources, all descending. Pods it finds equal are the
+// ties a restart may reorder.
+func cmpSize(pa, pb *Pod, byPriority bool) int {
+	c := 0
+	if byPriority {
+		c = cmp.Compare(pb.Priority, pa.Priority)
+	}
+	return cmp.Or(c,
+		cmp.Compare(pb.Requests.CPU, pa.Requests.CPU),
+		cmp.Compare(pb.Requests.Memory, pa.Requests.Memory),
+		pb.Requests.Compare(pa.Requests))
+}
+
+// sizeRuns returns the [start, end) bounds, in order, of the runs of two or
+// more pods of equal size.
+func sizeRuns(pods []Pod, order []int, byPriority bool) [][2]int {
+	var runs [][2]int
+	for i := 0; i < len(order); {
+		j := i + 1
+		for j < len(order) && cmpSize(&pods[order[i]], &pods[order[j]], byPriority) == 0 {
+			j++
+		}
+		if j-i > 1 {
+			runs = append(runs, [2]int{i, j})
+		}
+		i = j
+	}
+	return runs
+}

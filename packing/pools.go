@@ -1,0 +1,179 @@
+package packing
+
+import (
+	"cmp"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+// pool is a NodePool compiled for one solve.
+type pool struct {
+	np        *NodePool
+	reqs      requirements.Set // requirements ∩ labels ∩ nodepool name
+	taints    []requirements.Taint
+	types     []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
+	price     []instancetypes.Price         // cheapest offering of each type under reqs
+	alloc     []resources.List              // allocatable less daemonset overhead
+	daemon    []resources.List              // daemonset overhead per type
+	all       bitset.Set
+	maxAlloc  resources.List
+	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
+	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
+	minValues bool
+	typeKeys  map[string]bool    // label keys some type of the pool defines
+	reserved  bool               // some type has a reserved offering
+	limits    []resources.Amount // resource limits, by name; "nodes" aside
+	capLim    [][]int64          // per type: its capacity in each limited resource
+	maxCapLim []int64            // the largest capLim of any type, per limit
+	bySize    [dims][]int32      // type indices by allocatable in each core dimension
+	// offerPairs are the (zone, capacity type) pairs of the types' usable
+	// offerings, and offerMask, per type, the pairs it offers (bit i for
+	// offerPairs[i]); both nil when the pool has reserved offerings or
+	// more than 64 pairs, and offerings are then checked one by one.
+	offerPairs []zoneCT
+	offerMask  []uint64
+	// unfit are the types left out because their daemonset overhead alone
+	// does not fit them.
+	unfit []unfitType
+	// conflict says how the pool's requirements exclude a label of its
+	// own nodes; such a pool has no types and launches nothing.
+	conflict string
+}
+
+// ownLabelConflict names the first label, in key order, that np puts on
+// its nodes (see poolLabels) and its own requirements exclude, or returns
+// "". Such a pool can launch no node that meets its requirements.
+func ownLabelConflict(np *NodePool) string {
+	labels := poolLabels(np)
+	for _, k := range slices.Sorted(maps.Keys(labels)) {
+		if r := np.Requirements.Get(k); np.Requirements.Has(k) && !r.Has(labels[k]) {
+			return fmt.Sprintf("its requirement %s excludes its own label %s=%s", r, k, labels[k])
+		}
+	}
+	return ""
+}
+
+// compilePools orders the pools by weight, higher first, ties by name
+// descending as Karpenter orders them, and compiles each.
+func compilePools(p *Problem) []*pool {
+	pools := make([]*pool, 0, len(p.NodePools))
+	for i := range p.NodePools {
+		if pl := compilePool(p, &p.NodePools[i]); pl != nil {
+			pools = append(pools, pl)
+		}
+	}
+	slices.SortStableFunc(pools, func(a, b *pool) int {
+		return cmp.Or(cmp.Compare(b.np.Weight, a.np.Weight), strings.Compare(b.np.Name, a.np.Name))
+	})
+	return pools
+}
+
+func compilePool(p *Problem, np *NodePool) *pool {
+	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
+	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
+		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
+	}
+	pl.sortTypes()
+	pl.maskOffers()
+	pl.typeKeys = map[string]bool{}
+	for _, t := range pl.types {
+		for _, k := range t.Requirements.Keys() {
+			pl.typeKeys[k] = true
+		}
+	}
+	pl.all = bitset.Full(len(pl.types))
+	pl.allocatable()
+	pl.sortBySize()
+	pl.compileLimits()
+	for r := range pl.reqs.All() {
+		pl.minValues = pl.minValues || r.MinValues() > 0
+	}
+	return pl
+}
+
+// filterTypes keeps the types of cat the pool can launch, with their
+// cheapest offering's price and their daemonset overhead. Karpenter keeps
+// a type when its requirements intersect the pool's: labels only one side
+// defines (the pool's custom labels) do not count. As Karpenter fits a
+// claim's requests plus each type's own daemonset overhead, a type its
+// daemonsets alone overfill (a daemonset requesting a GPU the type lacks)
+// holds no pod: it goes to unfit.
+func (pl *pool) filterTypes(cat *instancetypes.Catalog, dss []DaemonSet) {
+	for _, t := range cat.Types() {
+		if err := t.Requirements.Intersects(pl.reqs); err != nil {
+			continue
+		}
+		off, ok := t.Cheapest(pl.reqs)
+		if !ok {
+			continue
+		}
+		load := daemonLoad(dss, pl, t)
+		if !load.Fits(t.Allocatable) {
+			pl.unfit = append(pl.unfit, unfitType{t: t, load: load})
+			continue
+		}
+		pl.types = append(pl.types, t)
+		pl.reserved = pl.reserved || slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool { return o.CapacityType == instancetypes.Reserved })
+		pl.price = append(pl.price, off.Price)
+		pl.daemon = append(pl.daemon, load)
+	}
+}
+
+// allowUndefined reports whether a pod may require a key the pool does not
+// define: a well-known label, or one its instance types define, which the
+// type choice settles (as a provider registers its type labels with
+// Karpenter), or the hostname every node gets (Karpenter's new NodeClaim
+// requires hostname In [a placeholder]; see admitsNewHost).
+func (pl *pool) allowUndefined(key string) bool {
+	return requirements.IsWellKnown(key) || pl.typeKeys[key] || key == requirements.LabelHostname
+}
+
+// compatible is the pool's Compatible: r (a pool or claim requirement set)
+// admits incoming, the keys the pool's types define allowed undefined.
+func (pl *pool) compatible(r, incoming requirements.Set) error {
+	return r.CompatibleWith(incoming, pl.allowUndefined)
+}
+
+// sortTypes orders types (with their price and daemonset overhead) by
+// price under the pool's requirements, then name.
+func (pl *pool) sortTypes() {
+	idx := indexes(len(pl.types))
+	slices.SortFunc(idx, func(a, b int) int {
+		return cmp.Or(cmp.Compare(pl.price[a], pl.price[b]), strings.Compare(pl.types[a].Name, pl.types[b].Name))
+	})
+	types, prices, daemon := make([]*instancetypes.InstanceType, len(idx)), make([]instancetypes.Price, len(idx)), make([]resources.List, len(idx))
+	for i, j := range idx {
+		types[i], prices[i], daemon[i] = pl.types[j], pl.price[j], pl.daemon[j]
+	}
+	pl.types, pl.price, pl.daemon = types, prices, daemon
+}
+
+// compilePoolReqs is np's requirements ∩ the labels its nodes carry (see
+// poolLabels).
+func compilePoolReqs(np *NodePool) requirements.Set {
+	return np.Requirements.Intersect(requirements.FromLabels(poolLabels(np)))
+}
+
+// allocatable computes each type's allocatable less its daemonset
+// overhead, and their maximum.
+func (pl *pool) allocatable() {
+	pl.alloc = make([]resources.List, len(pl.types))
+	for i, t := range pl.types {
+		pl.alloc[i] = t.Allocatable.Sub(pl.daemon[i])
+		pl.maxAlloc = pl.maxAlloc.Max(pl.alloc[i])
+	}
+}
+
+// unfitType is a type of a pool's catalog that its daemonsets' load does
+// not fit, kept for the reasons a pod is given.
+type unfitType struct {
+	t    *instancetypes.InstanceType
+	load resources.List
+}
