@@ -17,8 +17,8 @@ func (s *state) apply(cmd Command) {
 	}
 	moved := s.evict(gone)
 	byClaim, byNode := map[string][]packing.Pod{}, map[string][]packing.Pod{}
-	for _, pl := range cmd.Placements {
-		p := moved[pl.Pod]
+	for _, pl := range cmd.Homes {
+		p := moved[pl.Pod.String()]
 		if pl.NodeClaim != "" {
 			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
 			continue

@@ -94,7 +94,7 @@ func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Comma
 		nc.Name = rename[nc.Name]
 		cmd.Replacements = append(cmd.Replacements, nc)
 	}
-	cmd.Placements = m.sim.placements(rename)
+	cmd.Homes = m.sim.placements(rename)
 	return cmd, nil
 }
 

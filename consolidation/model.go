@@ -101,8 +101,9 @@ type Result struct {
 }
 
 // Command deletes its Candidates and launches its Replacements. Savings is
-// the candidates' hourly price minus the replacements'. Placements say
-// where each displaced pod lands, on an existing node or a replacement.
+// the candidates' hourly price minus the replacements'. Homes say where
+// each displaced pod lands, on an existing node or a replacement (never
+// Unschedulable).
 // Replacements are named "consolidation-<k>", k counting on over the
 // plan's commands and skipping node names (disruption.ReplacementName).
 type Command struct {
@@ -111,21 +112,13 @@ type Command struct {
 	Candidates   []string
 	Replacements []packing.NodeClaim
 	Savings      instancetypes.Price
-	Placements   []Placement
+	Homes        []disruption.Home
 	// Unpriced counts the Candidates of unknown price
 	// (packing.Node.PriceUnknown), which Savings leaves out: it is then
 	// what the other candidates save, a lower bound. Only an emptiness
 	// command deletes such nodes; the zero value says every candidate's
 	// price is known.
 	Unpriced int
-}
-
-// Placement is where a displaced pod lands: Pod is "namespace/name", and
-// exactly one of Node and NodeClaim is set.
-type Placement struct {
-	Pod       string
-	Node      string
-	NodeClaim string
 }
 
 // Decision is "delete" when a command launches nothing, else "replace".

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -89,17 +90,17 @@ func (m sim) claims() []packing.NodeClaim {
 
 // placements lists where every displaced pod lands; claims are looked up
 // by their names in the plan, renamed by rename.
-func (m sim) placements(rename map[string]string) []Placement {
-	var out []Placement
+func (m sim) placements(rename map[string]string) []disruption.Home {
+	var out []disruption.Home
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			out = append(out, Placement{Pod: m.pods[b.Pod].Key(), Node: b.Node})
+			out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[b.Pod]), Node: b.Node})
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				out = append(out, Placement{Pod: m.pods[i].Key(), NodeClaim: rename[nc.Name]})
+				out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[i]), NodeClaim: rename[nc.Name]})
 			}
 		}
 	}

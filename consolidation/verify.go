@@ -66,7 +66,7 @@ type Violation = disruption.CommandViolation[Rule]
 // message; nil means the commands are valid. It is an independent re-check
 // of [Plan] and shares none of its planning code. Each command is applied
 // to the cluster the earlier ones leave (candidates marked for deletion and
-// emptied, displaced pods moved where the Placements say, replacements
+// emptied, displaced pods moved where the Homes say, replacements
 // added as in-flight nodes) and must satisfy:
 //
 //   - every candidate is an initialized node of a NodePool, not being

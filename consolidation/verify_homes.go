@@ -3,6 +3,7 @@ package consolidation
 import (
 	"slices"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -13,7 +14,7 @@ type displacedPod struct {
 	pod      packing.Pod
 	from     int
 	required bool
-	placed   []Placement
+	placed   []disruption.Home
 }
 
 // homes is a command as a packing problem: the displaced pods that have a
@@ -68,10 +69,10 @@ func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 // assign gives each displaced pod its placements and reports placements of
 // unknown pods, required pods without one and pods with several.
 func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
-	for _, pl := range cmd.Placements {
-		k := slices.IndexFunc(pods, func(d displacedPod) bool { return d.pod.Key() == pl.Pod })
+	for _, pl := range cmd.Homes {
+		k := slices.IndexFunc(pods, func(d displacedPod) bool { return disruption.Ref(&d.pod) == pl.Pod })
 		if k < 0 {
-			v.add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod, "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
+			v.add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod.String(), "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
 			continue
 		}
 		pods[k].placed = append(pods[k].placed, pl)

@@ -1,7 +1,9 @@
 // Package disruption holds the rules that every voluntary disruption of a
 // node obeys, shared by the consolidation and drift packages so that they
 // live in exactly one place: disruption budgets per NodePool and reason
-// ([AllowedDisruptions], checked by [ValidateBudgets]), the
+// ([AllowedDisruptions], checked by [ValidateBudgets]), the vocabulary of
+// their commands (a [PodRef] names a pod, a [Home] says where a displaced
+// pod goes), the
 // karpenter.sh/do-not-disrupt annotation on
 // pods and nodes ([PodBlocks], [NodeBlocks]), PodDisruptionBudgets
 // ([PDBBlocks]), the order in which candidates are tried

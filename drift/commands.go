@@ -39,7 +39,7 @@ type Command struct {
 	// disruption.ReplacementName: never a node's name, always a label
 	// value (a long node name is cut and hashed).
 	Replacements []packing.NodeClaim
-	Homes        []Home
+	Homes        []disruption.Home
 	// Deadline is when the node's terminationGracePeriod ends and its last
 	// pods are deleted; zero when the NodePool sets none.
 	Deadline time.Time
@@ -53,7 +53,7 @@ type Command struct {
 // period ends by the node's Deadline: the Deadline less the pod's
 // terminationGracePeriodSeconds, and not before the command's time.
 type PodDeadline struct {
-	Pod      PodRef
+	Pod      disruption.PodRef
 	DeleteAt time.Time
 	// Protected, when not empty, says why the pod blocks its eviction now
 	// (an active karpenter.sh/do-not-disrupt, a PodDisruptionBudget that
@@ -69,7 +69,8 @@ type PodDeadline struct {
 type Blocked struct {
 	Node, NodePool string
 	Reason         Reason
-	Why            string
+	// Message is a sentence for people saying why.
+	Message string
 }
 
 // candidate is a node with findings, grouped for Commands.
@@ -94,7 +95,7 @@ func (c *candidate) pool() string {
 
 // blocked is c's Blocked entry, saying why.
 func (c *candidate) blocked(why string) Blocked {
-	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why}
+	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Message: why}
 }
 
 // budgetReason is Expired when an expiry decides, else Drifted.
@@ -368,7 +369,7 @@ func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodD
 	end := p.now.Add(tgp)
 	out := make([]PodDeadline, 0, len(pods))
 	for i := range pods {
-		ref := refOf(&pods[i])
+		ref := disruption.Ref(&pods[i])
 		at := end.Add(-p.grace(c.state, ref))
 		if at.Before(p.now) {
 			at = p.now
@@ -381,7 +382,7 @@ func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodD
 // grace is the pod's terminationGracePeriod: as its node's state records
 // it, else as the state of any node records it (a pod an earlier command
 // moved), else DefaultPodGracePeriod.
-func (p *planner) grace(s *NodeClaimState, ref PodRef) time.Duration {
+func (p *planner) grace(s *NodeClaimState, ref disruption.PodRef) time.Duration {
 	if g, ok := s.PodGracePeriods[ref.String()]; ok {
 		return g
 	}

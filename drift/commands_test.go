@@ -74,7 +74,7 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"a", "b"}, names(cmds))
 		require.Len(t, blocked, 3)
-		assert.Contains(t, blocked[0].Why, "disruption budget")
+		assert.Contains(t, blocked[0].Message, "disruption budget")
 	})
 	t.Run("the default budget is 10% rounded up", func(t *testing.T) {
 		var nodes []drift.NodeClaimState
@@ -131,7 +131,7 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "all")
+		assert.Contains(t, blocked[0].Message, "all")
 	})
 	t.Run("a node whose pods fit nowhere is skipped for the next one", func(t *testing.T) {
 		big := pod("huge", "64")
@@ -140,13 +140,13 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"second"}, names(cmds))
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "default/huge")
+		assert.Contains(t, blocked[0].Message, "default/huge")
 	})
 	t.Run("pods move to existing capacity without a replacement", func(t *testing.T) {
 		cmds, _ := run(t, cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
 		require.Len(t, cmds, 1)
 		assert.Empty(t, cmds[0].Replacements)
-		assert.Equal(t, []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
+		assert.Equal(t, []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
 		assert.Equal(t, disruption.Drifted, cmds[0].Reason)
 	})
 	t.Run("a replacement is launched when nothing else has room", func(t *testing.T) {
@@ -200,8 +200,8 @@ func TestCommands(t *testing.T) {
 		require.Len(t, cmds, 1)
 		assert.Equal(t, now.Add(10*time.Minute), cmds[0].Deadline)
 		assert.Equal(t, []drift.PodDeadline{
-			{Pod: drift.PodRef{Namespace: "default", Name: "p"}, DeleteAt: now.Add(10*time.Minute - 30*time.Second)},
-			{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: now},
+			{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, DeleteAt: now.Add(10*time.Minute - 30*time.Second)},
+			{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, DeleteAt: now},
 		}, cmds[0].PodDeadlines)
 	})
 	t.Run("daemonset pods do not make a node non-empty", func(t *testing.T) {
@@ -216,7 +216,7 @@ func TestCommands(t *testing.T) {
 	t.Run("a finding for an unknown node is explained", func(t *testing.T) {
 		_, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}}, cluster(), now)
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "not in the cluster")
+		assert.Contains(t, blocked[0].Message, "not in the cluster")
 	})
 	t.Run("commands do not modify the cluster", func(t *testing.T) {
 		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
@@ -291,7 +291,7 @@ func TestCommandsJudgeEachCommandOnTheClusterLeftBefore(t *testing.T) {
 			if tc.blocked != "" {
 				require.Len(t, blocked, 1)
 				assert.Equal(t, tc.blocked, blocked[0].Node)
-				assert.Contains(t, blocked[0].Why, tc.why)
+				assert.Contains(t, blocked[0].Message, tc.why)
 			}
 			var claims []string
 			for _, c := range cmds {
@@ -331,7 +331,7 @@ func TestCommandsSeeEarlierMoves(t *testing.T) {
 		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
 		cmds, _ := run(t, cl, at)
 		require.Equal(t, []string{"old", "e"}, names(cmds))
-		assert.Equal(t, []drift.PodDeadline{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
+		assert.Equal(t, []drift.PodDeadline{{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
 	})
 }
 
@@ -352,8 +352,8 @@ func TestCommandsBlockNodesNoCommandMayTake(t *testing.T) {
 	cmds, blocked := commands(t, findings, cl, now)
 	assert.Empty(t, cmds)
 	require.Len(t, blocked, 2)
-	assert.Contains(t, blocked[0].Why+blocked[1].Why, "already being deleted")
-	assert.Contains(t, blocked[0].Why+blocked[1].Why, `no NodePool of the cluster ("nowhere")`)
+	assert.Contains(t, blocked[0].Message+blocked[1].Message, "already being deleted")
+	assert.Contains(t, blocked[0].Message+blocked[1].Message, `no NodePool of the cluster ("nowhere")`)
 }
 
 // TestEventualDisruption restates Karpenter's eventual disruption class
@@ -455,7 +455,7 @@ func TestEventualDisruption(t *testing.T) {
 				assert.Empty(t, cmds)
 				require.Len(t, blocked, 1)
 				assert.Equal(t, "a", blocked[0].Node)
-				assert.Contains(t, blocked[0].Why, tc.why)
+				assert.Contains(t, blocked[0].Message, tc.why)
 				return
 			}
 			require.Empty(t, blocked)

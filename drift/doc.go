@@ -13,7 +13,7 @@
 // from packing.Solve, and explains every node it leaves alone. Only
 // reschedulable pods are displaced (packing.Pod.Reschedulable, Karpenter's
 // IsReschedulable): daemonset, mirror (owner Node) and terminating pods
-// (a StatefulSet's excepted) go with their node, get no [Home], and leave
+// (a StatefulSet's excepted) go with their node, get no [disruption.Home], and leave
 // a node that runs nothing else empty; a terminating pod's do-not-disrupt
 // never blocks. As
 // Karpenter's drift is "eventual disruption", a drifted node of a NodePool

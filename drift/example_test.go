@@ -44,7 +44,7 @@ func Example() {
 		}
 	}
 	for _, b := range blocked {
-		fmt.Printf("blocked %s: %s\n", b.Node, b.Why)
+		fmt.Printf("blocked %s: %s\n", b.Node, b.Message)
 	}
 	// Output:
 	// node-a ImageDrifted: Node node-a runs image ami-2024, which NodeClass default no longer resolves.

@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -80,7 +81,7 @@ type InterruptionPlan struct {
 	// Replacement places the drained nodes' pods (Homes, in order) on the
 	// remaining nodes and new NodeClaims from the remaining offerings.
 	Replacement packing.Plan
-	Homes       []Home
+	Homes       []disruption.Home
 	// Deadline is the earliest instant a drained instance goes away; ReadyAt
 	// is when the replacement can run the pods: now when no NodeClaim is
 	// needed, else now plus the launch latency.

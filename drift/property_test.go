@@ -303,8 +303,8 @@ func checkSequence(sc scenario) string {
 func checkEventual(cl drift.Cluster, blocked []drift.Blocked) string {
 	for _, b := range blocked {
 		k := slices.IndexFunc(cl.NodePools, func(t drift.Template) bool { return t.NodePool.Name == b.NodePool })
-		if b.Reason.Drift() && k >= 0 && cl.NodePools[k].NodePool.Disruption.TerminationGracePeriod > 0 && strings.HasPrefix(b.Why, "pod ") {
-			return fmt.Sprintf("node %s is eventual disruption but blocked: %s", b.Node, b.Why)
+		if b.Reason.Drift() && k >= 0 && cl.NodePools[k].NodePool.Disruption.TerminationGracePeriod > 0 && strings.HasPrefix(b.Message, "pod ") {
+			return fmt.Sprintf("node %s is eventual disruption but blocked: %s", b.Node, b.Message)
 		}
 	}
 	return ""

@@ -11,24 +11,6 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// PodRef names a pod.
-type PodRef struct{ Namespace, Name string }
-
-// String returns "namespace/name".
-func (p PodRef) String() string { return p.Namespace + "/" + p.Name }
-
-func refOf(p *packing.Pod) PodRef { return PodRef{Namespace: p.Namespace, Name: p.Name} }
-
-// Home is where a displaced pod goes in the simulation: an existing node,
-// a replacement NodeClaim, or nowhere with the reason. Exactly one of Node,
-// NodeClaim and Unschedulable is set.
-type Home struct {
-	Pod           PodRef
-	Node          string
-	NodeClaim     string
-	Unschedulable string
-}
-
 // sim is the cluster as the commands so far leave it: nodes being replaced
 // are marked for deletion and their replacements are in flight. It owns its
 // node slice; node pod slices are cloned before they are changed. The
@@ -147,10 +129,10 @@ func (s *sim) rename(plan *packing.Plan, prefix string) {
 func (s *sim) taken(name string) bool { return s.index(name) >= 0 }
 
 // homes lists where each pod of the plan goes, in pod order.
-func homes(plan packing.Plan, pods []packing.Pod) []Home {
-	out := make([]Home, len(pods))
+func homes(plan packing.Plan, pods []packing.Pod) []disruption.Home {
+	out := make([]disruption.Home, len(pods))
 	for i := range pods {
-		out[i].Pod = refOf(&pods[i])
+		out[i].Pod = disruption.Ref(&pods[i])
 	}
 	for _, b := range plan.Bindings {
 		out[b.Pod].Node = b.Node

@@ -178,7 +178,7 @@ func TestCommandsRejectsInvalidFindings(t *testing.T) {
 		cmds, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}, {Node: "ghost", Reason: drift.Expired, Forceful: true}}, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1, "one entry per node")
-		assert.Equal(t, "Node ghost is not in the cluster.", blocked[0].Why)
+		assert.Equal(t, "Node ghost is not in the cluster.", blocked[0].Message)
 	})
 }
 

@@ -207,7 +207,7 @@ func (v *cmdVerifier) checkProtected(i int, cmd Command, n packing.Node) {
 // unless the command is eventual; then under RuleDeadline, unless the
 // command bounds the pod by its deadlines.
 func (v *cmdVerifier) protectedPod(i int, cmd Command, n packing.Node, p packing.Pod, r Rule, why string) {
-	ref := refOf(&p)
+	ref := disruption.Ref(&p)
 	grace := v.pools[n.NodePool].Disruption.TerminationGracePeriod
 	if cmd.Reason != disruption.Drifted || grace <= 0 {
 		v.add(i, r, n.Name, ref.String(), "%s", why)

@@ -60,10 +60,10 @@ func (v *cmdVerifier) templatePools() []packing.NodePool {
 
 // matchHomes returns each pod's homes, reporting homes of unknown pods and
 // pods with none or several.
-func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]Home {
-	found := make([][]Home, len(pods))
+func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]disruption.Home {
+	found := make([][]disruption.Home, len(pods))
 	for _, hm := range cmd.Homes {
-		k := slices.IndexFunc(pods, func(p packing.Pod) bool { return refOf(&p) == hm.Pod })
+		k := slices.IndexFunc(pods, func(p packing.Pod) bool { return disruption.Ref(&p) == hm.Pod })
 		if k < 0 {
 			v.add(i, RuleHomes, cmd.Node, hm.Pod.String(), "a home is given for pod %s, which is not a reschedulable pod of node %s", hm.Pod, cmd.Node)
 			continue
@@ -79,7 +79,7 @@ func (v *cmdVerifier) matchHomes(i int, cmd Command, pods []packing.Pod) [][]Hom
 }
 
 // house adds pod p to the problem on its home, reporting malformed homes.
-func (v *cmdVerifier) house(i int, cmd Command, h *homed, p packing.Pod, hm Home, claims map[string]int) {
+func (v *cmdVerifier) house(i int, cmd Command, h *homed, p packing.Pod, hm disruption.Home, claims map[string]int) {
 	name, set := p.Key(), boolCount(hm.Node != "", hm.NodeClaim != "", hm.Unschedulable != "")
 	switch {
 	case set != 1:

@@ -88,13 +88,13 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			(*cmds)[0].Homes = append((*cmds)[0].Homes, (*cmds)[0].Homes[0])
 		}, drift.RuleHomes, 0},
 		{"unschedulable in a budgeted command", func(_ *drift.Cluster, cmds *[]drift.Command) {
-			(*cmds)[0].Homes[0] = drift.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
+			(*cmds)[0].Homes[0] = disruption.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
 		}, drift.RuleHomes, 0},
 		{"move a pod to a full node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "full" }, drift.RulePacking, packing.RuleOverCapacity},
 		{"move a pod to the node itself", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "a" }, drift.RulePacking, packing.RuleUnknownNode},
 		{"exceed a budget", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			*cmds = append(*cmds, drift.Command{Node: "b", NodePool: "default", Reason: disruption.Drifted,
-				Homes: []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
+				Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
 		}, drift.RuleBudget, 0},
 		{"touch a do-not-disrupt node", func(cl *drift.Cluster, _ *[]drift.Command) {
 			cl.Nodes[0].Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
@@ -160,7 +160,7 @@ func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 		assert.NotEqual(t, "a-replacement-1", h.Node, "pod %s homed on an in-flight replacement", h.Pod)
 	}
 	// The checker catches the home the simulation now avoids.
-	cmds[1].Homes[0] = drift.Home{Pod: cmds[1].Homes[0].Pod, Node: "a-replacement-1"}
+	cmds[1].Homes[0] = disruption.Home{Pod: cmds[1].Homes[0].Pod, Node: "a-replacement-1"}
 	got := drift.VerifyCommands(cl, cmds, now)
 	require.NotEmpty(t, got)
 	assert.Equal(t, drift.RuleUninitialized, got[0].Rule, "%v", got)
@@ -170,7 +170,7 @@ func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 	f := verifyFixtures()["forceful expiration"]
 	cmds, _ := run(t, f.cl, f.now)
 	require.True(t, cmds[0].Forceful)
-	cmds[0].Homes = []drift.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
+	cmds[0].Homes = []disruption.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
 	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
 	cmds[0].Forceful = false
 	assert.NotEmpty(t, drift.VerifyCommands(f.cl, cmds, f.now))
@@ -210,7 +210,7 @@ func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
 			require.Empty(t, drift.VerifyCommands(cl, cmds, at))
 			cmds = append(cmds, drift.Command{Node: "next", NodePool: "default", Reason: disruption.Drifted,
 				Replacements: []packing.NodeClaim{{Name: "next-replacement-1", NodePool: "default", InstanceType: "m5.large"}},
-				Homes:        []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
+				Homes:        []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
 			got := drift.VerifyCommands(cl, cmds, at)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Command == 1 && v.Rule == want }), "%v", got)
 		})

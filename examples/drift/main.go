@@ -20,6 +20,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -59,7 +60,7 @@ func run(w io.Writer, region string) error {
 		printCommand(w, c, catalog.Origin().Currency)
 	}
 	for _, b := range blocked {
-		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Why)
+		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Message)
 	}
 	return nil
 }
@@ -123,7 +124,7 @@ func printCommand(w io.Writer, c drift.Command, currency string) {
 }
 
 // home says where a displaced pod goes: exactly one of the fields is set.
-func home(h drift.Home) string {
+func home(h disruption.Home) string {
 	switch {
 	case h.Node != "":
 		return h.Node

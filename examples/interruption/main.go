@@ -21,6 +21,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -111,7 +112,7 @@ func printPlan(w io.Writer, plan drift.InterruptionPlan, currency string) {
 }
 
 // home says where a displaced pod goes: exactly one of the fields is set.
-func home(h drift.Home) string {
+func home(h disruption.Home) string {
 	switch {
 	case h.Node != "":
 		return h.Node

@@ -541,11 +541,12 @@ func TestHostileResultsInVerifiers(t *testing.T) {
 			}
 			cmd := consolidation.Command{Candidates: []string{s, "n1"}, Savings: instancetypes.Price(v),
 				Replacements: []packing.NodeClaim{{Name: s, NodePool: s, InstanceTypes: []string{s}, InstanceType: s, Pods: []int{int(v)}}},
-				Placements:   []consolidation.Placement{{Pod: s, Node: s}, {Pod: "default/db-0", NodeClaim: s}}}
+				Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: s, Name: s}, Node: s},
+					{Pod: disruption.PodRef{Namespace: "default", Name: "db-0"}, NodeClaim: s}}}
 			mustNotPanic(t, "consolidation.VerifyCommands "+name, func() { consolidation.VerifyCommands(c, []consolidation.Command{cmd}) })
 			mustNotPanic(t, "consolidation.Validate "+name, func() { _ = consolidation.Validate(cmd, c) })
 			dcmd := drift.Command{Node: s, NodePool: s, Reason: disruption.Reason(v & 0xff),
-				Replacements: cmd.Replacements, Homes: []drift.Home{{Pod: drift.PodRef{Namespace: s, Name: s}, Node: s, NodeClaim: s}}}
+				Replacements: cmd.Replacements, Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: s, Name: s}, Node: s, NodeClaim: s}}}
 			mustNotPanic(t, "drift.VerifyCommands "+name, func() { drift.VerifyCommands(w.Cluster, []drift.Command{dcmd}, now) })
 		}
 	}

@@ -120,7 +120,7 @@ func newDriftReport(s snapshot, fs []drift.Finding, cmds []drift.Command, blocke
 		r.Commands = append(r.Commands, driftCommandReport(c))
 	}
 	for _, b := range blocked {
-		r.Blocked = append(r.Blocked, blockedReport{Node: b.Node, NodePool: b.NodePool, Reason: b.Reason.String(), Why: b.Why})
+		r.Blocked = append(r.Blocked, blockedReport{Node: b.Node, NodePool: b.NodePool, Reason: b.Reason.String(), Why: b.Message})
 	}
 	return r
 }
