@@ -3,6 +3,7 @@ package consolidation
 import (
 	"slices"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
@@ -44,7 +45,7 @@ func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 			moved[p.Key()] = p
 		}
 		n.MarkedForDeletion = true
-		n.Pods = staying(n.Pods)
+		n.Pods = disruption.Staying(n.Pods)
 	}
 	return moved
 }

@@ -35,7 +35,7 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
 		if !gone[n.Name] {
-			n.Settling = s.c.settling(&n, s.pools)
+			n.Settling = s.c.settling(&n, s.pools[n.NodePool])
 			nodes = append(nodes, n)
 		}
 	}

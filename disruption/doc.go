@@ -8,7 +8,12 @@
 // pods and nodes ([PodBlocks], [NodeBlocks]), PodDisruptionBudgets
 // ([PDBBlocks]), the order in which candidates are tried
 // ([EvictionCost], [Order]) and the names of replacement NodeClaims
-// ([ReplacementName], checked by [ReplacementNameProblem]).
+// ([ReplacementName], checked by [ReplacementNameProblem]), and the core
+// of their command checkers: a [Verifier] holds the cluster as the
+// commands so far leave it and the checks every command shares, and
+// [Moves] turns a command's homes into the problem and plan that
+// packing.VerifyMoves judges. Consolidation and drift keep only their own
+// rules: which nodes a command may take, protection, budgets and cost.
 //
 // The semantics are Karpenter v1's: budgets count nodes or a percentage of
 // the pool's nodes rounded up, are active always or within Duration after
@@ -20,5 +25,6 @@
 //
 // Cost model: AllowedDisruptions is O(nodes + budgets × cron parse);
 // PDBBlocks is O(pods × PDBs × selector size); Order is O(n log n) over the
-// nodes after one O(pods) pass.
+// nodes after one O(pods) pass; a Verifier costs one packing.VerifyMoves
+// per command and O(nodes) per node looked up by name.
 package disruption

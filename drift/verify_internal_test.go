@@ -19,5 +19,5 @@ func TestHomesPriceSaturates(t *testing.T) {
 	cmd := Command{Node: "a", NodePool: "default", Replacements: []packing.NodeClaim{
 		{Name: "r-1", Offering: instancetypes.Offering{Price: half}}, {Name: "r-2", Offering: instancetypes.Offering{Price: half}}}}
 	v := newCmdVerifier(cl, []Command{cmd}, time.Time{})
-	assert.Equal(t, instancetypes.MaxPrice, v.homes(0, cmd, 0).plan.Price)
+	assert.Equal(t, instancetypes.MaxPrice, v.homes(0, cmd, 0).Plan.Price)
 }
