@@ -33,7 +33,10 @@ type Cluster struct {
 	// NominatedUntil is, per node name, until when the provisioner has
 	// nominated it for pending pods; such nodes are not candidates.
 	NominatedUntil map[string]time.Time
-	Now            time.Time
+	// Now is the moment the snapshot stands for: [Plan] and
+	// [VerifyCommands] judge at it, and read no clock (drift.Input.Now is
+	// drift's). The zero Now is the zero time.
+	Now time.Time
 }
 
 // Options tune Plan. The zero Options are Karpenter's behaviour.

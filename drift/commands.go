@@ -106,7 +106,7 @@ func (c *candidate) budgetReason() disruption.Reason {
 	return disruption.Drifted
 }
 
-// Commands turns findings into replacement commands for cl at now, one
+// Commands turns findings into replacement commands for cl at cl.Now, one
 // command at a time, each decided on the cluster as the commands before it
 // leave it: their nodes emptied and marked for deletion, their pods on the
 // homes the simulation gave them, their replacements in flight. This is
@@ -163,7 +163,8 @@ func (c *candidate) budgetReason() disruption.Reason {
 // only the pods it moves and the nodes in flight, not the validated
 // cluster again), plus O(candidates²) to pick the next one (whether a node
 // is empty is kept as a count, not scanned), plus Cluster.Validate once.
-func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
+func Commands(findings []Finding, cl Cluster) ([]Command, []Blocked, error) {
+	now := cl.Now
 	if err := errors.Join(cl.Validate(), validateFindings(findings, now)); err != nil {
 		return nil, nil, err
 	}

@@ -35,7 +35,7 @@ func run(t testing.TB, cl drift.Cluster, now time.Time) ([]drift.Command, []drif
 // commands is drift.Commands on valid input.
 func commands(t testing.TB, findings []drift.Finding, cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
 	t.Helper()
-	cmds, blocked, err := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, clusterAt(cl, now))
 	require.NoError(t, err)
 	return cmds, blocked
 }
@@ -287,7 +287,7 @@ func TestCommandsJudgeEachCommandOnTheClusterLeftBefore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cmds, blocked := run(t, tc.cl, tc.now)
 			assert.Equal(t, tc.commanded, names(cmds))
-			assert.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.now))
+			assert.Empty(t, drift.VerifyCommands(clusterAt(tc.cl, tc.now), cmds))
 			if tc.blocked != "" {
 				require.Len(t, blocked, 1)
 				assert.Equal(t, tc.blocked, blocked[0].Node)
@@ -322,7 +322,7 @@ func TestCommandsSeeEarlierMoves(t *testing.T) {
 		assert.Equal(t, []string{"old", "x"}, names(cmds), "the oldest drift goes first among non-empty nodes")
 		require.Len(t, blocked, 1)
 		assert.Equal(t, "e", blocked[0].Node)
-		assert.Empty(t, drift.VerifyCommands(cl, cmds, at))
+		assert.Empty(t, drift.VerifyCommands(clusterAt(cl, at), cmds))
 	})
 	t.Run("a moved pod keeps its grace period", func(t *testing.T) {
 		cl := cluster(state("old", pod("q", "1000m")), young(drifted("e", 0)))
@@ -450,7 +450,7 @@ func TestEventualDisruption(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cmds, blocked := run(t, tc.cl, tc.at)
-			require.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.at))
+			require.Empty(t, drift.VerifyCommands(clusterAt(tc.cl, tc.at), cmds))
 			if tc.why != "" {
 				assert.Empty(t, cmds)
 				require.Len(t, blocked, 1)
@@ -499,7 +499,7 @@ func TestCommandsNameReplacementsOfLongNodes(t *testing.T) {
 		assert.NoError(t, requirements.ValidateValue(name))
 		assert.True(t, strings.HasPrefix(name, c.Node[:40]), "%s does not start with its node's name", name)
 	}
-	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+	assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 }
 
 // TestCommandsMoveOnlyReschedulablePods: daemonset, mirror (owner Node)
@@ -554,7 +554,7 @@ func TestCommandsMoveOnlyReschedulablePods(t *testing.T) {
 				}
 				assert.Equal(t, tc.homes, homes)
 			}
-			assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+			assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 		})
 	}
 }

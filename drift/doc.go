@@ -73,7 +73,8 @@
 // the replacements in flight from earlier commands with their pods, plus
 // the NodePools and the uniqueness of node names (packing.SolveVouched),
 // O(pods moved + nodes). Interruption validates the cluster and solves
-// once, in the same way. Everything is pure: time is a parameter, inputs
-// are never modified and outputs are deterministic. See the package
-// examples.
+// once, in the same way. Everything is pure: time is a parameter, the
+// snapshot's Input.Now, as consolidation.Cluster.Now is consolidation's;
+// no clock is read, inputs are never modified and outputs are
+// deterministic. See the package examples.
 package drift

@@ -93,7 +93,7 @@ type InterruptionPlan struct {
 
 var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 
-// Interruption plans the response to notices at now, with catalog as the
+// Interruption plans the response to notices at cl.Now, with catalog as the
 // current offering view (it replaces cl.Catalog) and launchLatency the time
 // a new node takes to run pods. Spot interruptions mark their offering
 // (type, zone, spot) unavailable for UnavailableTTL; the drained nodes' pods
@@ -108,8 +108,9 @@ var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 // input a notice for a node not in cl is stale: it is reported in Actions
 // and ignored, as is a StateChange to a state not listed there.
 // Interruption does not modify its arguments.
-func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration, now time.Time) (InterruptionPlan, error) {
+func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration) (InterruptionPlan, error) {
 	cl.Catalog = catalog
+	now := cl.Now
 	if err := validateInterruption(notices, cl, launchLatency); err != nil {
 		return InterruptionPlan{}, err
 	}

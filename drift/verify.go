@@ -62,7 +62,7 @@ func (r Rule) Nests() bool { return r == RulePacking }
 // command 0 with no message.
 type Violation = disruption.CommandViolation[Rule]
 
-// VerifyCommands checks that executing cmds in order on c at now is safe,
+// VerifyCommands checks that executing cmds in order on c at c.Now is safe,
 // and returns every violation found, sorted by command, rule, node, pod and
 // message; nil means the commands are valid. It is an independent re-check
 // of [Commands] and shares none of its code. Each command is applied to the
@@ -101,8 +101,8 @@ type Violation = disruption.CommandViolation[Rule]
 // (up to 64 pods). The complexity is one packing.Verify per command, or
 // O(P²) for P pods when the order is searched. VerifyCommands never
 // panics, does not modify its arguments and is safe for concurrent use.
-func VerifyCommands(c Cluster, cmds []Command, now time.Time) []Violation {
-	v := newCmdVerifier(c, cmds, now)
+func VerifyCommands(c Cluster, cmds []Command) []Violation {
+	v := newCmdVerifier(c, cmds)
 	for i, cmd := range cmds {
 		v.command(i, cmd)
 	}
@@ -117,12 +117,12 @@ type cmdVerifier struct {
 	initial []packing.Node // the input, forceful commands' nodes marked
 }
 
-func newCmdVerifier(c Cluster, cmds []Command, now time.Time) *cmdVerifier {
+func newCmdVerifier(c Cluster, cmds []Command) *cmdVerifier {
 	nodes := make([]packing.Node, 0, len(c.Nodes))
 	for _, s := range c.Nodes {
 		nodes = append(nodes, s.Node)
 	}
-	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](nodes, now), c: c, initial: nodes}
+	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](nodes, c.Now), c: c, initial: nodes}
 	for _, cmd := range cmds {
 		if j := v.Index(cmd.Node); cmd.Forceful && j >= 0 {
 			v.initial[j].MarkedForDeletion = true

@@ -57,7 +57,7 @@ func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cmds, _ := run(t, f.cl, f.now)
 			require.NotEmpty(t, cmds)
-			assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now), "%+v", cmds)
+			assert.Empty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds), "%+v", cmds)
 		})
 	}
 }
@@ -76,7 +76,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 	cl, base := mutationBase(t)
 	require.Len(t, base, 1)
 	require.Equal(t, "a", base[0].Node)
-	require.Empty(t, drift.VerifyCommands(cl, base, now))
+	require.Empty(t, drift.VerifyCommands(clusterAt(cl, now), base))
 	tests := []struct {
 		name   string
 		mutate func(cl *drift.Cluster, cmds *[]drift.Command)
@@ -134,7 +134,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			cl, cmds := mutationBase(t)
 			cmds[0].Homes = slices.Clone(cmds[0].Homes)
 			tc.mutate(&cl, &cmds)
-			got := drift.VerifyCommands(cl, cmds, now)
+			got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool {
 				return v.Rule == tc.rule && (tc.rule != drift.RulePacking || v.Packing == tc.pack)
 			}), "want %s/%s, got %v", tc.rule, tc.pack, got)
@@ -155,13 +155,13 @@ func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
 	cmds, _ := run(t, cl, now)
 	require.Len(t, cmds, 2)
-	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+	assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 	for _, h := range cmds[1].Homes {
 		assert.NotEqual(t, "a-replacement-1", h.Node, "pod %s homed on an in-flight replacement", h.Pod)
 	}
 	// The checker catches the home the simulation now avoids.
 	cmds[1].Homes[0] = disruption.Home{Pod: cmds[1].Homes[0].Pod, Node: "a-replacement-1"}
-	got := drift.VerifyCommands(cl, cmds, now)
+	got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 	require.NotEmpty(t, got)
 	assert.Equal(t, drift.RuleUninitialized, got[0].Rule, "%v", got)
 }
@@ -171,9 +171,9 @@ func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 	cmds, _ := run(t, f.cl, f.now)
 	require.True(t, cmds[0].Forceful)
 	cmds[0].Homes = []disruption.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
-	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+	assert.Empty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds))
 	cmds[0].Forceful = false
-	assert.NotEmpty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+	assert.NotEmpty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds))
 }
 
 func TestVerifyRuleString(t *testing.T) {
@@ -207,11 +207,11 @@ func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
 			cmds, _ := run(t, cl, at)
 			require.Equal(t, []string{"old"}, names(cmds))
 			require.Equal(t, "next", cmds[0].Homes[0].Node)
-			require.Empty(t, drift.VerifyCommands(cl, cmds, at))
+			require.Empty(t, drift.VerifyCommands(clusterAt(cl, at), cmds))
 			cmds = append(cmds, drift.Command{Node: "next", NodePool: "default", Reason: disruption.Drifted,
 				Replacements: []packing.NodeClaim{{Name: "next-replacement-1", NodePool: "default", InstanceType: "m5.large"}},
 				Homes:        []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
-			got := drift.VerifyCommands(cl, cmds, at)
+			got := drift.VerifyCommands(clusterAt(cl, at), cmds)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Command == 1 && v.Rule == want }), "%v", got)
 		})
 	}
@@ -270,7 +270,7 @@ func TestVerifyCommandsEventual(t *testing.T) {
 			cl, cmds := eventualBase(t, tc.pdb)
 			require.Len(t, cmds, 1)
 			tc.mutate(&cl, &cmds[0])
-			got := drift.VerifyCommands(cl, cmds, now)
+			got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 			if tc.want == drift.RuleNode {
 				assert.Empty(t, got)
 				return

@@ -45,14 +45,14 @@ func run(w io.Writer, region string) error {
 		return err
 	}
 	cl := cluster(catalog)
-	findings, err := drift.Evaluate(cl.Input, now)
+	findings, err := drift.Evaluate(cl.Input)
 	if err != nil {
 		return err
 	}
 	for _, f := range findings {
 		fmt.Fprintf(w, "finding %s %s: %s\n", f.Node, f.Reason, f.Message)
 	}
-	cmds, blocked, err := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, cl)
 	if err != nil {
 		return err
 	}
@@ -93,7 +93,7 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 	}
 	nodes[0].Image = "ami-old"
 	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool},
-		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog}}
+		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog, Now: now}}
 }
 
 // node is an on-demand m5.large of pool "default" in zone, launched with
