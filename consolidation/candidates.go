@@ -54,8 +54,9 @@ func rescheduleCost(pods []packing.Pod) float64 {
 // ratio descending then name, and records why each other node is kept.
 func (s *state) candidates() []candidate {
 	var out []candidate
-	for i := range s.c.Nodes {
-		n := &s.c.Nodes[i]
+	nodes := s.w.Nodes()
+	for i := range nodes {
+		n := &nodes[i]
 		if c, why := s.candidate(n); why != nil {
 			s.keep(*why)
 		} else {

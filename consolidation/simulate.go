@@ -1,7 +1,6 @@
 package consolidation
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/nodeplan/nodeplan/disruption"
@@ -29,8 +28,8 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	}
 	pods := withDisplaced(nil, s.c.Pending, false)
 	first := len(pods)
-	nodes := make([]packing.Node, 0, len(s.c.Nodes))
-	for _, n := range s.c.Nodes {
+	nodes := make([]packing.Node, 0, len(s.w.Nodes()))
+	for _, n := range s.w.Nodes() {
 		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
@@ -42,9 +41,7 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	p := s.base
-	p.Pods, p.Nodes = pods, nodes
-	plan, err := packing.SolveVouched(context.Background(), s.vouched, p, s.o.Solver)
+	plan, err := s.w.Solve(pods, nodes)
 	return sim{pods: pods, first: first, plan: plan}, err
 }
 

@@ -294,7 +294,7 @@ func (p *planner) command(c *candidate) (Command, string) {
 // current returns c's node as the commands so far leave it, or why no
 // command may take it.
 func (p *planner) current(c *candidate) (packing.Node, string) {
-	n := p.sim.nodes[p.sim.index(c.name())]
+	n := p.sim.Nodes()[p.sim.Index(c.name())]
 	switch {
 	case n.MarkedForDeletion:
 		return n, fmt.Sprintf("Node %s is already being deleted.", n.Name)
