@@ -50,8 +50,9 @@
 //     simulated on the cluster as the commands before it leave it: their
 //     pods on their new homes, their nodes being deleted, their
 //     replacements in flight; so a pod a forceful command moves still
-//     protects the node it moves to. [VerifyCommands] checks the same rule
-//     independently;
+//     protects the node it moves to (the cluster is a disruption.WhatIf,
+//     as consolidation's is). [VerifyCommands] checks the same rule
+//     independently, on disruption.Verifier as consolidation's checker;
 //   - an eventual command still finds a home for every pod, protected
 //     ones included, where Karpenter leaves do-not-disrupt pods and pods
 //     under a fully blocking PodDisruptionBudget out of its simulation;
