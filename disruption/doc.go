@@ -19,7 +19,9 @@
 //     packing.VerifyMoves judges.
 //
 // Consolidation and drift keep only their own rules: which nodes a command
-// may take, which pods move, protection, budgets and cost.
+// may take, which pods move, protection, budgets and cost. The planners
+// and the checkers share no code, so a checker stays a second opinion:
+// WhatIf serves only the planners, Verifier and Moves only the checkers.
 //
 // The semantics are Karpenter v1's: budgets count nodes or a percentage of
 // the pool's nodes rounded up, are active always or within Duration after

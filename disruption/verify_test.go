@@ -64,3 +64,21 @@ func TestApplyMoves(t *testing.T) {
 	assert.Empty(t, nodes[0].Pods, "the input is not modified")
 	assert.Equal(t, "r-1", v.Nodes[2].Name)
 }
+
+// TestVerifierUnfit: a node of no NodePool, or already being deleted, may
+// not be disrupted; the first NodePool of a name wins.
+func TestVerifierUnfit(t *testing.T) {
+	nodes := []packing.Node{{Name: "a", NodePool: "default"}, {Name: "b", NodePool: "other"},
+		{Name: "c", NodePool: "default", MarkedForDeletion: true}}
+	v := disruption.NewVerifier[rule](nodes, time.Time{})
+	first, second := packing.NodePool{Name: "default"}, packing.NodePool{Name: "default", Weight: 1}
+	v.AddPool(&first)
+	v.AddPool(&second)
+	assert.Same(t, &first, v.Pool("default"))
+	assert.Empty(t, v.Unfit(0))
+	assert.Equal(t, `belongs to no NodePool of the cluster ("other")`, v.Unfit(1))
+	assert.Equal(t, "is already being deleted", v.Unfit(2))
+	assert.Equal(t, 1, v.Charge("default"))
+	assert.Equal(t, 2, v.Charge("default"))
+	assert.Equal(t, 1, v.Charge("other"))
+}
