@@ -24,7 +24,9 @@ const (
 	// that is not among the command's replacements.
 	RulePlacement
 	// RuleHome: the displaced pods on their new homes break a rule of
-	// [packing.Verify]; Violation.Packing says which.
+	// [packing.Verify]; Violation.Packing says which. It is drift's
+	// RulePacking, and RulePlacement drift's RuleHomes, under the names
+	// their violation texts have always printed.
 	RuleHome
 	// RuleUninitialized: a pod is placed on a node that is not initialized.
 	RuleUninitialized

@@ -22,7 +22,10 @@ const (
 	// replacements, or is Unschedulable in a budgeted command.
 	RuleHomes
 	// RulePacking: the displaced pods on their homes break a rule of
-	// [packing.Verify]; Violation.Packing says which.
+	// [packing.Verify]; Violation.Packing says which. It is
+	// consolidation's RuleHome, and RuleHomes consolidation's
+	// RulePlacement, under the names their violation texts have always
+	// printed.
 	RulePacking
 	// RuleUninitialized: a budgeted command sends a pod to a node that is
 	// not initialized.
