@@ -1,8 +1,7 @@
 package consolidation
 
 import (
-	"slices"
-
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 )
@@ -17,8 +16,8 @@ func (s *state) apply(cmd Command) {
 	}
 	moved := s.evict(gone)
 	byClaim, byNode := map[string][]packing.Pod{}, map[string][]packing.Pod{}
-	for _, pl := range cmd.Placements {
-		p := moved[pl.Pod]
+	for _, pl := range cmd.Homes {
+		p := moved[pl.Pod.String()]
 		if pl.NodeClaim != "" {
 			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
 			continue
@@ -27,7 +26,7 @@ func (s *state) apply(cmd Command) {
 	}
 	s.bind(byNode)
 	for _, nc := range cmd.Replacements {
-		s.c.Nodes = append(s.c.Nodes, s.inFlight(nc, byClaim[nc.Name]))
+		s.w.Launch(s.inFlight(nc, byClaim[nc.Name]))
 	}
 }
 
@@ -35,16 +34,14 @@ func (s *state) apply(cmd Command) {
 // off them and off nodes already deleting, keyed by namespace/name.
 func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 	moved := map[string]packing.Pod{}
-	for i := range s.c.Nodes {
-		n := &s.c.Nodes[i]
+	for i, n := range s.w.Nodes() {
 		if !gone[n.Name] && !n.MarkedForDeletion {
 			continue
 		}
 		for _, p := range n.Pods {
 			moved[p.Key()] = p
 		}
-		n.MarkedForDeletion = true
-		n.Pods = staying(n.Pods)
+		s.w.Retire(i, disruption.Staying(n.Pods))
 	}
 	return moved
 }
@@ -52,10 +49,9 @@ func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
 // bind adds the pods to the nodes they land on, each node's in one copy,
 // and records the pod event.
 func (s *state) bind(byNode map[string][]packing.Pod) {
-	for i := range s.c.Nodes {
-		n := &s.c.Nodes[i]
+	for i, n := range s.w.Nodes() {
 		if pods, ok := byNode[n.Name]; ok {
-			n.Pods = append(slices.Clip(n.Pods), pods...)
+			s.w.Bind(i, pods...)
 			s.changed[n.Name] = true
 			s.c.LastPodEvent[n.Name] = s.c.Now
 		}
@@ -74,16 +70,10 @@ func labelMap(labels []requirements.Label) map[string]string {
 	return m
 }
 
-// taken reports whether a node of the state (a replacement of an earlier
-// command included) has the name. O(nodes).
-func (s *state) taken(name string) bool {
-	return slices.ContainsFunc(s.c.Nodes, func(n packing.Node) bool { return n.Name == name })
-}
-
 // initialized is the set of nodes displaced pods may land on.
 func (s *state) initialized() map[string]bool {
-	out := make(map[string]bool, len(s.c.Nodes))
-	for _, n := range s.c.Nodes {
+	out := make(map[string]bool, len(s.w.Nodes()))
+	for _, n := range s.w.Nodes() {
 		if n.Initialized {
 			out[n.Name] = true
 		}

@@ -28,25 +28,18 @@ func (c candidate) empty() bool { return len(c.pods) == 0 }
 // ratio is Karpenter's SavingsRatio: price per unit of disruption.
 func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
 
-// moves is packing.Pod.Reschedulable on a value, for the slices functions;
-// stays is its negation: the pod goes with its node.
-func moves(p packing.Pod) bool { return p.Reschedulable() }
+// stays is the negation of packing.Pod.Reschedulable on a value, for the
+// slices functions: the pod goes with its node.
 func stays(p packing.Pod) bool { return !p.Reschedulable() }
-
-// staying returns a new slice of the pods that stay on their node when it
-// goes (daemonset, mirror and terminating pods).
-func staying(pods []packing.Pod) []packing.Pod {
-	return slices.DeleteFunc(slices.Clone(pods), moves)
-}
 
 // reschedulable returns the pods that must move when their node goes
 // (packing.Pod.Reschedulable): pods itself when all must (callers only
-// read it), else a new slice.
+// read it), else a new slice (disruption.Movable).
 func reschedulable(pods []packing.Pod) []packing.Pod {
 	if !slices.ContainsFunc(pods, stays) {
 		return pods
 	}
-	return slices.DeleteFunc(slices.Clone(pods), stays)
+	return disruption.Movable(pods)
 }
 
 func rescheduleCost(pods []packing.Pod) float64 {
@@ -61,8 +54,9 @@ func rescheduleCost(pods []packing.Pod) float64 {
 // ratio descending then name, and records why each other node is kept.
 func (s *state) candidates() []candidate {
 	var out []candidate
-	for i := range s.c.Nodes {
-		n := &s.c.Nodes[i]
+	nodes := s.w.Nodes()
+	for i := range nodes {
+		n := &nodes[i]
 		if c, why := s.candidate(n); why != nil {
 			s.keep(*why)
 		} else {
@@ -162,8 +156,8 @@ func (c Cluster) podEvents() map[string]time.Time {
 }
 
 // settling reports whether n takes no displaced pods in a simulation.
-func (c Cluster) settling(n *packing.Node, pools map[string]*packing.NodePool) bool {
-	_, under := c.underConsolidateAfter(n, pools[n.NodePool])
+func (c Cluster) settling(n *packing.Node, pool *packing.NodePool) bool {
+	_, under := c.underConsolidateAfter(n, pool)
 	return n.Initialized && under
 }
 

@@ -90,11 +90,11 @@ func (s *state) finish(m move, method Method, claims []packing.NodeClaim) (Comma
 	}
 	rename := map[string]string{}
 	for _, nc := range claims {
-		rename[nc.Name], s.seq = disruption.ReplacementName("consolidation", s.seq+1, s.taken)
+		rename[nc.Name], s.seq = disruption.ReplacementName("consolidation", s.seq+1, s.w.Taken)
 		nc.Name = rename[nc.Name]
 		cmd.Replacements = append(cmd.Replacements, nc)
 	}
-	cmd.Placements = m.sim.placements(rename)
+	cmd.Homes = m.sim.placements(rename)
 	return cmd, nil
 }
 

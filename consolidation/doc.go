@@ -60,7 +60,9 @@
 // cluster did as told: each pass tries emptiness, multi-node, then
 // single-node, and the first command found is applied to the state
 // (candidates marked for deletion, pods moved, replacements in flight)
-// before the next pass, so budgets and placements stay consistent. One
+// before the next pass, so budgets and placements stay consistent; the
+// state is a disruption.WhatIf, the what-if drift simulates on too, and
+// [VerifyCommands] runs on disruption.Verifier, drift's checker core. One
 // shortcut: once multi-node finds nothing, it is tried again only after an
 // emptiness or multi-node command, not after every single-node one.
 // With Options.Repack a further m→n search (see [Options]) follows.

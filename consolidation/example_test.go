@@ -21,7 +21,7 @@ func ExamplePlan() {
 	}
 	for _, cmd := range r.Commands {
 		fmt.Println(cmd)
-		for _, p := range cmd.Placements {
+		for _, p := range cmd.Homes {
 			fmt.Println("  ", p.Pod, "->", p.Node+p.NodeClaim)
 		}
 	}

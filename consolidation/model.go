@@ -33,7 +33,10 @@ type Cluster struct {
 	// NominatedUntil is, per node name, until when the provisioner has
 	// nominated it for pending pods; such nodes are not candidates.
 	NominatedUntil map[string]time.Time
-	Now            time.Time
+	// Now is the moment the snapshot stands for: [Plan] and
+	// [VerifyCommands] judge at it, and read no clock (drift.Input.Now is
+	// drift's). The zero Now is the zero time.
+	Now time.Time
 }
 
 // Options tune Plan. The zero Options are Karpenter's behaviour.
@@ -101,8 +104,9 @@ type Result struct {
 }
 
 // Command deletes its Candidates and launches its Replacements. Savings is
-// the candidates' hourly price minus the replacements'. Placements say
-// where each displaced pod lands, on an existing node or a replacement.
+// the candidates' hourly price minus the replacements'. Homes say where
+// each displaced pod lands, on an existing node or a replacement (never
+// Unschedulable).
 // Replacements are named "consolidation-<k>", k counting on over the
 // plan's commands and skipping node names (disruption.ReplacementName).
 type Command struct {
@@ -111,21 +115,13 @@ type Command struct {
 	Candidates   []string
 	Replacements []packing.NodeClaim
 	Savings      instancetypes.Price
-	Placements   []Placement
+	Homes        []disruption.Home
 	// Unpriced counts the Candidates of unknown price
 	// (packing.Node.PriceUnknown), which Savings leaves out: it is then
 	// what the other candidates save, a lower bound. Only an emptiness
 	// command deletes such nodes; the zero value says every candidate's
 	// price is known.
 	Unpriced int
-}
-
-// Placement is where a displaced pod lands: Pod is "namespace/name", and
-// exactly one of Node and NodeClaim is set.
-type Placement struct {
-	Pod       string
-	Node      string
-	NodeClaim string
 }
 
 // Decision is "delete" when a command launches nothing, else "replace".

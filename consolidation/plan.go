@@ -18,14 +18,17 @@ var ErrInvalidCluster = errors.New("invalid cluster")
 // state is the cluster as the commands so far leave it, and what Plan has
 // learnt about the nodes.
 type state struct {
+	// c is the input without its Nodes, which w holds as the commands so
+	// far leave them.
 	c Cluster
 	o Options
 	// base is the problem of every simulation but its pods and nodes:
 	// the NodePools, catalog and daemonsets.
 	base packing.Problem
-	// vouched names the input nodes, validated once by newState; the
-	// simulations' solves check only the rest (packing.SolveVouched).
-	vouched vouch.Nodes
+	// w is the what-if: the nodes, of which the input's were validated
+	// once by newState, so the simulations' solves check only the rest
+	// (packing.SolveVouched).
+	w       *disruption.WhatIf
 	pools   map[string]*packing.NodePool
 	changed map[string]bool
 	kept    map[string]Explanation
@@ -37,7 +40,7 @@ func newState(c Cluster, o Options) (*state, error) {
 		return nil, err
 	}
 	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, changed: map[string]bool{}, kept: map[string]Explanation{}}
-	s.c.Nodes = slices.Clone(c.Nodes)
+	s.c.Nodes = nil
 	s.c.LastPodEvent = c.podEvents() // bind records the moves' pod events
 	for i := range c.NodePools {
 		p := &c.NodePools[i]
@@ -58,7 +61,7 @@ func newState(c Cluster, o Options) (*state, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
 	}
-	s.vouched = vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name })
+	s.w = disruption.NewWhatIf(c.Nodes, s.base, vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name }), o.Solver)
 	return s, s.checkBudgets()
 }
 
@@ -168,7 +171,7 @@ func (s *state) explanations(nodes []packing.Node, cmds []Command) []Explanation
 func (s *state) budgets(reason disruption.Reason) (map[string]int, error) {
 	out := map[string]int{}
 	for _, p := range s.c.NodePools {
-		n, err := disruption.AllowedDisruptions(p, s.c.Nodes, reason, s.c.Now)
+		n, err := disruption.AllowedDisruptions(p, s.w.Nodes(), reason, s.c.Now)
 		if err != nil {
 			return nil, err
 		}

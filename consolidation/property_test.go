@@ -116,8 +116,8 @@ func checkCommands(c consolidation.Cluster, r consolidation.Result, budget int) 
 			return "command does not save: " + cmd.String()
 		}
 		placed := map[string]bool{}
-		for _, p := range cmd.Placements {
-			placed[p.Pod] = true
+		for _, p := range cmd.Homes {
+			placed[p.Pod.String()] = true
 		}
 		for _, name := range cmd.Candidates {
 			disrupted++

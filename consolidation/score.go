@@ -52,7 +52,7 @@ func (s *state) poolScore(pool string, cands []candidate, savings, total instanc
 }
 
 func (s *state) poolTotals(pool string) (price, disrupt float64) {
-	for _, n := range s.c.Nodes {
+	for _, n := range s.w.Nodes() {
 		if n.NodePool == pool && !n.MarkedForDeletion {
 			price += n.Price.Dollars()
 			disrupt += rescheduleCost(reschedulable(n.Pods))

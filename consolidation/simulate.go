@@ -1,9 +1,9 @@
 package consolidation
 
 import (
-	"context"
 	"fmt"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -28,22 +28,20 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	}
 	pods := withDisplaced(nil, s.c.Pending, false)
 	first := len(pods)
-	nodes := make([]packing.Node, 0, len(s.c.Nodes))
-	for _, n := range s.c.Nodes {
+	nodes := make([]packing.Node, 0, len(s.w.Nodes()))
+	for _, n := range s.w.Nodes() {
 		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
 		if !gone[n.Name] {
-			n.Settling = s.c.settling(&n, s.pools)
+			n.Settling = s.c.settling(&n, s.pools[n.NodePool])
 			nodes = append(nodes, n)
 		}
 	}
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	p := s.base
-	p.Pods, p.Nodes = pods, nodes
-	plan, err := packing.SolveVouched(context.Background(), s.vouched, p, s.o.Solver)
+	plan, err := s.w.Solve(pods, nodes)
 	return sim{pods: pods, first: first, plan: plan}, err
 }
 
@@ -89,17 +87,17 @@ func (m sim) claims() []packing.NodeClaim {
 
 // placements lists where every displaced pod lands; claims are looked up
 // by their names in the plan, renamed by rename.
-func (m sim) placements(rename map[string]string) []Placement {
-	var out []Placement
+func (m sim) placements(rename map[string]string) []disruption.Home {
+	var out []disruption.Home
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			out = append(out, Placement{Pod: m.pods[b.Pod].Key(), Node: b.Node})
+			out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[b.Pod]), Node: b.Node})
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				out = append(out, Placement{Pod: m.pods[i].Key(), NodeClaim: rename[nc.Name]})
+				out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[i]), NodeClaim: rename[nc.Name]})
 			}
 		}
 	}

@@ -24,7 +24,7 @@ func TestSimulateChecksAddedNodes(t *testing.T) {
 	simulate := func(added packing.Node) error {
 		s, err := newState(c, Options{})
 		require.NoError(t, err)
-		s.c.Nodes = append(s.c.Nodes, added)
+		s.w.Launch(added)
 		_, err = s.simulate(s.candidates()[:1])
 		return err
 	}

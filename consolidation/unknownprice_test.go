@@ -131,7 +131,7 @@ func TestVerifyCommandsUnknownPrice(t *testing.T) {
 	cmds := []consolidation.Command{
 		{Reason: disruption.Underutilized, Method: consolidation.SingleNode, Candidates: []string{"a"},
 			Replacements: []packing.NodeClaim{claim("r1", "c-2", 0.1)}, Savings: -instancetypes.MustPriceFromDollars(0.1),
-			Placements: []consolidation.Placement{{Pod: "default/a-p0", NodeClaim: "r1"}}},
+			Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "a-p0"}, NodeClaim: "r1"}}},
 		{Reason: disruption.Empty, Method: consolidation.Emptiness, Candidates: []string{"e"}},
 	}
 	got := consolidation.VerifyCommands(c.Cluster, cmds)

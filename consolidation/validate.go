@@ -6,7 +6,6 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
-	"github.com/nodeplan/nodeplan/packing"
 )
 
 // ErrStale is wrapped by the errors Validate returns when a command no
@@ -65,11 +64,11 @@ func (s *state) stillCandidates(cmd Command) ([]candidate, error) {
 	}
 	var out []candidate
 	for _, name := range cmd.Candidates {
-		i := slices.IndexFunc(s.c.Nodes, func(n packing.Node) bool { return n.Name == name })
+		i := s.w.Index(name)
 		if i < 0 {
 			return nil, stale(name, Deleting, "node %s is gone", name)
 		}
-		c, why := s.candidate(&s.c.Nodes[i])
+		c, why := s.candidate(&s.w.Nodes()[i])
 		if why == nil && c.node.PriceUnknown && cmd.Method != Emptiness {
 			why = s.unpriced(c.node)
 		}

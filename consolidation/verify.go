@@ -1,7 +1,6 @@
 package consolidation
 
 import (
-	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 
@@ -25,7 +24,9 @@ const (
 	// that is not among the command's replacements.
 	RulePlacement
 	// RuleHome: the displaced pods on their new homes break a rule of
-	// [verify.Plan]; Violation.Packing says which.
+	// [verify.Plan]; Violation.Packing says which. It is drift's
+	// RulePacking, and RulePlacement drift's RuleHomes, under the names
+	// their violation texts have always printed.
 	RuleHome
 	// RuleUninitialized: a pod is placed on a node that is not initialized.
 	RuleUninitialized
@@ -66,7 +67,7 @@ type Violation = disruption.CommandViolation[Rule]
 // message; nil means the commands are valid. It is an independent re-check
 // of [Plan] and shares none of its planning code. Each command is applied
 // to the cluster the earlier ones leave (candidates marked for deletion and
-// emptied, displaced pods moved where the Placements say, replacements
+// emptied, displaced pods moved where the Homes say, replacements
 // added as in-flight nodes) and must satisfy:
 //
 //   - every candidate is an initialized node of a NodePool, not being
@@ -102,46 +103,33 @@ func VerifyCommands(c Cluster, cmds []Command) []Violation {
 	for i, cmd := range cmds {
 		v.command(i, cmd)
 	}
-	slices.SortFunc(v.out, disruption.CompareViolations[Rule])
-	return slices.Compact(v.out)
+	return v.Violations()
 }
 
-// cmdVerifier is the cluster as the commands so far leave it.
+// cmdVerifier is consolidation's checker on the shared core: the cluster
+// as the commands so far leave it, with the pod events they record.
 type cmdVerifier struct {
-	c       Cluster
-	nodes   []packing.Node
-	pools   map[string]*packing.NodePool
-	charged map[string]int // disrupted nodes per pool so far
-	out     []Violation
+	*disruption.Verifier[Rule]
+	c Cluster
 }
 
 func newCmdVerifier(c Cluster) *cmdVerifier {
-	v := &cmdVerifier{c: c, nodes: slices.Clone(c.Nodes), pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
+	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](c.Nodes, c.Now), c: c}
 	v.c.LastPodEvent = c.podEvents() // apply records the moves' pod events
 	for i := range c.NodePools {
-		if p := &c.NodePools[i]; v.pools[p.Name] == nil {
-			v.pools[p.Name] = p
-		}
+		v.AddPool(&c.NodePools[i])
 	}
 	return v
-}
-
-func (v *cmdVerifier) add(cmd int, r Rule, node, pod, format string, args ...any) {
-	v.out = append(v.out, Violation{Command: cmd, Rule: r, Node: node, Pod: pod, Message: fmt.Sprintf(format, args...)})
 }
 
 func (v *cmdVerifier) command(i int, cmd Command) {
 	cands := v.candidates(i, cmd)
 	v.checkBudget(i, cmd, cands)
 	v.checkCost(i, cmd, cands)
-	v.checkNames(i, cmd)
+	v.CheckNames(i, RuleReplacement, cmd.Replacements)
 	h := v.homes(i, cmd, cands)
-	v.checkHomes(i, h)
+	v.CheckMoves(i, RuleHome, h.Moves)
 	v.apply(cands, h)
-}
-
-func (v *cmdVerifier) nodeIndex(name string) int {
-	return slices.IndexFunc(v.nodes, func(n packing.Node) bool { return n.Name == name })
 }
 
 // candidates returns the indexes of the command's valid candidates,
@@ -149,29 +137,29 @@ func (v *cmdVerifier) nodeIndex(name string) int {
 func (v *cmdVerifier) candidates(i int, cmd Command) []int {
 	var out []int
 	for _, name := range cmd.Candidates {
-		j := v.nodeIndex(name)
-		if why := v.unfit(j, name, out); why != "" {
-			v.add(i, RuleCandidate, name, "", "candidate %s %s", name, why)
+		j := v.Index(name)
+		if why := v.unfit(j, out); why != "" {
+			v.Add(i, RuleCandidate, name, "", "candidate %s %s", name, why)
 			continue
 		}
-		v.checkProtected(i, v.nodes[j])
+		v.checkProtected(i, v.Nodes[j])
 		out = append(out, j)
 	}
 	return out
 }
 
-// unfit says why node j (named name) may not be a candidate, or "".
-func (v *cmdVerifier) unfit(j int, name string, taken []int) string {
+// unfit says why node j may not be a candidate, or "".
+func (v *cmdVerifier) unfit(j int, taken []int) string {
 	switch {
 	case j < 0:
 		return "is not a node of the cluster"
 	case slices.Contains(taken, j):
 		return "is listed twice"
-	case v.pools[v.nodes[j].NodePool] == nil:
-		return fmt.Sprintf("belongs to no NodePool of the cluster (%q)", v.nodes[j].NodePool)
-	case v.nodes[j].MarkedForDeletion:
-		return "is already being deleted"
-	case !v.nodes[j].Initialized:
+	}
+	if why := v.Unfit(j); why != "" {
+		return why
+	}
+	if !v.Nodes[j].Initialized {
 		return "is not initialized"
 	}
 	return ""
@@ -179,51 +167,39 @@ func (v *cmdVerifier) unfit(j int, name string, taken []int) string {
 
 func (v *cmdVerifier) checkProtected(i int, n packing.Node) {
 	if blocked, why := disruption.NodeBlocks(n); blocked {
-		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
+		v.Add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
 	}
 	pods := reschedulable(n.Pods)
 	for _, p := range pods {
-		if blocked, why := disruption.PodBlocks(p, v.c.Now); blocked {
-			v.add(i, RuleDoNotDisrupt, n.Name, p.Key(), "%s", why)
+		if blocked, why := disruption.PodBlocks(p, v.Now); blocked {
+			v.Add(i, RuleDoNotDisrupt, n.Name, p.Key(), "%s", why)
 		}
 	}
 	if blocked, why := disruption.PDBBlocks(pods, v.c.PDBs); blocked {
-		v.add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
+		v.Add(i, RulePDB, n.Name, "", "node %s: %s", n.Name, why)
 	}
 }
 
 // checkBudget charges the candidates to their pools and compares the
 // running totals with what the budgets allow on the input cluster.
 func (v *cmdVerifier) checkBudget(i int, cmd Command, cands []int) {
+	charged := map[string]int{}
 	var pools []string
 	for _, j := range cands {
-		name := v.nodes[j].NodePool
-		v.charged[name]++
+		name := v.Nodes[j].NodePool
+		charged[name] = v.Charge(name)
 		pools = append(pools, name)
 	}
 	slices.Sort(pools)
 	for _, name := range slices.Compact(pools) {
-		allowed, err := disruption.AllowedDisruptions(*v.pools[name], v.c.Nodes, cmd.Reason, v.c.Now)
+		allowed, err := disruption.AllowedDisruptions(*v.Pool(name), v.c.Nodes, cmd.Reason, v.Now)
 		switch {
 		case err != nil:
-			v.add(i, RuleBudget, "", "", "NodePool %s has an invalid disruption budget: %v", name, err)
-		case v.charged[name] > allowed:
-			v.add(i, RuleBudget, "", "", "NodePool %s allows %d %s disruptions at %s, but the commands up to this one disrupt %d of its nodes",
-				name, allowed, cmd.Reason, v.c.Now.UTC().Format("2006-01-02T15:04:05Z"), v.charged[name])
+			v.Add(i, RuleBudget, "", "", "NodePool %s has an invalid disruption budget: %v", name, err)
+		case charged[name] > allowed:
+			v.Add(i, RuleBudget, "", "", "NodePool %s allows %d %s disruptions at %s, but the commands up to this one disrupt %d of its nodes",
+				name, allowed, cmd.Reason, v.Now.UTC().Format("2006-01-02T15:04:05Z"), charged[name])
 		}
-	}
-}
-
-// checkNames reports replacements whose names are empty, not label values,
-// or taken by a node (candidates and earlier replacements included) or by
-// another replacement of the command.
-func (v *cmdVerifier) checkNames(i int, cmd Command) {
-	seen := map[string]bool{}
-	for _, nc := range cmd.Replacements {
-		if why := disruption.ReplacementNameProblem(nc.Name, seen[nc.Name] || v.nodeIndex(nc.Name) >= 0); why != "" {
-			v.add(i, RuleReplacement, nc.Name, "", "%s", why)
-		}
-		seen[nc.Name] = true
 	}
 }
 
@@ -233,24 +209,24 @@ func (v *cmdVerifier) checkCost(i int, cmd Command, cands []int) {
 	var before, after instancetypes.Price
 	unpriced := 0
 	for _, j := range cands {
-		before = sat.Add(before, v.nodes[j].Price)
-		if v.nodes[j].PriceUnknown {
+		before = sat.Add(before, v.Nodes[j].Price)
+		if v.Nodes[j].PriceUnknown {
 			unpriced++
 			if len(cmd.Replacements) > 0 {
-				v.add(i, RuleCost, v.nodes[j].Name, "", "candidate %s, of unknown price, is replaced: the replacements cannot be shown cheaper", v.nodes[j].Name)
+				v.Add(i, RuleCost, v.Nodes[j].Name, "", "candidate %s, of unknown price, is replaced: the replacements cannot be shown cheaper", v.Nodes[j].Name)
 			}
 		}
 	}
 	if len(cands) == len(cmd.Candidates) && cmd.Unpriced != unpriced {
-		v.add(i, RuleCost, "", "", "Unpriced is %d, but %d candidates are of unknown price", cmd.Unpriced, unpriced)
+		v.Add(i, RuleCost, "", "", "Unpriced is %d, but %d candidates are of unknown price", cmd.Unpriced, unpriced)
 	}
 	for _, nc := range cmd.Replacements {
 		after = sat.Add(after, nc.Offering.Price)
 	}
 	if after > before {
-		v.add(i, RuleCost, "", "", "the replacements cost %s, more than the %s of the candidates they replace", after, before)
+		v.Add(i, RuleCost, "", "", "the replacements cost %s, more than the %s of the candidates they replace", after, before)
 	}
 	if len(cands) == len(cmd.Candidates) && cmd.Savings != before-after {
-		v.add(i, RuleCost, "", "", "Savings is %s, but the candidates cost %s and the replacements %s", cmd.Savings, before, after)
+		v.Add(i, RuleCost, "", "", "Savings is %s, but the candidates cost %s and the replacements %s", cmd.Savings, before, after)
 	}
 }

@@ -3,9 +3,8 @@ package consolidation
 import (
 	"slices"
 
-	"github.com/nodeplan/nodeplan/internal/sat"
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/packing/verify"
 )
 
 // displacedPod is a pod a command moves: where it was and whether it must
@@ -14,35 +13,27 @@ type displacedPod struct {
 	pod      packing.Pod
 	from     int
 	required bool
-	placed   []Placement
+	placed   []disruption.Home
 }
 
 // homes is a command as a packing problem: the displaced pods that have a
-// placement on the cluster without the candidates, and the plan that puts
-// them where the placements say.
+// home on the cluster without the candidates, and the plan that puts them
+// where the homes say.
 type homes struct {
+	disruption.Moves
 	cands []int
-	moved []displacedPod // the pods of prob, in order
-	prob  packing.Problem
-	plan  packing.Plan
+	moved []displacedPod // the pods of the problem, in order
 }
 
-// homes collects the displaced pods, checks that each has one placement,
-// and builds the problem and plan for verify.Plan.
+// homes collects the displaced pods, checks that each has one home, and
+// builds the problem and plan for verify.Moves.
 func (v *cmdVerifier) homes(i int, cmd Command, cands []int) homes {
 	pods := v.displaced(cands)
 	v.assign(i, cmd, pods)
-	h := homes{cands: cands, prob: v.problem(cands)}
-	claims := map[string]int{}
-	for _, nc := range cmd.Replacements {
-		nc.Pods = nil
-		claims[nc.Name] = len(h.plan.NodeClaims)
-		h.plan.NodeClaims = append(h.plan.NodeClaims, nc)
-		h.plan.Price = sat.Add(h.plan.Price, nc.Offering.Price)
-	}
+	h := homes{Moves: disruption.NewMoves(v.problem(cands), cmd.Replacements), cands: cands}
 	for _, d := range pods {
 		if len(d.placed) > 0 {
-			v.place(i, &h, d, claims)
+			v.place(i, &h, d)
 		}
 	}
 	return h
@@ -52,7 +43,7 @@ func (v *cmdVerifier) homes(i int, cmd Command, cands []int) homes {
 // move) and of nodes already being deleted (which may).
 func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 	var out []displacedPod
-	for j, n := range v.nodes {
+	for j, n := range v.Nodes {
 		cand := slices.Contains(cands, j)
 		if !cand && !n.MarkedForDeletion {
 			continue
@@ -66,13 +57,13 @@ func (v *cmdVerifier) displaced(cands []int) []displacedPod {
 	return out
 }
 
-// assign gives each displaced pod its placements and reports placements of
-// unknown pods, required pods without one and pods with several.
+// assign gives each displaced pod its homes and reports homes of unknown
+// pods, required pods without one and pods with several.
 func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
-	for _, pl := range cmd.Placements {
-		k := slices.IndexFunc(pods, func(d displacedPod) bool { return d.pod.Key() == pl.Pod })
+	for _, pl := range cmd.Homes {
+		k := slices.IndexFunc(pods, func(d displacedPod) bool { return disruption.Ref(&d.pod) == pl.Pod })
 		if k < 0 {
-			v.add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod, "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
+			v.Add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod.String(), "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
 			continue
 		}
 		pods[k].placed = append(pods[k].placed, pl)
@@ -81,9 +72,9 @@ func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 		name := d.pod.Key()
 		switch {
 		case len(d.placed) == 0 && d.required:
-			v.add(i, RulePlacement, v.nodes[d.from].Name, name, "pod %s on candidate %s has no placement", name, v.nodes[d.from].Name)
+			v.Add(i, RulePlacement, v.Nodes[d.from].Name, name, "pod %s on candidate %s has no placement", name, v.Nodes[d.from].Name)
 		case len(d.placed) > 1:
-			v.add(i, RulePlacement, v.nodes[d.from].Name, name, "pod %s has %d placements; it needs exactly one", name, len(d.placed))
+			v.Add(i, RulePlacement, v.Nodes[d.from].Name, name, "pod %s has %d placements; it needs exactly one", name, len(d.placed))
 		}
 	}
 }
@@ -93,55 +84,38 @@ func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 // places.
 func (v *cmdVerifier) problem(cands []int) packing.Problem {
 	p := packing.Problem{NodePools: v.c.NodePools, Catalog: v.c.Catalog, DaemonSets: v.c.DaemonSets}
-	for j, n := range v.nodes {
+	for j, n := range v.Nodes {
 		if slices.Contains(cands, j) {
 			continue
 		}
 		if n.MarkedForDeletion {
-			n.Pods = staying(n.Pods)
+			n.Pods = disruption.Staying(n.Pods)
 		}
-		n.Settling = v.c.settling(&n, v.pools)
+		n.Settling = v.c.settling(&n, v.Pool(n.NodePool))
 		p.Nodes = append(p.Nodes, n)
 	}
 	return p
 }
 
-// place adds pod d to the problem and binds it where its first placement
-// says, reporting malformed placements and uninitialized targets.
-func (v *cmdVerifier) place(i int, h *homes, d displacedPod, claims map[string]int) {
+// place adds pod d to the problem on its first home, reporting malformed
+// homes and uninitialized targets.
+func (v *cmdVerifier) place(i int, h *homes, d displacedPod) {
 	pl, name := d.placed[0], d.pod.Key()
 	switch {
 	case (pl.Node == "") == (pl.NodeClaim == ""):
-		v.add(i, RulePlacement, pl.Node+pl.NodeClaim, name, "placement of pod %s must name exactly one of a node and a claim", name)
+		v.Add(i, RulePlacement, pl.Node+pl.NodeClaim, name, "placement of pod %s must name exactly one of a node and a claim", name)
 		return
-	case pl.NodeClaim != "":
-		c, ok := claims[pl.NodeClaim]
-		if !ok {
-			v.add(i, RulePlacement, pl.NodeClaim, name, "pod %s is placed on claim %s, which is not a replacement of the command", name, pl.NodeClaim)
-			return
+	case pl.NodeClaim != "" && !h.HasClaim(pl.NodeClaim):
+		v.Add(i, RulePlacement, pl.NodeClaim, name, "pod %s is placed on claim %s, which is not a replacement of the command", name, pl.NodeClaim)
+		return
+	case pl.NodeClaim == "":
+		if j := v.Index(pl.Node); j >= 0 && !v.Nodes[j].Initialized {
+			v.Add(i, RuleUninitialized, pl.Node, name, "pod %s is placed on node %s, which is not initialized", name, pl.Node)
 		}
-		h.plan.NodeClaims[c].Pods = append(h.plan.NodeClaims[c].Pods, len(h.prob.Pods))
-	default:
-		if j := v.nodeIndex(pl.Node); j >= 0 && !v.nodes[j].Initialized {
-			v.add(i, RuleUninitialized, pl.Node, name, "pod %s is placed on node %s, which is not initialized", name, pl.Node)
-		}
-		h.plan.Bindings = append(h.plan.Bindings, packing.Binding{Pod: len(h.prob.Pods), Node: pl.Node})
 	}
-	h.plan.Order = append(h.plan.Order, len(h.prob.Pods))
 	d.pod.Displaced = d.required
-	h.prob.Pods = append(h.prob.Pods, d.pod)
+	h.Add(d.pod, pl)
 	h.moved = append(h.moved, d)
-}
-
-// checkHomes runs verify.Plan on the command's problem and plan.
-func (v *cmdVerifier) checkHomes(i int, h homes) {
-	for _, pv := range verify.Moves(h.prob, h.plan) {
-		pod := ""
-		if pv.Pod >= 0 && pv.Pod < len(h.prob.Pods) {
-			pod = h.prob.Pods[pv.Pod].Key()
-		}
-		v.out = append(v.out, Violation{Command: i, Rule: RuleHome, Packing: pv.Rule, Node: pv.Node, Pod: pod, Message: pv.Message})
-	}
 }
 
 // apply executes the command on the verifier's cluster: the candidates are
@@ -149,24 +123,16 @@ func (v *cmdVerifier) checkHomes(i int, h homes) {
 // the placed pods leave their nodes and join their homes, and the
 // replacements become in-flight nodes.
 func (v *cmdVerifier) apply(cands []int, h homes) {
-	v.nodes = slices.Clone(v.nodes)
+	v.Nodes = slices.Clone(v.Nodes)
 	for _, j := range cands {
-		v.nodes[j].MarkedForDeletion = true
+		v.Nodes[j].MarkedForDeletion = true
 	}
 	for _, d := range h.moved {
-		n := &v.nodes[d.from]
+		n := &v.Nodes[d.from]
 		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return q.Key() == d.pod.Key() })
 	}
 	for _, j := range cands {
-		v.nodes[j].Pods = staying(v.nodes[j].Pods)
+		v.Nodes[j].Pods = disruption.Staying(v.Nodes[j].Pods)
 	}
-	for _, b := range h.plan.Bindings {
-		if j := v.nodeIndex(b.Node); j >= 0 && !v.nodes[j].MarkedForDeletion {
-			v.nodes[j].Pods = append(slices.Clip(v.nodes[j].Pods), h.prob.Pods[b.Pod])
-			v.c.LastPodEvent[b.Node] = v.c.Now
-		}
-	}
-	for _, nc := range h.plan.NodeClaims {
-		v.nodes = append(v.nodes, h.prob.Launched(nc, v.c.Now))
-	}
+	v.ApplyMoves(h.Moves, func(node string) { v.c.LastPodEvent[node] = v.Now })
 }

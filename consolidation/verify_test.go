@@ -112,11 +112,11 @@ func mutationBase() (consolidation.Cluster, []consolidation.Command) {
 	c.node("f", 8, 500).Pods[0].DoNotDisrupt = "true"
 	cmds := []consolidation.Command{
 		{Reason: disruption.Underutilized, Method: consolidation.SingleNode, Candidates: []string{"a"},
-			Savings:    instancetypes.MustPriceFromDollars(0.4),
-			Placements: []consolidation.Placement{{Pod: "default/a-p0", Node: "b"}}},
+			Savings: instancetypes.MustPriceFromDollars(0.4),
+			Homes:   []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "a-p0"}, Node: "b"}}},
 		{Reason: disruption.Underutilized, Method: consolidation.SingleNode, Candidates: []string{"c"},
 			Replacements: []packing.NodeClaim{claim("r1", "c-2", 0.1)}, Savings: instancetypes.MustPriceFromDollars(0.7),
-			Placements: []consolidation.Placement{{Pod: "default/c-p0", NodeClaim: "r1"}}},
+			Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "c-p0"}, NodeClaim: "r1"}}},
 	}
 	return c.Cluster, cmds
 }
@@ -138,12 +138,12 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		rule   consolidation.Rule
 		pack   verify.Rule
 	}{
-		{"drop a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Placements = nil }, consolidation.RulePlacement, 0},
+		{"drop a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Homes = nil }, consolidation.RulePlacement, 0},
 		{"duplicate a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[0].Placements = append(cmds[0].Placements, consolidation.Placement{Pod: "default/a-p0", Node: "b"})
+			cmds[0].Homes = append(cmds[0].Homes, disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "a-p0"}, Node: "b"})
 		}, consolidation.RulePlacement, 0},
 		{"place an unknown pod", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[0].Placements = append(cmds[0].Placements, consolidation.Placement{Pod: "default/ghost", Node: "b"})
+			cmds[0].Homes = append(cmds[0].Homes, disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "ghost"}, Node: "b"})
 		}, consolidation.RulePlacement, 0},
 		{"move a terminating pod", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.Nodes[0].Pods[0].Terminating = true
@@ -152,22 +152,22 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			c.Nodes[0].Pods[0].Owner = "Node/a"
 		}, consolidation.RulePlacement, 0},
 		{"place on an unknown claim", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[1].Placements[0].NodeClaim = "r9"
+			cmds[1].Homes[0].NodeClaim = "r9"
 		}, consolidation.RulePlacement, 0},
 		{"move a pod to a full node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[0].Placements[0].Node = "d"
+			cmds[0].Homes[0].Node = "d"
 		}, consolidation.RuleHome, verify.RuleOverCapacity},
 		{"replacement too small", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Replacements[0] = claim("r1", "c-1", 0.05)
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.75)
 		}, consolidation.RuleHome, verify.RuleOverCapacity},
 		{"place on a deleted candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[1].Placements[0] = consolidation.Placement{Pod: "default/c-p0", Node: "a"}
+			cmds[1].Homes[0] = disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "c-p0"}, Node: "a"}
 			cmds[1].Replacements = nil
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.8)
 		}, consolidation.RuleHome, verify.RuleUnknownNode},
 		{"place on an in-flight node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
-			cmds[0].Placements[0].Node = "r1"
+			cmds[0].Homes[0].Node = "r1"
 			cmds[0], cmds[1] = cmds[1], cmds[0]
 		}, consolidation.RuleUninitialized, 0},
 		{"untolerated taint", func(c *consolidation.Cluster, _ []consolidation.Command) {
@@ -178,11 +178,11 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		}, consolidation.RuleBudget, 0},
 		{"touch a do-not-disrupt node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Candidates = []string{"e"}
-			cmds[0].Placements[0].Pod = "default/e-p0"
+			cmds[0].Homes[0].Pod = disruption.PodRef{Namespace: "default", Name: "e-p0"}
 		}, consolidation.RuleDoNotDisrupt, 0},
 		{"touch a do-not-disrupt pod", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Candidates = []string{"f"}
-			cmds[0].Placements[0].Pod = "default/f-p0"
+			cmds[0].Homes[0].Pod = disruption.PodRef{Namespace: "default", Name: "f-p0"}
 		}, consolidation.RuleDoNotDisrupt, 0},
 		{"PDB blocks", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.PDBs = []disruption.PDB{{Namespace: "default", Name: "web"}}
@@ -194,7 +194,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		{"wrong savings", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Savings++ }, consolidation.RuleCost, 0},
 		{"candidate twice", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Candidates = []string{"a"}
-			cmds[1].Placements[0].Pod = "default/a-p0"
+			cmds[1].Homes[0].Pod = disruption.PodRef{Namespace: "default", Name: "a-p0"}
 		}, consolidation.RuleCandidate, 0},
 		{"unknown candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Candidates = append(cmds[0].Candidates, "zz")
@@ -239,9 +239,9 @@ func TestVerifyCommandsMutations(t *testing.T) {
 // rename renames cmd's one replacement, and the placements on it.
 func rename(cmd *consolidation.Command, name string) {
 	cmd.Replacements[0].Name = name
-	for i := range cmd.Placements {
-		if cmd.Placements[i].NodeClaim != "" {
-			cmd.Placements[i].NodeClaim = name
+	for i := range cmd.Homes {
+		if cmd.Homes[i].NodeClaim != "" {
+			cmd.Homes[i].NodeClaim = name
 		}
 	}
 }
@@ -258,9 +258,9 @@ func TestVerifyCommandsSearchesTopologyOrder(t *testing.T) {
 	// In placement order a-p0 makes zone a 2 against 0 in zone b; a-p1
 	// must go first, to zone b, for every step to hold.
 	cmd := consolidation.Command{Reason: disruption.Underutilized, Candidates: []string{"a"}, Savings: instancetypes.MustPriceFromDollars(0.4),
-		Placements: []consolidation.Placement{{Pod: "default/a-p0", Node: "b"}, {Pod: "default/a-p1", Node: "z"}}}
+		Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "a-p0"}, Node: "b"}, {Pod: disruption.PodRef{Namespace: "default", Name: "a-p1"}, Node: "z"}}}
 	assert.Empty(t, consolidation.VerifyCommands(c.Cluster, []consolidation.Command{cmd}))
-	cmd.Placements[1].Node = "b"
+	cmd.Homes[1].Node = "b"
 	got := consolidation.VerifyCommands(c.Cluster, []consolidation.Command{cmd})
 	assert.True(t, slices.ContainsFunc(got, func(v consolidation.Violation) bool { return v.Packing == verify.RuleTopologySpread }), "%v", got)
 }

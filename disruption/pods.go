@@ -2,6 +2,7 @@ package disruption
 
 import (
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -45,4 +46,17 @@ func NodeBlocks(n packing.Node) (bool, string) {
 		return false, ""
 	}
 	return true, fmt.Sprintf("node %s has %s=true", n.Name, AnnotationDoNotDisrupt)
+}
+
+// Movable returns a new slice of the pods that must move when their node
+// goes ([packing.Pod.Reschedulable]), in order.
+func Movable(pods []packing.Pod) []packing.Pod {
+	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return !p.Reschedulable() })
+}
+
+// Staying returns a new slice of the pods that go with their node
+// (daemonset, mirror and terminating pods: not [packing.Pod.Reschedulable]),
+// in order.
+func Staying(pods []packing.Pod) []packing.Pod {
+	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return p.Reschedulable() })
 }

@@ -47,7 +47,7 @@ func BenchmarkEvaluate(b *testing.B) {
 		b.Run(fmt.Sprintf("nodes=%d", n), func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				if _, err := drift.Evaluate(in, at); err != nil {
+				if _, err := drift.Evaluate(inputAt(in, at)); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -66,13 +66,13 @@ func BenchmarkHash(b *testing.B) {
 func BenchmarkCommands(b *testing.B) {
 	cl := drift.Cluster{Input: benchInput(200)}
 	at := t0.Add(2 * time.Hour)
-	f, err := drift.Evaluate(cl.Input, at)
+	f, err := drift.Evaluate(inputAt(cl.Input, at))
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, _, err := drift.Commands(f, cl, at); err != nil {
+		if _, _, err := drift.Commands(f, clusterAt(cl, at)); err != nil {
 			b.Fatal(err)
 		}
 	}

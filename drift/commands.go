@@ -39,7 +39,7 @@ type Command struct {
 	// disruption.ReplacementName: never a node's name, always a label
 	// value (a long node name is cut and hashed).
 	Replacements []packing.NodeClaim
-	Homes        []Home
+	Homes        []disruption.Home
 	// Deadline is when the node's terminationGracePeriod ends and its last
 	// pods are deleted; zero when the NodePool sets none.
 	Deadline time.Time
@@ -53,7 +53,7 @@ type Command struct {
 // period ends by the node's Deadline: the Deadline less the pod's
 // terminationGracePeriodSeconds, and not before the command's time.
 type PodDeadline struct {
-	Pod      PodRef
+	Pod      disruption.PodRef
 	DeleteAt time.Time
 	// Protected, when not empty, says why the pod blocks its eviction now
 	// (an active karpenter.sh/do-not-disrupt, a PodDisruptionBudget that
@@ -69,7 +69,8 @@ type PodDeadline struct {
 type Blocked struct {
 	Node, NodePool string
 	Reason         Reason
-	Why            string
+	// Message is a sentence for people saying why.
+	Message string
 }
 
 // candidate is a node with findings, grouped for Commands.
@@ -94,7 +95,7 @@ func (c *candidate) pool() string {
 
 // blocked is c's Blocked entry, saying why.
 func (c *candidate) blocked(why string) Blocked {
-	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Why: why}
+	return Blocked{Node: c.name(), NodePool: c.pool(), Reason: c.findings[0].Reason, Message: why}
 }
 
 // budgetReason is Expired when an expiry decides, else Drifted.
@@ -105,7 +106,7 @@ func (c *candidate) budgetReason() disruption.Reason {
 	return disruption.Drifted
 }
 
-// Commands turns findings into replacement commands for cl at now, one
+// Commands turns findings into replacement commands for cl at cl.Now, one
 // command at a time, each decided on the cluster as the commands before it
 // leave it: their nodes emptied and marked for deletion, their pods on the
 // homes the simulation gave them, their replacements in flight. This is
@@ -162,7 +163,8 @@ func (c *candidate) budgetReason() disruption.Reason {
 // only the pods it moves and the nodes in flight, not the validated
 // cluster again), plus O(candidates²) to pick the next one (whether a node
 // is empty is kept as a count, not scanned), plus Cluster.Validate once.
-func Commands(findings []Finding, cl Cluster, now time.Time) ([]Command, []Blocked, error) {
+func Commands(findings []Finding, cl Cluster) ([]Command, []Blocked, error) {
+	now := cl.Now
 	if err := errors.Join(cl.Validate(), validateFindings(findings, now)); err != nil {
 		return nil, nil, err
 	}
@@ -292,7 +294,7 @@ func (p *planner) command(c *candidate) (Command, string) {
 // current returns c's node as the commands so far leave it, or why no
 // command may take it.
 func (p *planner) current(c *candidate) (packing.Node, string) {
-	n := p.sim.nodes[p.sim.index(c.name())]
+	n := p.sim.Nodes()[p.sim.Index(c.name())]
 	switch {
 	case n.MarkedForDeletion:
 		return n, fmt.Sprintf("Node %s is already being deleted.", n.Name)
@@ -368,7 +370,7 @@ func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodD
 	end := p.now.Add(tgp)
 	out := make([]PodDeadline, 0, len(pods))
 	for i := range pods {
-		ref := refOf(&pods[i])
+		ref := disruption.Ref(&pods[i])
 		at := end.Add(-p.grace(c.state, ref))
 		if at.Before(p.now) {
 			at = p.now
@@ -381,7 +383,7 @@ func (p *planner) deadlines(c *candidate, pods []packing.Pod) (time.Time, []PodD
 // grace is the pod's terminationGracePeriod: as its node's state records
 // it, else as the state of any node records it (a pod an earlier command
 // moved), else DefaultPodGracePeriod.
-func (p *planner) grace(s *NodeClaimState, ref PodRef) time.Duration {
+func (p *planner) grace(s *NodeClaimState, ref disruption.PodRef) time.Duration {
 	if g, ok := s.PodGracePeriods[ref.String()]; ok {
 		return g
 	}

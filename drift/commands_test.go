@@ -35,7 +35,7 @@ func run(t testing.TB, cl drift.Cluster, now time.Time) ([]drift.Command, []drif
 // commands is drift.Commands on valid input.
 func commands(t testing.TB, findings []drift.Finding, cl drift.Cluster, now time.Time) ([]drift.Command, []drift.Blocked) {
 	t.Helper()
-	cmds, blocked, err := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, clusterAt(cl, now))
 	require.NoError(t, err)
 	return cmds, blocked
 }
@@ -74,7 +74,7 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"a", "b"}, names(cmds))
 		require.Len(t, blocked, 3)
-		assert.Contains(t, blocked[0].Why, "disruption budget")
+		assert.Contains(t, blocked[0].Message, "disruption budget")
 	})
 	t.Run("the default budget is 10% rounded up", func(t *testing.T) {
 		var nodes []drift.NodeClaimState
@@ -131,7 +131,7 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "all")
+		assert.Contains(t, blocked[0].Message, "all")
 	})
 	t.Run("a node whose pods fit nowhere is skipped for the next one", func(t *testing.T) {
 		big := pod("huge", "64")
@@ -140,13 +140,13 @@ func TestCommands(t *testing.T) {
 		cmds, blocked := run(t, cl, now)
 		assert.Equal(t, []string{"second"}, names(cmds))
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "default/huge")
+		assert.Contains(t, blocked[0].Message, "default/huge")
 	})
 	t.Run("pods move to existing capacity without a replacement", func(t *testing.T) {
 		cmds, _ := run(t, cluster(drifted("a", 0, pod("p", "100m")), state("spare")), now)
 		require.Len(t, cmds, 1)
 		assert.Empty(t, cmds[0].Replacements)
-		assert.Equal(t, []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
+		assert.Equal(t, []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, Node: "spare"}}, cmds[0].Homes)
 		assert.Equal(t, disruption.Drifted, cmds[0].Reason)
 	})
 	t.Run("a replacement is launched when nothing else has room", func(t *testing.T) {
@@ -200,8 +200,8 @@ func TestCommands(t *testing.T) {
 		require.Len(t, cmds, 1)
 		assert.Equal(t, now.Add(10*time.Minute), cmds[0].Deadline)
 		assert.Equal(t, []drift.PodDeadline{
-			{Pod: drift.PodRef{Namespace: "default", Name: "p"}, DeleteAt: now.Add(10*time.Minute - 30*time.Second)},
-			{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: now},
+			{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, DeleteAt: now.Add(10*time.Minute - 30*time.Second)},
+			{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, DeleteAt: now},
 		}, cmds[0].PodDeadlines)
 	})
 	t.Run("daemonset pods do not make a node non-empty", func(t *testing.T) {
@@ -216,7 +216,7 @@ func TestCommands(t *testing.T) {
 	t.Run("a finding for an unknown node is explained", func(t *testing.T) {
 		_, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}}, cluster(), now)
 		require.Len(t, blocked, 1)
-		assert.Contains(t, blocked[0].Why, "not in the cluster")
+		assert.Contains(t, blocked[0].Message, "not in the cluster")
 	})
 	t.Run("commands do not modify the cluster", func(t *testing.T) {
 		cl := cluster(drifted("a", 0, pod("p", "100m")), state("spare"))
@@ -287,11 +287,11 @@ func TestCommandsJudgeEachCommandOnTheClusterLeftBefore(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			cmds, blocked := run(t, tc.cl, tc.now)
 			assert.Equal(t, tc.commanded, names(cmds))
-			assert.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.now))
+			assert.Empty(t, drift.VerifyCommands(clusterAt(tc.cl, tc.now), cmds))
 			if tc.blocked != "" {
 				require.Len(t, blocked, 1)
 				assert.Equal(t, tc.blocked, blocked[0].Node)
-				assert.Contains(t, blocked[0].Why, tc.why)
+				assert.Contains(t, blocked[0].Message, tc.why)
 			}
 			var claims []string
 			for _, c := range cmds {
@@ -322,7 +322,7 @@ func TestCommandsSeeEarlierMoves(t *testing.T) {
 		assert.Equal(t, []string{"old", "x"}, names(cmds), "the oldest drift goes first among non-empty nodes")
 		require.Len(t, blocked, 1)
 		assert.Equal(t, "e", blocked[0].Node)
-		assert.Empty(t, drift.VerifyCommands(cl, cmds, at))
+		assert.Empty(t, drift.VerifyCommands(clusterAt(cl, at), cmds))
 	})
 	t.Run("a moved pod keeps its grace period", func(t *testing.T) {
 		cl := cluster(state("old", pod("q", "1000m")), young(drifted("e", 0)))
@@ -331,7 +331,7 @@ func TestCommandsSeeEarlierMoves(t *testing.T) {
 		cl.Nodes[0].PodGracePeriods = map[string]time.Duration{"default/q": time.Hour}
 		cmds, _ := run(t, cl, at)
 		require.Equal(t, []string{"old", "e"}, names(cmds))
-		assert.Equal(t, []drift.PodDeadline{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
+		assert.Equal(t, []drift.PodDeadline{{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, DeleteAt: at}}, cmds[1].PodDeadlines)
 	})
 }
 
@@ -352,8 +352,8 @@ func TestCommandsBlockNodesNoCommandMayTake(t *testing.T) {
 	cmds, blocked := commands(t, findings, cl, now)
 	assert.Empty(t, cmds)
 	require.Len(t, blocked, 2)
-	assert.Contains(t, blocked[0].Why+blocked[1].Why, "already being deleted")
-	assert.Contains(t, blocked[0].Why+blocked[1].Why, `no NodePool of the cluster ("nowhere")`)
+	assert.Contains(t, blocked[0].Message+blocked[1].Message, "already being deleted")
+	assert.Contains(t, blocked[0].Message+blocked[1].Message, `no NodePool of the cluster ("nowhere")`)
 }
 
 // TestEventualDisruption restates Karpenter's eventual disruption class
@@ -450,12 +450,12 @@ func TestEventualDisruption(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cmds, blocked := run(t, tc.cl, tc.at)
-			require.Empty(t, drift.VerifyCommands(tc.cl, cmds, tc.at))
+			require.Empty(t, drift.VerifyCommands(clusterAt(tc.cl, tc.at), cmds))
 			if tc.why != "" {
 				assert.Empty(t, cmds)
 				require.Len(t, blocked, 1)
 				assert.Equal(t, "a", blocked[0].Node)
-				assert.Contains(t, blocked[0].Why, tc.why)
+				assert.Contains(t, blocked[0].Message, tc.why)
 				return
 			}
 			require.Empty(t, blocked)
@@ -499,7 +499,7 @@ func TestCommandsNameReplacementsOfLongNodes(t *testing.T) {
 		assert.NoError(t, requirements.ValidateValue(name))
 		assert.True(t, strings.HasPrefix(name, c.Node[:40]), "%s does not start with its node's name", name)
 	}
-	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+	assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 }
 
 // TestCommandsMoveOnlyReschedulablePods: daemonset, mirror (owner Node)
@@ -554,7 +554,7 @@ func TestCommandsMoveOnlyReschedulablePods(t *testing.T) {
 				}
 				assert.Equal(t, tc.homes, homes)
 			}
-			assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+			assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 		})
 	}
 }

@@ -13,7 +13,7 @@
 // from packing.Solve, and explains every node it leaves alone. Only
 // reschedulable pods are displaced (packing.Pod.Reschedulable, Karpenter's
 // IsReschedulable): daemonset, mirror (owner Node) and terminating pods
-// (a StatefulSet's excepted) go with their node, get no [Home], and leave
+// (a StatefulSet's excepted) go with their node, get no [disruption.Home], and leave
 // a node that runs nothing else empty; a terminating pod's do-not-disrupt
 // never blocks. As
 // Karpenter's drift is "eventual disruption", a drifted node of a NodePool
@@ -50,8 +50,9 @@
 //     simulated on the cluster as the commands before it leave it: their
 //     pods on their new homes, their nodes being deleted, their
 //     replacements in flight; so a pod a forceful command moves still
-//     protects the node it moves to. [VerifyCommands] checks the same rule
-//     independently;
+//     protects the node it moves to (the cluster is a disruption.WhatIf,
+//     as consolidation's is). [VerifyCommands] checks the same rule
+//     independently, on disruption.Verifier as consolidation's checker;
 //   - an eventual command still finds a home for every pod, protected
 //     ones included, where Karpenter leaves do-not-disrupt pods and pods
 //     under a fully blocking PodDisruptionBudget out of its simulation;
@@ -73,7 +74,8 @@
 // the replacements in flight from earlier commands with their pods, plus
 // the NodePools and the uniqueness of node names (packing.SolveVouched),
 // O(pods moved + nodes). Interruption validates the cluster and solves
-// once, in the same way. Everything is pure: time is a parameter, inputs
-// are never modified and outputs are deterministic. See the package
-// examples.
+// once, in the same way. Everything is pure: time is a parameter, the
+// snapshot's Input.Now, as consolidation.Cluster.Now is consolidation's;
+// no clock is read, inputs are never modified and outputs are
+// deterministic. See the package examples.
 package drift

@@ -91,6 +91,10 @@ type Input struct {
 	// unavailable; nil disables the instance-type-gone rule.
 	Catalog    *instancetypes.Catalog
 	Expiration Expiration
+	// Now is the moment the snapshot stands for: [Evaluate], [Commands],
+	// [VerifyCommands] and [Interruption] judge at it, and read no clock.
+	// The zero Now is the zero time.
+	Now time.Time
 }
 
 // Reason is the machine-readable kind of a [Finding]. The zero Reason is

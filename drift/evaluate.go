@@ -40,7 +40,7 @@ type evaluator struct {
 	now     time.Time
 }
 
-// Evaluate returns the findings for in at now: for every launched node of a
+// Evaluate returns the findings for in at in.Now: for every launched node of a
 // known NodePool, one Finding per rule that holds, in Karpenter's order
 // (NodePool hash, requirements, instance type gone, image, subnet, security
 // groups, NodeClass hash) and then expiration. Findings are sorted by node
@@ -63,11 +63,11 @@ type evaluator struct {
 // Input.Validate's; apart from the validation's name sets, allocated once,
 // a node with no finding costs no allocation. It is safe for concurrent
 // use.
-func Evaluate(in Input, now time.Time) ([]Finding, error) {
+func Evaluate(in Input) ([]Finding, error) {
 	if err := in.Validate(); err != nil {
 		return nil, err
 	}
-	ev := newEvaluator(in, now)
+	ev := newEvaluator(in)
 	var out []Finding
 	for i := range in.Nodes {
 		out = ev.node(out, &in.Nodes[i])
@@ -80,8 +80,8 @@ func Evaluate(in Input, now time.Time) ([]Finding, error) {
 
 // newEvaluator compiles the NodePools of in, which is valid: their names
 // are unique.
-func newEvaluator(in Input, now time.Time) *evaluator {
-	ev := &evaluator{pools: make(map[string]*pool, len(in.NodePools)), catalog: in.Catalog, exp: in.Expiration, now: now}
+func newEvaluator(in Input) *evaluator {
+	ev := &evaluator{pools: make(map[string]*pool, len(in.NodePools)), catalog: in.Catalog, exp: in.Expiration, now: in.Now}
 	for i := range in.NodePools {
 		t := &in.NodePools[i]
 		ev.pools[t.NodePool.Name] = compile(t, in.NodeClasses)

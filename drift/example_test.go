@@ -23,8 +23,9 @@ func Example() {
 		cl.Nodes[i].NodePoolHash = cl.NodePools[0].Hash() // recorded under the current template
 	}
 	now := t0.Add(2 * time.Hour)
+	cl.Now = now // the moment the snapshot stands for
 
-	findings, err := drift.Evaluate(cl.Input, now)
+	findings, err := drift.Evaluate(cl.Input)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -32,7 +33,7 @@ func Example() {
 	for _, f := range findings {
 		fmt.Printf("%s %s: %s\n", f.Node, f.Reason, f.Message)
 	}
-	cmds, blocked, err := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, cl)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -44,7 +45,7 @@ func Example() {
 		}
 	}
 	for _, b := range blocked {
-		fmt.Printf("blocked %s: %s\n", b.Node, b.Why)
+		fmt.Printf("blocked %s: %s\n", b.Node, b.Message)
 	}
 	// Output:
 	// node-a ImageDrifted: Node node-a runs image ami-2024, which NodeClass default no longer resolves.
@@ -61,8 +62,9 @@ func Example() {
 func ExampleInterruption() {
 	cl := drift.Cluster{Input: input(spotNode("spot-1"))}
 	now := t0.Add(2 * time.Hour)
+	cl.Now = now
 	notice := drift.Notice{Kind: drift.SpotInterruption, Node: "spot-1", Time: now}
-	plan, err := drift.Interruption([]drift.Notice{notice}, cl, cl.Catalog, 45*time.Second, now)
+	plan, err := drift.Interruption([]drift.Notice{notice}, cl, cl.Catalog, 45*time.Second)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -91,7 +91,7 @@ func input(nodes ...drift.NodeClaimState) drift.Input {
 // evaluate is drift.Evaluate on a valid input.
 func evaluate(t testing.TB, in drift.Input, at time.Time) []drift.Finding {
 	t.Helper()
-	f, err := drift.Evaluate(in, at)
+	f, err := drift.Evaluate(inputAt(in, at))
 	require.NoError(t, err)
 	return f
 }
@@ -102,4 +102,16 @@ func reasons(fs []drift.Finding) []string {
 		out = append(out, fmt.Sprintf("%s:%s", f.Node, f.Reason))
 	}
 	return out
+}
+
+// inputAt is in at now.
+func inputAt(in drift.Input, now time.Time) drift.Input {
+	in.Now = now
+	return in
+}
+
+// clusterAt is cl at now.
+func clusterAt(cl drift.Cluster, now time.Time) drift.Cluster {
+	cl.Now = now
+	return cl
 }

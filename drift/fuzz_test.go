@@ -38,7 +38,7 @@ func FuzzEvaluate(f *testing.F) {
 			t.Fatalf("not deterministic: %v vs %v", a, b)
 		}
 		cl := drift.Cluster{Input: in}
-		cmds, blocked, err := drift.Commands(a, cl, at)
+		cmds, blocked, err := drift.Commands(a, clusterAt(cl, at))
 		if (err != nil) != (cl.Validate() != nil) || (err != nil && (!errors.Is(err, drift.ErrInvalid) || cmds != nil || blocked != nil)) {
 			t.Fatalf("Commands on a cluster Validate says %v: %v, %v, %v", cl.Validate(), err, cmds, blocked)
 		}

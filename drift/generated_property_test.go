@@ -41,7 +41,7 @@ func generatedScenario(p packing.Problem, seed uint64) scenario {
 			Message: "generated", Since: sc.now.Add(-time.Hour), Forceful: r == drift.Interrupted})
 	}
 	sc.cl = cl
-	found, err := drift.Evaluate(cl.Input, sc.now)
+	found, err := drift.Evaluate(inputAt(cl.Input, sc.now))
 	sc.findings, sc.evalErr = append(found, sc.findings...), err
 	return sc
 }

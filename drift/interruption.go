@@ -4,12 +4,13 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -80,7 +81,7 @@ type InterruptionPlan struct {
 	// Replacement places the drained nodes' pods (Homes, in order) on the
 	// remaining nodes and new NodeClaims from the remaining offerings.
 	Replacement packing.Plan
-	Homes       []Home
+	Homes       []disruption.Home
 	// Deadline is the earliest instant a drained instance goes away; ReadyAt
 	// is when the replacement can run the pods: now when no NodeClaim is
 	// needed, else now plus the launch latency.
@@ -92,7 +93,7 @@ type InterruptionPlan struct {
 
 var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 
-// Interruption plans the response to notices at now, with catalog as the
+// Interruption plans the response to notices at cl.Now, with catalog as the
 // current offering view (it replaces cl.Catalog) and launchLatency the time
 // a new node takes to run pods. Spot interruptions mark their offering
 // (type, zone, spot) unavailable for UnavailableTTL; the drained nodes' pods
@@ -107,8 +108,9 @@ var drainStates = []string{"stopping", "stopped", "shutting-down", "terminated"}
 // input a notice for a node not in cl is stale: it is reported in Actions
 // and ignored, as is a StateChange to a state not listed there.
 // Interruption does not modify its arguments.
-func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration, now time.Time) (InterruptionPlan, error) {
+func Interruption(notices []Notice, cl Cluster, catalog *instancetypes.Catalog, launchLatency time.Duration) (InterruptionPlan, error) {
 	cl.Catalog = catalog
+	now := cl.Now
 	if err := validateInterruption(notices, cl, launchLatency); err != nil {
 		return InterruptionPlan{}, err
 	}

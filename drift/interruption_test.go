@@ -24,7 +24,7 @@ func TestInterruption(t *testing.T) {
 	key := instancetypes.OfferingKey{InstanceType: "c5.large", Zone: "zone-a", CapacityType: instancetypes.Spot}
 	t.Run("a spot notice marks the offering, drains the node and replaces it elsewhere", func(t *testing.T) {
 		cl := cluster(spotNode("s1"))
-		p, err := drift.Interruption([]drift.Notice{spot}, cl, cl.Catalog, time.Minute, now)
+		p, err := drift.Interruption([]drift.Notice{spot}, clusterAt(cl, now), cl.Catalog, time.Minute)
 		require.NoError(t, err)
 		assert.Equal(t, []drift.MarkedOffering{{Key: key, Until: now.Add(3 * time.Minute)}}, p.Unavailable)
 		require.Len(t, p.Findings, 1)
@@ -45,13 +45,13 @@ func TestInterruption(t *testing.T) {
 	})
 	t.Run("a slow launch misses the two-minute warning", func(t *testing.T) {
 		cl := cluster(spotNode("s1"))
-		p, err := drift.Interruption([]drift.Notice{spot}, cl, cl.Catalog, 150*time.Second, now)
+		p, err := drift.Interruption([]drift.Notice{spot}, clusterAt(cl, now), cl.Catalog, 150*time.Second)
 		require.NoError(t, err)
 		assert.False(t, p.Ready)
 	})
 	t.Run("pods that fit on existing nodes are ready at once", func(t *testing.T) {
 		cl := cluster(spotNode("s1"), state("spare"))
-		p, err := drift.Interruption([]drift.Notice{spot}, cl, cl.Catalog, time.Hour, now)
+		p, err := drift.Interruption([]drift.Notice{spot}, clusterAt(cl, now), cl.Catalog, time.Hour)
 		require.NoError(t, err)
 		assert.Empty(t, p.Replacement.NodeClaims)
 		assert.Equal(t, "spare", p.Homes[0].Node)
@@ -59,7 +59,7 @@ func TestInterruption(t *testing.T) {
 	})
 	t.Run("a rebalance recommendation does nothing", func(t *testing.T) {
 		cl := cluster(spotNode("s1"))
-		p, err := drift.Interruption([]drift.Notice{{Kind: drift.RebalanceRecommendation, Node: "s1"}}, cl, cl.Catalog, 0, now)
+		p, err := drift.Interruption([]drift.Notice{{Kind: drift.RebalanceRecommendation, Node: "s1"}}, clusterAt(cl, now), cl.Catalog, 0)
 		require.NoError(t, err)
 		assert.Empty(t, p.Findings)
 		assert.Empty(t, p.Unavailable)
@@ -68,7 +68,10 @@ func TestInterruption(t *testing.T) {
 	t.Run("a stopping instance drains, a running one does not", func(t *testing.T) {
 		cl := cluster(state("n1"), state("n2"))
 		p, err := drift.Interruption([]drift.Notice{{Kind: drift.StateChange, Node: "n1", State: "stopping"},
-			{Kind: drift.StateChange, Node: "n2", State: "running"}}, cl, cl.Catalog, 0, now)
+			{Kind: drift.StateChange, Node: "n2", State: "running"}}, clusterAt(
+			cl, now),
+			cl.Catalog, 0)
+
 		require.NoError(t, err)
 		assert.Equal(t, []string{"n1:Interrupted"}, reasons(p.Findings))
 		assert.Empty(t, p.Unavailable, "only spot interruptions mark offerings")
@@ -76,28 +79,28 @@ func TestInterruption(t *testing.T) {
 	t.Run("scheduled maintenance sets the deadline", func(t *testing.T) {
 		cl := cluster(state("n1"))
 		start := now.Add(time.Hour)
-		p, err := drift.Interruption([]drift.Notice{{Kind: drift.ScheduledChange, Node: "n1", Start: start}}, cl, cl.Catalog, time.Minute, now)
+		p, err := drift.Interruption([]drift.Notice{{Kind: drift.ScheduledChange, Node: "n1", Start: start}}, clusterAt(cl, now), cl.Catalog, time.Minute)
 		require.NoError(t, err)
 		assert.Equal(t, start, p.Deadline)
 		assert.True(t, p.Ready)
 	})
 	t.Run("duplicate notices mark once, unknown nodes are ignored", func(t *testing.T) {
 		cl := cluster(spotNode("s1"))
-		p, err := drift.Interruption([]drift.Notice{spot, spot, {Node: "ghost"}}, cl, cl.Catalog, 0, now)
+		p, err := drift.Interruption([]drift.Notice{spot, spot, {Node: "ghost"}}, clusterAt(cl, now), cl.Catalog, 0)
 		require.NoError(t, err)
 		assert.Len(t, p.Unavailable, 1)
 		assert.Len(t, p.Findings, 1)
 		assert.Contains(t, p.Actions[2].Message, "not in the cluster")
 	})
 	t.Run("bad notices are errors naming them", func(t *testing.T) {
-		_, err := drift.Interruption([]drift.Notice{{Kind: 9, Node: ""}}, cluster(), nil, -time.Second, now)
+		_, err := drift.Interruption([]drift.Notice{{Kind: 9, Node: ""}}, clusterAt(cluster(), now), nil, -time.Second)
 		require.Error(t, err)
 		assert.True(t, errors.Is(err, drift.ErrInvalid))
 		assert.Contains(t, err.Error(), "notices[0]: node: is empty")
 		assert.Contains(t, err.Error(), "notices[0]: kind")
 		assert.Contains(t, err.Error(), "launchLatency")
 		cl := cluster(spotNode("s1"))
-		_, err = drift.Interruption([]drift.Notice{spot}, cl, nil, 0, now)
+		_, err = drift.Interruption([]drift.Notice{spot}, clusterAt(cl, now), nil, 0)
 		assert.ErrorIs(t, err, drift.ErrInvalid)
 	})
 	t.Run("notice kinds have names", func(t *testing.T) {

@@ -237,7 +237,7 @@ func TestInterruptionNeverRelaunchesOnAMarkedOffering(t *testing.T) {
 				notices = append(notices, drift.Notice{Kind: drift.SpotInterruption, Node: s.Node.Name, Time: now})
 			}
 		}
-		p, err := drift.Interruption(notices, cl, cl.Catalog, time.Minute, now)
+		p, err := drift.Interruption(notices, clusterAt(cl, now), cl.Catalog, time.Minute)
 		if err != nil {
 			return err.Error()
 		}
@@ -263,14 +263,14 @@ func TestInterruptionNeverRelaunchesOnAMarkedOffering(t *testing.T) {
 // cluster, or a second run that differs.
 func checkSequence(sc scenario) string {
 	before := fmt.Sprintf("%+v", sc.cl)
-	cmds, blocked, err := drift.Commands(sc.findings, sc.cl, sc.now)
+	cmds, blocked, err := drift.Commands(sc.findings, clusterAt(sc.cl, sc.now))
 	if after := fmt.Sprintf("%+v", sc.cl); after != before {
 		return "Commands modified the cluster"
 	}
 	if msg := checkInvalid(sc, cmds, blocked, err); msg != "" || err != nil {
 		return msg
 	}
-	if vs := drift.VerifyCommands(sc.cl, cmds, sc.now); len(vs) > 0 {
+	if vs := drift.VerifyCommands(clusterAt(sc.cl, sc.now), cmds); len(vs) > 0 {
 		return fmt.Sprintf("VerifyCommands: %v", vs)
 	}
 	seen := map[string]int{}
@@ -288,7 +288,7 @@ func checkSequence(sc scenario) string {
 	if msg := checkEventual(sc.cl, blocked); msg != "" {
 		return msg
 	}
-	again, blockedAgain, _ := drift.Commands(sc.findings, sc.cl, sc.now)
+	again, blockedAgain, _ := drift.Commands(sc.findings, clusterAt(sc.cl, sc.now))
 	if fmt.Sprint(again, blockedAgain) != fmt.Sprint(cmds, blocked) {
 		return "Commands is not deterministic"
 	}
@@ -303,8 +303,8 @@ func checkSequence(sc scenario) string {
 func checkEventual(cl drift.Cluster, blocked []drift.Blocked) string {
 	for _, b := range blocked {
 		k := slices.IndexFunc(cl.NodePools, func(t drift.Template) bool { return t.NodePool.Name == b.NodePool })
-		if b.Reason.Drift() && k >= 0 && cl.NodePools[k].NodePool.Disruption.TerminationGracePeriod > 0 && strings.HasPrefix(b.Why, "pod ") {
-			return fmt.Sprintf("node %s is eventual disruption but blocked: %s", b.Node, b.Why)
+		if b.Reason.Drift() && k >= 0 && cl.NodePools[k].NodePool.Disruption.TerminationGracePeriod > 0 && strings.HasPrefix(b.Message, "pod ") {
+			return fmt.Sprintf("node %s is eventual disruption but blocked: %s", b.Node, b.Message)
 		}
 	}
 	return ""

@@ -93,7 +93,7 @@ func decodeScenario(data []byte) scenario {
 	}
 	invalidate(&cl, r.next())
 	sc.cl = cl
-	found, err := drift.Evaluate(cl.Input, sc.now)
+	found, err := drift.Evaluate(inputAt(cl.Input, sc.now))
 	sc.findings, sc.evalErr = append(found, sc.findings...), err
 	return sc
 }

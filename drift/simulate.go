@@ -1,7 +1,6 @@
 package drift
 
 import (
-	"context"
 	"slices"
 	"time"
 
@@ -11,88 +10,38 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// PodRef names a pod.
-type PodRef struct{ Namespace, Name string }
-
-// String returns "namespace/name".
-func (p PodRef) String() string { return p.Namespace + "/" + p.Name }
-
-func refOf(p *packing.Pod) PodRef { return PodRef{Namespace: p.Namespace, Name: p.Name} }
-
-// Home is where a displaced pod goes in the simulation: an existing node,
-// a replacement NodeClaim, or nowhere with the reason. Exactly one of Node,
-// NodeClaim and Unschedulable is set.
-type Home struct {
-	Pod           PodRef
-	Node          string
-	NodeClaim     string
-	Unschedulable string
-}
-
-// sim is the cluster as the commands so far leave it: nodes being replaced
-// are marked for deletion and their replacements are in flight. It owns its
-// node slice; node pod slices are cloned before they are changed. The
-// cluster's nodes keep every field the solver checks but their pods and
-// MarkedForDeletion, and pods only move between them and to replacements,
-// so its solves check only the pending pods and the replacements
-// (packing.SolveVouched).
+// sim is drift's what-if on the shared one (disruption.WhatIf): nodes
+// being replaced are marked for deletion and emptied, and their
+// replacements are in flight. The cluster's nodes keep every field the
+// solver checks but their pods and MarkedForDeletion, and pods only move
+// between them and to replacements, so its solves check only the pending
+// pods and the replacements (packing.SolveVouched).
 type sim struct {
-	nodes   []packing.Node
-	movable []int          // per node, its reschedulable pods (packing.Pod.Reschedulable)
-	byName  map[string]int // the first node of each name
-	pools   []packing.NodePool
+	*disruption.WhatIf
 	catalog *instancetypes.Catalog
-	ds      []packing.DaemonSet
-	vouched vouch.Nodes // the nodes of the cluster, validated
 }
 
 // newSim starts the simulation of cl, which [Cluster.Validate] accepted,
 // with catalog as its catalog.
 func newSim(cl Cluster, catalog *instancetypes.Catalog) *sim {
-	states := cl.Nodes
-	s := &sim{nodes: make([]packing.Node, 0, len(states)), movable: make([]int, 0, len(states)),
-		byName: make(map[string]int, len(states)), pools: make([]packing.NodePool, len(cl.NodePools)), catalog: catalog,
-		ds: cl.DaemonSets, vouched: vouch.Of(states, func(s *NodeClaimState) string { return s.Node.Name })}
-	for i := range states {
-		s.add(states[i].Node)
+	nodes := make([]packing.Node, len(cl.Nodes))
+	pools := make([]packing.NodePool, len(cl.NodePools))
+	for i := range cl.Nodes {
+		nodes[i] = cl.Nodes[i].Node
 	}
 	for i := range cl.NodePools {
-		s.pools[i] = cl.NodePools[i].NodePool
+		pools[i] = cl.NodePools[i].NodePool
 	}
-	return s
-}
-
-func (s *sim) add(n packing.Node) {
-	if _, dup := s.byName[n.Name]; !dup {
-		s.byName[n.Name] = len(s.nodes)
-	}
-	s.nodes = append(s.nodes, n)
-	s.movable = append(s.movable, 0)
-	for i := range n.Pods {
-		s.count(len(s.nodes)-1, &n.Pods[i])
-	}
-}
-
-// count counts pod p, just added to node i, when it is reschedulable.
-func (s *sim) count(i int, p *packing.Pod) {
-	if p.Reschedulable() {
-		s.movable[i]++
-	}
-}
-
-// index returns the position of the named node, or -1.
-func (s *sim) index(name string) int {
-	if i, ok := s.byName[name]; ok {
-		return i
-	}
-	return -1
+	base := packing.Problem{NodePools: pools, Catalog: catalog, DaemonSets: cl.DaemonSets}
+	v := vouch.Of(cl.Nodes, func(s *NodeClaimState) string { return s.Node.Name })
+	return &sim{WhatIf: disruption.NewWhatIf(nodes, base, v, packing.Options{}), catalog: catalog}
 }
 
 // empty reports whether the named node runs no reschedulable pods,
-// from the count add and apply keep: O(1).
+// from the count the what-if keeps: O(1).
 func (s *sim) empty(name string) bool {
-	i := s.index(name)
-	return i < 0 || s.movable[i] == 0
+	i := s.Index(name)
+	return i < 0 || s.Movable(i) == 0
 }
 
 // reschedulable returns the pods of the named nodes that must move
@@ -101,8 +50,8 @@ func (s *sim) empty(name string) bool {
 func (s *sim) reschedulable(names []string) []packing.Pod {
 	var pods []packing.Pod
 	for _, name := range names {
-		if i := s.index(name); i >= 0 {
-			for _, p := range s.nodes[i].Pods {
+		if i := s.Index(name); i >= 0 {
+			for _, p := range s.Nodes()[i].Pods {
 				if p.Reschedulable() {
 					pods = append(pods, p)
 				}
@@ -117,7 +66,7 @@ func (s *sim) reschedulable(names []string) []packing.Pod {
 // replacements in flight among them) take no displaced pods; they still
 // count for topology and limits.
 func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
-	nodes := slices.Clone(s.nodes)
+	nodes := slices.Clone(s.Nodes())
 	for i := range nodes {
 		nodes[i].MarkedForDeletion = nodes[i].MarkedForDeletion || !nodes[i].Initialized
 	}
@@ -126,8 +75,7 @@ func (s *sim) place(names []string, pods []packing.Pod) (packing.Plan, error) {
 			nodes[i].MarkedForDeletion, nodes[i].Pods = true, nil
 		}
 	}
-	return packing.SolveVouched(context.Background(), s.vouched,
-		packing.Problem{Pods: pods, NodePools: s.pools, Catalog: s.catalog, Nodes: nodes, DaemonSets: s.ds}, packing.Options{})
+	return s.Solve(pods, nodes)
 }
 
 // rename names the plan's claims with disruption.ReplacementName:
@@ -139,18 +87,15 @@ func (s *sim) rename(plan *packing.Plan, prefix string) {
 	plan.NodeClaims = slices.Clone(plan.NodeClaims)
 	k := 0
 	for i := range plan.NodeClaims {
-		plan.NodeClaims[i].Name, k = disruption.ReplacementName(prefix+"-replacement", k+1, s.taken)
+		plan.NodeClaims[i].Name, k = disruption.ReplacementName(prefix+"-replacement", k+1, s.Taken)
 	}
 }
 
-// taken reports whether a node of s has the name.
-func (s *sim) taken(name string) bool { return s.index(name) >= 0 }
-
 // homes lists where each pod of the plan goes, in pod order.
-func homes(plan packing.Plan, pods []packing.Pod) []Home {
-	out := make([]Home, len(pods))
+func homes(plan packing.Plan, pods []packing.Pod) []disruption.Home {
+	out := make([]disruption.Home, len(pods))
 	for i := range pods {
-		out[i].Pod = refOf(&pods[i])
+		out[i].Pod = disruption.Ref(&pods[i])
 	}
 	for _, b := range plan.Bindings {
 		out[b.Pod].Node = b.Node
@@ -166,22 +111,22 @@ func homes(plan packing.Plan, pods []packing.Pod) []Home {
 	return out
 }
 
-// apply commits a plan: the named nodes are marked for deletion, the bound
-// pods join their nodes and the claims become in-flight nodes.
+// apply commits a plan: the named nodes are marked for deletion and
+// emptied, the bound pods join their nodes and the claims become in-flight
+// nodes.
 func (s *sim) apply(names []string, plan packing.Plan, pods []packing.Pod) {
 	for _, name := range names {
-		if i := s.index(name); i >= 0 {
-			s.nodes[i].MarkedForDeletion, s.nodes[i].Pods, s.movable[i] = true, nil, 0
+		if i := s.Index(name); i >= 0 {
+			s.Retire(i, nil)
 		}
 	}
 	for _, b := range plan.Bindings {
-		if i := s.index(b.Node); i >= 0 {
-			s.nodes[i].Pods = append(slices.Clip(s.nodes[i].Pods), pods[b.Pod])
-			s.count(i, &pods[b.Pod])
+		if i := s.Index(b.Node); i >= 0 {
+			s.Bind(i, pods[b.Pod])
 		}
 	}
 	for _, c := range plan.NodeClaims {
-		s.add(s.inFlight(c, pods))
+		s.Launch(s.inFlight(c, pods))
 	}
 }
 

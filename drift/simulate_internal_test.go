@@ -30,7 +30,7 @@ func TestPlaceChecksAddedNodes(t *testing.T) {
 	require.NoError(t, cl.Validate())
 	place := func(added packing.Node) error {
 		s := newSim(cl, cl.Catalog)
-		s.add(added)
+		s.Launch(added)
 		_, err := s.place([]string{"a"}, s.reschedulable([]string{"a"}))
 		return err
 	}

@@ -183,10 +183,10 @@ func (cl Cluster) validatePods() []error {
 	for i := range cl.Nodes {
 		n += len(cl.Nodes[i].Node.Pods)
 	}
-	seen := make(map[PodRef]bool, n)
+	seen := make(map[disruption.PodRef]bool, n)
 	for i := range cl.Nodes {
 		for j := range cl.Nodes[i].Node.Pods {
-			ref := refOf(&cl.Nodes[i].Node.Pods[j])
+			ref := disruption.Ref(&cl.Nodes[i].Node.Pods[j])
 			switch {
 			case ref.Name == "":
 				errs = append(errs, podNameError(i, j, "is empty"))

@@ -53,7 +53,7 @@ func TestClusterValidate(t *testing.T) {
 			require.Error(t, err)
 			assert.ErrorContains(t, err, tc.want)
 			assert.ErrorIs(t, err, drift.ErrInvalid, "every validation error matches ErrInvalid")
-			cmds, blocked, err := drift.Commands(findings, cl, now)
+			cmds, blocked, err := drift.Commands(findings, clusterAt(cl, now))
 			require.Error(t, err, "Commands returns the error")
 			assert.ErrorIs(t, err, drift.ErrInvalid)
 			assert.ErrorContains(t, err, tc.want)
@@ -121,14 +121,14 @@ func TestEvaluateRejectsInvalidInput(t *testing.T) {
 			require.NotEmpty(t, findings, "the valid input has findings")
 			tc.mutate(&in)
 			assert.EqualError(t, in.Validate(), tc.want)
-			got, err := drift.Evaluate(in, at)
+			got, err := drift.Evaluate(inputAt(in, at))
 			require.Error(t, err)
 			assert.Nil(t, got)
 			assert.Equal(t, tc.want, err.Error())
 			assert.ErrorIs(t, err, drift.ErrInvalid)
 			var fe *drift.FieldError
 			assert.ErrorAs(t, err, &fe)
-			cmds, blocked, err := drift.Commands(findings, drift.Cluster{Input: in}, at)
+			cmds, blocked, err := drift.Commands(findings, clusterAt(drift.Cluster{Input: in}, at))
 			assert.ErrorContains(t, err, tc.want, "Commands rejects it too")
 			assert.Nil(t, cmds)
 			assert.Nil(t, blocked)
@@ -166,7 +166,7 @@ func TestCommandsRejectsInvalidFindings(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			findings := []drift.Finding{{Node: "n2", Reason: drift.ImageDrifted}, tc.finding}
-			cmds, blocked, err := drift.Commands(findings, cl, now)
+			cmds, blocked, err := drift.Commands(findings, clusterAt(cl, now))
 			require.Error(t, err)
 			assert.Equal(t, tc.want, err.Error())
 			assert.ErrorIs(t, err, drift.ErrInvalid)
@@ -178,7 +178,7 @@ func TestCommandsRejectsInvalidFindings(t *testing.T) {
 		cmds, blocked := commands(t, []drift.Finding{{Node: "ghost", Reason: drift.ImageDrifted}, {Node: "ghost", Reason: drift.Expired, Forceful: true}}, cl, now)
 		assert.Empty(t, cmds)
 		require.Len(t, blocked, 1, "one entry per node")
-		assert.Equal(t, "Node ghost is not in the cluster.", blocked[0].Why)
+		assert.Equal(t, "Node ghost is not in the cluster.", blocked[0].Message)
 	})
 }
 
@@ -209,10 +209,10 @@ func TestInterruptionRejectsInvalidInput(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			cl := cluster(spotNode("s1"))
-			_, err := drift.Interruption(tc.notices, cl, cl.Catalog, time.Minute, now)
+			_, err := drift.Interruption(tc.notices, clusterAt(cl, now), cl.Catalog, time.Minute)
 			require.NoError(t, err, "the valid cluster")
 			tc.mutate(&cl)
-			plan, err := drift.Interruption(tc.notices, cl, cl.Catalog, time.Minute, now)
+			plan, err := drift.Interruption(tc.notices, clusterAt(cl, now), cl.Catalog, time.Minute)
 			require.Error(t, err)
 			assert.ErrorIs(t, err, drift.ErrInvalid)
 			assert.ErrorContains(t, err, tc.want)

@@ -1,7 +1,6 @@
 package drift
 
 import (
-	"fmt"
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 	"time"
@@ -23,7 +22,10 @@ const (
 	// replacements, or is Unschedulable in a budgeted command.
 	RuleHomes
 	// RulePacking: the displaced pods on their homes break a rule of
-	// [verify.Plan]; Violation.Packing says which.
+	// [verify.Plan]; Violation.Packing says which. It is
+	// consolidation's RuleHome, and RuleHomes consolidation's
+	// RulePlacement, under the names their violation texts have always
+	// printed.
 	RulePacking
 	// RuleUninitialized: a budgeted command sends a pod to a node that is
 	// not initialized.
@@ -63,7 +65,7 @@ func (r Rule) Nests() bool { return r == RulePacking }
 // command 0 with no message.
 type Violation = disruption.CommandViolation[Rule]
 
-// VerifyCommands checks that executing cmds in order on c at now is safe,
+// VerifyCommands checks that executing cmds in order on c at c.Now is safe,
 // and returns every violation found, sorted by command, rule, node, pod and
 // message; nil means the commands are valid. It is an independent re-check
 // of [Commands] and shares none of its code. Each command is applied to the
@@ -102,94 +104,71 @@ type Violation = disruption.CommandViolation[Rule]
 // (up to 64 pods). The complexity is one verify.Plan per command, or
 // O(P²) for P pods when the order is searched. VerifyCommands never
 // panics, does not modify its arguments and is safe for concurrent use.
-func VerifyCommands(c Cluster, cmds []Command, now time.Time) []Violation {
-	v := newCmdVerifier(c, cmds, now)
+func VerifyCommands(c Cluster, cmds []Command) []Violation {
+	v := newCmdVerifier(c, cmds)
 	for i, cmd := range cmds {
 		v.command(i, cmd)
 	}
-	slices.SortFunc(v.out, disruption.CompareViolations[Rule])
-	return slices.Compact(v.out)
+	return v.Violations()
 }
 
-// cmdVerifier is the cluster as the commands so far leave it.
+// cmdVerifier is drift's checker on the shared core: the cluster as the
+// commands so far leave it, and the input the budgets are judged on.
 type cmdVerifier struct {
+	*disruption.Verifier[Rule]
 	c       Cluster
-	now     time.Time
-	nodes   []packing.Node
 	initial []packing.Node // the input, forceful commands' nodes marked
-	pools   map[string]*packing.NodePool
-	charged map[string]int
-	out     []Violation
 }
 
-func newCmdVerifier(c Cluster, cmds []Command, now time.Time) *cmdVerifier {
-	v := &cmdVerifier{c: c, now: now, pools: map[string]*packing.NodePool{}, charged: map[string]int{}}
+func newCmdVerifier(c Cluster, cmds []Command) *cmdVerifier {
+	nodes := make([]packing.Node, 0, len(c.Nodes))
 	for _, s := range c.Nodes {
-		v.nodes = append(v.nodes, s.Node)
+		nodes = append(nodes, s.Node)
 	}
-	v.initial = slices.Clone(v.nodes)
+	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](nodes, c.Now), c: c, initial: nodes}
 	for _, cmd := range cmds {
-		if j := v.index(cmd.Node); cmd.Forceful && j >= 0 {
+		if j := v.Index(cmd.Node); cmd.Forceful && j >= 0 {
 			v.initial[j].MarkedForDeletion = true
 		}
 	}
 	for i := range c.NodePools {
-		if p := &c.NodePools[i].NodePool; v.pools[p.Name] == nil {
-			v.pools[p.Name] = p
-		}
+		v.AddPool(&c.NodePools[i].NodePool)
 	}
 	return v
 }
 
-func (v *cmdVerifier) add(cmd int, r Rule, node, pod, format string, args ...any) {
-	v.out = append(v.out, Violation{Command: cmd, Rule: r, Node: node, Pod: pod, Message: fmt.Sprintf(format, args...)})
-}
-
-func (v *cmdVerifier) index(name string) int {
-	return slices.IndexFunc(v.nodes, func(n packing.Node) bool { return n.Name == name })
-}
-
 func (v *cmdVerifier) command(i int, cmd Command) {
-	j := v.index(cmd.Node)
-	if why := v.unfit(j, cmd.Node); why != "" {
-		v.add(i, RuleNode, cmd.Node, "", "node %s %s", cmd.Node, why)
+	j := v.Index(cmd.Node)
+	if why := v.unfit(j); why != "" {
+		v.Add(i, RuleNode, cmd.Node, "", "node %s %s", cmd.Node, why)
 		return
 	}
 	if !cmd.Forceful {
-		v.checkProtected(i, cmd, v.nodes[j])
-		v.checkBudget(i, cmd, v.nodes[j].NodePool)
+		v.checkProtected(i, cmd, v.Nodes[j])
+		v.checkBudget(i, cmd, v.Nodes[j].NodePool)
 	}
+	v.CheckNames(i, RuleReplacement, cmd.Replacements)
 	h := v.homes(i, cmd, j)
-	v.checkPacking(i, h)
+	v.CheckMoves(i, RulePacking, h)
 	v.apply(j, h)
 }
 
-func (v *cmdVerifier) unfit(j int, name string) string {
-	switch {
-	case j < 0:
+// unfit says why node j may not be a command's node, or "".
+func (v *cmdVerifier) unfit(j int) string {
+	if j < 0 {
 		return "is not in the cluster"
-	case v.pools[v.nodes[j].NodePool] == nil:
-		return fmt.Sprintf("belongs to no NodePool of the cluster (%q)", v.nodes[j].NodePool)
-	case v.nodes[j].MarkedForDeletion:
-		return "is already being deleted"
 	}
-	return ""
-}
-
-// movable returns a new slice of the pods that must move when their node
-// goes (packing.Pod.Reschedulable).
-func movable(pods []packing.Pod) []packing.Pod {
-	return slices.DeleteFunc(slices.Clone(pods), func(p packing.Pod) bool { return !p.Reschedulable() })
+	return v.Unfit(j)
 }
 
 // checkProtected checks a budgeted command against the do-not-disrupt of
 // its node n and the protection of n's pods.
 func (v *cmdVerifier) checkProtected(i int, cmd Command, n packing.Node) {
 	if blocked, why := disruption.NodeBlocks(n); blocked {
-		v.add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
+		v.Add(i, RuleDoNotDisrupt, n.Name, "", "%s", why)
 	}
 	for _, p := range n.Pods {
-		if blocked, why := disruption.PodBlocks(p, v.now); blocked {
+		if blocked, why := disruption.PodBlocks(p, v.Now); blocked {
 			v.protectedPod(i, cmd, n, p, RuleDoNotDisrupt, why)
 		}
 	}
@@ -207,19 +186,19 @@ func (v *cmdVerifier) checkProtected(i int, cmd Command, n packing.Node) {
 // unless the command is eventual; then under RuleDeadline, unless the
 // command bounds the pod by its deadlines.
 func (v *cmdVerifier) protectedPod(i int, cmd Command, n packing.Node, p packing.Pod, r Rule, why string) {
-	ref := refOf(&p)
-	grace := v.pools[n.NodePool].Disruption.TerminationGracePeriod
+	ref := disruption.Ref(&p)
+	grace := v.Pool(n.NodePool).Disruption.TerminationGracePeriod
 	if cmd.Reason != disruption.Drifted || grace <= 0 {
-		v.add(i, r, n.Name, ref.String(), "%s", why)
+		v.Add(i, r, n.Name, ref.String(), "%s", why)
 		return
 	}
 	k := slices.IndexFunc(cmd.PodDeadlines, func(d PodDeadline) bool { return d.Pod == ref })
 	switch {
-	case cmd.Deadline.IsZero() || cmd.Deadline.After(v.now.Add(grace)):
-		v.add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command's deadline %s is not within the terminationGracePeriod %s of node %s",
+	case cmd.Deadline.IsZero() || cmd.Deadline.After(v.Now.Add(grace)):
+		v.Add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command's deadline %s is not within the terminationGracePeriod %s of node %s",
 			why, stamp(cmd.Deadline), grace, n.Name)
 	case k < 0 || cmd.PodDeadlines[k].DeleteAt.After(cmd.Deadline):
-		v.add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command does not delete pod %s by its deadline %s",
+		v.Add(i, RuleDeadline, n.Name, ref.String(), "%s, and the eventual command does not delete pod %s by its deadline %s",
 			why, ref, stamp(cmd.Deadline))
 	}
 }
@@ -235,13 +214,13 @@ func stamp(t time.Time) string {
 // checkBudget charges the command to its pool and compares the running
 // total with what the pool allows for the command's reason.
 func (v *cmdVerifier) checkBudget(i int, cmd Command, pool string) {
-	v.charged[pool]++
-	allowed, err := disruption.AllowedDisruptions(*v.pools[pool], v.initial, cmd.Reason, v.now)
+	charged := v.Charge(pool)
+	allowed, err := disruption.AllowedDisruptions(*v.Pool(pool), v.initial, cmd.Reason, v.Now)
 	switch {
 	case err != nil:
-		v.add(i, RuleBudget, cmd.Node, "", "NodePool %s has an invalid disruption budget: %v", pool, err)
-	case v.charged[pool] > allowed:
-		v.add(i, RuleBudget, cmd.Node, "", "NodePool %s allows %d %s disruptions, but the budgeted commands up to this one disrupt %d of its nodes",
-			pool, allowed, cmd.Reason, v.charged[pool])
+		v.Add(i, RuleBudget, cmd.Node, "", "NodePool %s has an invalid disruption budget: %v", pool, err)
+	case charged > allowed:
+		v.Add(i, RuleBudget, cmd.Node, "", "NodePool %s allows %d %s disruptions, but the budgeted commands up to this one disrupt %d of its nodes",
+			pool, allowed, cmd.Reason, charged)
 	}
 }

@@ -2,7 +2,6 @@ package drift
 
 import (
 	"testing"
-	"time"
 
 	"github.com/stretchr/testify/assert"
 
@@ -18,6 +17,6 @@ func TestHomesPriceSaturates(t *testing.T) {
 	half := instancetypes.MaxPrice/2 + 1
 	cmd := Command{Node: "a", NodePool: "default", Replacements: []packing.NodeClaim{
 		{Name: "r-1", Offering: instancetypes.Offering{Price: half}}, {Name: "r-2", Offering: instancetypes.Offering{Price: half}}}}
-	v := newCmdVerifier(cl, []Command{cmd}, time.Time{})
-	assert.Equal(t, instancetypes.MaxPrice, v.homes(0, cmd, 0).plan.Price)
+	v := newCmdVerifier(cl, []Command{cmd})
+	assert.Equal(t, instancetypes.MaxPrice, v.homes(0, cmd, 0).Plan.Price)
 }

@@ -58,7 +58,7 @@ func TestVerifyCommandsAcceptsCommands(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			cmds, _ := run(t, f.cl, f.now)
 			require.NotEmpty(t, cmds)
-			assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now), "%+v", cmds)
+			assert.Empty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds), "%+v", cmds)
 		})
 	}
 }
@@ -77,7 +77,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 	cl, base := mutationBase(t)
 	require.Len(t, base, 1)
 	require.Equal(t, "a", base[0].Node)
-	require.Empty(t, drift.VerifyCommands(cl, base, now))
+	require.Empty(t, drift.VerifyCommands(clusterAt(cl, now), base))
 	tests := []struct {
 		name   string
 		mutate func(cl *drift.Cluster, cmds *[]drift.Command)
@@ -89,13 +89,13 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			(*cmds)[0].Homes = append((*cmds)[0].Homes, (*cmds)[0].Homes[0])
 		}, drift.RuleHomes, 0},
 		{"unschedulable in a budgeted command", func(_ *drift.Cluster, cmds *[]drift.Command) {
-			(*cmds)[0].Homes[0] = drift.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
+			(*cmds)[0].Homes[0] = disruption.Home{Pod: (*cmds)[0].Homes[0].Pod, Unschedulable: "no room"}
 		}, drift.RuleHomes, 0},
 		{"move a pod to a full node", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "full" }, drift.RulePacking, verify.RuleOverCapacity},
 		{"move a pod to the node itself", func(_ *drift.Cluster, cmds *[]drift.Command) { (*cmds)[0].Homes[0].Node = "a" }, drift.RulePacking, verify.RuleUnknownNode},
 		{"exceed a budget", func(_ *drift.Cluster, cmds *[]drift.Command) {
 			*cmds = append(*cmds, drift.Command{Node: "b", NodePool: "default", Reason: disruption.Drifted,
-				Homes: []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
+				Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "q"}, Node: "spare"}}})
 		}, drift.RuleBudget, 0},
 		{"touch a do-not-disrupt node", func(cl *drift.Cluster, _ *[]drift.Command) {
 			cl.Nodes[0].Node.Annotations = map[string]string{disruption.AnnotationDoNotDisrupt: "true"}
@@ -135,7 +135,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			cl, cmds := mutationBase(t)
 			cmds[0].Homes = slices.Clone(cmds[0].Homes)
 			tc.mutate(&cl, &cmds)
-			got := drift.VerifyCommands(cl, cmds, now)
+			got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool {
 				return v.Rule == tc.rule && (tc.rule != drift.RulePacking || v.Packing == tc.pack)
 			}), "want %s/%s, got %v", tc.rule, tc.pack, got)
@@ -156,13 +156,13 @@ func TestCommandsAvoidInFlightReplacements(t *testing.T) {
 	cl.NodePools[0].NodePool.Disruption.Budgets = []packing.Budget{{Nodes: "100%"}}
 	cmds, _ := run(t, cl, now)
 	require.Len(t, cmds, 2)
-	assert.Empty(t, drift.VerifyCommands(cl, cmds, now))
+	assert.Empty(t, drift.VerifyCommands(clusterAt(cl, now), cmds))
 	for _, h := range cmds[1].Homes {
 		assert.NotEqual(t, "a-replacement-1", h.Node, "pod %s homed on an in-flight replacement", h.Pod)
 	}
 	// The checker catches the home the simulation now avoids.
-	cmds[1].Homes[0] = drift.Home{Pod: cmds[1].Homes[0].Pod, Node: "a-replacement-1"}
-	got := drift.VerifyCommands(cl, cmds, now)
+	cmds[1].Homes[0] = disruption.Home{Pod: cmds[1].Homes[0].Pod, Node: "a-replacement-1"}
+	got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 	require.NotEmpty(t, got)
 	assert.Equal(t, drift.RuleUninitialized, got[0].Rule, "%v", got)
 }
@@ -171,10 +171,10 @@ func TestVerifyCommandsForcefulSkipsProtection(t *testing.T) {
 	f := verifyFixtures()["forceful expiration"]
 	cmds, _ := run(t, f.cl, f.now)
 	require.True(t, cmds[0].Forceful)
-	cmds[0].Homes = []drift.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
-	assert.Empty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+	cmds[0].Homes = []disruption.Home{{Pod: cmds[0].Homes[0].Pod, Unschedulable: "no room"}}
+	assert.Empty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds))
 	cmds[0].Forceful = false
-	assert.NotEmpty(t, drift.VerifyCommands(f.cl, cmds, f.now))
+	assert.NotEmpty(t, drift.VerifyCommands(clusterAt(f.cl, f.now), cmds))
 }
 
 func TestVerifyRuleString(t *testing.T) {
@@ -208,11 +208,11 @@ func TestVerifyCommandsJudgesOnTheClusterLeftBefore(t *testing.T) {
 			cmds, _ := run(t, cl, at)
 			require.Equal(t, []string{"old"}, names(cmds))
 			require.Equal(t, "next", cmds[0].Homes[0].Node)
-			require.Empty(t, drift.VerifyCommands(cl, cmds, at))
+			require.Empty(t, drift.VerifyCommands(clusterAt(cl, at), cmds))
 			cmds = append(cmds, drift.Command{Node: "next", NodePool: "default", Reason: disruption.Drifted,
 				Replacements: []packing.NodeClaim{{Name: "next-replacement-1", NodePool: "default", InstanceType: "m5.large"}},
-				Homes:        []drift.Home{{Pod: drift.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
-			got := drift.VerifyCommands(cl, cmds, at)
+				Homes:        []disruption.Home{{Pod: disruption.PodRef{Namespace: "default", Name: "p"}, NodeClaim: "next-replacement-1"}}})
+			got := drift.VerifyCommands(clusterAt(cl, at), cmds)
 			assert.True(t, slices.ContainsFunc(got, func(v drift.Violation) bool { return v.Command == 1 && v.Rule == want }), "%v", got)
 		})
 	}
@@ -271,7 +271,7 @@ func TestVerifyCommandsEventual(t *testing.T) {
 			cl, cmds := eventualBase(t, tc.pdb)
 			require.Len(t, cmds, 1)
 			tc.mutate(&cl, &cmds[0])
-			got := drift.VerifyCommands(cl, cmds, now)
+			got := drift.VerifyCommands(clusterAt(cl, now), cmds)
 			if tc.want == drift.RuleNode {
 				assert.Empty(t, got)
 				return

@@ -35,6 +35,8 @@ const (
 // [EC2NodeClass.NodeClass], daemonsets and PodDisruptionBudgets. Hashes
 // recorded by Karpenter itself carry its own hash versions, which differ
 // from drift.HashVersion, so only hashes nodeplan wrote are compared.
+// Its Now is zero: the caller sets the moment the snapshot stands for
+// (drift.Input.Now).
 //
 // Warnings name the NodeClaims with no Node in the manifests (skipped).
 // Errors are *ObjectError values, in a *DocumentError naming the file and

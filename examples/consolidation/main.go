@@ -113,7 +113,7 @@ func printCommand(w io.Writer, cmd consolidation.Command, currency string) {
 	for _, r := range cmd.Replacements {
 		fmt.Fprintf(w, "  launch %s: %s %s %s\n", r.Name, r.InstanceType, r.Offering.Zone, r.Offering.Price.Format(currency))
 	}
-	for _, p := range cmd.Placements {
+	for _, p := range cmd.Homes {
 		if p.NodeClaim != "" {
 			fmt.Fprintf(w, "  %s -> %s (new)\n", p.Pod, p.NodeClaim)
 		} else {

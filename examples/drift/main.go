@@ -20,6 +20,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -44,14 +45,14 @@ func run(w io.Writer, region string) error {
 		return err
 	}
 	cl := cluster(catalog)
-	findings, err := drift.Evaluate(cl.Input, now)
+	findings, err := drift.Evaluate(cl.Input)
 	if err != nil {
 		return err
 	}
 	for _, f := range findings {
 		fmt.Fprintf(w, "finding %s %s: %s\n", f.Node, f.Reason, f.Message)
 	}
-	cmds, blocked, err := drift.Commands(findings, cl, now)
+	cmds, blocked, err := drift.Commands(findings, cl)
 	if err != nil {
 		return err
 	}
@@ -59,7 +60,7 @@ func run(w io.Writer, region string) error {
 		printCommand(w, c, catalog.Origin().Currency)
 	}
 	for _, b := range blocked {
-		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Why)
+		fmt.Fprintf(w, "blocked %s: %s\n", b.Node, b.Message)
 	}
 	return nil
 }
@@ -92,7 +93,7 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 	}
 	nodes[0].Image = "ami-old"
 	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool},
-		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog}}
+		NodeClasses: map[string]drift.NodeClass{class.Name: class}, Catalog: catalog, Now: now}}
 }
 
 // node is an on-demand m5.large of pool "default" in zone, launched with
@@ -123,7 +124,7 @@ func printCommand(w io.Writer, c drift.Command, currency string) {
 }
 
 // home says where a displaced pod goes: exactly one of the fields is set.
-func home(h drift.Home) string {
+func home(h disruption.Home) string {
 	switch {
 	case h.Node != "":
 		return h.Node

@@ -21,6 +21,7 @@ import (
 	"os"
 	"time"
 
+	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -52,7 +53,7 @@ func run(w io.Writer, region string) error {
 		{Kind: drift.SpotInterruption, Node: "spot-1", Time: now},
 		{Kind: drift.RebalanceRecommendation, Node: "spot-2", Time: now},
 	}
-	plan, err := drift.Interruption(notices, cl, catalog, launchLatency, now)
+	plan, err := drift.Interruption(notices, cl, catalog, launchLatency)
 	if err != nil {
 		return err
 	}
@@ -75,7 +76,7 @@ func cluster(catalog *instancetypes.Catalog) drift.Cluster {
 		node("spot-2", c5, zones[1], instancetypes.Spot, pod("worker-4", "1"), pod("worker-5", "1"), pod("worker-6", "1")),
 		node("od-1", m5, zones[2], instancetypes.OnDemand, pod("api-1", "500m")),
 	}
-	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool}, Catalog: catalog}}
+	return drift.Cluster{Input: drift.Input{Nodes: nodes, NodePools: []drift.Template{pool}, Catalog: catalog, Now: now}}
 }
 
 // node is a node of pool "default" of type t in zone, created six hours
@@ -111,7 +112,7 @@ func printPlan(w io.Writer, plan drift.InterruptionPlan, currency string) {
 }
 
 // home says where a displaced pod goes: exactly one of the fields is set.
-func home(h drift.Home) string {
+func home(h disruption.Home) string {
 	switch {
 	case h.Node != "":
 		return h.Node

@@ -54,7 +54,7 @@ func newWorld(t testing.TB) *world {
 	class := drift.NodeClass{Name: "default", ImageIDs: []string{"ami-new"}, Subnets: []string{"subnet-a"},
 		SecurityGroups: []string{"sg-1"}, Role: "role", Tags: map[string]string{"env": "prod"}}
 	w := &world{Cluster: drift.Cluster{Input: drift.Input{
-		NodePools: []drift.Template{tpl}, NodeClasses: map[string]drift.NodeClass{"default": class}, Catalog: cat},
+		NodePools: []drift.Template{tpl}, NodeClasses: map[string]drift.NodeClass{"default": class}, Catalog: cat, Now: now},
 		DaemonSets: []packing.DaemonSet{{Name: "agent", Requests: resources.List{CPU: 50},
 			Tolerations: []requirements.Toleration{{Operator: requirements.TolerateExists}}}},
 		PDBs: []disruption.PDB{{Namespace: "default", Name: "db", DisruptionsAllowed: 1,
@@ -344,22 +344,22 @@ func checkDisruption(w *world) {
 func checkDrift(t *testing.T, name string, w *world) {
 	_ = w.Input.Validate()
 	notices := []drift.Notice{{Kind: drift.SpotInterruption, Node: "n2", Time: now}, {Kind: drift.StateChange, Node: w.Nodes[0].Node.Name, State: "stopping"}}
-	if _, err := drift.Interruption(notices, w.Cluster, w.Catalog, time.Minute, now); err != nil && !errors.Is(err, drift.ErrInvalid) {
+	if _, err := drift.Interruption(notices, w.Cluster, w.Catalog, time.Minute); err != nil && !errors.Is(err, drift.ErrInvalid) {
 		t.Errorf("%s: drift.Interruption: an error that names no field: %v", name, err)
 	}
-	findings, err := drift.Evaluate(w.Input, now)
+	findings, err := drift.Evaluate(w.Input)
 	if err != nil {
 		if !errors.Is(err, drift.ErrInvalid) {
 			t.Errorf("%s: drift.Evaluate: an error that names no field: %v", name, err)
 		}
 		return
 	}
-	cmds, _, err := drift.Commands(findings, w.Cluster, now)
+	cmds, _, err := drift.Commands(findings, w.Cluster)
 	switch {
 	case err != nil && !errors.Is(err, drift.ErrInvalid):
 		t.Errorf("%s: drift.Commands: an error that names no field: %v", name, err)
 	case err == nil:
-		if v := drift.VerifyCommands(w.Cluster, cmds, now); len(v) > 0 {
+		if v := drift.VerifyCommands(w.Cluster, cmds); len(v) > 0 {
 			t.Errorf("%s: drift.VerifyCommands rejects the commands of Commands: %v", name, v)
 		}
 	}
@@ -512,7 +512,7 @@ func TestExtremeArguments(t *testing.T) {
 	mustNotPanic(t, "Interruption latencies", func() {
 		w := newWorld(t)
 		for _, l := range problemgen.ExtremeInts() {
-			_, _ = drift.Interruption([]drift.Notice{{Kind: drift.NoticeKind(l & 7), Node: "n2"}}, w.Cluster, w.Catalog, time.Duration(l), now)
+			_, _ = drift.Interruption([]drift.Notice{{Kind: drift.NoticeKind(l & 7), Node: "n2"}}, w.Cluster, w.Catalog, time.Duration(l))
 		}
 	})
 }
@@ -542,12 +542,13 @@ func TestHostileResultsInVerifiers(t *testing.T) {
 			}
 			cmd := consolidation.Command{Candidates: []string{s, "n1"}, Savings: instancetypes.Price(v),
 				Replacements: []packing.NodeClaim{{Name: s, NodePool: s, InstanceTypes: []string{s}, InstanceType: s, Pods: []int{int(v)}}},
-				Placements:   []consolidation.Placement{{Pod: s, Node: s}, {Pod: "default/db-0", NodeClaim: s}}}
+				Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: s, Name: s}, Node: s},
+					{Pod: disruption.PodRef{Namespace: "default", Name: "db-0"}, NodeClaim: s}}}
 			mustNotPanic(t, "consolidation.VerifyCommands "+name, func() { consolidation.VerifyCommands(c, []consolidation.Command{cmd}) })
 			mustNotPanic(t, "consolidation.Validate "+name, func() { _ = consolidation.Validate(cmd, c) })
 			dcmd := drift.Command{Node: s, NodePool: s, Reason: disruption.Reason(v & 0xff),
-				Replacements: cmd.Replacements, Homes: []drift.Home{{Pod: drift.PodRef{Namespace: s, Name: s}, Node: s, NodeClaim: s}}}
-			mustNotPanic(t, "drift.VerifyCommands "+name, func() { drift.VerifyCommands(w.Cluster, []drift.Command{dcmd}, now) })
+				Replacements: cmd.Replacements, Homes: []disruption.Home{{Pod: disruption.PodRef{Namespace: s, Name: s}, Node: s, NodeClaim: s}}}
+			mustNotPanic(t, "drift.VerifyCommands "+name, func() { drift.VerifyCommands(w.Cluster, []drift.Command{dcmd}) })
 		}
 	}
 }

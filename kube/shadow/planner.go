@@ -92,15 +92,15 @@ func (p *Planner) drift(cl *kube.Cluster, now time.Time) (Commands, error) {
 	if err != nil {
 		return Commands{}, err
 	}
-	dc.Expiration.GracePeriod = p.ExpireGrace
+	dc.Expiration.GracePeriod, dc.Now = p.ExpireGrace, now
 	if err := dc.Validate(); err != nil {
 		return Commands{}, err
 	}
-	findings, err := drift.Evaluate(dc.Input, now)
+	findings, err := drift.Evaluate(dc.Input)
 	if err != nil {
 		return Commands{}, err
 	}
-	cmds, _, err := drift.Commands(findings, dc, now)
+	cmds, _, err := drift.Commands(findings, dc)
 	if err != nil {
 		return Commands{}, err
 	}

@@ -148,8 +148,9 @@ func commandReport(cmd consolidation.Command, from map[string]string) cmdReport 
 	for _, nc := range cmd.Replacements {
 		r.Replacements = append(r.Replacements, newReplacement(nc))
 	}
-	for _, p := range cmd.Placements {
-		r.Placements = append(r.Placements, placement{Pod: p.Pod, From: planview.Dash(from[p.Pod]), Node: p.Node, NodeClaim: p.NodeClaim})
+	for _, h := range cmd.Homes {
+		pod := h.Pod.String()
+		r.Placements = append(r.Placements, placement{Pod: pod, From: planview.Dash(from[pod]), Node: h.Node, NodeClaim: h.NodeClaim})
 	}
 	return r
 }

@@ -184,8 +184,8 @@ func afterOf(cl consolidation.Cluster, res consolidation.Result) state {
 		for _, nc := range cmd.Replacements {
 			s.add(nc.InFlight(nil, nil, cl.Now))
 		}
-		for _, pl := range cmd.Placements {
-			s.at[pl.Pod] = pl.Node + pl.NodeClaim
+		for _, h := range cmd.Homes {
+			s.at[h.Pod.String()] = h.Node + h.NodeClaim
 		}
 	}
 	return s

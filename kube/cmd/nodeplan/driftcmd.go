@@ -82,15 +82,15 @@ func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
-	cl.Expiration.GracePeriod = c.expireGrace
+	cl.Expiration.GracePeriod, cl.Now = c.expireGrace, s.now
 	if err := cl.Validate(); err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
-	findings, err := drift.Evaluate(cl.Input, s.now)
+	findings, err := drift.Evaluate(cl.Input)
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
-	cmds, blocked, err := drift.Commands(findings, cl, s.now)
+	cmds, blocked, err := drift.Commands(findings, cl)
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
@@ -120,7 +120,7 @@ func newDriftReport(s snapshot, fs []drift.Finding, cmds []drift.Command, blocke
 		r.Commands = append(r.Commands, driftCommandReport(c))
 	}
 	for _, b := range blocked {
-		r.Blocked = append(r.Blocked, blockedReport{Node: b.Node, NodePool: b.NodePool, Reason: b.Reason.String(), Why: b.Why})
+		r.Blocked = append(r.Blocked, blockedReport{Node: b.Node, NodePool: b.NodePool, Reason: b.Reason.String(), Why: b.Message})
 	}
 	return r
 }
