@@ -1,11 +1,11 @@
 package consolidation
 
 import (
-	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/packing"
 )

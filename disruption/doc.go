@@ -20,8 +20,9 @@
 //
 // Consolidation and drift keep only their own rules: which nodes a command
 // may take, which pods move, protection, budgets and cost. The planners
-// and the checkers share no code, so a checker stays a second opinion:
-// WhatIf serves only the planners, Verifier and Moves only the checkers.
+// and the checkers share no planning code, so a checker stays a second
+// opinion: WhatIf serves only the planners, Verifier and Moves only the
+// checkers; both read which pods move through [Movable] and [Staying].
 //
 // The semantics are Karpenter v1's: budgets count nodes or a percentage of
 // the pool's nodes rounded up, are active always or within Duration after
@@ -36,7 +37,7 @@
 // Cost model: AllowedDisruptions is O(nodes + budgets × cron parse);
 // PDBBlocks is O(pods × PDBs × selector size); Order is O(n log n) over the
 // nodes after one O(pods) pass; a WhatIf costs one packing.Solve per
-// simulation, which checks only the nodes not vouched for, and O(1) per
-// node looked up, retired or bound; a Verifier costs one
+// simulation, which checks only the nodes not vouched for, O(1) per
+// node looked up or retired, and O(pods of the node) per bind; a Verifier costs one
 // verify.Moves per command and O(nodes) per node looked up by name.
 package disruption

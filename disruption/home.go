@@ -10,7 +10,7 @@ type PodRef struct{ Namespace, Name string }
 func Ref(p *packing.Pod) PodRef { return PodRef{Namespace: p.Namespace, Name: p.Name} }
 
 // String returns "namespace/name", as [packing.Pod.Key] does.
-func (r PodRef) String() string { return r.Namespace + "/" + r.Name }
+func (r PodRef) String() string { return packing.ObjectKey(r.Namespace, r.Name) }
 
 // Home is where a pod displaced by a disruption command goes: an existing
 // node, a replacement NodeClaim of the command, or nowhere, with the

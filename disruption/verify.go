@@ -18,7 +18,8 @@ import (
 // pods must move, protection, budgets and cost. R is the checker's rule
 // enum.
 //
-// A Verifier is not safe for concurrent use. Its methods never panic on
+// The zero Verifier is not usable: make one with [NewVerifier]. A
+// Verifier is not safe for concurrent use. Its methods never panic on
 // malformed commands, and never modify the slices it was given: Nodes is
 // replaced, not changed in place, when a command is applied.
 type Verifier[R CommandRule] struct {
@@ -55,10 +56,12 @@ func (v *Verifier[R]) Add(cmd int, r R, node, pod, format string, args ...any) {
 }
 
 // Violations returns the violations reported so far, sorted by
-// [CompareViolations], each once.
+// [CompareViolations], each once. The result is the caller's: a later
+// Add or Violations does not change it.
 func (v *Verifier[R]) Violations() []CommandViolation[R] {
 	slices.SortFunc(v.out, CompareViolations[R])
-	return slices.Compact(v.out)
+	v.out = slices.Compact(v.out)
+	return slices.Clone(v.out)
 }
 
 // Index returns the position in Nodes of the first node of the name, or
@@ -103,7 +106,8 @@ func (v *Verifier[R]) CheckNames(cmd int, r R, replacements []packing.NodeClaim)
 
 // Moves is one command as a packing problem: the cluster the displaced
 // pods land on, the pods that have a home, and the plan that puts them
-// there, with the command's replacements as its NodeClaims.
+// there, with the command's replacements as its NodeClaims. The zero
+// Moves is a command without replacements on an empty problem.
 type Moves struct {
 	Problem packing.Problem
 	Plan    packing.Plan
@@ -131,18 +135,23 @@ func (m *Moves) HasClaim(name string) bool {
 }
 
 // Add puts pod p on its home: the replacement h.NodeClaim when it is set,
-// which must be one ([Moves.HasClaim]), else the node h.Node. The pod is
-// placed after those added before.
-func (m *Moves) Add(p packing.Pod, h Home) {
+// else the node h.Node, and reports true. The pod is placed after those
+// added before. A home on a NodeClaim that is not one of the command's
+// replacements ([Moves.HasClaim]) adds nothing and reports false.
+func (m *Moves) Add(p packing.Pod, h Home) bool {
 	i := len(m.Problem.Pods)
 	if h.NodeClaim != "" {
-		c := m.claims[h.NodeClaim]
+		c, ok := m.claims[h.NodeClaim]
+		if !ok {
+			return false
+		}
 		m.Plan.NodeClaims[c].Pods = append(m.Plan.NodeClaims[c].Pods, i)
 	} else {
 		m.Plan.Bindings = append(m.Plan.Bindings, packing.Binding{Pod: i, Node: h.Node})
 	}
 	m.Plan.Order = append(m.Plan.Order, i)
 	m.Problem.Pods = append(m.Problem.Pods, p)
+	return true
 }
 
 // CheckMoves reports under rule r, for command cmd, every violation of

@@ -82,3 +82,32 @@ func TestVerifierUnfit(t *testing.T) {
 	assert.Equal(t, 2, v.Charge("default"))
 	assert.Equal(t, 1, v.Charge("other"))
 }
+
+// TestVerifierViolationsTwice: Violations' result is the caller's; a
+// second call, after more Adds, neither changes it nor loses a violation.
+func TestVerifierViolationsTwice(t *testing.T) {
+	v := disruption.NewVerifier[rule](nil, time.Time{})
+	v.Add(0, ruleName, "", "", "same")
+	v.Add(0, ruleName, "", "", "same")
+	first := v.Violations()
+	v.Add(1, ruleName, "", "", "x")
+	second := v.Violations()
+	assert.Len(t, first, 1)
+	assert.Equal(t, "same", first[0].Message)
+	if assert.Len(t, second, 2) {
+		assert.Equal(t, "same", second[0].Message)
+		assert.Equal(t, "x", second[1].Message)
+	}
+}
+
+// TestMovesAddUnknownClaim: a home on a claim the command does not
+// replace with adds nothing.
+func TestMovesAddUnknownClaim(t *testing.T) {
+	m := disruption.NewMoves(packing.Problem{}, []packing.NodeClaim{{Name: "r-1"}})
+	assert.False(t, m.Add(packing.Pod{Namespace: "default", Name: "p"}, disruption.Home{NodeClaim: "r-9"}))
+	assert.Empty(t, m.Problem.Pods)
+	assert.Empty(t, m.Plan.Order)
+	var zero disruption.Moves
+	assert.False(t, zero.Add(packing.Pod{Name: "p"}, disruption.Home{NodeClaim: "r-1"}))
+	assert.True(t, zero.Add(packing.Pod{Name: "p"}, disruption.Home{Node: "a"}))
+}

@@ -19,7 +19,8 @@ import (
 // A WhatIf owns its node slice; pod slices are replaced, never changed in
 // place, so the nodes it was made from are not modified. It keeps, per
 // node, the count of its reschedulable pods ([WhatIf.Movable]), and looks
-// nodes up by name in O(1). It is not safe for concurrent use.
+// nodes up by name in O(1). It is not safe for concurrent use. The zero
+// WhatIf is not usable: make one with [NewWhatIf].
 type WhatIf struct {
 	nodes   []packing.Node
 	movable []int          // per node, its reschedulable pods
@@ -84,7 +85,8 @@ func (w *WhatIf) Bind(i int, pods ...packing.Pod) {
 	w.count(i, pods)
 }
 
-// Launch adds node n, a replacement in flight, after the others.
+// Launch adds node n after the others: a replacement in flight, or, as
+// [NewWhatIf] uses it, one of the cluster's nodes.
 func (w *WhatIf) Launch(n packing.Node) {
 	if _, dup := w.byName[n.Name]; !dup {
 		w.byName[n.Name] = len(w.nodes)

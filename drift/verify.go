@@ -1,11 +1,11 @@
 package drift
 
 import (
-	"github.com/nodeplan/nodeplan/internal/enum"
 	"slices"
 	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -125,7 +125,7 @@ func newCmdVerifier(c Cluster, cmds []Command) *cmdVerifier {
 	for _, s := range c.Nodes {
 		nodes = append(nodes, s.Node)
 	}
-	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](nodes, c.Now), c: c, initial: nodes}
+	v := &cmdVerifier{Verifier: disruption.NewVerifier[Rule](nodes, c.Now), c: c, initial: slices.Clone(nodes)}
 	for _, cmd := range cmds {
 		if j := v.Index(cmd.Node); cmd.Forceful && j >= 0 {
 			v.initial[j].MarkedForDeletion = true

@@ -16,11 +16,13 @@
 // Each broken rule is a [Violation] naming its [Rule].
 //
 // Of package packing it uses only the exported API (besides the model's
-// own packages: requirements, resources, instancetypes), so the compiler,
-// not a comment, guarantees that it shares no solver code: it reads
-// labels by the rule packing's documentation states
-// ([packing.Node.EffectiveLabels], [packing.NodePool.EffectiveLabels]) and
-// restates the rest itself.
+// own packages requirements, resources and instancetypes, and the
+// module's internal/sat and internal/enum), so the compiler, not a
+// comment, guarantees that it shares no placement code with the solver.
+// One rule it does share on purpose: it reads labels through
+// [packing.Node.EffectiveLabels] and [packing.NodePool.EffectiveLabels],
+// the one label rule both sides follow, so a fault in that rule is not
+// one verify can catch. It restates the rest itself.
 //
 // Cost model: Plan is O(P·Q) for the topology replay, where P is the
 // number of placed pods with topology constraints (plus those that
