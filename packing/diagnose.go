@@ -138,8 +138,8 @@ func (d poolDiagnosis) minValues() (Reason, bool) {
 	if !d.pl.minValues {
 		return Reason{}, false
 	}
-	c := &claim{pl: d.pl, pi: d.pi, reqs: d.pl.reqs, cand: d.pl.all.Clone(), cheap: -1, maxAlloc: d.pl.maxAlloc}
-	cand, _ := d.r.narrowed(d.v, c, d.v.info.req, nil)
+	c := emptyClaim(d.pl, d.pi) // narrowed does not change its candidates, the pool's
+	cand, _ := d.r.narrowed(d.v, &c, d.v.info.req, nil)
 	if satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand) {
 		return Reason{}, false
 	}

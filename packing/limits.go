@@ -147,9 +147,9 @@ func (u *usage) slackAfter(a, b *claim, t int) bool {
 // anyWithin reports whether some type compat lists, of pool pl (index
 // pi), holds need within the pool's limits as a new claim.
 func (u *usage) anyWithin(pl *pool, pi int, compat interface{ Next(int) int }, need resources.List) bool {
-	c := &claim{pl: pl, pi: pi, cheap: -1}
+	c := emptyClaim(pl, pi)
 	for t := compat.Next(0); t >= 0; t = compat.Next(t + 1) {
-		if need.Fits(pl.alloc[t]) && u.within(c, t) {
+		if need.Fits(pl.alloc[t]) && u.within(&c, t) {
 			return true
 		}
 	}

@@ -59,7 +59,7 @@ func (r *run) merge() {
 		return
 	}
 	for i, c := range r.claims {
-		c.id, c.name = i, r.claimName(c.pl, c.pi, i)
+		c.rename(i, r.claimName(c.pl, c.pi, i))
 		for _, p := range c.pods {
 			r.where[p] = -i - 2
 		}
@@ -120,8 +120,9 @@ type mergeView struct {
 // price at all.
 func (r *run) mergeView(c *claim) bool {
 	if c.mv.key == "" {
-		c.mv = r.newMergeView(c.pl, c.pi, c.reqs)
-		c.mv.price, c.mv.priced = firstPrice(c.mv.list, c.cand.Has)
+		mv := r.newMergeView(c.pl, c.pi, c.reqs)
+		mv.price, mv.priced = firstPrice(mv.list, c.cand.Has)
+		c.setMergeView(mv)
 	}
 	return c.mv.priced
 }
@@ -173,8 +174,8 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	mv.price, mv.priced = price, true
-	r.absorb(a, b, reqs, cand, need)
-	a.cut, a.mv = cut, mv
+	r.use.join(a, b, cand.Next(0))
+	a.absorb(b, merged{reqs: reqs, cand: cand, cut: cut, need: need, view: mv})
 	return true
 }
 
@@ -225,24 +226,4 @@ func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
 			cand.Remove(t)
 		}
 	}
-}
-
-// absorb moves b's pods into a, which takes the merged requirements and
-// candidates; b is marked gone, for merge to drop.
-func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {
-	r.use.join(a, b, cand.Next(0))
-	a.reqs, a.cand, a.cheap, a.used = reqs, cand, cand.Next(0), need
-	a.pods = append(a.pods, b.pods...)
-	a.ports = append(a.ports, b.ports...)
-	for _, sig := range b.sigs {
-		if !slices.Contains(a.sigs, sig) {
-			a.sigs = append(a.sigs, sig)
-		}
-	}
-	for _, p := range b.pinned {
-		if !slices.Contains(a.pinned, p) {
-			a.pinned = append(a.pinned, p)
-		}
-	}
-	b.gone = true
 }

@@ -142,7 +142,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// An empty claim is tried without allocating; its hostname domain
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
-		*c = claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
+		*c = emptyClaim(pl, pi)
 		if m, ok := r.tryClaim(v, c); ok {
 			m.pins = slices.Clone(m.pins)
 			return r.materialize(c), m, true
@@ -151,22 +151,17 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 	return nil, move{}, false
 }
 
-// materialize turns a tried empty claim into one of the run's own. Its
-// candidate set is still the pool's, shared: commit replaces it before
-// narrowing.
+// materialize turns a tried empty claim into one of the run's own (see
+// claim.adopted).
 func (r *run) materialize(fresh *claim) *claim {
-	c := *fresh
-	c.id = len(r.claims)
-	c.name = r.claimName(c.pl, c.pi, c.id)
-	c.hostCounts = map[int32]int32{}
-	c.maxCount = c.pl.all.Len()
-	return &c
+	id := len(r.claims)
+	return fresh.adopted(id, r.claimName(fresh.pl, fresh.pi, id))
 }
 
 func (r *run) adopt(c *claim) {
 	r.claims = append(r.claims, c)
 	if !r.cost { // only Plain takes claims in Karpenter's order
-		c.pos = len(r.byPods)
+		c.setPos(len(r.byPods))
 		r.byPods = append(r.byPods, c)
 	}
 	r.use.open(c.pi)
@@ -298,15 +293,14 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 // commit adds the pod to c with the move tryClaim found.
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
-	c.cand, c.cut = r.narrowed(v, c, need, m.pins)
+	cand, cut := r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
 	r.use.charge(c, m.cheap)
-	c.used, c.cheap = need, m.cheap
+	c.grow(need, m.cheap, cand, cut)
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)
-	r.refreshMaxAlloc(c)
-	c.ports = append(c.ports, v.info.pod.HostPorts...)
-	c.pods = append(c.pods, v.i)
+	c.refreshMaxAlloc()
+	c.add(v.i, v.info.pod.HostPorts)
 	r.where[v.i] = -c.id - 2
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
@@ -316,35 +310,11 @@ func (r *run) commit(v view, c *claim, m move) {
 	}
 }
 
-// refreshMaxAlloc recomputes the claim's bound on its types' allocatable
-// once its candidates have halved since the last time; in between the old,
-// larger bound stays a valid (if looser) quick reject.
-func (r *run) refreshMaxAlloc(c *claim) {
-	n := c.cand.Len()
-	if c.maxCount != 0 && n > c.maxCount/2 {
-		return
-	}
-	// Only the core dimensions are tightened; the pool's extended maxima
-	// stay a valid bound and keep this allocation-free.
-	m := c.pl.maxAlloc
-	c.maxCount = n
-	m.CPU, m.Memory, m.EphemeralStorage, m.Pods = 0, 0, 0, 0
-	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		a := &c.pl.alloc[t]
-		m.CPU, m.Memory = max(m.CPU, a.CPU), max(m.Memory, a.Memory)
-		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
-	}
-	c.maxAlloc = m
-}
-
+// narrowReqs folds the pod's requirements and the pins it brings into c's.
 func (r *run) narrowReqs(v view, c *claim, pins []pin) {
-	if !slices.Contains(c.sigs, v.sig) {
-		c.reqs = c.reqs.Intersect(v.reqs)
-		c.sigs = append(c.sigs, v.sig)
-	}
+	c.constrain(v.sig, v.reqs)
 	for _, p := range r.freshPins(c, pins) {
-		c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
-		c.pinned = append(c.pinned, p)
+		c.fix(p)
 	}
 }
 
@@ -367,7 +337,7 @@ func (r *run) orderClaims() {
 	r.shuffleClaims()
 	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
 	for i, c := range r.byPods {
-		c.pos = i
+		c.setPos(i)
 		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
 			r.ties++
 		}
@@ -380,10 +350,10 @@ func (r *run) bubble(c *claim) {
 	i := c.pos
 	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
 		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
-		r.byPods[i].pos = i
+		r.byPods[i].setPos(i)
 		i++
 	}
-	c.pos = i
+	c.setPos(i)
 }
 
 func fewer(a, b *claim) bool {

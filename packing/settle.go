@@ -56,7 +56,7 @@ func (r *run) settleClaim(c *claim, units map[reservation]int) settled {
 		}
 	}
 	r.use.charge(c, chosen.t) // later claims see this claim at its chosen type
-	c.cheap = chosen.t
+	c.retype(chosen.t)
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}

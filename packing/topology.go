@@ -315,7 +315,7 @@ func (r *run) record(v view, t target, pins []pin) {
 			r.tally(m, d)
 		}
 		if key == requirements.LabelHostname && t.claim != nil {
-			if t.claim.hostCounts[m]++; t.claim.hostCounts[m] == 1 {
+			if t.claim.countHost(m) {
 				r.hostTaken[m]++
 			}
 		}
