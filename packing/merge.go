@@ -61,7 +61,7 @@ func (r *run) merge() {
 	for i, c := range r.claims {
 		c.rename(i, r.claimName(c.pl, c.pi, i))
 		for _, p := range c.pods {
-			r.where[p] = -i - 2
+			r.where[p] = placement{onClaim, int32(i)}
 		}
 	}
 }

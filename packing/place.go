@@ -301,7 +301,7 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.reserve(c)
 	c.refreshMaxAlloc()
 	c.add(v.i, v.info.pod.HostPorts)
-	r.where[v.i] = -c.id - 2
+	r.where[v.i] = placement{onClaim, int32(c.id)}
 	r.record(v, target{claim: c}, nil)
 	r.order = append(r.order, v.i)
 	r.slack.insert(c)

@@ -27,7 +27,7 @@ type run struct {
 	total   []int32
 	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
 	states  []podState
-	where   []int // per pod: node index, or -(claim index)-2; -1 unplaced
+	where   []placement // per pod: where it is
 	order   []int
 	use     usage // the NodePools' use, for their limits
 	*memo
@@ -51,6 +51,22 @@ type run struct {
 	work int
 }
 
+// placeKind says where a pod of a run is.
+type placeKind uint8
+
+const (
+	unplaced placeKind = iota // nowhere (yet): the zero placement
+	onNode                    // on the existing node run.nodes[index]
+	onClaim                   // on the claim run.claims[index]
+)
+
+// placement is where a pod of a run is: its kind, and the index of its
+// node or claim. The zero placement is unplaced.
+type placement struct {
+	kind  placeKind
+	index int32
+}
+
 // newRun starts a pass; m may come from an earlier pass of the same
 // goroutine, or be nil.
 func newRun(s *static, spec passSpec, m *memo) *run {
@@ -59,7 +75,7 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 	}
 	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
-	r.where = slices.Repeat([]int{-1}, len(s.pods))
+	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
 	r.others = make([]map[string]int32, len(s.counters))
 	r.hostTaken = make([]int32, len(s.counters))

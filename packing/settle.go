@@ -32,7 +32,7 @@ func (r *run) settle() settlement {
 		st.claims = append(st.claims, sc)
 	}
 	for _, w := range r.where {
-		if w == -1 {
+		if w.kind == unplaced {
 			st.unschedulable++
 		}
 	}

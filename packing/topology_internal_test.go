@@ -27,7 +27,7 @@ func spreadWork(t *testing.T, n int, key string) (work, domains int) {
 	r := newRun(s, passSpec{seq: seqFFD}, nil)
 	r.solve()
 	for i := range pods {
-		if r.where[i] == -1 {
+		if r.where[i].kind == unplaced {
 			t.Fatalf("pod %d unschedulable: %v", i, r.fails[i])
 		}
 	}
