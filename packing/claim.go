@@ -142,9 +142,6 @@ func (c *claim) refreshMaxAlloc() {
 	c.maxAlloc = m
 }
 
-// retype makes t c's committed type: the one settle chose.
-func (c *claim) retype(t int) { c.cheap = t }
-
 // setMergeView keeps mv as c's merge view (see run.mergeView).
 func (c *claim) setMergeView(mv mergeView) { c.mv = mv }
 

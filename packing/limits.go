@@ -2,6 +2,7 @@ package packing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -43,6 +44,15 @@ func (u *usage) addNode(pi int, pl *pool, capacity resources.List) {
 		u.committed[pi][i] = min(u.committed[pi][i]+capacity.Get(lim.Name), MaxLimit+1)
 	}
 	u.nodes[pi]++
+}
+
+// clone returns a copy of u that shares no counter with it.
+func (u *usage) clone() usage {
+	c := usage{committed: make([][]int64, len(u.committed)), nodes: slices.Clone(u.nodes)}
+	for pi, used := range u.committed {
+		c.committed[pi] = slices.Clone(used)
+	}
+	return c
 }
 
 // nodeCapacity is what a node counts against its pool's limits: the
