@@ -2,6 +2,7 @@ package packing
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -9,8 +10,9 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// claim is a NodeClaim being built. Its fields are written only by the
-// methods in this file; the rest of the solver reads them.
+// claim is a NodeClaim being built. Its fields, and the run's list of
+// claims (run.claims and Plain's order, run.byPods), are written only by
+// the functions in this file; the rest of the solver reads them.
 type claim struct {
 	id       int
 	name     string
@@ -173,4 +175,83 @@ func (c *claim) absorb(b *claim, j merged) {
 		}
 	}
 	b.gone = true
+}
+
+// adopt makes c, a claim materialize returned, one of the run's open
+// claims, counted as a node of its pool.
+func (r *run) adopt(c *claim) {
+	r.claims = append(r.claims, c)
+	if !r.cost { // only Plain takes claims in Karpenter's order
+		c.setPos(len(r.byPods))
+		r.byPods = append(r.byPods, c)
+	}
+	r.use.open(c.pi)
+}
+
+// exactOrderClaims is how many open claims Plain keeps in exactly
+// Karpenter's order; past it, the order is kept incrementally.
+const exactOrderClaims = 256
+
+// orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
+// in-flight claims so before every try, with sort.Slice: the same unstable
+// sort, called at the same points, leaves claims with equal counts in
+// Karpenter's order. A restart shuffles them first, so that claims with
+// equal counts come in a random order. That costs a pass over the claims
+// per pod, so past exactOrderClaims bubble moves each claim that gains a
+// pod past those with fewer (or as many, older) instead, and new claims
+// join at the end: nearly the same order, without the per-pod pass.
+func (r *run) orderClaims() {
+	if len(r.byPods) > exactOrderClaims {
+		return
+	}
+	r.shuffleClaims()
+	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
+	for i, c := range r.byPods {
+		c.setPos(i)
+		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
+			r.tied()
+		}
+	}
+}
+
+// bubble moves c, which gained a pod, past the claims with fewer pods or as
+// many and older, keeping byPods ordered by count, then age.
+func (r *run) bubble(c *claim) {
+	i := c.pos
+	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
+		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
+		r.byPods[i].setPos(i)
+		i++
+	}
+	c.setPos(i)
+}
+
+// fewer reports whether a comes before b in Plain's order: fewer pods, or
+// as many and older.
+func fewer(a, b *claim) bool {
+	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
+}
+
+// shuffleClaims shuffles Plain's claims in a restart.
+func (r *run) shuffleClaims() {
+	if r.tie != nil {
+		r.tie.Shuffle(len(r.byPods), func(a, b int) { r.byPods[a], r.byPods[b] = r.byPods[b], r.byPods[a] })
+	}
+}
+
+// compact drops the claims merged away (see claim.absorb) and, when there
+// were any, renumbers and renames the rest in order, so that names stay
+// "<pool>-1" onwards without gaps, and moves their pods with them.
+func (r *run) compact() {
+	n := len(r.claims)
+	r.claims = slices.DeleteFunc(r.claims, func(c *claim) bool { return c.gone })
+	if len(r.claims) == n {
+		return
+	}
+	for i, c := range r.claims {
+		c.rename(i, r.claimName(c.pl, c.pi, i))
+		for _, p := range c.pods {
+			r.moved(p, placement{onClaim, int32(i)})
+		}
+	}
 }

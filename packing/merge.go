@@ -41,11 +41,10 @@ const (
 // merge works in rounds, until a round joins none or only a few, or the
 // solve is halted (see static.halted). Claims are visited cheapest first;
 // each absorbs the first of the next few that it can. It keeps the claims'
-// order and, when it joined any, renumbers and renames them, so that names
-// stay "<pool>-1" onwards without gaps. Renaming keeps every hostname constraint: names stay
+// order and, when it joined any, renumbers and renames them (see
+// run.compact). Renaming keeps every hostname constraint: names stay
 // distinct, and no pod whose constraints look at hostnames changed node.
 func (r *run) merge() {
-	n := len(r.claims)
 	for range mergeRounds {
 		if r.s.halted() {
 			break
@@ -54,16 +53,7 @@ func (r *run) merge() {
 			break
 		}
 	}
-	r.claims = slices.DeleteFunc(r.claims, func(c *claim) bool { return c.gone })
-	if len(r.claims) == n {
-		return
-	}
-	for i, c := range r.claims {
-		c.rename(i, r.claimName(c.pl, c.pi, i))
-		for _, p := range c.pods {
-			r.where[p] = placement{onClaim, int32(i)}
-		}
-	}
+	r.compact()
 }
 
 // mergeRound runs one round and returns how many claims it considered and

@@ -134,7 +134,6 @@ func (r *run) commitNode(v view, ni int) {
 	r.free.set(ni, nd.free.CPU, nd.free.Memory)
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
 	nd.pods = append(nd.pods, v.i)
-	r.where[v.i] = placement{onNode, int32(ni)}
 	r.record(v, target{node: nd}, nil)
-	r.order = append(r.order, v.i)
+	r.placed(v.i, placement{onNode, int32(ni)})
 }

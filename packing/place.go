@@ -2,7 +2,6 @@ package packing
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -13,7 +12,7 @@ import (
 // place puts the pod of v on an existing node, then on a claim opened in
 // this solve, then on a new claim from the first pool that takes it.
 func (r *run) place(v view) bool {
-	r.gen++ // a new pod, or a new view of it: no memoized minCount holds
+	r.forgetMinCounts() // a new pod, or a new view of it
 	req := &v.info.req
 	for ni := r.free.next(0, req.CPU, req.Memory); ni >= 0; ni = r.free.next(ni+1, req.CPU, req.Memory) {
 		if r.fitsNode(v, r.nodes[ni]) {
@@ -158,15 +157,6 @@ func (r *run) materialize(fresh *claim) *claim {
 	return fresh.adopted(id, r.claimName(fresh.pl, fresh.pi, id))
 }
 
-func (r *run) adopt(c *claim) {
-	r.claims = append(r.claims, c)
-	if !r.cost { // only Plain takes claims in Karpenter's order
-		c.setPos(len(r.byPods))
-		r.byPods = append(r.byPods, c)
-	}
-	r.use.open(c.pi)
-}
-
 // tryClaim checks whether the pod can join claim c, and at what price.
 // It does not change c. The returned pins alias r.pins.
 func (r *run) tryClaim(v view, c *claim) (move, bool) {
@@ -301,9 +291,8 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.reserve(c)
 	c.refreshMaxAlloc()
 	c.add(v.i, v.info.pod.HostPorts)
-	r.where[v.i] = placement{onClaim, int32(c.id)}
 	r.record(v, target{claim: c}, nil)
-	r.order = append(r.order, v.i)
+	r.placed(v.i, placement{onClaim, int32(c.id)})
 	r.slack.insert(c)
 	if len(r.byPods) > exactOrderClaims {
 		r.bubble(c)
@@ -316,48 +305,6 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 	for _, p := range r.freshPins(c, pins) {
 		c.fix(p)
 	}
-}
-
-// exactOrderClaims is how many open claims Plain keeps in exactly
-// Karpenter's order; past it, the order is kept incrementally.
-const exactOrderClaims = 256
-
-// orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
-// in-flight claims so before every try, with sort.Slice: the same unstable
-// sort, called at the same points, leaves claims with equal counts in
-// Karpenter's order. A restart shuffles them first, so that claims with
-// equal counts come in a random order. That costs a pass over the claims per pod, so past
-// exactOrderClaims bubble moves each claim that gains a pod past those
-// with fewer (or as many, older) instead, and new claims join at the end:
-// nearly the same order, without the per-pod pass.
-func (r *run) orderClaims() {
-	if len(r.byPods) > exactOrderClaims {
-		return
-	}
-	r.shuffleClaims()
-	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
-	for i, c := range r.byPods {
-		c.setPos(i)
-		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
-			r.ties++
-		}
-	}
-}
-
-// bubble moves c, which gained a pod, past the claims with fewer pods or as
-// many and older, keeping byPods ordered by count, then age.
-func (r *run) bubble(c *claim) {
-	i := c.pos
-	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
-		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
-		r.byPods[i].setPos(i)
-		i++
-	}
-	c.setPos(i)
-}
-
-func fewer(a, b *claim) bool {
-	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
 }
 
 // portsConflict reports whether any of ports clashes with used: the same

@@ -118,3 +118,14 @@ func (r *run) solve() {
 		queue = next
 	}
 }
+
+// placed records that pod i is at a, and appends it to the order of
+// placement.
+func (r *run) placed(i int, a placement) {
+	r.where[i] = a
+	r.order = append(r.order, i)
+}
+
+// moved records that pod i, placed before, is now at a: its claim was
+// renumbered.
+func (r *run) moved(i int, a placement) { r.where[i] = a }

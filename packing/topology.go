@@ -306,6 +306,10 @@ func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) 
 	return best, n > 0
 }
 
+// forgetMinCounts drops every memoized minCount (see minEntry), as a new
+// pod, or a new view of one, is to be placed.
+func (r *run) forgetMinCounts() { r.gen++ }
+
 // record counts the placed pod in the domains of t.
 func (r *run) record(v view, t target, pins []pin) {
 	r.gen++
