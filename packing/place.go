@@ -30,8 +30,8 @@ func (r *run) place(v view) bool {
 		return r.placeByCost(v)
 	}
 	for _, c := range r.byPods {
-		if m, ok := r.tryClaim(v, c); ok {
-			r.commit(v, c, m)
+		if m := &r.moves.try; r.tryClaim(v, c, m) {
+			r.commit(v, c, *m)
 			return true
 		}
 	}
@@ -39,12 +39,19 @@ func (r *run) place(v view) bool {
 }
 
 // move is a feasible placement on a claim: the claim's new cheapest type
-// and the topology pins it takes.
+// and the topology pins it takes, in a buffer of its own (see moves).
 type move struct {
 	cheap int
 	delta instancetypes.Price
 	pins  []pin
 }
+
+// moves are the buffers of the moves place weighs at once, each filled by
+// tryClaim and reused from pod to pod, so that weighing allocates nothing:
+// the move being tried, the best upgrade so far (cheapestUpgrade swaps the
+// two) and a new claim's (newClaim). A move stays valid until its buffer
+// is filled again, which only the next tryClaim into it does.
+type moves struct{ try, best, fresh move }
 
 // placeByCost takes the placement that raises the plan's price least: a
 // claim whose current type has room costs nothing; otherwise the cheapest
@@ -87,8 +94,8 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 			return true // cheap to skip: not counted against the scan
 		}
 		n++
-		if m, ok := r.tryClaim(v, c); ok && m.cheap == c.cheap {
-			found, fm = c, m
+		if m := &r.moves.try; r.tryClaim(v, c, m) && m.cheap == c.cheap {
+			found, fm = c, *m
 			return false
 		}
 		return n < scanFree
@@ -99,10 +106,10 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 // cheapestUpgrade prices the pod on the claims with the most room.
 func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 	var (
-		best *claim
-		bm   move
-		n    int
-		seen int
+		best      *claim
+		try, kept = &r.moves.try, &r.moves.best
+		n         int
+		seen      int
 	)
 	r.slack.descend(func(c *claim) bool {
 		if seen++; seen > scanVisits {
@@ -111,14 +118,14 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		if !r.hostOK(v, c) {
 			return true
 		}
-		m, ok := r.tryClaim(v, c)
-		if ok && (best == nil || m.delta < bm.delta) {
-			best, bm = c, move{cheap: m.cheap, delta: m.delta, pins: slices.Clone(m.pins)}
+		if r.tryClaim(v, c, try) && (best == nil || try.delta < kept.delta) {
+			best = c
+			*try, *kept = *kept, *try // kept takes the move and its buffer
 		}
 		n++
 		return n < scanUpgrade
 	})
-	return best, bm, best != nil
+	return best, *kept, best != nil
 }
 
 // openClaim opens a claim from the first pool that takes the pod.
@@ -142,9 +149,8 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
 		*c = emptyClaim(pl, pi)
-		if m, ok := r.tryClaim(v, c); ok {
-			m.pins = slices.Clone(m.pins)
-			return r.materialize(c), m, true
+		if m := &r.moves.fresh; r.tryClaim(v, c, m) {
+			return r.materialize(c), *m, true
 		}
 	}
 	return nil, move{}, false
@@ -157,28 +163,30 @@ func (r *run) materialize(fresh *claim) *claim {
 	return fresh.adopted(id, r.claimName(fresh.pl, fresh.pi, id))
 }
 
-// tryClaim checks whether the pod can join claim c, and at what price.
-// It does not change c. The returned pins alias r.pins.
-func (r *run) tryClaim(v view, c *claim) (move, bool) {
+// tryClaim reports whether the pod can join claim c and, when it can,
+// fills into with the move, its pins copied into into's own buffer (see
+// moves); else into is left as it was. It does not change c.
+func (r *run) tryClaim(v view, c *claim, into *move) bool {
 	if !r.hostOK(v, c) {
-		return move{}, false
+		return false
 	}
 	need := c.used.Add(v.info.req)
 	if !need.Fits(c.maxAlloc) || requirements.Tolerates(v.tols, c.pl.taints) != nil {
-		return move{}, false
+		return false
 	}
 	if portsConflict(v.info.pod.HostPorts, c.ports) || !r.reqsCompatible(v, c) {
-		return move{}, false
+		return false
 	}
 	pins, ok := r.topology(v, target{claim: c})
 	if !ok {
-		return move{}, false
+		return false
 	}
 	cheap := r.firstFit(v, c, need, pins)
 	if cheap < 0 || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
-		return move{}, false
+		return false
 	}
-	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
+	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}
+	return true
 }
 
 // everyClaimTaken reports whether hostOK fails on every open claim: one of

@@ -34,6 +34,7 @@ type run struct {
 	fails []Reason
 	held  map[reservation]int // claims holding each reservation
 	fresh []claim             // per pool: scratch for trying a new claim
+	moves moves               // the buffers of the moves place weighs
 	// hostTaken counts, per counter, the claims holding a pod it counts.
 	hostTaken []int32
 	seq       sequence // the order pods are taken in

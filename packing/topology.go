@@ -49,7 +49,8 @@ func (c *claim) carries(key string) bool { return c.reqs.Has(key) || c.pl.allowU
 // topology checks the pod's active constraints and the inverse
 // anti-affinity of placed pods against t. For a claim it also fixes, as
 // pins, the domain of every topology key the pod is constrained or counted
-// by. The pins alias r.pins.
+// by. The pins are in r.pins, a scratch buffer the next call reuses: a
+// caller copies what it keeps (see tryClaim).
 func (r *run) topology(v view, t target) ([]pin, bool) {
 	pins := r.pins[:0]
 	defer func() { r.pins = pins[:0] }()
