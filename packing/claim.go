@@ -249,7 +249,7 @@ func (r *run) compact() {
 		return
 	}
 	for i, c := range r.claims {
-		c.rename(i, r.claimName(c.pl, c.pi, i))
+		c.rename(i, r.memo.claimName(c.pl, c.pi, i))
 		for _, p := range c.pods {
 			r.moved(p, placement{onClaim, int32(i)})
 		}

@@ -103,7 +103,7 @@ func (d poolDiagnosis) hostname() (Reason, bool) {
 		"only an existing node that matches can take the pod", d.pod, d.v.reqs.Get(requirements.LabelHostname), d.pl.np.Name), true
 }
 
-func (d poolDiagnosis) compat() bitset.Set { return d.r.bits[d.v.sig][d.pi] }
+func (d poolDiagnosis) compat() bitset.Set { return d.r.memo.bits[d.v.sig][d.pi] }
 
 func (d poolDiagnosis) unfit() (Reason, bool) {
 	u, ok := d.pl.unfitFor(d.v.reqs)

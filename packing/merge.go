@@ -148,7 +148,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	if !ok {
 		return false
 	}
-	compat := r.bits[mv.sig][a.pi]
+	compat := r.memo.bits[mv.sig][a.pi]
 	price, ok := firstPrice(mv.list, func(t int) bool {
 		return a.cand.Has(t) && b.cand.Has(t) && compat.Has(t) && need.Fits(pl.alloc[t])
 	})

@@ -160,7 +160,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 // claim.adopted).
 func (r *run) materialize(fresh *claim) *claim {
 	id := len(r.claims)
-	return fresh.adopted(id, r.claimName(fresh.pl, fresh.pi, id))
+	return fresh.adopted(id, r.memo.claimName(fresh.pl, fresh.pi, id))
 }
 
 // tryClaim reports whether the pod can join claim c and, when it can,
@@ -195,7 +195,7 @@ func (r *run) tryClaim(v view, c *claim, into *move) bool {
 // of the claims would be wasted.
 func (r *run) everyClaimTaken(v view) bool {
 	for _, k := range v.hostCons {
-		if k.allowed() == 0 && int(r.hostTaken[k.counter]) == len(r.claims) {
+		if k.allowed() == 0 && int(r.counts.hostTaken[k.counter]) == len(r.claims) {
 			return true
 		}
 	}
@@ -250,14 +250,14 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 // pinnedCand is the set of c's candidate types compatible with the pod
 // that admit pins, in a scratch set of r: O(types / 64) per pin.
 func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
-	a := append(r.fit[:0], c.cand...)
-	a.And(r.bits[v.sig][c.pi])
+	a := append(r.memo.fit[:0], c.cand...)
+	a.And(r.memo.bits[v.sig][c.pi])
 	for _, p := range pins {
 		if b, ok := c.pl.pins[p]; ok {
 			a.And(b)
 		}
 	}
-	r.fit = a
+	r.memo.fit = a
 	return a
 }
 

@@ -30,7 +30,7 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reservation]int) []option {
 	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
 	key := priceKey{pi, zone.String(), ct.String()}
-	if opts, ok := r.prices[key]; ok && !pl.reserved {
+	if opts, ok := r.memo.prices[key]; ok && !pl.reserved {
 		return opts
 	}
 	var opts []option
@@ -42,7 +42,7 @@ func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reserv
 	slices.SortFunc(opts, func(a, b option) int {
 		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
-	r.prices[key] = opts
+	r.memo.prices[key] = opts
 	return opts
 }
 

@@ -31,7 +31,7 @@ func spreadWork(t *testing.T, n int, key string) (work, domains int) {
 			t.Fatalf("pod %d unschedulable: %v", i, r.fails[i])
 		}
 	}
-	return r.work, len(s.domains[key])
+	return r.counts.work, len(s.domains[key])
 }
 
 // TestSpreadWorkLinearInDomains bounds, without a clock, what a spread over
