@@ -19,7 +19,8 @@ type nodeT struct {
 }
 
 // addNodes registers the existing nodes, their pods' topology counts and
-// their pools' usage. Initialized nodes come first, then by name.
+// their pools' usage, and indexes the nodes' free room for first fit.
+// Initialized nodes come first, then by name.
 func (r *run) addNodes() {
 	nodes := r.s.prob.Nodes
 	idx := indexes(len(nodes))
@@ -29,6 +30,7 @@ func (r *run) addNodes() {
 	for _, i := range idx {
 		r.addNode(&nodes[i], r.s.labels[i])
 	}
+	r.free = newFreeTree(r.nodes)
 }
 
 func cmpNodes(a, b *Node) int {

@@ -78,7 +78,6 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 	r.fresh = make([]claim, len(s.pools))
 	r.slack = newSlackIndex()
 	r.addNodes()
-	r.free = newFreeTree(r.nodes)
 	return r
 }
 
