@@ -1,13 +1,18 @@
 package packing
 
 import (
+	"slices"
+	"sort"
+
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// claim is a NodeClaim being built.
+// claim is a NodeClaim being built. Its fields, and the run's list of
+// claims (run.claims and Plain's order, run.byPods), are written only by
+// the functions in this file; the rest of the solver reads them.
 type claim struct {
 	id       int
 	name     string
@@ -42,4 +47,211 @@ func (c *claim) price() instancetypes.Price {
 		return 0
 	}
 	return c.pl.price[c.cheap]
+}
+
+// emptyClaim is a claim of pool pl (index pi) with no pods and no place
+// among the run's claims (id -1): the pool's requirements, and every type
+// of the pool a candidate, in the pool's own set until commit narrows it.
+func emptyClaim(pl *pool, pi int) claim {
+	return claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
+}
+
+// adopted returns a copy of the tried empty claim c as the run's claim id,
+// named name. Its candidate set is still the pool's, shared: commit
+// replaces it before narrowing.
+func (c *claim) adopted(id int, name string) *claim {
+	a := *c
+	a.id, a.name = id, name
+	a.hostCounts = map[int32]int32{}
+	a.maxCount = a.pl.all.Len()
+	return &a
+}
+
+// rename gives c its index among the run's claims and its name.
+func (c *claim) rename(id int, name string) { c.id, c.name = id, name }
+
+// setPos records c's index in run.byPods.
+func (c *claim) setPos(i int) { c.pos = i }
+
+// grow records that c holds need on its cheapest type cheap, with the
+// candidates cand and the trim cuts cut that go with it (see narrowed).
+func (c *claim) grow(need resources.List, cheap int, cand bitset.Set, cut [dims]int) {
+	c.used, c.cheap, c.cand, c.cut = need, cheap, cand, cut
+}
+
+// add puts pod i, binding ports, on c.
+func (c *claim) add(i int, ports []HostPort) {
+	c.ports = append(c.ports, ports...)
+	c.pods = append(c.pods, i)
+}
+
+// constrain folds a pod's node requirements reqs, of signature sig, into
+// c's, once per signature.
+func (c *claim) constrain(sig int32, reqs requirements.Set) {
+	if !slices.Contains(c.sigs, sig) {
+		c.reqs = c.reqs.Intersect(reqs)
+		c.sigs = append(c.sigs, sig)
+	}
+}
+
+// fix folds pin p, which c has not taken yet, into c's requirements.
+func (c *claim) fix(p pin) {
+	c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
+	c.pinned = append(c.pinned, p)
+}
+
+// countHost counts one more pod on c that hostname-keyed counter m
+// counts, and reports whether it is the first.
+func (c *claim) countHost(m int32) bool {
+	c.hostCounts[m]++
+	return c.hostCounts[m] == 1
+}
+
+// release drops c's reservation hold and returns the reservation, if c
+// held one.
+func (c *claim) release() (reservation, bool) {
+	if !c.hasResv {
+		return reservation{}, false
+	}
+	c.hasResv = false
+	return c.resv, true
+}
+
+// hold records that c's committed type launches on reservation key, which
+// has units units.
+func (c *claim) hold(key reservation, units int) {
+	c.resv, c.hasResv, c.resvUnits = key, true, units
+}
+
+// refreshMaxAlloc recomputes the claim's bound on its types' allocatable
+// once its candidates have halved since the last time; in between the old,
+// larger bound stays a valid (if looser) quick reject.
+func (c *claim) refreshMaxAlloc() {
+	n := c.cand.Len()
+	if c.maxCount != 0 && n > c.maxCount/2 {
+		return
+	}
+	// Only the core dimensions are tightened; the pool's extended maxima
+	// stay a valid bound and keep this allocation-free.
+	m := c.pl.maxAlloc
+	c.maxCount = n
+	m.CPU, m.Memory, m.EphemeralStorage, m.Pods = 0, 0, 0, 0
+	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
+		a := &c.pl.alloc[t]
+		m.CPU, m.Memory = max(m.CPU, a.CPU), max(m.Memory, a.Memory)
+		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
+	}
+	c.maxAlloc = m
+}
+
+// setMergeView keeps mv as c's merge view (see run.mergeView).
+func (c *claim) setMergeView(mv mergeView) { c.mv = mv }
+
+// merged is what a claim becomes when it absorbs another: the merged
+// requirements, candidates, trim cuts and requests, and its merge view.
+type merged struct {
+	reqs requirements.Set
+	cand bitset.Set
+	cut  [dims]int
+	need resources.List
+	view mergeView
+}
+
+// absorb moves b's pods into c, which becomes j, its committed type the
+// first of j's candidates; b is marked gone, for merge to drop.
+func (c *claim) absorb(b *claim, j merged) {
+	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
+	c.cut, c.mv = j.cut, j.view
+	c.pods = append(c.pods, b.pods...)
+	c.ports = append(c.ports, b.ports...)
+	for _, sig := range b.sigs {
+		if !slices.Contains(c.sigs, sig) {
+			c.sigs = append(c.sigs, sig)
+		}
+	}
+	for _, p := range b.pinned {
+		if !slices.Contains(c.pinned, p) {
+			c.pinned = append(c.pinned, p)
+		}
+	}
+	b.gone = true
+}
+
+// adopt makes c, a claim materialize returned, one of the run's open
+// claims, counted as a node of its pool.
+func (r *run) adopt(c *claim) {
+	r.claims = append(r.claims, c)
+	if !r.cost { // only Plain takes claims in Karpenter's order
+		c.setPos(len(r.byPods))
+		r.byPods = append(r.byPods, c)
+	}
+	r.use.open(c.pi)
+}
+
+// exactOrderClaims is how many open claims Plain keeps in exactly
+// Karpenter's order; past it, the order is kept incrementally.
+const exactOrderClaims = 256
+
+// orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
+// in-flight claims so before every try, with sort.Slice: the same unstable
+// sort, called at the same points, leaves claims with equal counts in
+// Karpenter's order. A restart shuffles them first, so that claims with
+// equal counts come in a random order. That costs a pass over the claims
+// per pod, so past exactOrderClaims bubble moves each claim that gains a
+// pod past those with fewer (or as many, older) instead, and new claims
+// join at the end: nearly the same order, without the per-pod pass.
+func (r *run) orderClaims() {
+	if len(r.byPods) > exactOrderClaims {
+		return
+	}
+	r.shuffleClaims()
+	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
+	for i, c := range r.byPods {
+		c.setPos(i)
+		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
+			r.tied()
+		}
+	}
+}
+
+// bubble moves c, which gained a pod, past the claims with fewer pods or as
+// many and older, keeping byPods ordered by count, then age.
+func (r *run) bubble(c *claim) {
+	i := c.pos
+	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
+		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
+		r.byPods[i].setPos(i)
+		i++
+	}
+	c.setPos(i)
+}
+
+// fewer reports whether a comes before b in Plain's order: fewer pods, or
+// as many and older.
+func fewer(a, b *claim) bool {
+	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
+}
+
+// shuffleClaims shuffles Plain's claims in a restart.
+func (r *run) shuffleClaims() {
+	if r.tie != nil {
+		r.tie.Shuffle(len(r.byPods), func(a, b int) { r.byPods[a], r.byPods[b] = r.byPods[b], r.byPods[a] })
+	}
+}
+
+// compact drops the claims merged away (see claim.absorb) and, when there
+// were any, renumbers and renames the rest in order, so that names stay
+// "<pool>-1" onwards without gaps, and moves their pods with them.
+func (r *run) compact() {
+	n := len(r.claims)
+	r.claims = slices.DeleteFunc(r.claims, func(c *claim) bool { return c.gone })
+	if len(r.claims) == n {
+		return
+	}
+	for i, c := range r.claims {
+		c.rename(i, r.memo.claimName(c.pl, c.pi, i))
+		for _, p := range c.pods {
+			r.moved(p, placement{onClaim, int32(i)})
+		}
+	}
 }

@@ -103,7 +103,7 @@ func (d poolDiagnosis) hostname() (Reason, bool) {
 		"only an existing node that matches can take the pod", d.pod, d.v.reqs.Get(requirements.LabelHostname), d.pl.np.Name), true
 }
 
-func (d poolDiagnosis) compat() bitset.Set { return d.r.bits[d.v.sig][d.pi] }
+func (d poolDiagnosis) compat() bitset.Set { return d.r.memo.bits[d.v.sig][d.pi] }
 
 func (d poolDiagnosis) unfit() (Reason, bool) {
 	u, ok := d.pl.unfitFor(d.v.reqs)
@@ -138,8 +138,8 @@ func (d poolDiagnosis) minValues() (Reason, bool) {
 	if !d.pl.minValues {
 		return Reason{}, false
 	}
-	c := &claim{pl: d.pl, pi: d.pi, reqs: d.pl.reqs, cand: d.pl.all.Clone(), cheap: -1, maxAlloc: d.pl.maxAlloc}
-	cand, _ := d.r.narrowed(d.v, c, d.v.info.req, nil)
+	c := emptyClaim(d.pl, d.pi) // narrowed does not change its candidates, the pool's
+	cand, _ := d.r.narrowed(d.v, &c, d.v.info.req, nil)
 	if satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand) {
 		return Reason{}, false
 	}

@@ -168,7 +168,9 @@
 // merge of O(rounds × claims × 8) bitset operations; the default restarts
 // add at most about 1,024 pod placements per rule, so they cost much on
 // small problems (a 100-pod solve takes several times as long) and
-// nothing past 1,024 pods.
+// nothing past 1,024 pods. [SolveContext] checks its context every 64
+// pods of a pass, before every merge round and every restart: a
+// cancelled solve stops within that much work and returns no plan.
 //
 // A pod placed nowhere gets a [Reason] for the NodePool it came closest in;
 // when the pod or a NodePool asks for what no instance type of the catalog

@@ -82,10 +82,10 @@ func (r *run) labelGap(cat *instancetypes.Catalog, reqs requirements.Set) (requi
 			continue
 		}
 		k := gapKey{cat, req.String()}
-		gap, seen := r.gaps[k]
+		gap, seen := r.memo.gaps[k]
 		if !seen {
 			gap = labelMissing(cat, req)
-			r.gaps[k] = gap
+			r.memo.gaps[k] = gap
 		}
 		if gap {
 			return req, true
@@ -117,10 +117,10 @@ func (r *run) resourceGap(cat *instancetypes.Catalog, need resources.List) (reso
 			continue
 		}
 		k := gapKey{cat, "resource " + string(name)}
-		gap, seen := r.gaps[k]
+		gap, seen := r.memo.gaps[k]
 		if !seen {
 			gap = !catalogHas(cat, name)
-			r.gaps[k] = gap
+			r.memo.gaps[k] = gap
 		}
 		if gap {
 			return name, true

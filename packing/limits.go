@@ -2,6 +2,7 @@ package packing
 
 import (
 	"math"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -43,6 +44,15 @@ func (u *usage) addNode(pi int, pl *pool, capacity resources.List) {
 		u.committed[pi][i] = min(u.committed[pi][i]+capacity.Get(lim.Name), MaxLimit+1)
 	}
 	u.nodes[pi]++
+}
+
+// clone returns a copy of u that shares no counter with it.
+func (u *usage) clone() usage {
+	c := usage{committed: make([][]int64, len(u.committed)), nodes: slices.Clone(u.nodes)}
+	for pi, used := range u.committed {
+		c.committed[pi] = slices.Clone(used)
+	}
+	return c
 }
 
 // nodeCapacity is what a node counts against its pool's limits: the
@@ -147,9 +157,9 @@ func (u *usage) slackAfter(a, b *claim, t int) bool {
 // anyWithin reports whether some type compat lists, of pool pl (index
 // pi), holds need within the pool's limits as a new claim.
 func (u *usage) anyWithin(pl *pool, pi int, compat interface{ Next(int) int }, need resources.List) bool {
-	c := &claim{pl: pl, pi: pi, cheap: -1}
+	c := emptyClaim(pl, pi)
 	for t := compat.Next(0); t >= 0; t = compat.Next(t + 1) {
-		if need.Fits(pl.alloc[t]) && u.within(c, t) {
+		if need.Fits(pl.alloc[t]) && u.within(&c, t) {
 			return true
 		}
 	}

@@ -10,20 +10,22 @@ import (
 
 // memo is what runs of one solve may share when they run one after
 // another: it depends on the problem alone, not on the placements.
-// Its scratch buffers serve one pass at a time.
+// Its scratch buffers serve one pass at a time. Each field has one
+// writer, named beside it.
 type memo struct {
-	sigs   map[string]int32
-	bits   [][]bitset.Set // per signature, per pool: compatible types
-	reqsOf []requirements.Set
-	prices map[priceKey][]option // see priced
-	names  map[[2]int]string     // claim names by (pool, claim index)
-	pins   []pin                 // scratch
-	cands  []int                 // scratch
-	pinBuf []pin                 // scratch for freshPins
-	fit    bitset.Set            // scratch for pinnedCand
-	gaps   map[gapKey]bool       // see labelGap and resourceGap
+	sigs   map[string]int32      // signatures by requirement key (intern)
+	bits   [][]bitset.Set        // per signature, per pool: compatible types (intern)
+	reqsOf []requirements.Set    // per signature: its requirements (intern)
+	names  map[[2]int]string     // claim names by (pool, claim index) (claimName)
+	prices map[priceKey][]option // pricing.go: pricedBy
+	gaps   map[gapKey]bool       // gaps.go: labelGap and resourceGap
+	pins   []pin                 // scratch of topology.go: topology
+	cands  []int                 // scratch of topology.go: candidates
+	pinBuf []pin                 // scratch of narrow.go: freshPins
+	fit    bitset.Set            // scratch of place.go: pinnedCand
 }
 
+// newMemo is an empty memo, for the first pass of a goroutine.
 func newMemo() *memo {
 	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
 }
@@ -46,17 +48,17 @@ func (r *run) signature(reqs requirements.Set) int32 { return r.intern(reqs.Stri
 
 // intern is signature with the set's key already formatted.
 func (r *run) intern(key string, reqs requirements.Set) int32 {
-	if id, ok := r.sigs[key]; ok {
+	if id, ok := r.memo.sigs[key]; ok {
 		return id
 	}
-	id := int32(len(r.bits))
-	r.sigs[key] = id
+	id := int32(len(r.memo.bits))
+	r.memo.sigs[key] = id
 	per := make([]bitset.Set, len(r.s.pools))
 	for pi, pl := range r.s.pools {
 		per[pi] = compatibleTypes(pl, reqs)
 	}
-	r.bits = append(r.bits, per)
-	r.reqsOf = append(r.reqsOf, reqs)
+	r.memo.bits = append(r.memo.bits, per)
+	r.memo.reqsOf = append(r.memo.reqsOf, reqs)
 	return id
 }
 

@@ -41,11 +41,10 @@ const (
 // merge works in rounds, until a round joins none or only a few, or the
 // solve is halted (see static.halted). Claims are visited cheapest first;
 // each absorbs the first of the next few that it can. It keeps the claims'
-// order and, when it joined any, renumbers and renames them, so that names
-// stay "<pool>-1" onwards without gaps. Renaming keeps every hostname constraint: names stay
+// order and, when it joined any, renumbers and renames them (see
+// run.compact). Renaming keeps every hostname constraint: names stay
 // distinct, and no pod whose constraints look at hostnames changed node.
 func (r *run) merge() {
-	n := len(r.claims)
 	for range mergeRounds {
 		if r.s.halted() {
 			break
@@ -54,16 +53,7 @@ func (r *run) merge() {
 			break
 		}
 	}
-	r.claims = slices.DeleteFunc(r.claims, func(c *claim) bool { return c.gone })
-	if len(r.claims) == n {
-		return
-	}
-	for i, c := range r.claims {
-		c.id, c.name = i, r.claimName(c.pl, c.pi, i)
-		for _, p := range c.pods {
-			r.where[p] = -i - 2
-		}
-	}
+	r.compact()
 }
 
 // mergeRound runs one round and returns how many claims it considered and
@@ -120,8 +110,9 @@ type mergeView struct {
 // price at all.
 func (r *run) mergeView(c *claim) bool {
 	if c.mv.key == "" {
-		c.mv = r.newMergeView(c.pl, c.pi, c.reqs)
-		c.mv.price, c.mv.priced = firstPrice(c.mv.list, c.cand.Has)
+		mv := r.newMergeView(c.pl, c.pi, c.reqs)
+		mv.price, mv.priced = firstPrice(mv.list, c.cand.Has)
+		c.setMergeView(mv)
 	}
 	return c.mv.priced
 }
@@ -157,7 +148,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	if !ok {
 		return false
 	}
-	compat := r.bits[mv.sig][a.pi]
+	compat := r.memo.bits[mv.sig][a.pi]
 	price, ok := firstPrice(mv.list, func(t int) bool {
 		return a.cand.Has(t) && b.cand.Has(t) && compat.Has(t) && need.Fits(pl.alloc[t])
 	})
@@ -173,8 +164,8 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	mv.price, mv.priced = price, true
-	r.absorb(a, b, reqs, cand, need)
-	a.cut, a.mv = cut, mv
+	r.use.join(a, b, cand.Next(0))
+	a.absorb(b, merged{reqs: reqs, cand: cand, cut: cut, need: need, view: mv})
 	return true
 }
 
@@ -225,24 +216,4 @@ func fitExtended(pl *pool, cand bitset.Set, need resources.List) {
 			cand.Remove(t)
 		}
 	}
-}
-
-// absorb moves b's pods into a, which takes the merged requirements and
-// candidates; b is marked gone, for merge to drop.
-func (r *run) absorb(a, b *claim, reqs requirements.Set, cand bitset.Set, need resources.List) {
-	r.use.join(a, b, cand.Next(0))
-	a.reqs, a.cand, a.cheap, a.used = reqs, cand, cand.Next(0), need
-	a.pods = append(a.pods, b.pods...)
-	a.ports = append(a.ports, b.ports...)
-	for _, sig := range b.sigs {
-		if !slices.Contains(a.sigs, sig) {
-			a.sigs = append(a.sigs, sig)
-		}
-	}
-	for _, p := range b.pinned {
-		if !slices.Contains(a.pinned, p) {
-			a.pinned = append(a.pinned, p)
-		}
-	}
-	b.gone = true
 }

@@ -52,7 +52,7 @@ func (pl *pool) sortBySize() {
 func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
 	cand, cut := c.cand.Clone(), c.cut
 	if !slices.Contains(c.sigs, v.sig) {
-		cand.And(r.bits[v.sig][c.pi])
+		cand.And(r.memo.bits[v.sig][c.pi])
 	}
 	fresh := r.freshPins(c, pins)
 	for _, p := range fresh {
@@ -76,13 +76,13 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 
 // freshPins returns the pins c has not taken yet, in a scratch slice.
 func (r *run) freshPins(c *claim, pins []pin) []pin {
-	fresh := r.pinBuf[:0]
+	fresh := r.memo.pinBuf[:0]
 	for _, p := range pins {
 		if !slices.Contains(c.pinned, p) {
 			fresh = append(fresh, p)
 		}
 	}
-	r.pinBuf = fresh
+	r.memo.pinBuf = fresh
 	return fresh
 }
 

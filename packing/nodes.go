@@ -19,7 +19,8 @@ type nodeT struct {
 }
 
 // addNodes registers the existing nodes, their pods' topology counts and
-// their pools' usage. Initialized nodes come first, then by name.
+// their pools' usage, and indexes the nodes' free room for first fit.
+// Initialized nodes come first, then by name.
 func (r *run) addNodes() {
 	nodes := r.s.prob.Nodes
 	idx := indexes(len(nodes))
@@ -29,6 +30,7 @@ func (r *run) addNodes() {
 	for _, i := range idx {
 		r.addNode(&nodes[i], r.s.labels[i])
 	}
+	r.free = newFreeTree(r.nodes)
 }
 
 func cmpNodes(a, b *Node) int {
@@ -134,7 +136,6 @@ func (r *run) commitNode(v view, ni int) {
 	r.free.set(ni, nd.free.CPU, nd.free.Memory)
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
 	nd.pods = append(nd.pods, v.i)
-	r.where[v.i] = ni
 	r.record(v, target{node: nd}, nil)
-	r.order = append(r.order, v.i)
+	r.placed(v.i, placement{onNode, int32(ni)})
 }

@@ -103,16 +103,15 @@ func (r *run) reserve(c *claim) {
 	if !c.pl.reserved {
 		return
 	}
-	if c.hasResv {
-		r.held[c.resv]--
-		c.hasResv = false
+	if key, ok := c.release(); ok {
+		r.held[key]--
 	}
 	t := c.pl.types[c.cheap]
 	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
 	for _, o := range t.Offerings {
 		if r.usable(c, t, o) && zone.Has(o.Zone) && ct.Has(o.CapacityType.String()) {
 			if o.CapacityType == instancetypes.Reserved {
-				c.resv, c.hasResv, c.resvUnits = reservationOf(t, o), true, o.ReservedUnits
+				c.hold(reservationOf(t, o), o.ReservedUnits)
 				r.held[c.resv]++
 			}
 			return

@@ -34,7 +34,7 @@ func (r *run) reorder(queue []int) {
 		r.shuffleEqual(queue)
 		if r.tie.IntN(2) == 1 {
 			r.sortByBlend(queue, r.tie.Float64())
-			r.ties++
+			r.tied()
 		}
 	}
 }
@@ -75,7 +75,7 @@ func (r *run) shuffleEqual(queue []int) {
 	for _, e := range r.s.equal {
 		part := queue[e[0]:e[1]]
 		r.tie.Shuffle(len(part), func(a, b int) { part[a], part[b] = part[b], part[a] })
-		r.ties++
+		r.tied()
 	}
 }
 

@@ -2,7 +2,6 @@ package packing
 
 import (
 	"slices"
-	"sort"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -13,7 +12,7 @@ import (
 // place puts the pod of v on an existing node, then on a claim opened in
 // this solve, then on a new claim from the first pool that takes it.
 func (r *run) place(v view) bool {
-	r.gen++ // a new pod, or a new view of it: no memoized minCount holds
+	r.forgetMinCounts() // a new pod, or a new view of it
 	req := &v.info.req
 	for ni := r.free.next(0, req.CPU, req.Memory); ni >= 0; ni = r.free.next(ni+1, req.CPU, req.Memory) {
 		if r.fitsNode(v, r.nodes[ni]) {
@@ -31,8 +30,8 @@ func (r *run) place(v view) bool {
 		return r.placeByCost(v)
 	}
 	for _, c := range r.byPods {
-		if m, ok := r.tryClaim(v, c); ok {
-			r.commit(v, c, m)
+		if m := &r.moves.try; r.tryClaim(v, c, m) {
+			r.commit(v, c, *m)
 			return true
 		}
 	}
@@ -40,12 +39,19 @@ func (r *run) place(v view) bool {
 }
 
 // move is a feasible placement on a claim: the claim's new cheapest type
-// and the topology pins it takes.
+// and the topology pins it takes, in a buffer of its own (see moves).
 type move struct {
 	cheap int
 	delta instancetypes.Price
 	pins  []pin
 }
+
+// moves are the buffers of the moves place weighs at once, each filled by
+// tryClaim and reused from pod to pod, so that weighing allocates nothing:
+// the move being tried, the best upgrade so far (cheapestUpgrade swaps the
+// two) and a new claim's (newClaim). A move stays valid until its buffer
+// is filled again, which only the next tryClaim into it does.
+type moves struct{ try, best, fresh move }
 
 // placeByCost takes the placement that raises the plan's price least: a
 // claim whose current type has room costs nothing; otherwise the cheapest
@@ -88,8 +94,8 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 			return true // cheap to skip: not counted against the scan
 		}
 		n++
-		if m, ok := r.tryClaim(v, c); ok && m.cheap == c.cheap {
-			found, fm = c, m
+		if m := &r.moves.try; r.tryClaim(v, c, m) && m.cheap == c.cheap {
+			found, fm = c, *m
 			return false
 		}
 		return n < scanFree
@@ -100,10 +106,10 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 // cheapestUpgrade prices the pod on the claims with the most room.
 func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 	var (
-		best *claim
-		bm   move
-		n    int
-		seen int
+		best      *claim
+		try, kept = &r.moves.try, &r.moves.best
+		n         int
+		seen      int
 	)
 	r.slack.descend(func(c *claim) bool {
 		if seen++; seen > scanVisits {
@@ -112,14 +118,14 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		if !r.hostOK(v, c) {
 			return true
 		}
-		m, ok := r.tryClaim(v, c)
-		if ok && (best == nil || m.delta < bm.delta) {
-			best, bm = c, move{cheap: m.cheap, delta: m.delta, pins: slices.Clone(m.pins)}
+		if r.tryClaim(v, c, try) && (best == nil || try.delta < kept.delta) {
+			best = c
+			*try, *kept = *kept, *try // kept takes the move and its buffer
 		}
 		n++
 		return n < scanUpgrade
 	})
-	return best, bm, best != nil
+	return best, *kept, best != nil
 }
 
 // openClaim opens a claim from the first pool that takes the pod.
@@ -142,58 +148,45 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// An empty claim is tried without allocating; its hostname domain
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
-		*c = claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
-		if m, ok := r.tryClaim(v, c); ok {
-			m.pins = slices.Clone(m.pins)
-			return r.materialize(c), m, true
+		*c = emptyClaim(pl, pi)
+		if m := &r.moves.fresh; r.tryClaim(v, c, m) {
+			return r.materialize(c), *m, true
 		}
 	}
 	return nil, move{}, false
 }
 
-// materialize turns a tried empty claim into one of the run's own. Its
-// candidate set is still the pool's, shared: commit replaces it before
-// narrowing.
+// materialize turns a tried empty claim into one of the run's own (see
+// claim.adopted).
 func (r *run) materialize(fresh *claim) *claim {
-	c := *fresh
-	c.id = len(r.claims)
-	c.name = r.claimName(c.pl, c.pi, c.id)
-	c.hostCounts = map[int32]int32{}
-	c.maxCount = c.pl.all.Len()
-	return &c
+	id := len(r.claims)
+	return fresh.adopted(id, r.memo.claimName(fresh.pl, fresh.pi, id))
 }
 
-func (r *run) adopt(c *claim) {
-	r.claims = append(r.claims, c)
-	if !r.cost { // only Plain takes claims in Karpenter's order
-		c.pos = len(r.byPods)
-		r.byPods = append(r.byPods, c)
-	}
-	r.use.open(c.pi)
-}
-
-// tryClaim checks whether the pod can join claim c, and at what price.
-// It does not change c. The returned pins alias r.pins.
-func (r *run) tryClaim(v view, c *claim) (move, bool) {
+// tryClaim reports whether the pod can join claim c and, when it can,
+// fills into with the move, its pins copied into into's own buffer (see
+// moves); else into is left as it was. It does not change c.
+func (r *run) tryClaim(v view, c *claim, into *move) bool {
 	if !r.hostOK(v, c) {
-		return move{}, false
+		return false
 	}
 	need := c.used.Add(v.info.req)
 	if !need.Fits(c.maxAlloc) || requirements.Tolerates(v.tols, c.pl.taints) != nil {
-		return move{}, false
+		return false
 	}
 	if portsConflict(v.info.pod.HostPorts, c.ports) || !r.reqsCompatible(v, c) {
-		return move{}, false
+		return false
 	}
 	pins, ok := r.topology(v, target{claim: c})
 	if !ok {
-		return move{}, false
+		return false
 	}
 	cheap := r.firstFit(v, c, need, pins)
 	if cheap < 0 || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
-		return move{}, false
+		return false
 	}
-	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
+	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}
+	return true
 }
 
 // everyClaimTaken reports whether hostOK fails on every open claim: one of
@@ -202,7 +195,7 @@ func (r *run) tryClaim(v view, c *claim) (move, bool) {
 // of the claims would be wasted.
 func (r *run) everyClaimTaken(v view) bool {
 	for _, k := range v.hostCons {
-		if k.allowed() == 0 && int(r.hostTaken[k.counter]) == len(r.claims) {
+		if k.allowed() == 0 && int(r.counts.hostTaken[k.counter]) == len(r.claims) {
 			return true
 		}
 	}
@@ -257,14 +250,14 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
 // pinnedCand is the set of c's candidate types compatible with the pod
 // that admit pins, in a scratch set of r: O(types / 64) per pin.
 func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
-	a := append(r.fit[:0], c.cand...)
-	a.And(r.bits[v.sig][c.pi])
+	a := append(r.memo.fit[:0], c.cand...)
+	a.And(r.memo.bits[v.sig][c.pi])
 	for _, p := range pins {
 		if b, ok := c.pl.pins[p]; ok {
 			a.And(b)
 		}
 	}
-	r.fit = a
+	r.memo.fit = a
 	return a
 }
 
@@ -298,96 +291,28 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 // commit adds the pod to c with the move tryClaim found.
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
-	c.cand, c.cut = r.narrowed(v, c, need, m.pins)
+	cand, cut := r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
 	r.use.charge(c, m.cheap)
-	c.used, c.cheap = need, m.cheap
+	c.grow(need, m.cheap, cand, cut)
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)
-	r.refreshMaxAlloc(c)
-	c.ports = append(c.ports, v.info.pod.HostPorts...)
-	c.pods = append(c.pods, v.i)
-	r.where[v.i] = -c.id - 2
+	c.refreshMaxAlloc()
+	c.add(v.i, v.info.pod.HostPorts)
 	r.record(v, target{claim: c}, nil)
-	r.order = append(r.order, v.i)
+	r.placed(v.i, placement{onClaim, int32(c.id)})
 	r.slack.insert(c)
 	if len(r.byPods) > exactOrderClaims {
 		r.bubble(c)
 	}
 }
 
-// refreshMaxAlloc recomputes the claim's bound on its types' allocatable
-// once its candidates have halved since the last time; in between the old,
-// larger bound stays a valid (if looser) quick reject.
-func (r *run) refreshMaxAlloc(c *claim) {
-	n := c.cand.Len()
-	if c.maxCount != 0 && n > c.maxCount/2 {
-		return
-	}
-	// Only the core dimensions are tightened; the pool's extended maxima
-	// stay a valid bound and keep this allocation-free.
-	m := c.pl.maxAlloc
-	c.maxCount = n
-	m.CPU, m.Memory, m.EphemeralStorage, m.Pods = 0, 0, 0, 0
-	for t := c.cand.Next(0); t >= 0; t = c.cand.Next(t + 1) {
-		a := &c.pl.alloc[t]
-		m.CPU, m.Memory = max(m.CPU, a.CPU), max(m.Memory, a.Memory)
-		m.EphemeralStorage, m.Pods = max(m.EphemeralStorage, a.EphemeralStorage), max(m.Pods, a.Pods)
-	}
-	c.maxAlloc = m
-}
-
+// narrowReqs folds the pod's requirements and the pins it brings into c's.
 func (r *run) narrowReqs(v view, c *claim, pins []pin) {
-	if !slices.Contains(c.sigs, v.sig) {
-		c.reqs = c.reqs.Intersect(v.reqs)
-		c.sigs = append(c.sigs, v.sig)
-	}
+	c.constrain(v.sig, v.reqs)
 	for _, p := range r.freshPins(c, pins) {
-		c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
-		c.pinned = append(c.pinned, p)
+		c.fix(p)
 	}
-}
-
-// exactOrderClaims is how many open claims Plain keeps in exactly
-// Karpenter's order; past it, the order is kept incrementally.
-const exactOrderClaims = 256
-
-// orderClaims puts Plain's claims fewest pods first. Karpenter sorts its
-// in-flight claims so before every try, with sort.Slice: the same unstable
-// sort, called at the same points, leaves claims with equal counts in
-// Karpenter's order. A restart shuffles them first, so that claims with
-// equal counts come in a random order. That costs a pass over the claims per pod, so past
-// exactOrderClaims bubble moves each claim that gains a pod past those
-// with fewer (or as many, older) instead, and new claims join at the end:
-// nearly the same order, without the per-pod pass.
-func (r *run) orderClaims() {
-	if len(r.byPods) > exactOrderClaims {
-		return
-	}
-	r.shuffleClaims()
-	sort.Slice(r.byPods, func(a, b int) bool { return len(r.byPods[a].pods) < len(r.byPods[b].pods) })
-	for i, c := range r.byPods {
-		c.pos = i
-		if r.tie != nil && i > 0 && len(r.byPods[i-1].pods) == len(c.pods) {
-			r.ties++
-		}
-	}
-}
-
-// bubble moves c, which gained a pod, past the claims with fewer pods or as
-// many and older, keeping byPods ordered by count, then age.
-func (r *run) bubble(c *claim) {
-	i := c.pos
-	for i+1 < len(r.byPods) && fewer(r.byPods[i+1], c) {
-		r.byPods[i], r.byPods[i+1] = r.byPods[i+1], c
-		r.byPods[i].pos = i
-		i++
-	}
-	c.pos = i
-}
-
-func fewer(a, b *claim) bool {
-	return len(a.pods) < len(b.pods) || (len(a.pods) == len(b.pods) && a.id < b.id)
 }
 
 // portsConflict reports whether any of ports clashes with used: the same

@@ -6,12 +6,8 @@ import (
 	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
-	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
-
-// DefaultMaxInstanceTypes caps a NodeClaim's candidate types, as Karpenter.
-const DefaultMaxInstanceTypes = 600
 
 // reservation names a capacity reservation of one type in one zone.
 type reservation struct{ typ, zone, id string }
@@ -20,54 +16,6 @@ type reservation struct{ typ, zone, id string }
 type option struct {
 	t   int
 	off instancetypes.Offering
-}
-
-// options lists, as positions in the priced list, the claim's types that
-// hold its pods, each at its cheapest usable offering, cheapest first,
-// capped unless the cap would break minValues.
-func (r *run) options(c *claim, units map[reservation]int) ([]option, []int32) {
-	priced := r.priced(c, units)
-	all := make([]int32, 0, min(len(priced), c.cand.Len()))
-	for i, o := range priced {
-		if c.cand.Has(o.t) {
-			all = append(all, int32(i))
-		}
-	}
-	if r.use.slack(c) {
-		return priced, r.truncate(c, priced, all)
-	}
-	idx := make([]int32, 0, len(all))
-	for _, i := range all {
-		if t := priced[i].t; t == c.cheap || r.use.within(c, t) {
-			idx = append(idx, i)
-		}
-	}
-	// Fallbacks that later claims pushed over the limits are dropped, unless
-	// that would break minValues.
-	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, idx)) {
-		idx = all
-	}
-	return priced, r.truncate(c, priced, idx)
-}
-
-func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
-	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
-	if len(idx) <= limit {
-		return idx
-	}
-	short := idx[:limit]
-	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, short)) {
-		return idx
-	}
-	return short
-}
-
-func optionSet(c *claim, priced []option, idx []int32) bitset.Set {
-	b := bitset.New(len(c.pl.types))
-	for _, i := range idx {
-		b.Add(priced[i].t)
-	}
-	return b
 }
 
 // priced lists every type of c's pool at its cheapest offering under c's
@@ -82,7 +30,7 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reservation]int) []option {
 	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
 	key := priceKey{pi, zone.String(), ct.String()}
-	if opts, ok := r.prices[key]; ok && !pl.reserved {
+	if opts, ok := r.memo.prices[key]; ok && !pl.reserved {
 		return opts
 	}
 	var opts []option
@@ -94,7 +42,7 @@ func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reserv
 	slices.SortFunc(opts, func(a, b option) int {
 		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
-	r.prices[key] = opts
+	r.memo.prices[key] = opts
 	return opts
 }
 

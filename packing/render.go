@@ -15,8 +15,8 @@ func (r *run) plan() Plan { return r.render(r.settle()) }
 func (r *run) render(st settlement) Plan {
 	p := Plan{Order: slices.Clone(r.order), Price: st.price}
 	for _, i := range r.order {
-		if w := r.where[i]; w >= 0 {
-			p.Bindings = append(p.Bindings, Binding{Pod: i, Node: r.nodes[w].n.Name})
+		if w := r.where[i]; w.kind == onNode {
+			p.Bindings = append(p.Bindings, Binding{Pod: i, Node: r.nodes[w.index].n.Name})
 		}
 	}
 	p.NodeClaims = make([]NodeClaim, len(r.claims))
@@ -24,7 +24,7 @@ func (r *run) render(st settlement) Plan {
 		p.NodeClaims[i] = r.nodeClaim(c, st.claims[i])
 	}
 	for _, i := range r.s.order {
-		if r.where[i] == -1 {
+		if r.where[i].kind == unplaced {
 			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
 		}
 	}

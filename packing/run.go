@@ -3,52 +3,64 @@ package packing
 import (
 	"math/rand/v2"
 	"slices"
-
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // run is one first-fit-decreasing pass over the pods with one claim-choice
-// strategy. Runs of one Solve share a static, read-only.
+// strategy. Runs of one Solve share a static, read-only. Each group of its
+// fields is written by the file named beside it (after newRun makes it);
+// the rest of the solver only reads it.
 type run struct {
-	s      *static
-	cost   bool // choose claims by marginal cost, not fewest pods first
-	nodes  []*nodeT
-	free   *freeTree // the nodes' free cpu and memory, for first fit
-	claims []*claim
-	byPods []*claim // Plain only: claims in Karpenter's order (see place)
-	slack  *slackIndex
-	// dcounts and others count, per counter, the pods it counts in each
-	// domain, each domain in one of them (see tally): dcounts the known
-	// domains of a key other than the hostname, by their index in
-	// static.domains; others, a map made on first use, the rest. total
-	// is their sum per counter, kept so that "does any pod count" is O(1).
-	dcounts [][]int32
-	others  []map[string]int32
-	total   []int32
-	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
-	states  []podState
-	where   []int // per pod: node index, or -(claim index)-2; -1 unplaced
-	order   []int
-	use     usage // the NodePools' use, for their limits
-	*memo
-	fails []Reason
-	held  map[reservation]int // claims holding each reservation
-	fresh []claim             // per pool: scratch for trying a new claim
-	// hostTaken counts, per counter, the claims holding a pod it counts.
-	hostTaken []int32
-	seq       sequence // the order pods are taken in
-	// tie breaks ties at random in a restart (nil in a greedy pass);
-	// ties counts the random choices among two or more.
+	s *static
+	// How the pass runs: its claim rule, its pod order and, in a restart,
+	// the generator of its tie-breaks (nil in a greedy pass); ties counts
+	// the random choices among two or more (search.go: tied).
+	cost bool // choose claims by marginal cost, not fewest pods first
+	seq  sequence
 	tie  *rand.Rand
 	ties int
-	// gen changes whenever a memoized minCount may change: at every
-	// placement attempt and every recorded pod. minMemo holds, per
-	// counter, the last minCount computed.
-	gen     uint64
-	minMemo []minEntry
-	// work counts the domains and types the topology checks visit, so
-	// that a test can bound their cost without a clock.
-	work int
+
+	// The pods: where each is and the order they were placed in (run.go:
+	// placed, moved); how far each is relaxed and why it last failed
+	// (relax.go).
+	where  []placement
+	order  []int
+	states []podState
+	fails  []Reason
+
+	// The existing nodes and their free cpu and memory, for first fit
+	// (nodes.go).
+	nodes []*nodeT
+	free  *freeTree
+
+	// The claims, and Plain's order of them (claim.go); the claims by
+	// room (place.go: commit), and place's scratch: an empty claim per
+	// pool to try and the buffers of the moves it weighs (place.go).
+	claims []*claim
+	byPods []*claim
+	slack  *slackIndex
+	fresh  []claim
+	moves  moves
+
+	counts counts              // the topology counts (topology.go)
+	use    usage               // the NodePools' use, for their limits (limits.go)
+	held   map[reservation]int // claims holding each reservation (offerings.go: reserve)
+	memo   *memo               // what the goroutine's passes share (see memo)
+}
+
+// placeKind says where a pod of a run is.
+type placeKind uint8
+
+const (
+	unplaced placeKind = iota // nowhere (yet): the zero placement
+	onNode                    // on the existing node run.nodes[index]
+	onClaim                   // on the claim run.claims[index]
+)
+
+// placement is where a pod of a run is: its kind, and the index of its
+// node or claim. The zero placement is unplaced.
+type placement struct {
+	kind  placeKind
+	index int32
 }
 
 // newRun starts a pass; m may come from an earlier pass of the same
@@ -59,24 +71,13 @@ func newRun(s *static, spec passSpec, m *memo) *run {
 	}
 	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
-	r.where = slices.Repeat([]int{-1}, len(s.pods))
+	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
-	r.others = make([]map[string]int32, len(s.counters))
-	r.hostTaken = make([]int32, len(s.counters))
-	r.minMemo = make([]minEntry, len(s.counters))
-	r.total = make([]int32, len(s.counters))
-	r.dcounts = make([][]int32, len(s.counters))
-	for i, c := range s.counters {
-		if c.key != requirements.LabelHostname {
-			r.dcounts[i] = make([]int32, len(s.domains[c.key]))
-		}
-	}
-	r.anti = make([]map[string]int32, len(s.counters)) // each made on first use (markAnti)
+	r.counts = newCounts(s)
 	r.use = newUsage(s.pools)
 	r.fresh = make([]claim, len(s.pools))
 	r.slack = newSlackIndex()
 	r.addNodes()
-	r.free = newFreeTree(r.nodes)
 	return r
 }
 
@@ -102,3 +103,14 @@ func (r *run) solve() {
 		queue = next
 	}
 }
+
+// placed records that pod i is at a, and appends it to the order of
+// placement.
+func (r *run) placed(i int, a placement) {
+	r.where[i] = a
+	r.order = append(r.order, i)
+}
+
+// moved records that pod i, placed before, is now at a: its claim was
+// renumbered.
+func (r *run) moved(i int, a placement) { r.where[i] = a }

@@ -112,13 +112,9 @@ func (r *run) pick(n int) bool {
 	if r.tie == nil {
 		return false
 	}
-	r.ties++
+	r.tied()
 	return r.tie.IntN(n) == 0
 }
 
-// shuffleClaims shuffles Plain's claims in a restart.
-func (r *run) shuffleClaims() {
-	if r.tie != nil {
-		r.tie.Shuffle(len(r.byPods), func(a, b int) { r.byPods[a], r.byPods[b] = r.byPods[b], r.byPods[a] })
-	}
-}
+// tied counts one more random choice among two or more (see run.ties).
+func (r *run) tied() { r.ties++ }

@@ -1,7 +1,10 @@
 package packing
 
 import (
+	"cmp"
+
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/internal/sat"
 )
 
@@ -21,42 +24,54 @@ type settled struct {
 	types  []int // candidate type indices, cheapest first
 }
 
+// settling is settle's working state: the reservation units left to the
+// claims still to settle, and the pools' use (see usage) with the claims
+// settled so far at their chosen types, a copy of the run's.
+type settling struct {
+	units map[reservation]int
+	use   usage
+}
+
 // settle picks, claim by claim in order, each claim's offering: the
-// cheapest the limits and the earlier claims' reservation units allow.
+// cheapest the limits and the earlier claims' reservation units allow. It
+// only computes: the run, its claims and their NodePools' use are as they
+// were, and render builds the Plan from the settlement.
 func (r *run) settle() settlement {
 	var st settlement
-	units := map[reservation]int{}
+	w := settling{units: map[reservation]int{}, use: r.use.clone()}
 	for _, c := range r.claims {
-		sc := r.settleClaim(c, units)
+		sc := r.settleClaim(c, &w)
 		st.price = sat.Add(st.price, sc.chosen.off.Price)
 		st.claims = append(st.claims, sc)
 	}
 	for _, w := range r.where {
-		if w == -1 {
+		if w.kind == unplaced {
 			st.unschedulable++
 		}
 	}
 	return st
 }
 
-func (r *run) settleClaim(c *claim, units map[reservation]int) settled {
+// settleClaim settles c, after the claims before it, and records in w the
+// reservation units and the capacity its choice takes.
+func (r *run) settleClaim(c *claim, w *settling) settled {
+	units := w.units
 	if c.hasResv { // the claim's own hold is free for it to use
 		if _, seen := units[c.resv]; !seen {
 			units[c.resv] = c.resvUnits - r.held[c.resv]
 		}
 		units[c.resv]++
 	}
-	priced, idx := r.options(c, units)
+	priced, idx := r.options(c, w)
 	chosen := option{t: c.cheap}
 	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
 	for _, i := range idx { // the cheapest option the limits allow
-		if o := priced[i]; o.t == c.cheap || r.use.within(c, o.t) {
+		if o := priced[i]; o.t == c.cheap || w.use.within(c, o.t) {
 			chosen = o
 			break
 		}
 	}
-	r.use.charge(c, chosen.t) // later claims see this claim at its chosen type
-	c.cheap = chosen.t
+	w.use.charge(c, chosen.t) // later claims see this claim at its chosen type
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}
@@ -68,4 +83,55 @@ func (r *run) settleClaim(c *claim, units map[reservation]int) settled {
 		}
 	}
 	return sc
+}
+
+// DefaultMaxInstanceTypes caps a NodeClaim's candidate types, as Karpenter.
+const DefaultMaxInstanceTypes = 600
+
+// options lists, as positions in the priced list, the claim's types that
+// hold its pods, each at its cheapest usable offering, cheapest first,
+// capped unless the cap would break minValues.
+func (r *run) options(c *claim, w *settling) ([]option, []int32) {
+	priced := r.priced(c, w.units)
+	all := make([]int32, 0, min(len(priced), c.cand.Len()))
+	for i, o := range priced {
+		if c.cand.Has(o.t) {
+			all = append(all, int32(i))
+		}
+	}
+	if w.use.slack(c) {
+		return priced, r.truncate(c, priced, all)
+	}
+	idx := make([]int32, 0, len(all))
+	for _, i := range all {
+		if t := priced[i].t; t == c.cheap || w.use.within(c, t) {
+			idx = append(idx, i)
+		}
+	}
+	// Fallbacks that later claims pushed over the limits are dropped, unless
+	// that would break minValues.
+	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, idx)) {
+		idx = all
+	}
+	return priced, r.truncate(c, priced, idx)
+}
+
+func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
+	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
+	if len(idx) <= limit {
+		return idx
+	}
+	short := idx[:limit]
+	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, short)) {
+		return idx
+	}
+	return short
+}
+
+func optionSet(c *claim, priced []option, idx []int32) bitset.Set {
+	b := bitset.New(len(c.pl.types))
+	for _, i := range idx {
+		b.Add(priced[i].t)
+	}
+	return b
 }

@@ -8,6 +8,44 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
+// counts are a run's topology counts, written only by the methods in this
+// file (and made by newCounts).
+type counts struct {
+	// dcounts and others count, per counter, the pods it counts in each
+	// domain, each domain in one of them (see tally): dcounts the known
+	// domains of a key other than the hostname, by their index in
+	// static.domains; others, a map made on first use, the rest. total
+	// is their sum per counter, kept so that "does any pod count" is O(1).
+	dcounts [][]int32
+	others  []map[string]int32
+	total   []int32
+	anti    []map[string]int32 // per counter: domain -> pods whose required anti-affinity uses it
+	// hostTaken counts, per counter, the claims holding a pod it counts.
+	hostTaken []int32
+	// gen changes whenever a memoized minCount may change: at every
+	// placement attempt and every recorded pod. minMemo holds, per
+	// counter, the last minCount computed.
+	gen     uint64
+	minMemo []minEntry
+	// work counts the domains and types the topology checks visit, so
+	// that a test can bound their cost without a clock.
+	work int
+}
+
+// newCounts are the counts of a run before any pod is counted.
+func newCounts(s *static) counts {
+	n := len(s.counters)
+	c := counts{others: make([]map[string]int32, n), hostTaken: make([]int32, n), minMemo: make([]minEntry, n),
+		total: make([]int32, n), dcounts: make([][]int32, n),
+		anti: make([]map[string]int32, n)} // each made on first use (markAnti)
+	for i, k := range s.counters {
+		if k.key != requirements.LabelHostname {
+			c.dcounts[i] = make([]int32, len(s.domains[k.key]))
+		}
+	}
+	return c
+}
+
 // target is where a pod may go: an existing node or a claim.
 type target struct {
 	node  *nodeT
@@ -49,10 +87,11 @@ func (c *claim) carries(key string) bool { return c.reqs.Has(key) || c.pl.allowU
 // topology checks the pod's active constraints and the inverse
 // anti-affinity of placed pods against t. For a claim it also fixes, as
 // pins, the domain of every topology key the pod is constrained or counted
-// by. The pins alias r.pins.
+// by. The pins are in r.memo.pins, a scratch buffer the next call reuses: a
+// caller copies what it keeps (see tryClaim).
 func (r *run) topology(v view, t target) ([]pin, bool) {
-	pins := r.pins[:0]
-	defer func() { r.pins = pins[:0] }()
+	pins := r.memo.pins[:0]
+	defer func() { r.memo.pins = pins[:0] }()
 	for _, c := range v.cons {
 		key := r.s.counters[c.counter].key
 		d, ok := r.domain(t, key, pins)
@@ -85,7 +124,7 @@ func (r *run) countedPins(v view, t target, pins []pin) ([]pin, bool) {
 			}
 			pins = append(pins, pin{key, d})
 		}
-		if ok && r.anti[m][d] > 0 {
+		if ok && r.counts.anti[m][d] > 0 {
 			return nil, false
 		}
 	}
@@ -109,7 +148,7 @@ func (r *run) holds(c constraint, n int32) bool {
 	case antiKind:
 		return n == 0
 	case affinityKind:
-		if r.total[c.counter] > 0 {
+		if r.counts.total[c.counter] > 0 {
 			return n > 0
 		}
 		// As kube-scheduler (not Karpenter) rules, the first pod of a
@@ -125,7 +164,7 @@ func (r *run) holds(c constraint, n int32) bool {
 // It costs O(1) but, once per counter and placement, O(domains) (see
 // minCount).
 func (r *run) spreadHolds(v view, c constraint, key string, i int) bool {
-	return r.minCount(v, c, key).holds(c, r.dcounts[c.counter][i], i)
+	return r.minCount(v, c, key).holds(c, r.counts.dcounts[c.counter][i], i)
 }
 
 // holds reports whether the spread c, for which m was computed, holds with
@@ -143,11 +182,11 @@ func (m *minEntry) holds(c constraint, n int32, i int) bool {
 // instance types, then costs one pass over them per placement, not one per
 // domain tried.
 func (r *run) minCount(v view, c constraint, key string) *minEntry {
-	m := &r.minMemo[c.counter]
-	if m.gen == r.gen && m.honorAff == c.honorAff && m.honorTaint == c.honorTaint && m.minDomains == c.minDomains {
+	m := &r.counts.minMemo[c.counter]
+	if m.gen == r.counts.gen && m.honorAff == c.honorAff && m.honorTaint == c.honorTaint && m.minDomains == c.minDomains {
 		return m
 	}
-	counts, domains := r.dcounts[c.counter], r.s.domains[key]
+	counts, domains := r.counts.dcounts[c.counter], r.s.domains[key]
 	lo, n := int32(1<<31-1), int32(0)
 	strict, honorAff := v.strict.Get(key), c.honorAff && v.strict.Has(key)
 	elig := m.eligible
@@ -158,7 +197,7 @@ func (r *run) minCount(v view, c constraint, key string) *minEntry {
 		elig.Clear()
 	}
 	for i, e := range domains {
-		r.work++
+		r.counts.work++
 		if (honorAff && !strict.Has(e)) || (c.honorTaint && !r.s.tolerable(v.tols, pin{key, e})) {
 			continue
 		}
@@ -168,11 +207,11 @@ func (r *run) minCount(v view, c constraint, key string) *minEntry {
 	if n < c.minDomains || n == 0 {
 		lo = 0
 	}
-	*m = minEntry{gen: r.gen, honorAff: c.honorAff, honorTaint: c.honorTaint, minDomains: c.minDomains, lo: lo, eligible: elig}
+	*m = minEntry{gen: r.counts.gen, honorAff: c.honorAff, honorTaint: c.honorTaint, minDomains: c.minDomains, lo: lo, eligible: elig}
 	return m
 }
 
-// minEntry is a memoized minCount of one counter, valid while r.gen is
+// minEntry is a memoized minCount of one counter, valid while r.counts.gen is
 // gen and for a constraint with the same policies and minDomains.
 type minEntry struct {
 	gen                  uint64
@@ -193,7 +232,7 @@ type minEntry struct {
 // (instance type) and, as a claim's types already hold its pods, about
 // O(domains) for zones. The result aliases a scratch buffer of r.
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
-	out := r.cands[:0]
+	out := r.memo.cands[:0]
 	// An unconstrained key allows every value: its test is skipped.
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
@@ -205,7 +244,7 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 	bits := c.pl.pinList[key]
 	anyHolds := -1 // for a key whose domains do not narrow the types: unknown, 0 or 1
 	for i, d := range r.s.domains[key] {
-		r.work++
+		r.counts.work++
 		if !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)) {
 			continue
 		}
@@ -229,7 +268,7 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 			out = append(out, i)
 		}
 	}
-	r.cands = out
+	r.memo.cands = out
 	return out
 }
 
@@ -246,7 +285,7 @@ type holder struct {
 // holds the pod. It stops at the first.
 func (h *holder) any(scan, within bitset.Set) bool {
 	for t := scan.Next(0); t >= 0; t = scan.Next(t + 1) {
-		h.r.work++
+		h.r.counts.work++
 		if (within == nil || within.Has(t)) && h.need.Fits(h.c.pl.alloc[t]) && h.r.use.within(h.c, t) && h.offers.admits(t) {
 			return true
 		}
@@ -260,7 +299,7 @@ func (h *holder) any(scan, within bitset.Set) bool {
 // random one. O(domains) with slice lookups (see candidates).
 func (r *run) choose(v view, c constraint, cl *claim, pins []pin) (string, bool) {
 	key := r.s.counters[c.counter].key
-	counts := r.dcounts[c.counter]
+	counts := r.counts.dcounts[c.counter]
 	var spread *minEntry
 	if c.kind == spreadKind {
 		spread = r.minCount(v, c, key)
@@ -293,7 +332,7 @@ func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) 
 	best, n := "", 0
 	for _, i := range r.candidates(v, cl, key, pins) {
 		d := r.s.domains[key][i]
-		if r.anti[m][d] != 0 {
+		if r.counts.anti[m][d] != 0 {
 			continue
 		}
 		if n++; n == 1 || r.pick(n) {
@@ -306,17 +345,21 @@ func (r *run) chooseFree(v view, m int32, cl *claim, pins []pin) (string, bool) 
 	return best, n > 0
 }
 
+// forgetMinCounts drops every memoized minCount (see minEntry), as a new
+// pod, or a new view of one, is to be placed.
+func (r *run) forgetMinCounts() { r.counts.gen++ }
+
 // record counts the placed pod in the domains of t.
 func (r *run) record(v view, t target, pins []pin) {
-	r.gen++
+	r.counts.gen++
 	for _, m := range v.info.matches {
 		key := r.s.counters[m].key
 		if d, ok := r.domain(t, key, pins); ok {
 			r.tally(m, d)
 		}
 		if key == requirements.LabelHostname && t.claim != nil {
-			if t.claim.hostCounts[m]++; t.claim.hostCounts[m] == 1 {
-				r.hostTaken[m]++
+			if t.claim.countHost(m) {
+				r.counts.hostTaken[m]++
 			}
 		}
 	}
@@ -333,31 +376,31 @@ func (r *run) record(v view, t target, pins []pin) {
 // uses counter m; the counter's map is made on first use (reads of a nil
 // map find 0).
 func (r *run) markAnti(m int32, d string) {
-	if r.anti[m] == nil {
-		r.anti[m] = map[string]int32{}
+	if r.counts.anti[m] == nil {
+		r.counts.anti[m] = map[string]int32{}
 	}
-	r.anti[m][d]++
+	r.counts.anti[m][d]++
 }
 
 // tally counts one more pod of counter m in domain d.
 func (r *run) tally(m int32, d string) {
-	r.total[m]++
+	r.counts.total[m]++
 	if i, ok := r.domainIndex(m, d); ok {
-		r.dcounts[m][i]++
+		r.counts.dcounts[m][i]++
 		return
 	}
-	if r.others[m] == nil {
-		r.others[m] = map[string]int32{}
+	if r.counts.others[m] == nil {
+		r.counts.others[m] = map[string]int32{}
 	}
-	r.others[m][d]++
+	r.counts.others[m][d]++
 }
 
 // domainCount returns the pods counter m counts in domain d.
 func (r *run) domainCount(m int32, d string) int32 {
 	if i, ok := r.domainIndex(m, d); ok {
-		return r.dcounts[m][i]
+		return r.counts.dcounts[m][i]
 	}
-	return r.others[m][d]
+	return r.counts.others[m][d]
 }
 
 // domainIndex returns the index of d among the known domains of counter

@@ -27,11 +27,11 @@ func spreadWork(t *testing.T, n int, key string) (work, domains int) {
 	r := newRun(s, passSpec{seq: seqFFD}, nil)
 	r.solve()
 	for i := range pods {
-		if r.where[i] == -1 {
+		if r.where[i].kind == unplaced {
 			t.Fatalf("pod %d unschedulable: %v", i, r.fails[i])
 		}
 	}
-	return r.work, len(s.domains[key])
+	return r.counts.work, len(s.domains[key])
 }
 
 // TestSpreadWorkLinearInDomains bounds, without a clock, what a spread over
