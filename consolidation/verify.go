@@ -19,15 +19,13 @@ const (
 	// NodePool, is not initialized, is already being deleted (by the
 	// cluster or an earlier command), or is listed twice.
 	RuleCandidate Rule = iota
-	// RulePlacement: a displaced pod has no placement or several, or a
-	// placement names an unknown pod, no target, both targets, or a claim
-	// that is not among the command's replacements.
-	RulePlacement
-	// RuleHome: the displaced pods on their new homes break a rule of
-	// [verify.Plan]; Violation.Packing says which. It is drift's
-	// RulePacking, and RulePlacement drift's RuleHomes, under the names
-	// their violation texts have always printed.
-	RuleHome
+	// RuleHomes: a displaced pod has no home or several, or a home names
+	// an unknown pod, no target, both targets, or a claim that is not
+	// among the command's replacements (drift's RuleHomes).
+	RuleHomes
+	// RulePacking: the displaced pods on their new homes break a rule of
+	// [verify.Plan]; Violation.Packing says which (drift's RulePacking).
+	RulePacking
 	// RuleUninitialized: a pod is placed on a node that is not initialized.
 	RuleUninitialized
 	// RuleDoNotDisrupt: a candidate node or one of its pods has an active
@@ -48,14 +46,14 @@ const (
 	RuleReplacement
 )
 
-var verifyRuleNames = [...]string{"Candidate", "Placement", "Home", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Cost", "Replacement"}
+var verifyRuleNames = [...]string{"Candidate", "Homes", "Packing", "Uninitialized", "DoNotDisrupt", "PDB", "Budget", "Cost", "Replacement"}
 
 // String returns the rule's name without the prefix, such as "Budget".
 func (r Rule) String() string { return enum.String(r, "Rule", verifyRuleNames[:]) }
 
 // Nests reports whether a violation of r carries the packing rule of the
-// simulated home that broke (RuleHome).
-func (r Rule) Nests() bool { return r == RuleHome }
+// simulated home that broke (RulePacking).
+func (r Rule) Nests() bool { return r == RulePacking }
 
 // Violation is one broken property of a command sequence (see
 // [disruption.CommandViolation]). The zero Violation is a RuleCandidate about
@@ -128,7 +126,7 @@ func (v *cmdVerifier) command(i int, cmd Command) {
 	v.checkCost(i, cmd, cands)
 	v.CheckNames(i, RuleReplacement, cmd.Replacements)
 	h := v.homes(i, cmd, cands)
-	v.CheckMoves(i, RuleHome, h.Moves)
+	v.CheckMoves(i, RulePacking, h.Moves)
 	v.apply(cands, h)
 }
 

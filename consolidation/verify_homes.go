@@ -63,7 +63,7 @@ func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 	for _, pl := range cmd.Homes {
 		k := slices.IndexFunc(pods, func(d displacedPod) bool { return disruption.Ref(&d.pod) == pl.Pod })
 		if k < 0 {
-			v.Add(i, RulePlacement, pl.Node+pl.NodeClaim, pl.Pod.String(), "placement of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
+			v.Add(i, RuleHomes, pl.Node+pl.NodeClaim, pl.Pod.String(), "home of pod %s: no candidate or deleting node runs such a reschedulable pod", pl.Pod)
 			continue
 		}
 		pods[k].placed = append(pods[k].placed, pl)
@@ -72,9 +72,9 @@ func (v *cmdVerifier) assign(i int, cmd Command, pods []displacedPod) {
 		name := d.pod.Key()
 		switch {
 		case len(d.placed) == 0 && d.required:
-			v.Add(i, RulePlacement, v.Nodes[d.from].Name, name, "pod %s on candidate %s has no placement", name, v.Nodes[d.from].Name)
+			v.Add(i, RuleHomes, v.Nodes[d.from].Name, name, "pod %s on candidate %s has no home", name, v.Nodes[d.from].Name)
 		case len(d.placed) > 1:
-			v.Add(i, RulePlacement, v.Nodes[d.from].Name, name, "pod %s has %d placements; it needs exactly one", name, len(d.placed))
+			v.Add(i, RuleHomes, v.Nodes[d.from].Name, name, "pod %s has %d homes; it needs exactly one", name, len(d.placed))
 		}
 	}
 }
@@ -103,10 +103,10 @@ func (v *cmdVerifier) place(i int, h *homes, d displacedPod) {
 	pl, name := d.placed[0], d.pod.Key()
 	switch {
 	case (pl.Node == "") == (pl.NodeClaim == ""):
-		v.Add(i, RulePlacement, pl.Node+pl.NodeClaim, name, "placement of pod %s must name exactly one of a node and a claim", name)
+		v.Add(i, RuleHomes, pl.Node+pl.NodeClaim, name, "home of pod %s must name exactly one of a node and a claim", name)
 		return
 	case pl.NodeClaim != "" && !h.HasClaim(pl.NodeClaim):
-		v.Add(i, RulePlacement, pl.NodeClaim, name, "pod %s is placed on claim %s, which is not a replacement of the command", name, pl.NodeClaim)
+		v.Add(i, RuleHomes, pl.NodeClaim, name, "pod %s is sent to claim %s, which is not a replacement of the command", name, pl.NodeClaim)
 		return
 	case pl.NodeClaim == "":
 		if j := v.Index(pl.Node); j >= 0 && !v.Nodes[j].Initialized {

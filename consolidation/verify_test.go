@@ -138,41 +138,41 @@ func TestVerifyCommandsMutations(t *testing.T) {
 		rule   consolidation.Rule
 		pack   verify.Rule
 	}{
-		{"drop a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Homes = nil }, consolidation.RulePlacement, 0},
+		{"drop a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) { cmds[0].Homes = nil }, consolidation.RuleHomes, 0},
 		{"duplicate a placement", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Homes = append(cmds[0].Homes, disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "a-p0"}, Node: "b"})
-		}, consolidation.RulePlacement, 0},
+		}, consolidation.RuleHomes, 0},
 		{"place an unknown pod", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Homes = append(cmds[0].Homes, disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "ghost"}, Node: "b"})
-		}, consolidation.RulePlacement, 0},
+		}, consolidation.RuleHomes, 0},
 		{"move a terminating pod", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.Nodes[0].Pods[0].Terminating = true
-		}, consolidation.RulePlacement, 0},
+		}, consolidation.RuleHomes, 0},
 		{"move a mirror pod", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.Nodes[0].Pods[0].Owner = "Node/a"
-		}, consolidation.RulePlacement, 0},
+		}, consolidation.RuleHomes, 0},
 		{"place on an unknown claim", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Homes[0].NodeClaim = "r9"
-		}, consolidation.RulePlacement, 0},
+		}, consolidation.RuleHomes, 0},
 		{"move a pod to a full node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Homes[0].Node = "d"
-		}, consolidation.RuleHome, verify.RuleOverCapacity},
+		}, consolidation.RulePacking, verify.RuleOverCapacity},
 		{"replacement too small", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Replacements[0] = claim("r1", "c-1", 0.05)
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.75)
-		}, consolidation.RuleHome, verify.RuleOverCapacity},
+		}, consolidation.RulePacking, verify.RuleOverCapacity},
 		{"place on a deleted candidate", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[1].Homes[0] = disruption.Home{Pod: disruption.PodRef{Namespace: "default", Name: "c-p0"}, Node: "a"}
 			cmds[1].Replacements = nil
 			cmds[1].Savings = instancetypes.MustPriceFromDollars(0.8)
-		}, consolidation.RuleHome, verify.RuleUnknownNode},
+		}, consolidation.RulePacking, verify.RuleUnknownNode},
 		{"place on an in-flight node", func(_ *consolidation.Cluster, cmds []consolidation.Command) {
 			cmds[0].Homes[0].Node = "r1"
 			cmds[0], cmds[1] = cmds[1], cmds[0]
 		}, consolidation.RuleUninitialized, 0},
 		{"untolerated taint", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.Nodes[1].Taints = []requirements.Taint{{Key: "dedicated", Effect: requirements.NoSchedule}}
-		}, consolidation.RuleHome, verify.RuleTaint},
+		}, consolidation.RulePacking, verify.RuleTaint},
 		{"exceed a budget", func(c *consolidation.Cluster, _ []consolidation.Command) {
 			c.NodePools[0].Disruption.Budgets = []packing.Budget{{Nodes: "1"}}
 		}, consolidation.RuleBudget, 0},
@@ -227,7 +227,7 @@ func TestVerifyCommandsMutations(t *testing.T) {
 			got := consolidation.VerifyCommands(c, cmds)
 			require.NotEmpty(t, got)
 			assert.True(t, slices.ContainsFunc(got, func(v consolidation.Violation) bool {
-				return v.Rule == tc.rule && (tc.rule != consolidation.RuleHome || v.Packing == tc.pack)
+				return v.Rule == tc.rule && (tc.rule != consolidation.RulePacking || v.Packing == tc.pack)
 			}), "want %s/%s, got %v", tc.rule, tc.pack, got)
 			for _, v := range got {
 				assert.NotEmpty(t, v.Message)
@@ -278,6 +278,6 @@ func TestVerifyCommandsDoesNotModifyInput(t *testing.T) {
 func TestRuleString(t *testing.T) {
 	assert.Equal(t, "Budget", consolidation.RuleBudget.String())
 	assert.Equal(t, "Rule(200)", consolidation.Rule(200).String())
-	v := consolidation.Violation{Command: 1, Rule: consolidation.RuleHome, Packing: verify.RuleTaint, Message: "m"}
-	assert.Equal(t, "command 1: Home/Taint: m", v.String())
+	v := consolidation.Violation{Command: 1, Rule: consolidation.RulePacking, Packing: verify.RuleTaint, Message: "m"}
+	assert.Equal(t, "command 1: Packing/Taint: m", v.String())
 }

@@ -19,13 +19,12 @@ const (
 	RuleNode Rule = iota
 	// RuleHomes: a displaced pod has no home or several, or a home names
 	// an unknown pod, not exactly one target, a claim that is not among the
-	// replacements, or is Unschedulable in a budgeted command.
+	// replacements, or is Unschedulable in a budgeted command
+	// (consolidation's RuleHomes).
 	RuleHomes
 	// RulePacking: the displaced pods on their homes break a rule of
-	// [verify.Plan]; Violation.Packing says which. It is
-	// consolidation's RuleHome, and RuleHomes consolidation's
-	// RulePlacement, under the names their violation texts have always
-	// printed.
+	// [verify.Plan]; Violation.Packing says which (consolidation's
+	// RulePacking).
 	RulePacking
 	// RuleUninitialized: a budgeted command sends a pod to a node that is
 	// not initialized.
