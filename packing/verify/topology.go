@@ -59,13 +59,13 @@ func (t *replay) countByDomain(key string, match func(*packing.Pod) bool) map[st
 // constraints just before it is placed (rule 10).
 func (v *verifier) checkTopology() {
 	t := &replay{domains: map[string][]domain{}}
-	for _, h := range v.hosts[:len(v.p.Nodes)] {
+	for _, h := range v.nodeHosts() {
 		for j := range h.node.Pods {
 			t.record(&h.node.Pods[j], h, h.node.Pods[j].Terminating)
 		}
 	}
 	for _, i := range v.replayOrder() {
-		h := v.hosts[v.where[i]]
+		h := v.placedOn[i]
 		v.checkSpreads(t, i, h)
 		v.checkAffinities(t, i, h)
 		v.checkAntiAffinities(t, i, h)
@@ -79,7 +79,7 @@ func (v *verifier) replayOrder() []int {
 	done := make([]bool, len(v.p.Pods))
 	var order []int
 	take := func(i int) {
-		if v.validPod(i) && !done[i] && v.where[i] >= 0 {
+		if v.validPod(i) && !done[i] && v.placedOn[i] != nil {
 			done[i] = true
 			order = append(order, i)
 		}
@@ -224,7 +224,7 @@ func (v *verifier) domainSources(t *replay, key string) []domain {
 		return ds
 	}
 	var ds []domain
-	for _, h := range v.hosts[:len(v.p.Nodes)] {
+	for _, h := range v.nodeHosts() {
 		if val, ok := h.labels[key]; ok {
 			ds = append(ds, domain{val, h.node.Taints})
 		}
