@@ -10,7 +10,8 @@ import (
 
 // verifier is the state of one [Plan] call. Invariant: hosts holds one
 // entry per Problem.Nodes element (same index), then one per NodeClaim;
-// where[i] is the host of the first placement of pending pod i, or -1.
+// placedOn[i] is the host of the first placement of pending pod i, nil when
+// the plan places it nowhere.
 type verifier struct {
 	p         packing.Problem
 	plan      packing.Plan
@@ -18,7 +19,7 @@ type verifier struct {
 	poolReqs  map[string]requirements.Set
 	nodeIndex map[string]int
 	hosts     []*host
-	where     []int
+	placedOn  []*host
 	out       []Violation
 }
 
@@ -131,49 +132,54 @@ func claimLabels(c *packing.NodeClaim, t *instancetypes.InstanceType) map[string
 	return l
 }
 
+// nodeHosts are the hosts of Problem.Nodes, in order.
+func (v *verifier) nodeHosts() []*host { return v.hosts[:len(v.p.Nodes)] }
+
+// claimHosts are the hosts of Plan.NodeClaims, in order.
+func (v *verifier) claimHosts() []*host { return v.hosts[len(v.p.Nodes):] }
+
 // placeBindings assigns pods to hosts; bindings to unknown or deleted nodes
 // are violations and place nothing.
 func (v *verifier) placeBindings() {
-	v.where = make([]int, len(v.p.Pods))
-	for i := range v.where {
-		v.where[i] = -1
-	}
+	v.placedOn = make([]*host, len(v.p.Pods))
 	for _, b := range v.plan.Bindings {
 		if h, ok := v.bindingHost(b); ok {
 			v.place(b.Pod, h)
 		}
 	}
-	for i := range v.plan.NodeClaims {
-		for _, pod := range v.plan.NodeClaims[i].Pods {
-			v.place(pod, len(v.p.Nodes)+i)
+	for _, h := range v.claimHosts() {
+		for _, pod := range h.claim.Pods {
+			v.place(pod, h)
 		}
 	}
 }
 
-// bindingHost returns the host index of b's node, reporting an unknown or
+// bindingHost returns the host of b's node, reporting an unknown or
 // deleted node.
-func (v *verifier) bindingHost(b packing.Binding) (int, bool) {
+func (v *verifier) bindingHost(b packing.Binding) (*host, bool) {
 	i, ok := v.nodeIndex[b.Node]
 	switch {
 	case !ok:
 		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which does not exist", v.podName(b.Pod), b.Node)
+		return nil, false
 	case v.p.Nodes[i].MarkedForDeletion:
 		v.add(RuleUnknownNode, v.podRef(b.Pod), b.Node, "%s is bound to node %q, which is marked for deletion", v.podName(b.Pod), b.Node)
+		return nil, false
 	case v.p.Nodes[i].Settling && v.validPod(b.Pod) && v.p.Pods[b.Pod].Displaced:
 		v.add(RuleUnknownNode, b.Pod, b.Node, "%s is displaced by consolidation but bound to node %q, which is inside its consolidateAfter window", v.podName(b.Pod), b.Node)
 	}
-	return i, ok && !v.p.Nodes[i].MarkedForDeletion
+	return v.nodeHosts()[i], true
 }
 
 // place records pending pod i on host h; out-of-range pods are skipped
 // (checkAccounting reports them).
-func (v *verifier) place(i, h int) {
+func (v *verifier) place(i int, h *host) {
 	if !v.validPod(i) {
 		return
 	}
-	v.hosts[h].pods = append(v.hosts[h].pods, i)
-	if v.where[i] < 0 {
-		v.where[i] = h
+	h.pods = append(h.pods, i)
+	if v.placedOn[i] == nil {
+		v.placedOn[i] = h
 	}
 }
 

@@ -91,7 +91,7 @@ func (v *verifier) checkPoolLimits(np *packing.NodePool) {
 	usage, count := v.existingUsage(np)
 	names := resources.SortedNames(np.Limits)
 	exceeded := map[resources.Name]bool{}
-	for _, h := range v.hosts[len(v.p.Nodes):] {
+	for _, h := range v.claimHosts() {
 		if h.pool != np {
 			continue
 		}

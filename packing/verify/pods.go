@@ -89,12 +89,14 @@ func isStartupTaint(pool *packing.NodePool, t requirements.Taint) bool {
 	return pool != nil && slices.Contains(pool.StartupTaints, t)
 }
 
-// usedPort is a host port in use on a host; pod is the pending pod binding
-// it, or -1 for a pod already bound.
+// usedPort is a host port in use on a host and the pod that binds it:
+// pending pod number pod when pending is set, else a pod already bound
+// there.
 type usedPort struct {
-	owner string
-	pod   int
-	port  packing.HostPort
+	owner   string
+	pending bool
+	pod     int
+	port    packing.HostPort
 }
 
 // checkHostPorts reports each pending pod whose host port clashes with one
@@ -106,7 +108,7 @@ func (v *verifier) checkHostPorts(h *host) {
 	var used []usedPort
 	if h.node != nil {
 		for j := range h.node.Pods {
-			used = appendPorts(used, &h.node.Pods[j], -1)
+			used = appendPorts(used, &h.node.Pods[j], false, 0)
 		}
 	}
 	for _, i := range h.pods {
@@ -115,13 +117,15 @@ func (v *verifier) checkHostPorts(h *host) {
 			v.add(RuleHostPort, i, h.name, "%s on %s %s: host port %d/%s on %s is already bound by %s",
 				v.podName(i), h.kind(), h.name, hp.Port, protocol(hp), portIP(hp), u.owner)
 		}
-		used = appendPorts(used, pod, i)
+		used = appendPorts(used, pod, true, i)
 	}
 }
 
-func appendPorts(used []usedPort, p *packing.Pod, i int) []usedPort {
+// appendPorts adds the host ports p binds; p is pending pod i when pending
+// is set.
+func appendPorts(used []usedPort, p *packing.Pod, pending bool, i int) []usedPort {
 	for _, hp := range p.HostPorts {
-		used = append(used, usedPort{owner: "pod " + p.Key(), pod: i, port: hp})
+		used = append(used, usedPort{owner: "pod " + p.Key(), pending: pending, pod: i, port: hp})
 	}
 	return used
 }
@@ -131,7 +135,7 @@ func appendPorts(used []usedPort, p *packing.Pod, i int) []usedPort {
 func findClash(used []usedPort, ports []packing.HostPort, i int) (usedPort, packing.HostPort, bool) {
 	for _, hp := range ports {
 		for _, u := range used {
-			if (u.pod < 0 || u.pod != i) && portsClash(u.port, hp) {
+			if (!u.pending || u.pod != i) && portsClash(u.port, hp) {
 				return u, hp, true
 			}
 		}

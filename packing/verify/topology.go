@@ -59,13 +59,13 @@ func (t *replay) countByDomain(key string, match func(*packing.Pod) bool) map[st
 // constraints just before it is placed (rule 10).
 func (v *verifier) checkTopology() {
 	t := &replay{domains: map[string][]domain{}}
-	for _, h := range v.hosts[:len(v.p.Nodes)] {
+	for _, h := range v.nodeHosts() {
 		for j := range h.node.Pods {
 			t.record(&h.node.Pods[j], h, h.node.Pods[j].Terminating)
 		}
 	}
 	for _, i := range v.replayOrder() {
-		h := v.hosts[v.where[i]]
+		h := v.placedOn[i]
 		v.checkSpreads(t, i, h)
 		v.checkAffinities(t, i, h)
 		v.checkAntiAffinities(t, i, h)
@@ -79,7 +79,7 @@ func (v *verifier) replayOrder() []int {
 	done := make([]bool, len(v.p.Pods))
 	var order []int
 	take := func(i int) {
-		if v.validPod(i) && !done[i] && v.where[i] >= 0 {
+		if v.validPod(i) && !done[i] && v.placedOn[i] != nil {
 			done[i] = true
 			order = append(order, i)
 		}
@@ -224,7 +224,7 @@ func (v *verifier) domainSources(t *replay, key string) []domain {
 		return ds
 	}
 	var ds []domain
-	for _, h := range v.hosts[:len(v.p.Nodes)] {
+	for _, h := range v.nodeHosts() {
 		if val, ok := h.labels[key]; ok {
 			ds = append(ds, domain{val, h.node.Taints})
 		}
@@ -286,16 +286,24 @@ func termCounts(term packing.PodAffinityTerm, ns string, q *packing.Pod) bool {
 	return inNS && term.Selector.Matches(q.Labels) == nil
 }
 
-func (v *verifier) checkAffinities(t *replay, i int, h *host) {
-	p := &v.p.Pods[i]
-	for _, term := range p.Affinity {
+// checkTerms reports, under rule, each required term of terms that placing
+// pod i on h breaks: problem explains why, or returns "". kind names the
+// terms in messages.
+func (v *verifier) checkTerms(i int, h *host, terms []packing.PodAffinityTerm, rule Rule, kind string, problem func(packing.PodAffinityTerm) string) {
+	for _, term := range terms {
 		if !isRequired(term) {
 			continue
 		}
-		if msg := affinityProblem(t, p, h, term); msg != "" {
-			v.add(RulePodAffinity, i, h.name, "%s on %s %s: required pod affinity on %s: %s", v.podName(i), h.kind(), h.name, term.TopologyKey, msg)
+		if msg := problem(term); msg != "" {
+			v.add(rule, i, h.name, "%s on %s %s: required %s on %s: %s", v.podName(i), h.kind(), h.name, kind, term.TopologyKey, msg)
 		}
 	}
+}
+
+func (v *verifier) checkAffinities(t *replay, i int, h *host) {
+	p := &v.p.Pods[i]
+	v.checkTerms(i, h, p.Affinity, RulePodAffinity, "pod affinity",
+		func(term packing.PodAffinityTerm) string { return affinityProblem(t, p, h, term) })
 }
 
 // affinityProblem explains why placing p on h breaks term, or returns "".
@@ -318,14 +326,8 @@ func affinityProblem(t *replay, p *packing.Pod, h *host, term packing.PodAffinit
 
 func (v *verifier) checkAntiAffinities(t *replay, i int, h *host) {
 	p := &v.p.Pods[i]
-	for _, term := range p.AntiAffinity {
-		if !isRequired(term) {
-			continue
-		}
-		if msg := antiAffinityProblem(t, p, h, term); msg != "" {
-			v.add(RulePodAntiAffinity, i, h.name, "%s on %s %s: required pod anti-affinity on %s: %s", v.podName(i), h.kind(), h.name, term.TopologyKey, msg)
-		}
-	}
+	v.checkTerms(i, h, p.AntiAffinity, RulePodAntiAffinity, "pod anti-affinity",
+		func(term packing.PodAffinityTerm) string { return antiAffinityProblem(t, p, h, term) })
 	if q, term, ok := t.repelledBy(p, h); ok {
 		v.add(RulePodAntiAffinity, i, h.name, "%s on %s %s: pod %s in the same %s domain has a required anti-affinity term that selects it",
 			v.podName(i), h.kind(), h.name, q.pod.Key(), term.TopologyKey)
