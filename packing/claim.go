@@ -74,9 +74,12 @@ func (c *claim) rename(id int, name string) { c.id, c.name = id, name }
 func (c *claim) setPos(i int) { c.pos = i }
 
 // grow records that c holds need on its cheapest type cheap, with the
-// candidates cand and the trim cuts cut that go with it (see narrowed).
-func (c *claim) grow(need resources.List, cheap int, cand bitset.Set, cut [dims]int) {
+// candidates cand and the trim cuts cut that go with it (see narrowed),
+// and returns the type c had before, for usage.charge.
+func (c *claim) grow(need resources.List, cheap int, cand bitset.Set, cut [dims]int) (from int) {
+	from = c.cheap
 	c.used, c.cheap, c.cand, c.cut = need, cheap, cand, cut
+	return from
 }
 
 // add puts pod i, binding ports, on c.
@@ -158,8 +161,10 @@ type merged struct {
 }
 
 // absorb moves b's pods into c, which becomes j, its committed type the
-// first of j's candidates; b is marked gone, for merge to drop.
-func (c *claim) absorb(b *claim, j merged) {
+// first of j's candidates; b is marked gone, for merge to drop. It returns
+// the types c and b had, for usage.join.
+func (c *claim) absorb(b *claim, j merged) (fromC, fromB int) {
+	fromC, fromB = c.cheap, b.cheap
 	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
 	c.cut, c.mv = j.cut, j.view
 	c.pods = append(c.pods, b.pods...)
@@ -175,6 +180,7 @@ func (c *claim) absorb(b *claim, j merged) {
 		}
 	}
 	b.gone = true
+	return fromC, fromB
 }
 
 // adopt makes c, a claim materialize returned, one of the run's open

@@ -71,7 +71,7 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 			break
 		}
 	}
-	w.use.charge(c, chosen.t) // later claims see this claim at its chosen type
+	w.use.charge(c.pi, c.pl, c.cheap, chosen.t) // later claims see this claim at its chosen type
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}
