@@ -46,8 +46,12 @@ func (r *run) checkCandidates(v view, c *claim) error {
 		}
 		got := slices.Clone(r.candidates(v, c, key, nil))
 		var want []int
+		fits := func(value string) bool {
+			_, ok := r.firstFit(v, c, need, []pin{{key, value}})
+			return ok
+		}
 		for d, value := range r.s.domains[key] {
-			if c.reqs.Get(key).Has(value) && v.reqs.Get(key).Has(value) && r.firstFit(v, c, need, []pin{{key, value}}) >= 0 {
+			if c.reqs.Get(key).Has(value) && v.reqs.Get(key).Has(value) && fits(value) {
 				want = append(want, d)
 			}
 		}

@@ -21,7 +21,7 @@ type claim struct {
 	reqs     requirements.Set
 	sigs     []int32
 	cand     bitset.Set
-	cheap    int
+	cheap    int // c's cheapest type, the one it is counted at; untyped until c holds a pod (see typed)
 	used     resources.List
 	maxAlloc resources.List
 	maxCount int // candidates when maxAlloc was computed
@@ -42,18 +42,32 @@ type claim struct {
 	mv        mergeView // set and kept by merge
 }
 
+// The sentinels of a claim's fields.
+const (
+	// untyped is the cheap of a claim without pods: it has no type yet.
+	untyped = -1
+	// unadopted is the id of a claim tried but not adopted (see
+	// claim.adopted): it sorts before every adopted claim's id.
+	unadopted = -1
+)
+
+// typed reports whether c has a type: whether it holds a pod. Every claim
+// of run.claims does; only a tried empty claim does not.
+func (c *claim) typed() bool { return c.cheap != untyped }
+
+// price is the price of c's cheapest type, 0 when it has none.
 func (c *claim) price() instancetypes.Price {
-	if c.cheap < 0 {
+	if !c.typed() {
 		return 0
 	}
 	return c.pl.price[c.cheap]
 }
 
-// emptyClaim is a claim of pool pl (index pi) with no pods and no place
-// among the run's claims (id -1): the pool's requirements, and every type
-// of the pool a candidate, in the pool's own set until commit narrows it.
+// emptyClaim is a claim of pool pl (index pi) with no pods, untyped and
+// unadopted: the pool's requirements, and every type of the pool a
+// candidate, in the pool's own set until commit narrows it.
 func emptyClaim(pl *pool, pi int) claim {
-	return claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
+	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
 
 // adopted returns a copy of the tried empty claim c as the run's claim id,

@@ -70,14 +70,14 @@ func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
 func (u *usage) open(pi int) { u.nodes[pi]++ }
 
 // charge moves a claim of pool pl (index pi) from type from, the type it
-// is counted at (-1 for a claim without pods), to type to. It takes the
+// is counted at (untyped for a claim without pods), to type to. It takes the
 // types, not the claim, so that it does not matter whether the claim has
 // changed type yet: the caller passes what claim.grow returns, or, in
 // settle, the type the claim is counted at.
 func (u *usage) charge(pi int, pl *pool, from, to int) {
 	used := u.committed[pi]
 	for i := range used {
-		if from >= 0 {
+		if from != untyped {
 			used[i] -= pl.capLim[from][i]
 		}
 		used[i] += pl.capLim[to][i]
@@ -120,7 +120,7 @@ func (u *usage) within(c *claim, t int) bool {
 	used, capT := u.committed[c.pi], pl.capLim[t]
 	for i, lim := range pl.limits {
 		v := used[i] + capT[i]
-		if c.cheap >= 0 {
+		if c.typed() {
 			v -= pl.capLim[c.cheap][i]
 		}
 		if v > lim.Value {
@@ -136,7 +136,7 @@ func (u *usage) slack(c *claim) bool {
 	pl := c.pl
 	for i, lim := range pl.limits {
 		v := u.committed[c.pi][i] + pl.maxCapLim[i]
-		if c.cheap >= 0 {
+		if c.typed() {
 			v -= pl.capLim[c.cheap][i]
 		}
 		if v > lim.Value {
@@ -147,7 +147,8 @@ func (u *usage) slack(c *claim) bool {
 }
 
 // slackAfter reports whether a's pool's limits stay slack once a, at type
-// t, replaces a and b.
+// t, replaces a and b. Both are typed: merge takes only the run's claims,
+// each of which holds a pod.
 func (u *usage) slackAfter(a, b *claim, t int) bool {
 	pl := a.pl
 	for i, lim := range pl.limits {

@@ -181,8 +181,8 @@ func (r *run) tryClaim(v view, c *claim, into *move) bool {
 	if !ok {
 		return false
 	}
-	cheap := r.firstFit(v, c, need, pins)
-	if cheap < 0 || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
+	cheap, ok := r.firstFit(v, c, need, pins)
+	if !ok || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
 		return false
 	}
 	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}
@@ -235,16 +235,17 @@ func (r *run) reqsCompatible(v view, c *claim) bool {
 }
 
 // firstFit returns the cheapest candidate type of c compatible with the pod
-// and the pins that holds need within the pool's limits, or -1.
-func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
+// and the pins that holds need within the pool's limits; false when none
+// does.
+func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) (int, bool) {
 	cand := r.pinnedCand(v, c, pins)
 	offers := r.newOfferFilter(v, c, pins)
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
 		if need.Fits(c.pl.alloc[t]) && r.use.within(c, t) && offers.admits(t) {
-			return t
+			return t, true
 		}
 	}
-	return -1
+	return 0, false
 }
 
 // pinnedCand is the set of c's candidate types compatible with the pod

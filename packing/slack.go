@@ -12,8 +12,8 @@ import (
 type slackIndex struct {
 	t    *btree.BTreeG[slackItem]
 	keys map[*claim]slackItem
-	// probe is the claim of the pivot of a range scan: id -1 sorts it
-	// before every claim of the same slack.
+	// probe is the claim of the pivot of a range scan: unadopted, it
+	// sorts before every claim of the same slack.
 	probe claim
 }
 
@@ -28,7 +28,7 @@ func lessSlack(a, b slackItem) bool {
 }
 
 func newSlackIndex() *slackIndex {
-	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}, probe: claim{id: -1}}
+	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}, probe: claim{id: unadopted}}
 }
 
 func (s *slackIndex) insert(c *claim) {

@@ -242,7 +242,9 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 		h.offers = r.newOfferFilter(v, c, pins)
 	}
 	bits := c.pl.pinList[key]
-	anyHolds := -1 // for a key whose domains do not narrow the types: unknown, 0 or 1
+	// For a key whose domains do not narrow the types, one test serves
+	// every domain: whether it ran, and its result.
+	var tested, anyHolds bool
 	for i, d := range r.s.domains[key] {
 		r.counts.work++
 		if !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)) {
@@ -254,13 +256,10 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 			h.offers = r.newOfferFilter(v, c, pins, pin{key, d})
 			ok = h.any(h.cand, nil)
 		case bits == nil:
-			if anyHolds < 0 {
-				anyHolds = 0
-				if h.any(h.cand, nil) {
-					anyHolds = 1
-				}
+			if !tested {
+				tested, anyHolds = true, h.any(h.cand, nil)
 			}
-			ok = anyHolds == 1
+			ok = anyHolds
 		default:
 			ok = h.any(bits[i], h.cand)
 		}
