@@ -14,14 +14,18 @@ import (
 // claims (run.claims and Plain's order, run.byPods), are written only by
 // the functions in this file; the rest of the solver reads them.
 type claim struct {
-	id       int
-	name     string
-	pl       *pool
-	pi       int
-	reqs     requirements.Set
-	sigs     []int32
-	cand     bitset.Set
-	cheap    int // c's cheapest type, the one it is counted at; untyped until c holds a pod (see typed)
+	id   int
+	name string
+	pl   *pool
+	pi   int
+	reqs requirements.Set
+	sigs []int32
+	cand bitset.Set
+	// cheap is c's cheapest type, the one the pass counts it at; untyped
+	// until c holds a pod (see typed). After settle it is still the greedy
+	// pass's type, not the one c launches with: render reads that from the
+	// settlement.
+	cheap    int
 	used     resources.List
 	maxAlloc resources.List
 	maxCount int // candidates when maxAlloc was computed

@@ -35,7 +35,9 @@ type settling struct {
 // settle picks, claim by claim in order, each claim's offering: the
 // cheapest the limits and the earlier claims' reservation units allow. It
 // only computes: the run, its claims and their NodePools' use are as they
-// were, and render builds the Plan from the settlement.
+// were, and render builds the Plan from the settlement. The one thing it
+// writes is, for pools without reserved offerings, the memo's price lists
+// (see pricedBy), which depend on the problem alone.
 func (r *run) settle() settlement {
 	var st settlement
 	w := settling{units: map[reservation]int{}, use: r.use.clone()}
