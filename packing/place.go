@@ -125,7 +125,10 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		n++
 		return n < scanUpgrade
 	})
-	return best, *kept, best != nil
+	if best == nil {
+		return nil, move{}, false
+	}
+	return best, *kept, true
 }
 
 // openClaim opens a claim from the first pool that takes the pod.
@@ -289,7 +292,9 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 	return true
 }
 
-// commit adds the pod to c with the move tryClaim found.
+// commit adds the pod to c with the move tryClaim found. It must not call
+// tryClaim: m's pins live in one of the moves buffers, which the next
+// tryClaim into it overwrites (see moves).
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
 	cand, cut := r.narrowed(v, c, need, m.pins)
