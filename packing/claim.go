@@ -74,6 +74,15 @@ func emptyClaim(pl *pool, pi int) claim {
 	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
 
+// reset makes c, a claim of run.fresh, an empty claim of pool pl (index
+// pi) again (see emptyClaim), to be tried without allocating.
+func (c *claim) reset(pl *pool, pi int) { *c = emptyClaim(pl, pi) }
+
+// probeClaim is the claim of a slackIndex's scan pivot: unadopted, it
+// sorts before every claim of the same slack (see lessSlack). It has no
+// pool: nothing reads it but its id.
+func probeClaim() claim { return claim{id: unadopted} }
+
 // adopted returns a copy of the tried empty claim c as the run's claim id,
 // named name. Its candidate set is still the pool's, shared: commit
 // replaces it before narrowing.

@@ -151,7 +151,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// An empty claim is tried without allocating; its hostname domain
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
-		*c = emptyClaim(pl, pi)
+		c.reset(pl, pi)
 		if m := &r.moves.fresh; r.tryClaim(v, c, m) {
 			return r.materialize(c), *m, true
 		}
