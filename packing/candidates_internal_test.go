@@ -19,7 +19,7 @@ import (
 // to the package's external tests only (a _test.go file), which draw the
 // problems from problemgen.
 func CandidatesMatchFirstFit(p Problem) error {
-	s := prepare(&p, Options{Strategy: Plain})
+	s := compile(&p, Options{Strategy: Plain})
 	r := newRun(s, passSpec{seq: seqFFD}, nil)
 	for _, i := range s.order {
 		if len(s.pods[i].alts) > 0 { // else no node can match: attempt fails at once

@@ -272,26 +272,6 @@ func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) 
 	return satisfiesMinValues(c.pl, c.reqs.Intersect(v.reqs), cand)
 }
 
-func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
-	for req := range reqs.All() {
-		if req.MinValues() == 0 {
-			continue
-		}
-		seen := map[string]bool{}
-		for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-			for _, val := range pl.types[t].Requirements.Get(req.Key()).Values() {
-				if req.Has(val) {
-					seen[val] = true
-				}
-			}
-		}
-		if len(seen) < req.MinValues() {
-			return false
-		}
-	}
-	return true
-}
-
 // commit adds the pod to c with the move tryClaim found. It must not call
 // tryClaim: m's pins live in one of the moves buffers, which the next
 // tryClaim into it overwrites (see moves).
@@ -320,25 +300,3 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 		c.fix(p)
 	}
 }
-
-// portsConflict reports whether any of ports clashes with used: the same
-// port and protocol on the same or a wildcard address.
-func portsConflict(ports, used []HostPort) bool {
-	for _, p := range ports {
-		for _, u := range used {
-			if p.Port == u.Port && portProtocol(p) == portProtocol(u) && (p.IP == u.IP || wildcard(p.IP) || wildcard(u.IP)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func portProtocol(p HostPort) string {
-	if p.Protocol == "" {
-		return "TCP"
-	}
-	return p.Protocol
-}
-
-func wildcard(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }
