@@ -8,8 +8,8 @@ import (
 )
 
 // memo is what runs of one solve may share when they run one after
-// another: it depends on the problem alone, not on the placements.
-// Its scratch buffers serve one pass at a time. Each field has one
+// another: it depends on the problem alone, not on the placements (a
+// pass's scratch buffers are its own: see scratch). Each field has one
 // writer, named beside it.
 type memo struct {
 	sigs   map[string]int32      // signatures by requirement key (intern)
@@ -18,10 +18,6 @@ type memo struct {
 	names  map[[2]int]string     // claim names by (pool, claim index) (claimName)
 	prices map[priceKey][]option // pricing.go: pricedBy
 	gaps   map[gapKey]bool       // gaps.go: labelGap and resourceGap
-	pins   []pin                 // scratch of topology.go: topology
-	cands  []int                 // scratch of topology.go: candidates
-	pinBuf []pin                 // scratch of narrow.go: freshPins
-	fit    bitset.Set            // scratch of place.go: pinnedCand
 }
 
 // newMemo is an empty memo, for the first pass of a goroutine.

@@ -60,13 +60,13 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 
 // freshPins returns the pins c has not taken yet, in a scratch slice.
 func (r *run) freshPins(c *claim, pins []pin) []pin {
-	fresh := r.memo.pinBuf[:0]
+	fresh := r.scratch.pinBuf[:0]
 	for _, p := range pins {
 		if !slices.Contains(c.pinned, p) {
 			fresh = append(fresh, p)
 		}
 	}
-	r.memo.pinBuf = fresh
+	r.scratch.pinBuf = fresh
 	return fresh
 }
 

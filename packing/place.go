@@ -254,14 +254,14 @@ func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) (int, 
 // pinnedCand is the set of c's candidate types compatible with the pod
 // that admit pins, in a scratch set of r: O(types / 64) per pin.
 func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
-	a := append(r.memo.fit[:0], c.cand...)
+	a := append(r.scratch.fit[:0], c.cand...)
 	a.And(r.memo.bits[v.sig][c.pi])
 	for _, p := range pins {
 		if b, ok := c.pl.pins[p]; ok {
 			a.And(b)
 		}
 	}
-	r.memo.fit = a
+	r.scratch.fit = a
 	return a
 }
 

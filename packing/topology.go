@@ -87,11 +87,11 @@ func (c *claim) carries(key string) bool { return c.reqs.Has(key) || c.pl.allowU
 // topology checks the pod's active constraints and the inverse
 // anti-affinity of placed pods against t. For a claim it also fixes, as
 // pins, the domain of every topology key the pod is constrained or counted
-// by. The pins are in r.memo.pins, a scratch buffer the next call reuses: a
+// by. The pins are in r.scratch.pins, a scratch buffer the next call reuses: a
 // caller copies what it keeps (see tryClaim).
 func (r *run) topology(v view, t target) ([]pin, bool) {
-	pins := r.memo.pins[:0]
-	defer func() { r.memo.pins = pins[:0] }()
+	pins := r.scratch.pins[:0]
+	defer func() { r.scratch.pins = pins[:0] }()
 	for _, c := range v.cons {
 		key := r.s.counters[c.counter].key
 		d, ok := r.domain(t, key, pins)
@@ -232,7 +232,7 @@ type minEntry struct {
 // (instance type) and, as a claim's types already hold its pods, about
 // O(domains) for zones. The result aliases a scratch buffer of r.
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
-	out := r.memo.cands[:0]
+	out := r.scratch.cands[:0]
 	// An unconstrained key allows every value: its test is skipped.
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
@@ -267,7 +267,7 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 			out = append(out, i)
 		}
 	}
-	r.memo.cands = out
+	r.scratch.cands = out
 	return out
 }
 
