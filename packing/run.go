@@ -15,7 +15,11 @@ type run struct {
 	s *static
 	// How the pass runs: its claim rule, its pod order and, in a restart,
 	// the generator of its tie-breaks (nil in a greedy pass); ties counts
-	// the random choices among two or more (search.go: tied).
+	// the random choices among two or more (search.go: tied). tie's state
+	// advances with every draw, in claim.go (shuffleClaims), order.go (the
+	// pod order's tie-breaks) and search.go (pick, which topology.go's
+	// choice of domain calls): the draws' order is part of the pass's
+	// result for a seed.
 	cost bool // choose claims by marginal cost, not fewest pods first
 	seq  sequence
 	tie  *rand.Rand
