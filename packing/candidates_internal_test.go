@@ -19,7 +19,7 @@ import (
 // to the package's external tests only (a _test.go file), which draw the
 // problems from problemgen.
 func CandidatesMatchFirstFit(p Problem) error {
-	s := prepare(&p, Options{Strategy: Plain})
+	s := compile(&p, Options{Strategy: Plain})
 	r := newRun(s, passSpec{seq: seqFFD}, nil)
 	for _, i := range s.order {
 		if len(s.pods[i].alts) > 0 { // else no node can match: attempt fails at once
@@ -46,8 +46,12 @@ func (r *run) checkCandidates(v view, c *claim) error {
 		}
 		got := slices.Clone(r.candidates(v, c, key, nil))
 		var want []int
+		fits := func(value string) bool {
+			_, ok := r.firstFit(v, c, need, []pin{{key, value}})
+			return ok
+		}
 		for d, value := range r.s.domains[key] {
-			if c.reqs.Get(key).Has(value) && v.reqs.Get(key).Has(value) && r.firstFit(v, c, need, []pin{{key, value}}) >= 0 {
+			if c.reqs.Get(key).Has(value) && v.reqs.Get(key).Has(value) && fits(value) {
 				want = append(want, d)
 			}
 		}

@@ -14,13 +14,17 @@ import (
 // claims (run.claims and Plain's order, run.byPods), are written only by
 // the functions in this file; the rest of the solver reads them.
 type claim struct {
-	id       int
-	name     string
-	pl       *pool
-	pi       int
-	reqs     requirements.Set
-	sigs     []int32
-	cand     bitset.Set
+	id   int
+	name string
+	pl   *pool
+	pi   int
+	reqs requirements.Set
+	sigs []int32
+	cand bitset.Set
+	// cheap is c's cheapest type, the one the pass counts it at; untyped
+	// until c holds a pod (see typed). After settle it is still the greedy
+	// pass's type, not the one c launches with: render reads that from the
+	// settlement.
 	cheap    int
 	used     resources.List
 	maxAlloc resources.List
@@ -42,19 +46,42 @@ type claim struct {
 	mv        mergeView // set and kept by merge
 }
 
+// The sentinels of a claim's fields.
+const (
+	// untyped is the cheap of a claim without pods: it has no type yet.
+	untyped = -1
+	// unadopted is the id of a claim tried but not adopted (see
+	// claim.adopted): it sorts before every adopted claim's id.
+	unadopted = -1
+)
+
+// typed reports whether c has a type: whether it holds a pod. Every claim
+// of run.claims does; only a tried empty claim does not.
+func (c *claim) typed() bool { return c.cheap != untyped }
+
+// price is the price of c's cheapest type, 0 when it has none.
 func (c *claim) price() instancetypes.Price {
-	if c.cheap < 0 {
+	if !c.typed() {
 		return 0
 	}
 	return c.pl.price[c.cheap]
 }
 
-// emptyClaim is a claim of pool pl (index pi) with no pods and no place
-// among the run's claims (id -1): the pool's requirements, and every type
-// of the pool a candidate, in the pool's own set until commit narrows it.
+// emptyClaim is a claim of pool pl (index pi) with no pods, untyped and
+// unadopted: the pool's requirements, and every type of the pool a
+// candidate, in the pool's own set until commit narrows it.
 func emptyClaim(pl *pool, pi int) claim {
-	return claim{id: -1, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: -1, maxAlloc: pl.maxAlloc}
+	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
+
+// reset makes c, a claim of run.fresh, an empty claim of pool pl (index
+// pi) again (see emptyClaim), to be tried without allocating.
+func (c *claim) reset(pl *pool, pi int) { *c = emptyClaim(pl, pi) }
+
+// probeClaim is the claim of a slackIndex's scan pivot: unadopted, it
+// sorts before every claim of the same slack (see lessSlack). It has no
+// pool: nothing reads it but its id.
+func probeClaim() claim { return claim{id: unadopted} }
 
 // adopted returns a copy of the tried empty claim c as the run's claim id,
 // named name. Its candidate set is still the pool's, shared: commit
@@ -74,9 +101,12 @@ func (c *claim) rename(id int, name string) { c.id, c.name = id, name }
 func (c *claim) setPos(i int) { c.pos = i }
 
 // grow records that c holds need on its cheapest type cheap, with the
-// candidates cand and the trim cuts cut that go with it (see narrowed).
-func (c *claim) grow(need resources.List, cheap int, cand bitset.Set, cut [dims]int) {
+// candidates cand and the trim cuts cut that go with it (see narrowed),
+// and returns the type c had before, for usage.charge.
+func (c *claim) grow(need resources.List, cheap int, cand bitset.Set, cut [dims]int) (from int) {
+	from = c.cheap
 	c.used, c.cheap, c.cand, c.cut = need, cheap, cand, cut
+	return from
 }
 
 // add puts pod i, binding ports, on c.
@@ -158,8 +188,10 @@ type merged struct {
 }
 
 // absorb moves b's pods into c, which becomes j, its committed type the
-// first of j's candidates; b is marked gone, for merge to drop.
-func (c *claim) absorb(b *claim, j merged) {
+// first of j's candidates; b is marked gone, for merge to drop. It returns
+// the types c and b had, for usage.join.
+func (c *claim) absorb(b *claim, j merged) (fromC, fromB int) {
+	fromC, fromB = c.cheap, b.cheap
 	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
 	c.cut, c.mv = j.cut, j.view
 	c.pods = append(c.pods, b.pods...)
@@ -175,6 +207,7 @@ func (c *claim) absorb(b *claim, j merged) {
 		}
 	}
 	b.gone = true
+	return fromC, fromB
 }
 
 // adopt makes c, a claim materialize returned, one of the run's open

@@ -9,6 +9,9 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
+// pin is one topology key fixed to one value.
+type pin struct{ key, value string }
+
 // collectDomains gathers, for every topology key in use, the domains a node
 // could be in: the values of existing nodes, and every pool's own values
 // and its types' (see poolDomains and the package doc).

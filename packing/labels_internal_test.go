@@ -69,7 +69,7 @@ func TestPassesShareNodeLabels(t *testing.T) {
 		{Name: "a", Zone: "a", NodePool: "p", Initialized: true, Labels: map[string]string{
 			requirements.LabelHostname: "a", requirements.LabelZone: "a", requirements.LabelNodePool: "p"}},
 	}}
-	s := prepare(&p, Options{Strategy: Plain})
+	s := compile(&p, Options{Strategy: Plain})
 	first, second := newRun(s, passSpec{seq: seqFFD}, nil), newRun(s, passSpec{cost: true, seq: seqFFD}, nil)
 	require.Len(t, first.nodes, 2)
 	require.Len(t, second.nodes, 2)

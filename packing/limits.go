@@ -69,26 +69,31 @@ func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
 // when it takes a type (see charge).
 func (u *usage) open(pi int) { u.nodes[pi]++ }
 
-// charge moves c's committed capacity from its current cheapest type
-// (none for a claim without pods) to type t. It does not change c.
-func (u *usage) charge(c *claim, t int) {
-	used := u.committed[c.pi]
+// charge moves a claim of pool pl (index pi) from type from, the type it
+// is counted at (untyped for a claim without pods), to type to. It takes the
+// types, not the claim, so that it does not matter whether the claim has
+// changed type yet: the caller passes what claim.grow returns, or, in
+// settle, the type the claim is counted at.
+func (u *usage) charge(pi int, pl *pool, from, to int) {
+	used := u.committed[pi]
 	for i := range used {
-		if c.cheap >= 0 {
-			used[i] -= c.pl.capLim[c.cheap][i]
+		if from != untyped {
+			used[i] -= pl.capLim[from][i]
 		}
-		used[i] += c.pl.capLim[t][i]
+		used[i] += pl.capLim[to][i]
 	}
 }
 
-// join counts claim a at type t in place of a and b, one node fewer: the
-// use once merge has joined b into a. It does not change a or b.
-func (u *usage) join(a, b *claim, t int) {
-	u.charge(a, t)
-	for i, capB := range a.pl.capLim[b.cheap] {
-		u.committed[a.pi][i] -= capB
+// join counts one claim of pool pl (index pi) at type to in place of two,
+// counted at types a and b, with one node fewer: the use once merge has
+// joined one claim into the other (the types claim.absorb returns). Both
+// claims have pods, so both types are set.
+func (u *usage) join(pi int, pl *pool, a, b, to int) {
+	u.charge(pi, pl, a, to)
+	for i, capB := range pl.capLim[b] {
+		u.committed[pi][i] -= capB
 	}
-	u.nodes[a.pi]--
+	u.nodes[pi]--
 }
 
 // nodesLeft is how many more nodes the "nodes" limit of pool pl (index pi)
@@ -115,7 +120,7 @@ func (u *usage) within(c *claim, t int) bool {
 	used, capT := u.committed[c.pi], pl.capLim[t]
 	for i, lim := range pl.limits {
 		v := used[i] + capT[i]
-		if c.cheap >= 0 {
+		if c.typed() {
 			v -= pl.capLim[c.cheap][i]
 		}
 		if v > lim.Value {
@@ -131,7 +136,7 @@ func (u *usage) slack(c *claim) bool {
 	pl := c.pl
 	for i, lim := range pl.limits {
 		v := u.committed[c.pi][i] + pl.maxCapLim[i]
-		if c.cheap >= 0 {
+		if c.typed() {
 			v -= pl.capLim[c.cheap][i]
 		}
 		if v > lim.Value {
@@ -142,7 +147,8 @@ func (u *usage) slack(c *claim) bool {
 }
 
 // slackAfter reports whether a's pool's limits stay slack once a, at type
-// t, replaces a and b.
+// t, replaces a and b. Both are typed: merge takes only the run's claims,
+// each of which holds a pod.
 func (u *usage) slackAfter(a, b *claim, t int) bool {
 	pl := a.pl
 	for i, lim := range pl.limits {

@@ -164,8 +164,8 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	mv.price, mv.priced = price, true
-	r.use.join(a, b, cand.Next(0))
-	a.absorb(b, merged{reqs: reqs, cand: cand, cut: cut, need: need, view: mv})
+	fromA, fromB := a.absorb(b, merged{reqs: reqs, cand: cand, cut: cut, need: need, view: mv})
+	r.use.join(a.pi, pl, fromA, fromB, a.cheap)
 	return true
 }
 

@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"cmp"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -28,21 +27,6 @@ func dim(l *resources.List, d int) int64 {
 		return l.EphemeralStorage
 	}
 	return l.Pods
-}
-
-// sortBySize orders the pool's types by allocatable in each core dimension,
-// smallest first, ties by index.
-func (pl *pool) sortBySize() {
-	for d := range dims {
-		order := make([]int32, len(pl.types))
-		for i := range order {
-			order[i] = int32(i)
-		}
-		slices.SortFunc(order, func(a, b int32) int {
-			return cmp.Or(cmp.Compare(dim(&pl.alloc[a], d), dim(&pl.alloc[b], d)), cmp.Compare(a, b))
-		})
-		pl.bySize[d] = order
-	}
 }
 
 // narrowed is c's candidate set once the pod joins, and the trim cuts
@@ -76,13 +60,13 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 
 // freshPins returns the pins c has not taken yet, in a scratch slice.
 func (r *run) freshPins(c *claim, pins []pin) []pin {
-	fresh := r.memo.pinBuf[:0]
+	fresh := r.scratch.pinBuf[:0]
 	for _, p := range pins {
 		if !slices.Contains(c.pinned, p) {
 			fresh = append(fresh, p)
 		}
 	}
-	r.memo.pinBuf = fresh
+	r.scratch.pinBuf = fresh
 	return fresh
 }
 

@@ -102,7 +102,7 @@ func (r *run) recordExisting(p *Pod, nd *nodeT) {
 		if t.Weight != 0 {
 			continue
 		}
-		if c := r.s.lookupCounter(antiCounter(p, t)); c >= 0 {
+		if c, ok := r.s.lookupCounter(antiCounter(p, t)); ok {
 			if d, ok := nd.labels[r.s.counters[c].key]; ok {
 				r.markAnti(c, d)
 			}
@@ -110,11 +110,11 @@ func (r *run) recordExisting(p *Pod, nd *nodeT) {
 	}
 }
 
-func (s *static) lookupCounter(c counterDef) int32 {
-	if i, ok := s.counterIndex[c.signature()]; ok {
-		return i
-	}
-	return -1
+// lookupCounter finds the counter of definition c; false when no pod's
+// constraint defined it.
+func (s *static) lookupCounter(c counterDef) (int32, bool) {
+	i, ok := s.counterIndex[c.signature()]
+	return i, ok
 }
 
 // fitsNode checks a pod against an existing node, cheapest checks first.

@@ -125,7 +125,10 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		n++
 		return n < scanUpgrade
 	})
-	return best, *kept, best != nil
+	if best == nil {
+		return nil, move{}, false
+	}
+	return best, *kept, true
 }
 
 // openClaim opens a claim from the first pool that takes the pod.
@@ -148,7 +151,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// An empty claim is tried without allocating; its hostname domain
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
-		*c = emptyClaim(pl, pi)
+		c.reset(pl, pi)
 		if m := &r.moves.fresh; r.tryClaim(v, c, m) {
 			return r.materialize(c), *m, true
 		}
@@ -181,8 +184,8 @@ func (r *run) tryClaim(v view, c *claim, into *move) bool {
 	if !ok {
 		return false
 	}
-	cheap := r.firstFit(v, c, need, pins)
-	if cheap < 0 || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
+	cheap, ok := r.firstFit(v, c, need, pins)
+	if !ok || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
 		return false
 	}
 	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}
@@ -235,29 +238,30 @@ func (r *run) reqsCompatible(v view, c *claim) bool {
 }
 
 // firstFit returns the cheapest candidate type of c compatible with the pod
-// and the pins that holds need within the pool's limits, or -1.
-func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) int {
+// and the pins that holds need within the pool's limits; false when none
+// does.
+func (r *run) firstFit(v view, c *claim, need resources.List, pins []pin) (int, bool) {
 	cand := r.pinnedCand(v, c, pins)
 	offers := r.newOfferFilter(v, c, pins)
 	for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
 		if need.Fits(c.pl.alloc[t]) && r.use.within(c, t) && offers.admits(t) {
-			return t
+			return t, true
 		}
 	}
-	return -1
+	return 0, false
 }
 
 // pinnedCand is the set of c's candidate types compatible with the pod
 // that admit pins, in a scratch set of r: O(types / 64) per pin.
 func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
-	a := append(r.memo.fit[:0], c.cand...)
+	a := append(r.scratch.fit[:0], c.cand...)
 	a.And(r.memo.bits[v.sig][c.pi])
 	for _, p := range pins {
 		if b, ok := c.pl.pins[p]; ok {
 			a.And(b)
 		}
 	}
-	r.memo.fit = a
+	r.scratch.fit = a
 	return a
 }
 
@@ -268,33 +272,15 @@ func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) 
 	return satisfiesMinValues(c.pl, c.reqs.Intersect(v.reqs), cand)
 }
 
-func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
-	for req := range reqs.All() {
-		if req.MinValues() == 0 {
-			continue
-		}
-		seen := map[string]bool{}
-		for t := cand.Next(0); t >= 0; t = cand.Next(t + 1) {
-			for _, val := range pl.types[t].Requirements.Get(req.Key()).Values() {
-				if req.Has(val) {
-					seen[val] = true
-				}
-			}
-		}
-		if len(seen) < req.MinValues() {
-			return false
-		}
-	}
-	return true
-}
-
-// commit adds the pod to c with the move tryClaim found.
+// commit adds the pod to c with the move tryClaim found. It must not call
+// tryClaim: m's pins live in one of the moves buffers, which the next
+// tryClaim into it overwrites (see moves).
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
 	cand, cut := r.narrowed(v, c, need, m.pins)
 	r.slack.remove(c)
-	r.use.charge(c, m.cheap)
-	c.grow(need, m.cheap, cand, cut)
+	from := c.grow(need, m.cheap, cand, cut)
+	r.use.charge(c.pi, c.pl, from, m.cheap)
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)
 	c.refreshMaxAlloc()
@@ -314,25 +300,3 @@ func (r *run) narrowReqs(v view, c *claim, pins []pin) {
 		c.fix(p)
 	}
 }
-
-// portsConflict reports whether any of ports clashes with used: the same
-// port and protocol on the same or a wildcard address.
-func portsConflict(ports, used []HostPort) bool {
-	for _, p := range ports {
-		for _, u := range used {
-			if p.Port == u.Port && portProtocol(p) == portProtocol(u) && (p.IP == u.IP || wildcard(p.IP) || wildcard(u.IP)) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func portProtocol(p HostPort) string {
-	if p.Protocol == "" {
-		return "TCP"
-	}
-	return p.Protocol
-}
-
-func wildcard(ip string) bool { return ip == "" || ip == "0.0.0.0" || ip == "::" }

@@ -13,7 +13,10 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// pool is a NodePool compiled for one solve.
+// pool is a NodePool compiled for one solve, read-only once compiled.
+// pools.go (compilePool) writes its fields but these: pins and pinList
+// (domains.go: pinBits), offerPairs and offerMask (offerings.go:
+// maskOffers), limits, capLim and maxCapLim (limits.go: compileLimits).
 type pool struct {
 	np        *NodePool
 	reqs      requirements.Set // requirements ∩ labels ∩ nodepool name
@@ -96,6 +99,21 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.minValues = pl.minValues || r.MinValues() > 0
 	}
 	return pl
+}
+
+// sortBySize orders the pool's types by allocatable in each core dimension,
+// smallest first, ties by index.
+func (pl *pool) sortBySize() {
+	for d := range dims {
+		order := make([]int32, len(pl.types))
+		for i := range order {
+			order[i] = int32(i)
+		}
+		slices.SortFunc(order, func(a, b int32) int {
+			return cmp.Or(cmp.Compare(dim(&pl.alloc[a], d), dim(&pl.alloc[b], d)), cmp.Compare(a, b))
+		})
+		pl.bySize[d] = order
+	}
 }
 
 // filterTypes keeps the types of cat the pool can launch, with their

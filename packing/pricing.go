@@ -26,7 +26,9 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 }
 
 // pricedBy is priced for a claim of pool pl (index pi) with requirements
-// reqs.
+// reqs. For a pool without reserved offerings the list depends on the
+// problem alone, and is kept in the memo; for one with, it depends on the
+// units left, and is neither read from the memo nor stored in it.
 func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reservation]int) []option {
 	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
 	key := priceKey{pi, zone.String(), ct.String()}
@@ -42,7 +44,9 @@ func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reserv
 	slices.SortFunc(opts, func(a, b option) int {
 		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
-	r.memo.prices[key] = opts
+	if !pl.reserved {
+		r.memo.prices[key] = opts
+	}
 	return opts
 }
 

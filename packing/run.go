@@ -3,6 +3,8 @@ package packing
 import (
 	"math/rand/v2"
 	"slices"
+
+	"github.com/nodeplan/nodeplan/internal/bitset"
 )
 
 // run is one first-fit-decreasing pass over the pods with one claim-choice
@@ -13,7 +15,11 @@ type run struct {
 	s *static
 	// How the pass runs: its claim rule, its pod order and, in a restart,
 	// the generator of its tie-breaks (nil in a greedy pass); ties counts
-	// the random choices among two or more (search.go: tied).
+	// the random choices among two or more (search.go: tied). tie's state
+	// advances with every draw, in claim.go (shuffleClaims), order.go (the
+	// pod order's tie-breaks) and search.go (pick, which topology.go's
+	// choice of domain calls): the draws' order is part of the pass's
+	// result for a seed.
 	cost bool // choose claims by marginal cost, not fewest pods first
 	seq  sequence
 	tie  *rand.Rand
@@ -45,6 +51,18 @@ type run struct {
 	use    usage               // the NodePools' use, for their limits (limits.go)
 	held   map[reservation]int // claims holding each reservation (offerings.go: reserve)
 	memo   *memo               // what the goroutine's passes share (see memo)
+
+	scratch scratch // the pass's scratch buffers (see scratch)
+}
+
+// scratch holds the buffers a pass reuses from call to call, so that its
+// hot loops allocate nothing; what one holds is valid until the next call
+// of its writer, named beside it.
+type scratch struct {
+	pins   []pin      // topology.go: topology
+	cands  []int      // topology.go: candidates
+	pinBuf []pin      // narrow.go: freshPins
+	fit    bitset.Set // place.go: pinnedCand
 }
 
 // placeKind says where a pod of a run is.

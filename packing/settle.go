@@ -35,7 +35,9 @@ type settling struct {
 // settle picks, claim by claim in order, each claim's offering: the
 // cheapest the limits and the earlier claims' reservation units allow. It
 // only computes: the run, its claims and their NodePools' use are as they
-// were, and render builds the Plan from the settlement.
+// were, and render builds the Plan from the settlement. The one thing it
+// writes is, for pools without reserved offerings, the memo's price lists
+// (see pricedBy), which depend on the problem alone.
 func (r *run) settle() settlement {
 	var st settlement
 	w := settling{units: map[reservation]int{}, use: r.use.clone()}
@@ -71,7 +73,7 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 			break
 		}
 	}
-	w.use.charge(c, chosen.t) // later claims see this claim at its chosen type
+	w.use.charge(c.pi, c.pl, c.cheap, chosen.t) // later claims see this claim at its chosen type
 	if chosen.off.CapacityType == instancetypes.Reserved {
 		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
 	}

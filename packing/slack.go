@@ -12,8 +12,7 @@ import (
 type slackIndex struct {
 	t    *btree.BTreeG[slackItem]
 	keys map[*claim]slackItem
-	// probe is the claim of the pivot of a range scan: id -1 sorts it
-	// before every claim of the same slack.
+	// probe is the claim of the pivot of a range scan (see probeClaim).
 	probe claim
 }
 
@@ -28,7 +27,7 @@ func lessSlack(a, b slackItem) bool {
 }
 
 func newSlackIndex() *slackIndex {
-	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}, probe: claim{id: -1}}
+	return &slackIndex{t: btree.NewG(16, lessSlack), keys: map[*claim]slackItem{}, probe: probeClaim()}
 }
 
 func (s *slackIndex) insert(c *claim) {

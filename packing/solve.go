@@ -175,7 +175,7 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, faul
 	}
 	var plan Plan
 	err := guard(func() error {
-		s := prepare(&p, o)
+		s := compile(&p, o)
 		s.ctx, s.fault = ctx, fault
 		var err error
 		plan, err = s.solve()

@@ -87,11 +87,11 @@ func (c *claim) carries(key string) bool { return c.reqs.Has(key) || c.pl.allowU
 // topology checks the pod's active constraints and the inverse
 // anti-affinity of placed pods against t. For a claim it also fixes, as
 // pins, the domain of every topology key the pod is constrained or counted
-// by. The pins are in r.memo.pins, a scratch buffer the next call reuses: a
+// by. The pins are in r.scratch.pins, a scratch buffer the next call reuses: a
 // caller copies what it keeps (see tryClaim).
 func (r *run) topology(v view, t target) ([]pin, bool) {
-	pins := r.memo.pins[:0]
-	defer func() { r.memo.pins = pins[:0] }()
+	pins := r.scratch.pins[:0]
+	defer func() { r.scratch.pins = pins[:0] }()
 	for _, c := range v.cons {
 		key := r.s.counters[c.counter].key
 		d, ok := r.domain(t, key, pins)
@@ -232,7 +232,7 @@ type minEntry struct {
 // (instance type) and, as a claim's types already hold its pods, about
 // O(domains) for zones. The result aliases a scratch buffer of r.
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
-	out := r.memo.cands[:0]
+	out := r.scratch.cands[:0]
 	// An unconstrained key allows every value: its test is skipped.
 	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
@@ -242,7 +242,9 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 		h.offers = r.newOfferFilter(v, c, pins)
 	}
 	bits := c.pl.pinList[key]
-	anyHolds := -1 // for a key whose domains do not narrow the types: unknown, 0 or 1
+	// For a key whose domains do not narrow the types, one test serves
+	// every domain: whether it ran, and its result.
+	var tested, anyHolds bool
 	for i, d := range r.s.domains[key] {
 		r.counts.work++
 		if !(cAll || creq.Has(d)) || !(pAll || preq.Has(d)) {
@@ -254,13 +256,10 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 			h.offers = r.newOfferFilter(v, c, pins, pin{key, d})
 			ok = h.any(h.cand, nil)
 		case bits == nil:
-			if anyHolds < 0 {
-				anyHolds = 0
-				if h.any(h.cand, nil) {
-					anyHolds = 1
-				}
+			if !tested {
+				tested, anyHolds = true, h.any(h.cand, nil)
 			}
-			ok = anyHolds == 1
+			ok = anyHolds
 		default:
 			ok = h.any(bits[i], h.cand)
 		}
@@ -268,7 +267,7 @@ func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 			out = append(out, i)
 		}
 	}
-	r.memo.cands = out
+	r.scratch.cands = out
 	return out
 }
 

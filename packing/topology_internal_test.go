@@ -23,7 +23,7 @@ func spreadWork(t *testing.T, n int, key string) (work, domains int) {
 		pods[i].Requests.CPU = 1000
 	}
 	p := Problem{Pods: pods, NodePools: []NodePool{{Name: "default"}}, Catalog: instancetypes.KarpenterDiverse()}
-	s := prepare(&p, Options{Strategy: Plain})
+	s := compile(&p, Options{Strategy: Plain})
 	r := newRun(s, passSpec{seq: seqFFD}, nil)
 	r.solve()
 	for i := range pods {

@@ -11,35 +11,48 @@ import (
 
 // static is what every run of one Solve shares, read-only: the pools with
 // their instance types, the compiled pods, the nodes' labels and the
-// topology counters.
+// topology counters. compile writes it before any run starts, each group
+// of fields by the file named beside it; after that only failed changes.
 type static struct {
-	prob     *Problem
-	opts     Options
-	pools    []*pool
-	pods     []podInfo
-	labels   []map[string]string // per node of prob.Nodes: its nodeLabels, the same in every pass
-	order    []int               // FFD order of pod indexes
-	equal    [][2]int            // runs of order whose pods are of equal size
-	shares   [][2]float64        // per pod: its share of all cpu and memory requested
-	counters []counterDef
-	// counterIndex finds a counter by its signature.
+	// The problem and its options (compile.go).
+	prob *Problem
+	opts Options
+	// The compiled pools, ordered by weight (pools.go: compilePools).
+	pools []*pool
+	// The compiled pods and the topology counters their constraints define;
+	// counterIndex finds a counter by its signature (pods.go: compilePods,
+	// compileCounters).
+	pods         []podInfo
+	counters     []counterDef
 	counterIndex map[string]int32
-	domains      map[string][]string // topology key -> known domains, sorted
-	softTaints   bool                // some NodePool or node has a PreferNoSchedule taint
-	// domainTaints lists, per domain, the taint sets of the nodes and pools
-	// that may be in it.
+	// labels are, per node of prob.Nodes, its nodeLabels, the same in every
+	// pass; softTaints, whether some NodePool or node has a
+	// PreferNoSchedule taint (compile.go).
+	labels     []map[string]string
+	softTaints bool
+	// domains are, per topology key, its known domains, sorted, and
+	// domainTaints, per domain, the taint sets of the nodes and pools that
+	// may be in it (domains.go: collectDomains).
+	domains      map[string][]string
 	domainTaints map[pin][][]requirements.Taint
+	// order is the FFD order of pod indexes and equal its runs of pods of
+	// equal size (order.go: ffdOrder, sizeRuns); shares, per pod, its share
+	// of all cpu and memory requested (order.go: blend).
+	order  []int
+	equal  [][2]int
+	shares [][2]float64
 	// ctx and failed stop the solve at its loop boundaries (see halted);
 	// fault, nil but in tests, runs at the start of each of Best's passes.
+	// solve.go writes them: ctx and fault before the first run, failed
+	// when a strategy's search fails.
 	ctx    context.Context
 	failed atomic.Bool
 	fault  func(cost bool)
 }
 
-// pin is one topology key fixed to one value.
-type pin struct{ key, value string }
-
-func prepare(p *Problem, o Options) *static {
+// compile compiles problem p for a solve with options o: the static every
+// run of the solve shares.
+func compile(p *Problem, o Options) *static {
 	s := &static{prob: p, opts: o}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
