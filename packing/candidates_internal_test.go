@@ -20,7 +20,7 @@ import (
 // problems from problemgen.
 func CandidatesMatchFirstFit(p Problem) error {
 	s := compile(&p, Options{Strategy: Plain})
-	r := newRun(s, passSpec{seq: seqFFD}, nil)
+	r := newRun(s, passSpec{seq: seqFFD}, nil, nil)
 	for _, i := range s.order {
 		if len(s.pods[i].alts) > 0 { // else no node can match: attempt fails at once
 			v := r.view(i)

@@ -70,7 +70,7 @@ func TestPassesShareNodeLabels(t *testing.T) {
 			requirements.LabelHostname: "a", requirements.LabelZone: "a", requirements.LabelNodePool: "p"}},
 	}}
 	s := compile(&p, Options{Strategy: Plain})
-	first, second := newRun(s, passSpec{seq: seqFFD}, nil), newRun(s, passSpec{cost: true, seq: seqFFD}, nil)
+	first, second := newRun(s, passSpec{seq: seqFFD}, nil, nil), newRun(s, passSpec{cost: true, seq: seqFFD}, nil, nil)
 	require.Len(t, first.nodes, 2)
 	require.Len(t, second.nodes, 2)
 	for i, nd := range first.nodes {

@@ -52,12 +52,14 @@ type run struct {
 	held   map[reservation]int // claims holding each reservation (offerings.go: reserve)
 	memo   *memo               // what the goroutine's passes share (see memo)
 
-	scratch scratch // the pass's scratch buffers (see scratch)
+	scratch *scratch // the scratch buffers, the goroutine's passes' in turn (see scratch)
 }
 
 // scratch holds the buffers a pass reuses from call to call, so that its
 // hot loops allocate nothing; what one holds is valid until the next call
-// of its writer, named beside it.
+// of its writer, named beside it. A goroutine hands its scratch from each
+// pass to the next (search), so that restarts do not grow the buffers
+// again; no pass reads what an earlier one left in them.
 type scratch struct {
 	pins   []pin      // topology.go: topology
 	cands  []int      // topology.go: candidates
@@ -81,13 +83,16 @@ type placement struct {
 	index int32
 }
 
-// newRun starts a pass; m may come from an earlier pass of the same
-// goroutine, or be nil.
-func newRun(s *static, spec passSpec, m *memo) *run {
+// newRun starts a pass; m and sc may come from an earlier pass of the
+// same goroutine, or be nil.
+func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 	if m == nil {
 		m = newMemo()
 	}
-	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, held: map[reservation]int{}}
+	if sc == nil {
+		sc = &scratch{}
+	}
+	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, scratch: sc, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
 	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))

@@ -41,12 +41,12 @@ type pass struct {
 // stop at the first that met no tie, since every later one would repeat a
 // greedy pass, and as soon as the search is halted (see static.halted).
 func (s *static) search(cost bool) pass {
-	m := newMemo()
+	m, sc := newMemo(), &scratch{}
 	primary, other := s.sequences(cost)
-	best := s.runPass(passSpec{cost: cost, seq: primary}, m)
+	best := s.runPass(passSpec{cost: cost, seq: primary}, m, sc)
 	n := s.opts.restarts(s.prob)
 	if n > 0 && !s.halted() {
-		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m))
+		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m, sc))
 	}
 	stream := uint64(0)
 	if cost {
@@ -54,7 +54,7 @@ func (s *static) search(cost bool) pass {
 	}
 	for k := 1; k < n && !s.halted(); k++ {
 		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(k)<<1|stream))
-		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m)
+		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m, sc)
 		if p.r.ties == 0 {
 			break
 		}
@@ -88,12 +88,13 @@ type passSpec struct {
 	tie  *rand.Rand
 }
 
-// runPass runs one pass of Best: place every pod, then merge claims.
-func (s *static) runPass(spec passSpec, m *memo) pass {
+// runPass runs one pass of Best: place every pod, then merge claims. m
+// and sc are the goroutine's memo and scratch, handed on to its next pass.
+func (s *static) runPass(spec passSpec, m *memo, sc *scratch) pass {
 	if s.fault != nil {
 		s.fault(spec.cost)
 	}
-	r := newRun(s, spec, m)
+	r := newRun(s, spec, m, sc)
 	r.solve()
 	r.merge()
 	return pass{r: r, st: r.settle()}

@@ -39,7 +39,7 @@ func TestSettleOnlyComputes(t *testing.T) {
 	for _, limit := range []int64{0, 60_000} {
 		for _, cost := range []bool{false, true} {
 			p := zonalProblem(t, limit)
-			r := newRun(compile(&p, Options{}), passSpec{cost: cost, seq: seqFFD}, nil)
+			r := newRun(compile(&p, Options{}), passSpec{cost: cost, seq: seqFFD}, nil, nil)
 			r.solve()
 			r.merge()
 			types := make([]int, len(r.claims))

@@ -241,7 +241,7 @@ func (s *static) charged(st settlement) instancetypes.Price {
 // the zero Plan.
 func solveWith(s *static, cost bool) (Plan, error) {
 	primary, _ := s.sequences(cost)
-	r := newRun(s, passSpec{cost: cost, seq: primary}, nil)
+	r := newRun(s, passSpec{cost: cost, seq: primary}, nil, nil)
 	r.solve()
 	if err := s.cancelled(); err != nil {
 		return Plan{}, err

@@ -24,7 +24,7 @@ func spreadWork(t *testing.T, n int, key string) (work, domains int) {
 	}
 	p := Problem{Pods: pods, NodePools: []NodePool{{Name: "default"}}, Catalog: instancetypes.KarpenterDiverse()}
 	s := compile(&p, Options{Strategy: Plain})
-	r := newRun(s, passSpec{seq: seqFFD}, nil)
+	r := newRun(s, passSpec{seq: seqFFD}, nil, nil)
 	r.solve()
 	for i := range pods {
 		if r.where[i].kind == unplaced {
