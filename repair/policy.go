@@ -22,7 +22,7 @@ func (p Policy) String() string {
 
 // AWSPolicies returns the repair policies of Karpenter's AWS provider
 // v1.14.1 (pkg/cloudprovider/cloudprovider.go, CloudProvider.RepairPolicies,
-// lines 305-345): the kubelet's Ready False or Unknown for 30 minutes, and
+// lines 305-346): the kubelet's Ready False or Unknown for 30 minutes, and
 // the EKS node monitoring agent's AcceleratedHardwareReady False for 10
 // minutes and StorageReady, NetworkingReady, KernelReady and
 // ContainerRuntimeReady False for 30 minutes, in that order. Each call

@@ -27,7 +27,7 @@ func randomInput(seed uint64, n int) repair.Input {
 		in.Policies = badNode
 	}
 	for i := range n {
-		node := repair.Node{Name: fmt.Sprintf("n%03d", r.IntN(1000)*1000+i), NodePool: []string{"", "a", "b"}[r.IntN(3)],
+		node := repair.Node{Name: fmt.Sprintf("n%03d.%05d", r.IntN(1000), i), NodePool: []string{"", "a", "b"}[r.IntN(3)],
 			Unmanaged: r.IntN(8) == 0, Deleting: r.IntN(8) == 0}
 		for range r.IntN(3) {
 			node.Conditions = append(node.Conditions, repair.Condition{Type: types[r.IntN(len(types))],
