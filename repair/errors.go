@@ -21,7 +21,8 @@ func (e *InputError) Error() string { return fmt.Sprintf("repair: %s: %s", e.Whe
 // Unwrap returns [ErrInvalidInput].
 func (e *InputError) Unwrap() error { return ErrInvalidInput }
 
-// validate returns every problem of in with policies, joined.
+// validate returns every problem of in with policies, joined. It formats
+// only what it reports.
 func validate(in Input, policies []Policy) error {
 	var errs []error
 	bad := func(where, format string, args ...any) {
@@ -31,41 +32,42 @@ func validate(in Input, policies []Policy) error {
 		bad("now", "zero time")
 	}
 	for i, p := range policies {
-		where := fmt.Sprintf("policies[%d]", i)
 		if p.ConditionType == "" {
-			bad(where, "empty condition type")
+			bad(fmt.Sprintf("policies[%d]", i), "empty condition type")
 		}
 		if !p.ConditionStatus.IsValid() {
-			bad(where, "unknown condition status %s", p.ConditionStatus)
+			bad(fmt.Sprintf("policies[%d]", i), "unknown condition status %s", p.ConditionStatus)
 		}
 		if p.TolerationDuration < 0 {
-			bad(where, "negative toleration %s", p.TolerationDuration)
+			bad(fmt.Sprintf("policies[%d]", i), "negative toleration %s", p.TolerationDuration)
 		}
 	}
 	seen := make(map[string]bool, len(in.Nodes))
 	for i, n := range in.Nodes {
-		where := fmt.Sprintf("nodes[%d]", i)
 		if n.Name == "" {
-			bad(where, "empty name")
+			bad(fmt.Sprintf("nodes[%d]", i), "empty name")
 		} else if seen[n.Name] {
-			bad(where, "duplicate name %q", n.Name)
+			bad(fmt.Sprintf("nodes[%d]", i), "duplicate name %q", n.Name)
 		}
 		seen[n.Name] = true
 		for j, c := range n.Conditions {
-			validateCondition(c, fmt.Sprintf("%s.conditions[%d]", where, j), bad)
+			if problem := conditionProblem(c); problem != "" {
+				bad(fmt.Sprintf("nodes[%d].conditions[%d]", i, j), "%s", problem)
+			}
 		}
 	}
 	return errors.Join(errs...)
 }
 
-func validateCondition(c Condition, where string, bad func(string, string, ...any)) {
-	if c.Type == "" {
-		bad(where, "empty type")
+// conditionProblem returns what is wrong with c, or "".
+func conditionProblem(c Condition) string {
+	switch {
+	case c.Type == "":
+		return "empty type"
+	case !c.Status.IsValid():
+		return "unknown status " + c.Status.String()
+	case c.LastTransitionTime.IsZero():
+		return "zero last transition time"
 	}
-	if !c.Status.IsValid() {
-		bad(where, "unknown status %s", c.Status)
-	}
-	if c.LastTransitionTime.IsZero() {
-		bad(where, "zero last transition time")
-	}
+	return ""
 }
