@@ -238,3 +238,9 @@ func TestReasonString(t *testing.T) {
 	assert.Equal(t, "Reason(0)", repair.Reason(0).String())
 	assert.Equal(t, "Reason(200)", repair.Reason(200).String())
 }
+
+func TestStatusString(t *testing.T) {
+	assert.Equal(t, "Unknown", repair.ConditionUnknown.String())
+	assert.Equal(t, "Status(0)", repair.Status(0).String())
+	assert.Equal(t, "Status(4)", repair.Status(4).String())
+}

@@ -2,7 +2,8 @@ package repair
 
 import (
 	"fmt"
-	"strconv"
+
+	"github.com/nodeplan/nodeplan/internal/enum"
 )
 
 // Status is the status of a node condition. The zero Status is not valid:
@@ -21,16 +22,13 @@ const (
 // String returns "True", "False" or "Unknown", or "Status(n)" for an
 // invalid Status.
 func (s Status) String() string {
-	switch s {
-	case ConditionTrue:
-		return "True"
-	case ConditionFalse:
-		return "False"
-	case ConditionUnknown:
-		return "Unknown"
+	if s == 0 {
+		return "Status(0)"
 	}
-	return "Status(" + strconv.Itoa(int(s)) + ")"
+	return enum.String(s, "Status", statusNames[:])
 }
+
+var statusNames = [...]string{ConditionTrue: "True", ConditionFalse: "False", ConditionUnknown: "Unknown"}
 
 // IsValid reports whether s is one of the three statuses.
 func (s Status) IsValid() bool { return s >= ConditionTrue && s <= ConditionUnknown }
@@ -79,8 +77,8 @@ var reasonNames = [...]string{
 
 // String returns the constant's name, or "Reason(n)" for an invalid Reason.
 func (r Reason) String() string {
-	if r >= Unmanaged && int(r) < len(reasonNames) {
-		return reasonNames[r]
+	if r == 0 {
+		return "Reason(0)"
 	}
-	return "Reason(" + strconv.Itoa(int(r)) + ")"
+	return enum.String(r, "Reason", reasonNames[:])
 }
