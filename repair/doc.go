@@ -24,7 +24,10 @@
 //     still within its toleration: "unhealthy" for the cap means a matching
 //     condition, not an ended toleration;
 //   - repair is forceful: it ignores disruption budgets and the
-//     karpenter.sh/do-not-disrupt annotation, so neither is an input;
+//     karpenter.sh/do-not-disrupt annotation, so neither is an input, and
+//     Karpenter sets the NodeClaim's termination timestamp annotation to now
+//     (unless one already passed), so the drain does not wait for the
+//     NodePool's terminationGracePeriod; a [Repair] means exactly that;
 //   - only nodes Karpenter manages (with a NodeClaim) are repaired, and a
 //     node whose NodeClaim is already being deleted is not deleted again;
 //   - a node's condition of a type is its first condition of that type.
