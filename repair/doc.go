@@ -51,5 +51,5 @@
 // for concurrent use. Cost model: O(n·c + n·p + n log n) time for n nodes
 // of c conditions each and p policies, and O(n) memory beyond the result.
 //
-// See [ExampleDecide].
+// See ExampleDecide and ExampleDecide_cap.
 package repair
