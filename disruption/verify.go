@@ -20,8 +20,8 @@ import (
 //
 // The zero Verifier is not usable: make one with [NewVerifier]. A
 // Verifier is not safe for concurrent use. Its methods never panic on
-// malformed commands, and never modify the slices it was given: Nodes is
-// replaced, not changed in place, when a command is applied.
+// malformed commands, and never modify the slices it was given: Nodes
+// starts as a copy (see [Verifier.ApplyMoves] for who copies it after).
 type Verifier[R CommandRule] struct {
 	// Nodes is the cluster as the commands so far leave it.
 	Nodes []packing.Node
@@ -172,8 +172,10 @@ func (v *Verifier[R]) CheckMoves(cmd int, r R, m Moves) {
 // the node's name when it is not nil; each replacement becomes an
 // in-flight node launched at Now. The nodes the command empties are the
 // checker's to mark; call ApplyMoves after, so no pod lands on them.
+// ApplyMoves writes the elements of Nodes in place (a node's pods are
+// replaced, not appended to in place): the checker, which replaces Nodes
+// with a copy before it marks the command's nodes, owns that copy.
 func (v *Verifier[R]) ApplyMoves(m Moves, bound func(node string)) {
-	v.Nodes = slices.Clone(v.Nodes)
 	for _, b := range m.Plan.Bindings {
 		if j := v.Index(b.Node); j >= 0 && !v.Nodes[j].MarkedForDeletion {
 			v.Nodes[j].Pods = append(slices.Clip(v.Nodes[j].Pods), m.Problem.Pods[b.Pod])

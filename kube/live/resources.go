@@ -15,6 +15,7 @@ import (
 	"sigs.k8s.io/json"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 
+	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/kube"
 )
 
@@ -37,19 +38,9 @@ const (
 )
 
 // String names the scope as the package doc does.
-func (s scope) String() string {
-	switch s {
-	case clusterScoped:
-		return "cluster-scoped"
-	case everyNamespace:
-		return "every namespace"
-	case narrowed:
-		return "Options.Namespace"
-	case podScope:
-		return "bound: every namespace, pending: Options.Namespace"
-	}
-	return "scope(?)"
-}
+func (s scope) String() string { return enum.String(s, "scope", scopeNames[:]) }
+
+var scopeNames = [...]string{"cluster-scoped", "every namespace", "Options.Namespace", "bound: every namespace, pending: Options.Namespace"}
 
 // missing says what a resource the server does not serve (404: its CRD is
 // not installed) means.

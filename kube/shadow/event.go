@@ -1,10 +1,10 @@
 package shadow
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/enum"
 )
 
 // Type is what kind of Karpenter action an [Event] shadows.
@@ -20,15 +20,9 @@ const (
 
 // String returns "Provisioning" or "Disruption" ("Type(n)" for another
 // value).
-func (t Type) String() string {
-	switch t {
-	case Provisioning:
-		return "Provisioning"
-	case Disruption:
-		return "Disruption"
-	}
-	return fmt.Sprintf("Type(%d)", uint8(t))
-}
+func (t Type) String() string { return enum.String(t, "Type", typeNames[:]) }
+
+var typeNames = [...]string{"Provisioning", "Disruption"}
 
 // Offering is where a NodeClaim runs, as Karpenter labels it once it has
 // launched: node.kubernetes.io/instance-type, topology.kubernetes.io/zone
