@@ -2,9 +2,11 @@ package shadow
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/nodeplan/nodeplan/kube"
@@ -34,6 +36,12 @@ type WatchOptions struct {
 	// does not serve).
 	Warn func(string)
 }
+
+// ErrNotSynced is wrapped by the error of a [Watch] that stopped before its
+// informers had read the cluster while a list or watch was failing: the
+// failure is the reason no event was reported, so it is an error, not a
+// quiet stop.
+var ErrNotSynced = errors.New("stopped before the cluster was read")
 
 // Watch watches the cluster of cfg with informers (get, list and watch
 // only) until ctx is done, feeds an [Accountant] the NodeClaim and Node
@@ -73,6 +81,8 @@ func Watch(ctx context.Context, cfg *rest.Config, o WatchOptions, decider func(k
 	}()
 	err := w.start(ctx, cfg, o)
 	switch {
+	case ctx.Err() != nil && w.listErr.Load() != nil:
+		return Totals{}, fmt.Errorf("%w: the last list or watch failed: %w", ErrNotSynced, *w.listErr.Load())
 	case ctx.Err() != nil:
 		return Totals{}, nil // stopped before the initial list was read: no event, nothing to report
 	case err != nil:
@@ -203,7 +213,8 @@ type watcher struct {
 	done    <-chan struct{} // stops the handlers' sends
 	clock   func() time.Time
 	warn    func(string)
-	failed  chan error // the first object that did not decode; it ends the watch
+	failed  chan error            // the first object that did not decode; it ends the watch
+	listErr atomic.Pointer[error] // the last error of an informer's list or watch
 
 	mu      sync.Mutex      // guards unknown: the informers decode concurrently
 	unknown map[string]bool // the unknown fields warned of
@@ -239,6 +250,12 @@ type store struct {
 // to w.changes.
 func (w *watcher) inform(r *resource) error {
 	inf := w.factory.ForResource(r.gvr).Informer()
+	if err := inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) {
+		err = fmt.Errorf("%s: %w", r.kind, err)
+		w.listErr.Store(&err)
+	}); err != nil {
+		return err
+	}
 	if err := inf.SetTransform(func(obj any) (any, error) { return w.typed(r, obj), nil }); err != nil {
 		return err
 	}
