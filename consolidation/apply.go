@@ -3,7 +3,6 @@ package consolidation
 import (
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
-	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // apply changes the state as executing cmd would: its candidates are
@@ -17,7 +16,7 @@ func (s *state) apply(cmd Command) {
 	moved := s.evict(gone)
 	byClaim, byNode := map[string][]packing.Pod{}, map[string][]packing.Pod{}
 	for _, pl := range cmd.Homes {
-		p := moved[pl.Pod.String()]
+		p := moved[pl.Pod]
 		if pl.NodeClaim != "" {
 			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
 			continue
@@ -31,15 +30,15 @@ func (s *state) apply(cmd Command) {
 }
 
 // evict marks the gone nodes for deletion and takes the reschedulable pods
-// off them and off nodes already deleting, keyed by namespace/name.
-func (s *state) evict(gone map[string]bool) map[string]packing.Pod {
-	moved := map[string]packing.Pod{}
+// off them and off nodes already deleting, keyed by their PodRef.
+func (s *state) evict(gone map[string]bool) map[disruption.PodRef]packing.Pod {
+	moved := map[disruption.PodRef]packing.Pod{}
 	for i, n := range s.w.Nodes() {
 		if !gone[n.Name] && !n.MarkedForDeletion {
 			continue
 		}
 		for _, p := range n.Pods {
-			moved[p.Key()] = p
+			moved[disruption.Ref(&p)] = p
 		}
 		s.w.Retire(i, disruption.Staying(n.Pods))
 	}
@@ -60,14 +59,6 @@ func (s *state) bind(byNode map[string][]packing.Pod) {
 
 func (s *state) inFlight(nc packing.NodeClaim, pods []packing.Pod) packing.Node {
 	return nc.InFlight(s.base.PoolCatalog(s.pools[nc.NodePool]), pods, s.c.Now)
-}
-
-func labelMap(labels []requirements.Label) map[string]string {
-	m := make(map[string]string, len(labels))
-	for _, l := range labels {
-		m[l.Key] = l.Value
-	}
-	return m
 }
 
 // initialized is the set of nodes displaced pods may land on.
