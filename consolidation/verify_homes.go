@@ -128,8 +128,8 @@ func (v *cmdVerifier) apply(cands []int, h homes) {
 		v.Nodes[j].MarkedForDeletion = true
 	}
 	for _, d := range h.moved {
-		n := &v.Nodes[d.from]
-		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return q.Key() == d.pod.Key() })
+		n, ref := &v.Nodes[d.from], disruption.Ref(&d.pod)
+		n.Pods = slices.DeleteFunc(slices.Clone(n.Pods), func(q packing.Pod) bool { return disruption.Ref(&q) == ref })
 	}
 	for _, j := range cands {
 		v.Nodes[j].Pods = disruption.Staying(v.Nodes[j].Pods)

@@ -135,7 +135,8 @@ func newApplier(c *Cluster, p *packing.Problem) *applier {
 		a.node[c.Nodes[i].Name] = i
 	}
 	for i := range c.NodeClaims {
-		if nc := &c.NodeClaims[i]; nc.ProviderID != "" && c.claimNode(nc) < 0 {
+		nc := &c.NodeClaims[i]
+		if _, hasNode := a.node[c.claimNodeName(nc)]; nc.ProviderID != "" && !hasNode {
 			a.inFlight[nc.InFlight.Name] = i
 		}
 	}

@@ -106,14 +106,20 @@ func (c *Cluster) problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 // claimNode returns the index in c.Nodes of the Node of nc: the one its
 // status.nodeName names, else the one with its providerID; -1 for none.
 func (c *Cluster) claimNode(nc *ClaimStatus) int {
-	name := nc.NodeName
-	if byID, ok := c.nodeIDs[nc.ProviderID]; ok && nc.ProviderID != "" && name == "" {
-		name = byID
-	}
+	name := c.claimNodeName(nc)
 	if name == "" {
 		return -1
 	}
 	return slices.IndexFunc(c.Nodes, func(n packing.Node) bool { return n.Name == name })
+}
+
+// claimNodeName is the name of nc's Node, from its status or, without one,
+// its provider ID; "" when neither names one.
+func (c *Cluster) claimNodeName(nc *ClaimStatus) string {
+	if byID, ok := c.nodeIDs[nc.ProviderID]; ok && nc.ProviderID != "" && nc.NodeName == "" {
+		return byID
+	}
+	return nc.NodeName
 }
 
 // addInFlight appends to p the claims of c launched without a Node in c,

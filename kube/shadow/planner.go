@@ -43,7 +43,7 @@ func (p *Planner) Provision(objs kube.Objects) (Decision, error) {
 	d := Decision{Pending: len(prob.Pods), Unschedulable: len(plan.Unschedulable), Nodes: len(plan.NodeClaims), Price: plan.Price}
 	d.Placed = d.Pending - d.Unschedulable
 	for _, pod := range prob.Pods {
-		d.PendingPods = append(d.PendingPods, pod.Namespace+"/"+pod.Name)
+		d.PendingPods = append(d.PendingPods, pod.Key())
 	}
 	for _, u := range plan.Unschedulable {
 		d.UnschedulablePods = append(d.UnschedulablePods, d.PendingPods[u.Pod])
