@@ -1,6 +1,7 @@
 package shadow
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/kube"
@@ -52,4 +53,12 @@ func TestWithClaimKeepsOrder(t *testing.T) {
 	assert.Equal(t, []string{"a", "c", "d"}, claimNames(withClaim(objs, claim("d", ""))))
 	assert.Equal(t, []string{"n0", "n1", "n3"}, nodeNames(withNode(objs, node("n0"))))
 	assert.Equal(t, []string{"a", "c"}, claimNames(objs), "the input")
+}
+
+// TestCompareKeys: the snapshot orders objects by namespace, then name, as
+// live.Read does, not by the store key's bytes ("a-b/x" sorts after "a/x").
+func TestCompareKeys(t *testing.T) {
+	keys := []string{"a-b/x", "a/y", "node-2", "a/x", "node-1"}
+	slices.SortFunc(keys, compareKeys)
+	assert.Equal(t, []string{"node-1", "node-2", "a/x", "a/y", "a-b/x"}, keys)
 }

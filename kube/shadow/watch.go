@@ -1,6 +1,7 @@
 package shadow
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -345,7 +346,7 @@ func (w *watcher) snapshot() kube.Objects {
 	var objs kube.Objects
 	for _, s := range w.stores {
 		keys := s.store.ListKeys()
-		slices.Sort(keys)
+		slices.SortFunc(keys, compareKeys)
 		for _, k := range keys {
 			if obj, ok, _ := s.store.GetByKey(k); ok && decoded(obj) { // one that is not ends the watch
 				s.r.add(&objs, obj)
@@ -394,4 +395,13 @@ func (w *watcher) run(ctx context.Context, acc *Accountant, o WatchOptions, emit
 			return acc.Totals(), err
 		}
 	}
+}
+
+// compareKeys orders store keys ("namespace/name", or "name" for a
+// cluster-scoped object) by namespace, then name, as live.Read orders
+// what it lists: a plain sort of the keys would put "a-b/x" before "a/x".
+func compareKeys(a, b string) int {
+	ans, aname, _ := cache.SplitMetaNamespaceKey(a)
+	bns, bname, _ := cache.SplitMetaNamespaceKey(b)
+	return cmp.Or(cmp.Compare(ans, bns), cmp.Compare(aname, bname))
 }
