@@ -201,7 +201,8 @@
 // after --duration. A list the server refuses (Forbidden, Unauthorized)
 // or cannot answer is exit status 2 with the server's message, before
 // any watch; a stop before the cluster has been read prints "stopped
-// before the cluster was read: no events" and exits 0; an object that does
+// before the cluster was read: no events" and exits 0, unless a list or
+// watch was failing meanwhile: then that error, exit status 2; an object that does
 // not decode (with the decoder of the other commands' reads) ends the
 // watch, exit status 2, after the summary. A provisioning event is the
 // NodeClaims Karpenter created within one batch window (--batch-idle 1s,
