@@ -4,7 +4,7 @@
 // [Decide] takes a snapshot of nodes with their conditions (type, status,
 // last transition time), the repair policies (a condition type, the status
 // that means unhealthy and how long it is tolerated; [AWSPolicies] when none
-// are given) and the time now. A node is unhealthy when one of its
+// are given, [ParsePolicy] reads one written Type=Status:duration) and the time now. A node is unhealthy when one of its
 // conditions matches a policy; of several matches the one whose toleration
 // ends first counts. An unhealthy node is replaced once its toleration has
 // ended (at the deadline itself, not only after), unless more than 20 % of
