@@ -12,7 +12,8 @@
 // left alone, as mass failure points at something replacing nodes will not
 // fix. A node of no NodePool is held to the same cap over all the nodes of
 // the input. The [Result] names each node exactly once: in Replace with the
-// condition and policy that condemned it, or in Kept with a [Reason].
+// condition and policy that condemned it, or in Kept with a [Reason]; its
+// Pools give each NodePool's count against the cap ([PoolHealth]).
 //
 // [Plan] then says where the repaired nodes' pods go: the nodes of
 // Result.Replace are marked for deletion and emptied together, their

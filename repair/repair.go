@@ -64,10 +64,25 @@ type Explanation struct {
 }
 
 // Result is what [Decide] returns: every node of the input exactly once,
-// in Replace or in Kept, each sorted by node name.
+// in Replace or in Kept, each sorted by node name, and the health of each
+// NodePool of the input.
 type Result struct {
 	Replace []Repair
 	Kept    []Explanation
+	// Pools are the NodePools of the nodes, sorted by name, each with its
+	// count against the cap; NodePool "" stands for the nodes of no pool
+	// and counts, as Karpenter does for them, every node of the input.
+	Pools []PoolHealth
+}
+
+// PoolHealth is a NodePool's count against the cap: Unhealthy of its
+// Total nodes have a condition that matches a policy, and repair is
+// Blocked in it when that is more than Cap, [MaxUnhealthyPercent] of
+// Total rounded up.
+type PoolHealth struct {
+	NodePool              string
+	Total, Unhealthy, Cap int
+	Blocked               bool
 }
 
 // Decide returns which nodes of in to replace and why the others stay, by
@@ -96,7 +111,7 @@ func Decide(in Input) (Result, error) {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(in.Nodes[a].Name, in.Nodes[b].Name) })
-	var res Result
+	res := Result{Pools: pools(counts, cluster)}
 	for _, i := range order {
 		n := in.Nodes[i]
 		scope := cluster
@@ -106,6 +121,20 @@ func Decide(in Input) (Result, error) {
 		res.add(judge(n, matches[i], scope, in.Now))
 	}
 	return res, nil
+}
+
+// pools lists the health of each pool of counts by name, the nodes of no
+// pool counted over the cluster.
+func pools(counts map[string]tally, cluster tally) []PoolHealth {
+	out := make([]PoolHealth, 0, len(counts))
+	for name, t := range counts {
+		if name == "" {
+			t = cluster
+		}
+		out = append(out, PoolHealth{NodePool: name, Total: t.total, Unhealthy: t.unhealthy, Cap: t.cap(), Blocked: t.blocked()})
+	}
+	slices.SortFunc(out, func(a, b PoolHealth) int { return cmp.Compare(a.NodePool, b.NodePool) })
+	return out
 }
 
 // match is the policy a node's condition matches whose toleration ends

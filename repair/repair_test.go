@@ -244,3 +244,21 @@ func TestStatusString(t *testing.T) {
 	assert.Equal(t, "Status(0)", repair.Status(0).String())
 	assert.Equal(t, "Status(4)", repair.Status(4).String())
 }
+
+// Result.Pools counts each pool against the cap; pool "" counts the
+// whole input, as the cap of nodes of no pool does.
+func TestDecidePools(t *testing.T) {
+	nodes := append(append(pool("a", "web", 4, 1), pool("b", "batch", 3, 2)...), pool("x", "", 1, 1)...)
+	res, err := repair.Decide(repair.Input{Nodes: nodes, Policies: badNode, Now: noon})
+	require.NoError(t, err)
+	assert.Equal(t, []repair.PoolHealth{
+		{NodePool: "", Total: 8, Unhealthy: 4, Cap: 2, Blocked: true},
+		{NodePool: "batch", Total: 3, Unhealthy: 2, Cap: 1, Blocked: true},
+		{NodePool: "web", Total: 4, Unhealthy: 1, Cap: 1},
+	}, res.Pools)
+	assert.Equal(t, map[string]string{"a-00": "replace", "a-01": "Healthy", "a-02": "Healthy", "a-03": "Healthy",
+		"b-00": "PoolUnhealthy", "b-01": "PoolUnhealthy", "b-02": "Healthy", "x-00": "ClusterUnhealthy"}, outcomes(res))
+	res, err = repair.Decide(repair.Input{Now: noon})
+	require.NoError(t, err)
+	assert.Empty(t, res.Pools)
+}
