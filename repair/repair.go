@@ -50,15 +50,21 @@ type Repair struct {
 	Deadline  time.Time
 }
 
-// Explanation says why a node is left alone. Deadline is set for
-// Tolerating; Unhealthy, Total and Cap (the pool's or the cluster's
-// unhealthy nodes, nodes and [MaxUnhealthyPercent] of them rounded up) for
-// PoolUnhealthy and ClusterUnhealthy.
+// Explanation says why a node is left alone. Condition, Policy and
+// Deadline are set whenever a condition of the node matched a policy
+// (Tolerating, PoolUnhealthy, ClusterUnhealthy, Deleting, and Unmanaged for
+// an unhealthy node): the match whose toleration ends first and when it
+// ends. Unhealthy, Total and Cap (the
+// pool's or the cluster's unhealthy nodes, nodes and
+// [MaxUnhealthyPercent] of them rounded up) are set for PoolUnhealthy and
+// ClusterUnhealthy.
 type Explanation struct {
 	Node    string
 	Why     Reason
 	Message string
 
+	Condition             Condition
+	Policy                Policy
 	Deadline              time.Time
 	Unhealthy, Total, Cap int
 }
@@ -210,14 +216,20 @@ func (r *Result) add(v verdict) {
 // judge decides one node in Karpenter's Reconcile order: managed,
 // unhealthy, toleration ended, cap, not already deleting.
 func judge(n Node, m match, scope tally, now time.Time) verdict {
-	keep := func(e Explanation) verdict { e.Node = n.Name; return verdict{keep: &e} }
+	keep := func(e Explanation) verdict {
+		e.Node = n.Name
+		if m.ok {
+			e.Condition, e.Policy, e.Deadline = m.cond, m.policy, m.deadline
+		}
+		return verdict{keep: &e}
+	}
 	switch {
 	case n.Unmanaged:
 		return keep(Explanation{Why: Unmanaged, Message: "no NodeClaim: not managed by Karpenter"})
 	case !m.ok:
 		return keep(Explanation{Why: Healthy, Message: "no condition matches a repair policy"})
 	case now.Before(m.deadline):
-		return keep(Explanation{Why: Tolerating, Deadline: m.deadline, Message: fmt.Sprintf(
+		return keep(Explanation{Why: Tolerating, Message: fmt.Sprintf(
 			"%s=%s since %s, tolerated until %s", m.cond.Type, m.cond.Status,
 			m.cond.LastTransitionTime.Format(time.RFC3339), m.deadline.Format(time.RFC3339))})
 	case scope.blocked():

@@ -186,6 +186,7 @@ func TestDecideCapExplanation(t *testing.T) {
 	assert.Empty(t, res.Replace)
 	k := res.Kept[0]
 	assert.Equal(t, repair.Explanation{Node: "n-00", Why: repair.PoolUnhealthy, Unhealthy: 3, Total: 10, Cap: 2,
+		Condition: cond("BadNode", repair.ConditionFalse, time.Hour), Policy: badNode[0], Deadline: noon.Add(-30 * time.Minute),
 		Message: `3 of 10 nodes of NodePool "default" are unhealthy, more than 20% rounded up (2)`}, k)
 }
 
@@ -261,4 +262,27 @@ func TestDecidePools(t *testing.T) {
 	res, err = repair.Decide(repair.Input{Now: noon})
 	require.NoError(t, err)
 	assert.Empty(t, res.Pools)
+}
+
+// A kept node whose condition matched says which, the policy and the
+// deadline, whatever kept it; a healthy node has none.
+func TestDecideKeptCondition(t *testing.T) {
+	bad := cond("BadNode", repair.ConditionFalse, 10*time.Minute)
+	nodes := []repair.Node{{Name: "tolerated", NodePool: "p", Conditions: []repair.Condition{bad}},
+		{Name: "unmanaged", NodePool: "q", Unmanaged: true, Conditions: []repair.Condition{bad}},
+		{Name: "well", NodePool: "p"}, {Name: "well2", NodePool: "p"}, {Name: "well3", NodePool: "p"}}
+	res, err := repair.Decide(repair.Input{Nodes: nodes, Policies: badNode, Now: noon})
+	require.NoError(t, err)
+	require.Empty(t, res.Replace)
+	for _, k := range res.Kept {
+		switch k.Node {
+		case "tolerated", "unmanaged":
+			assert.Equal(t, bad, k.Condition, k.Node)
+			assert.Equal(t, badNode[0], k.Policy, k.Node)
+			assert.Equal(t, noon.Add(20*time.Minute), k.Deadline, k.Node)
+		default:
+			assert.Zero(t, k.Condition, k.Node)
+			assert.Zero(t, k.Deadline, k.Node)
+		}
+	}
 }
