@@ -59,9 +59,10 @@ type Repair struct {
 // [MaxUnhealthyPercent] of them rounded up) are set for PoolUnhealthy and
 // ClusterUnhealthy.
 type Explanation struct {
-	Node    string
-	Why     Reason
-	Message string
+	Node     string
+	NodePool string
+	Why      Reason
+	Message  string
 
 	Condition             Condition
 	Policy                Policy
@@ -217,7 +218,7 @@ func (r *Result) add(v verdict) {
 // unhealthy, toleration ended, cap, not already deleting.
 func judge(n Node, m match, scope tally, now time.Time) verdict {
 	keep := func(e Explanation) verdict {
-		e.Node = n.Name
+		e.Node, e.NodePool = n.Name, n.NodePool
 		if m.ok {
 			e.Condition, e.Policy, e.Deadline = m.cond, m.policy, m.deadline
 		}

@@ -185,7 +185,7 @@ func TestDecideCapExplanation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Replace)
 	k := res.Kept[0]
-	assert.Equal(t, repair.Explanation{Node: "n-00", Why: repair.PoolUnhealthy, Unhealthy: 3, Total: 10, Cap: 2,
+	assert.Equal(t, repair.Explanation{Node: "n-00", NodePool: "default", Why: repair.PoolUnhealthy, Unhealthy: 3, Total: 10, Cap: 2,
 		Condition: cond("BadNode", repair.ConditionFalse, time.Hour), Policy: badNode[0], Deadline: noon.Add(-30 * time.Minute),
 		Message: `3 of 10 nodes of NodePool "default" are unhealthy, more than 20% rounded up (2)`}, k)
 }
