@@ -57,30 +57,30 @@ func TestDecide(t *testing.T) {
 		policies []repair.Policy
 		want     map[string]string
 	}{
-		// It("should delete nodes that are unhealthy by the cloud provider")
+		// It("should delete nodes that are unhealthy by the cloud provider") (suite_test.go:98)
 		{"unhealthy past toleration", one(cond("BadNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should not delete node when unhealthy type does not match cloud provider passed in value")
+		// It("should not delete node when unhealthy type does not match cloud provider passed in value") (suite_test.go:112)
 		{"type does not match", one(cond("FakeHealthyNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "Healthy"}},
-		// It("should not delete node when health status does not match cloud provider passed in value")
+		// It("should not delete node when health status does not match cloud provider passed in value") (suite_test.go:126)
 		{"status does not match", one(cond("BadNode", repair.ConditionTrue, time.Hour)), badNode,
 			map[string]string{"n": "Healthy"}},
-		// It("should not delete node when health duration is not reached")
+		// It("should not delete node when health duration is not reached") (suite_test.go:140)
 		{"toleration not reached", one(cond("BadNode", repair.ConditionFalse, 20*time.Minute)), badNode,
 			map[string]string{"n": "Tolerating"}},
 		// controller.go: now.Before(terminationTime) waits, so the deadline itself repairs.
 		{"at the deadline", one(cond("BadNode", repair.ConditionFalse, 30*time.Minute)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should ignore node disruption budgets"), It("should ignore do-not-disrupt on a node"):
+		// It("should ignore node disruption budgets") (suite_test.go:251), It("should ignore do-not-disrupt on a node") (suite_test.go:273):
 		// neither is an input of repair, so the node is replaced.
 		{"budgets and do-not-disrupt ignored", one(cond("BadNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a nodepool")
+		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a nodepool") (suite_test.go:288)
 		{"3 of 10 in a pool", pool("n", "default", 10, 3), badNode, want(10, 3, "PoolUnhealthy")},
-		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a cluster")
+		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a cluster") (suite_test.go:322)
 		{"3 of 10 in the cluster", pool("n", "", 10, 3), badNode, want(10, 3, "ClusterUnhealthy")},
-		// It("should consider round up when there is a low number of nodes for a nodepool")
+		// It("should consider round up when there is a low number of nodes for a nodepool") (suite_test.go:359)
 		{"1 of 3 rounds up", pool("n", "default", 3, 1), badNode, want(3, 1, "replace")},
 		// areNodesHealthy: unhealthyNodeCount <= threshold is healthy.
 		{"2 of 10 is the cap", pool("n", "default", 10, 2), badNode, want(10, 2, "replace")},
@@ -155,7 +155,7 @@ func unmanaged(nodes []repair.Node) []repair.Node {
 }
 
 // It("should return the requeue interval for the condition closest to its
-// terminationDuration"): of two matching policies the one whose toleration
+// terminationDuration") (suite_test.go:203): of two matching policies the one whose toleration
 // ends first is the node's, 3 minutes after 27.
 func TestDecideClosestCondition(t *testing.T) {
 	policies := []repair.Policy{
