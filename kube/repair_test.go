@@ -158,3 +158,41 @@ func TestRepairCluster(t *testing.T) {
 	require.Len(t, rep.NodeClaims, 1)
 	assert.Equal(t, "web", rep.NodeClaims[0].NodePool)
 }
+
+// FuzzRepair: on any manifests Load accepts, Repair never panics; it fails
+// only with an *ObjectError in a *DocumentError naming the file, and
+// otherwise gives repair.Decide an input it accepts, whose every Node of
+// the cluster comes out once.
+func FuzzRepair(f *testing.F) {
+	if data, err := os.ReadFile("testdata/repair.yaml"); err == nil {
+		f.Add(data)
+	}
+	node := "apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {conditions: [{type: %s, status: %s, lastTransitionTime: %s}]}\n"
+	for _, s := range hostile {
+		f.Add([]byte(strings.NewReplacer("%s", "'"+strings.ReplaceAll(s, "'", "''")+"'").Replace(node)))
+	}
+	f.Add([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {conditions: [{type: Ready, status: 'False'}, {type: Ready, status: 'True', lastTransitionTime: '2025-01-01T00:00:00Z'}]}\n"))
+	f.Add([]byte("apiVersion: v1\nkind: Node\nmetadata: {name: n}\nstatus: {conditions: [{type: Ready, status: Maybe, lastTransitionTime: '0001-01-01T00:00:00Z'}]}\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c, err := Load(Source{Name: "fuzz.yaml", Data: data})
+		if err != nil {
+			return
+		}
+		in, err := c.Repair(repairNow, nil)
+		if err != nil {
+			var de *DocumentError
+			var oe *ObjectError
+			if !errors.As(err, &de) || de.File != "fuzz.yaml" || !errors.As(err, &oe) || oe.Kind != "Node" {
+				t.Fatalf("error %v (%T)", err, err)
+			}
+			return
+		}
+		res, err := repair.Decide(in)
+		if err != nil {
+			t.Fatalf("Decide rejects Repair's input: %v", err)
+		}
+		if len(res.Replace)+len(res.Kept) != len(c.Nodes) {
+			t.Fatalf("%d nodes, %d verdicts", len(c.Nodes), len(res.Replace)+len(res.Kept))
+		}
+	})
+}
