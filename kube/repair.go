@@ -35,6 +35,11 @@ func nodeConditions(nodes []corev1.Node) map[string][]corev1.NodeCondition {
 //     spec.providerID), as Karpenter repairs only the nodes of its
 //     NodeClaims, and Deleting when its NodeClaim has a deletionTimestamp.
 //
+// Karpenter finds a node's NodeClaim by providerID alone and leaves a node
+// two NodeClaims claim alone (a duplicate error it ignores); nodeplan joins
+// by status.nodeName too, as its other commands do, and reads such a node
+// as managed, Deleting when one of its claims is.
+//
 // A condition a policy names whose status is not True, False or Unknown,
 // or that has no lastTransitionTime, is an *ObjectError naming the Node
 // and status.conditions[i] (in a *DocumentError naming the file when Load
