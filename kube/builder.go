@@ -317,6 +317,7 @@ func (b *builder) build() (Cluster, error) {
 	b.warnings = append(b.warnings, b.sortLimitRanges()...)
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
+	c.NodeConditions = nodeConditions(b.in.Nodes)
 	s := b.scales()
 	present := map[ref]int{}
 	for _, sp := range b.pods {

@@ -222,6 +222,14 @@
 // else the node. [Cluster.Newest] is the instant the command line decides
 // at when --now is absent.
 //
+// [Cluster.Repair] reads node repair's input (repair.Input): each Node's
+// karpenter.sh/nodepool, the status.conditions a repair policy names with
+// their status and lastTransitionTime ([Cluster.NodeConditions]; a bad
+// status or a missing time is an *ObjectError), whether a NodeClaim
+// manages it (joined by status.nodeName or providerID) and whether that
+// claim is being deleted; [Cluster.RepairCluster] the cluster repair.Plan
+// places the repaired nodes' pods on.
+//
 // [Cluster.Apply] carries a provisioning plan out on a copy of the
 // cluster, as Karpenter's cluster state sees it right after launch: the
 // pods bound, each new NodeClaim an initialized node of its NodePool,

@@ -47,6 +47,9 @@ type Cluster struct {
 	// NodeClaims and NodeClasses are read for nodeplan drift.
 	NodeClaims  []ClaimStatus
 	NodeClasses []EC2NodeClass
+	// NodeConditions are the Nodes' status.conditions, by Node name, read
+	// for nodeplan repair ([Cluster.Repair]).
+	NodeConditions map[string][]corev1.NodeCondition
 	// PodGracePeriods are the terminationGracePeriodSeconds of the bound
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/repair"
 )
 
@@ -14,6 +15,20 @@ func BenchmarkDecide(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := repair.Decide(in); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func BenchmarkPlan(b *testing.B) {
+	for _, seed := range []uint64{1, 2} {
+		cl, res, _ := generatedRepair(seed, problemgen.Size{Nodes: 300, BoundPods: 8})
+		b.Run(fmt.Sprintf("seed=%d/nodes=%d/replace=%d", seed, len(cl.Nodes), len(res.Replace)), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := repair.Plan(res, cl); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -4,7 +4,7 @@
 // [Decide] takes a snapshot of nodes with their conditions (type, status,
 // last transition time), the repair policies (a condition type, the status
 // that means unhealthy and how long it is tolerated; [AWSPolicies] when none
-// are given) and the time now. A node is unhealthy when one of its
+// are given, [ParsePolicy] reads one written Type=Status:duration) and the time now. A node is unhealthy when one of its
 // conditions matches a policy; of several matches the one whose toleration
 // ends first counts. An unhealthy node is replaced once its toleration has
 // ended (at the deadline itself, not only after), unless more than 20 % of
@@ -12,7 +12,19 @@
 // left alone, as mass failure points at something replacing nodes will not
 // fix. A node of no NodePool is held to the same cap over all the nodes of
 // the input. The [Result] names each node exactly once: in Replace with the
-// condition and policy that condemned it, or in Kept with a [Reason].
+// condition and policy that condemned it, or in Kept with a [Reason]; its
+// Pools give each NodePool's count against the cap ([PoolHealth]).
+//
+// [Plan] then says where the repaired nodes' pods go: the nodes of
+// Result.Replace are marked for deletion and emptied together, their
+// reschedulable pods pending, solved by packing's provisioning on the rest
+// of a [Cluster] through disruption.WhatIf (the what-if consolidation and
+// drift share), with new NodeClaims named "repair-replacement-<k>" from the
+// NodePools where the pods fit nowhere else. The [Replacement] gives each
+// repaired node's pods their homes, the NodeClaims and their hourly price,
+// and the provisioning problem and solution, which packing/verify's Plan
+// checks. The package sits beside drift in the import graph: it imports
+// packing and disruption, and nothing imports it but the host.
 //
 // The semantics are Karpenter v1.14.1's
 // (pkg/controllers/node/health/controller.go) and its AWS provider's
@@ -46,10 +58,20 @@
 //     [ErrInvalidInput], where Karpenter would read it some way;
 //   - no policies means the AWS provider's, where Karpenter's core with a
 //     provider of no policies repairs nothing.
+//   - Karpenter deletes the NodeClaims and lets its provisioner place the
+//     evicted pods as they come; [Plan] places all of them in one solve,
+//     the plan Karpenter's provisioner makes when the pods are pending
+//     together, and reports a pod that fits nowhere as unschedulable
+//     without keeping its node (repair is forceful).
+//   - [Plan] reads the other nodes as given: a node that is NotReady but
+//     still tolerated takes pods unless it carries the node lifecycle
+//     controller's not-ready or unreachable taint, as on a live cluster.
 //
-// Decide is pure: it reads no clock, does not modify its input and is safe
-// for concurrent use. Cost model: O(n·c + n·p + n log n) time for n nodes
-// of c conditions each and p policies, and O(n) memory beyond the result.
+// Decide and Plan are pure: they read no clock, do not modify their input
+// and are safe for concurrent use. Cost model: Decide takes O(n·c + n·p +
+// n log n) time for n nodes of c conditions each and p policies, and O(n)
+// memory beyond the result; Plan one packing.Solve over the displaced pods
+// and O(nodes) besides.
 //
-// See ExampleDecide and ExampleDecide_cap.
+// See ExampleDecide, ExampleDecide_cap and ExamplePlan.
 package repair

@@ -5,12 +5,14 @@ import (
 	"fmt"
 )
 
-// ErrInvalidInput is wrapped by every error [Decide] and [ParseStatus]
-// return for input they reject.
+// ErrInvalidInput is wrapped by every error [Decide], [ParseStatus] and
+// [ParsePolicy] return, and by [Plan]'s for a Result that does not fit its
+// Cluster.
 var ErrInvalidInput = errors.New("repair: invalid input")
 
 // InputError is one problem of an [Input]: Where names the object
-// ("node \"a\"", "nodes[3]", "policies[1]", "now") and Problem what is wrong.
+// ("node \"a\"", "nodes[3]", "policies[1]", "now", "replace[0]",
+// "policy \"Ready=x:1m\"") and Problem what is wrong.
 type InputError struct {
 	Where   string
 	Problem string

@@ -120,6 +120,23 @@ func TestDecideProperties(t *testing.T) {
 		}
 		return true
 	}, gen.UInt64(), gen.IntRange(0, 40)))
+	props.Property("Pools agree with the verdicts", prop.ForAll(func(seed uint64, n int) bool {
+		in := randomInput(seed, n)
+		res := decide(in)
+		blocked := map[string]bool{}
+		for _, p := range res.Pools {
+			blocked[p.NodePool] = p.Blocked
+			if p.Blocked != (p.Unhealthy > p.Cap) || p.Cap != (p.Total+4)/5 {
+				return false
+			}
+		}
+		for _, r := range res.Replace {
+			if b, ok := blocked[r.NodePool]; !ok || b {
+				return false
+			}
+		}
+		return true
+	}, gen.UInt64(), gen.IntRange(0, 40)))
 	props.TestingRun(t)
 }
 

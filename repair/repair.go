@@ -50,24 +50,46 @@ type Repair struct {
 	Deadline  time.Time
 }
 
-// Explanation says why a node is left alone. Deadline is set for
-// Tolerating; Unhealthy, Total and Cap (the pool's or the cluster's
-// unhealthy nodes, nodes and [MaxUnhealthyPercent] of them rounded up) for
-// PoolUnhealthy and ClusterUnhealthy.
+// Explanation says why a node is left alone. Condition, Policy and
+// Deadline are set whenever a condition of the node matched a policy
+// (Tolerating, PoolUnhealthy, ClusterUnhealthy, Deleting, and Unmanaged for
+// an unhealthy node): the match whose toleration ends first and when it
+// ends. Unhealthy, Total and Cap (the
+// pool's or the cluster's unhealthy nodes, nodes and
+// [MaxUnhealthyPercent] of them rounded up) are set for PoolUnhealthy and
+// ClusterUnhealthy.
 type Explanation struct {
-	Node    string
-	Why     Reason
-	Message string
+	Node     string
+	NodePool string
+	Why      Reason
+	Message  string
 
+	Condition             Condition
+	Policy                Policy
 	Deadline              time.Time
 	Unhealthy, Total, Cap int
 }
 
 // Result is what [Decide] returns: every node of the input exactly once,
-// in Replace or in Kept, each sorted by node name.
+// in Replace or in Kept, each sorted by node name, and the health of each
+// NodePool of the input.
 type Result struct {
 	Replace []Repair
 	Kept    []Explanation
+	// Pools are the NodePools of the nodes, sorted by name, each with its
+	// count against the cap; NodePool "" stands for the nodes of no pool
+	// and counts, as Karpenter does for them, every node of the input.
+	Pools []PoolHealth
+}
+
+// PoolHealth is a NodePool's count against the cap: Unhealthy of its
+// Total nodes have a condition that matches a policy, and repair is
+// Blocked in it when that is more than Cap, [MaxUnhealthyPercent] of
+// Total rounded up.
+type PoolHealth struct {
+	NodePool              string
+	Total, Unhealthy, Cap int
+	Blocked               bool
 }
 
 // Decide returns which nodes of in to replace and why the others stay, by
@@ -96,7 +118,7 @@ func Decide(in Input) (Result, error) {
 		order[i] = i
 	}
 	slices.SortFunc(order, func(a, b int) int { return cmp.Compare(in.Nodes[a].Name, in.Nodes[b].Name) })
-	var res Result
+	res := Result{Pools: pools(counts, cluster)}
 	for _, i := range order {
 		n := in.Nodes[i]
 		scope := cluster
@@ -106,6 +128,20 @@ func Decide(in Input) (Result, error) {
 		res.add(judge(n, matches[i], scope, in.Now))
 	}
 	return res, nil
+}
+
+// pools lists the health of each pool of counts by name, the nodes of no
+// pool counted over the cluster.
+func pools(counts map[string]tally, cluster tally) []PoolHealth {
+	out := make([]PoolHealth, 0, len(counts))
+	for name, t := range counts {
+		if name == "" {
+			t = cluster
+		}
+		out = append(out, PoolHealth{NodePool: name, Total: t.total, Unhealthy: t.unhealthy, Cap: t.cap(), Blocked: t.blocked()})
+	}
+	slices.SortFunc(out, func(a, b PoolHealth) int { return cmp.Compare(a.NodePool, b.NodePool) })
+	return out
 }
 
 // match is the policy a node's condition matches whose toleration ends
@@ -181,14 +217,20 @@ func (r *Result) add(v verdict) {
 // judge decides one node in Karpenter's Reconcile order: managed,
 // unhealthy, toleration ended, cap, not already deleting.
 func judge(n Node, m match, scope tally, now time.Time) verdict {
-	keep := func(e Explanation) verdict { e.Node = n.Name; return verdict{keep: &e} }
+	keep := func(e Explanation) verdict {
+		e.Node, e.NodePool = n.Name, n.NodePool
+		if m.ok {
+			e.Condition, e.Policy, e.Deadline = m.cond, m.policy, m.deadline
+		}
+		return verdict{keep: &e}
+	}
 	switch {
 	case n.Unmanaged:
 		return keep(Explanation{Why: Unmanaged, Message: "no NodeClaim: not managed by Karpenter"})
 	case !m.ok:
 		return keep(Explanation{Why: Healthy, Message: "no condition matches a repair policy"})
 	case now.Before(m.deadline):
-		return keep(Explanation{Why: Tolerating, Deadline: m.deadline, Message: fmt.Sprintf(
+		return keep(Explanation{Why: Tolerating, Message: fmt.Sprintf(
 			"%s=%s since %s, tolerated until %s", m.cond.Type, m.cond.Status,
 			m.cond.LastTransitionTime.Format(time.RFC3339), m.deadline.Format(time.RFC3339))})
 	case scope.blocked():

@@ -57,30 +57,30 @@ func TestDecide(t *testing.T) {
 		policies []repair.Policy
 		want     map[string]string
 	}{
-		// It("should delete nodes that are unhealthy by the cloud provider")
+		// It("should delete nodes that are unhealthy by the cloud provider") (suite_test.go:98)
 		{"unhealthy past toleration", one(cond("BadNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should not delete node when unhealthy type does not match cloud provider passed in value")
+		// It("should not delete node when unhealthy type does not match cloud provider passed in value") (suite_test.go:112)
 		{"type does not match", one(cond("FakeHealthyNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "Healthy"}},
-		// It("should not delete node when health status does not match cloud provider passed in value")
+		// It("should not delete node when health status does not match cloud provider passed in value") (suite_test.go:126)
 		{"status does not match", one(cond("BadNode", repair.ConditionTrue, time.Hour)), badNode,
 			map[string]string{"n": "Healthy"}},
-		// It("should not delete node when health duration is not reached")
+		// It("should not delete node when health duration is not reached") (suite_test.go:140)
 		{"toleration not reached", one(cond("BadNode", repair.ConditionFalse, 20*time.Minute)), badNode,
 			map[string]string{"n": "Tolerating"}},
 		// controller.go: now.Before(terminationTime) waits, so the deadline itself repairs.
 		{"at the deadline", one(cond("BadNode", repair.ConditionFalse, 30*time.Minute)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should ignore node disruption budgets"), It("should ignore do-not-disrupt on a node"):
+		// It("should ignore node disruption budgets") (suite_test.go:251), It("should ignore do-not-disrupt on a node") (suite_test.go:273):
 		// neither is an input of repair, so the node is replaced.
 		{"budgets and do-not-disrupt ignored", one(cond("BadNode", repair.ConditionFalse, time.Hour)), badNode,
 			map[string]string{"n": "replace"}},
-		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a nodepool")
+		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a nodepool") (suite_test.go:288)
 		{"3 of 10 in a pool", pool("n", "default", 10, 3), badNode, want(10, 3, "PoolUnhealthy")},
-		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a cluster")
+		// It("should ignore unhealthy nodes if more then 20% of the nodes are unhealthy in a cluster") (suite_test.go:322)
 		{"3 of 10 in the cluster", pool("n", "", 10, 3), badNode, want(10, 3, "ClusterUnhealthy")},
-		// It("should consider round up when there is a low number of nodes for a nodepool")
+		// It("should consider round up when there is a low number of nodes for a nodepool") (suite_test.go:359)
 		{"1 of 3 rounds up", pool("n", "default", 3, 1), badNode, want(3, 1, "replace")},
 		// areNodesHealthy: unhealthyNodeCount <= threshold is healthy.
 		{"2 of 10 is the cap", pool("n", "default", 10, 2), badNode, want(10, 2, "replace")},
@@ -155,7 +155,7 @@ func unmanaged(nodes []repair.Node) []repair.Node {
 }
 
 // It("should return the requeue interval for the condition closest to its
-// terminationDuration"): of two matching policies the one whose toleration
+// terminationDuration") (suite_test.go:203): of two matching policies the one whose toleration
 // ends first is the node's, 3 minutes after 27.
 func TestDecideClosestCondition(t *testing.T) {
 	policies := []repair.Policy{
@@ -185,7 +185,8 @@ func TestDecideCapExplanation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, res.Replace)
 	k := res.Kept[0]
-	assert.Equal(t, repair.Explanation{Node: "n-00", Why: repair.PoolUnhealthy, Unhealthy: 3, Total: 10, Cap: 2,
+	assert.Equal(t, repair.Explanation{Node: "n-00", NodePool: "default", Why: repair.PoolUnhealthy, Unhealthy: 3, Total: 10, Cap: 2,
+		Condition: cond("BadNode", repair.ConditionFalse, time.Hour), Policy: badNode[0], Deadline: noon.Add(-30 * time.Minute),
 		Message: `3 of 10 nodes of NodePool "default" are unhealthy, more than 20% rounded up (2)`}, k)
 }
 
@@ -243,4 +244,45 @@ func TestStatusString(t *testing.T) {
 	assert.Equal(t, "Unknown", repair.ConditionUnknown.String())
 	assert.Equal(t, "Status(0)", repair.Status(0).String())
 	assert.Equal(t, "Status(4)", repair.Status(4).String())
+}
+
+// Result.Pools counts each pool against the cap; pool "" counts the
+// whole input, as the cap of nodes of no pool does.
+func TestDecidePools(t *testing.T) {
+	nodes := append(append(pool("a", "web", 4, 1), pool("b", "batch", 3, 2)...), pool("x", "", 1, 1)...)
+	res, err := repair.Decide(repair.Input{Nodes: nodes, Policies: badNode, Now: noon})
+	require.NoError(t, err)
+	assert.Equal(t, []repair.PoolHealth{
+		{NodePool: "", Total: 8, Unhealthy: 4, Cap: 2, Blocked: true},
+		{NodePool: "batch", Total: 3, Unhealthy: 2, Cap: 1, Blocked: true},
+		{NodePool: "web", Total: 4, Unhealthy: 1, Cap: 1},
+	}, res.Pools)
+	assert.Equal(t, map[string]string{"a-00": "replace", "a-01": "Healthy", "a-02": "Healthy", "a-03": "Healthy",
+		"b-00": "PoolUnhealthy", "b-01": "PoolUnhealthy", "b-02": "Healthy", "x-00": "ClusterUnhealthy"}, outcomes(res))
+	res, err = repair.Decide(repair.Input{Now: noon})
+	require.NoError(t, err)
+	assert.Empty(t, res.Pools)
+}
+
+// A kept node whose condition matched says which, the policy and the
+// deadline, whatever kept it; a healthy node has none.
+func TestDecideKeptCondition(t *testing.T) {
+	bad := cond("BadNode", repair.ConditionFalse, 10*time.Minute)
+	nodes := []repair.Node{{Name: "tolerated", NodePool: "p", Conditions: []repair.Condition{bad}},
+		{Name: "unmanaged", NodePool: "q", Unmanaged: true, Conditions: []repair.Condition{bad}},
+		{Name: "well", NodePool: "p"}, {Name: "well2", NodePool: "p"}, {Name: "well3", NodePool: "p"}}
+	res, err := repair.Decide(repair.Input{Nodes: nodes, Policies: badNode, Now: noon})
+	require.NoError(t, err)
+	require.Empty(t, res.Replace)
+	for _, k := range res.Kept {
+		switch k.Node {
+		case "tolerated", "unmanaged":
+			assert.Equal(t, bad, k.Condition, k.Node)
+			assert.Equal(t, badNode[0], k.Policy, k.Node)
+			assert.Equal(t, noon.Add(20*time.Minute), k.Deadline, k.Node)
+		default:
+			assert.Zero(t, k.Condition, k.Node)
+			assert.Zero(t, k.Deadline, k.Node)
+		}
+	}
 }

@@ -104,6 +104,8 @@ var summaries = map[string]string{
 		"what they cost. Exit status 0 when every pod is scheduled, 1 when some pod is not.\n",
 	"consolidate": "Plans the deletions and replacements Karpenter's consolidation would make.\n",
 	"drift":       "Finds drifted, expired and interrupted nodes and plans their replacements.\n",
+	"repair": "Decides which unhealthy nodes Karpenter's node repair replaces (the AWS provider's policies or\n" +
+		"--policy, the 20% cap per NodePool) and where their pods go. Exit status 0 on success.\n",
 	"diff": "Compares the cluster now with the cluster once the pending pods are provisioned and\n" +
 		"the result consolidated: nodes and prices per NodePool, the pods that move, the pending\n" +
 		"pods placed. Exit status 0 when every pod is scheduled, 1 when some pod is not.\n",

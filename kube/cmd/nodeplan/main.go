@@ -10,6 +10,7 @@
 //	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+//	nodeplan repair [-f FILE|DIR... [-R]] [--now RFC3339] [--policy TYPE=STATUS:DURATION...] [catalog flags] [-o table|json]
 //	nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
 //	nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
 //	      [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
@@ -142,7 +143,26 @@
 // or the Node; see package kube. It prints the findings, the replacement
 // commands with their pods' homes, and the nodes left alone with why.
 //
-// --now: consolidate, drift, diff and provision --then-consolidate
+// repair runs Karpenter's node repair (package repair): a node whose
+// status.conditions has a condition of a policy's type and status (its
+// lastTransitionTime says since when) is unhealthy, and replaced once the
+// policy's toleration has passed, unless more than 20 % of its NodePool's
+// nodes (rounded up; of every node for a node of no NodePool) are
+// unhealthy, or it has no NodeClaim (Karpenter manages it not), or its
+// NodeClaim is already being deleted. The policies are the AWS provider's
+// (Ready False or Unknown 30m, AcceleratedHardwareReady False 10m,
+// StorageReady, NetworkingReady, KernelReady, ContainerRuntimeReady False
+// 30m) unless --policy gives others, repeatable, each Type=Status:duration
+// (Ready=False:5m); a bad one is exit status 2. It prints each node
+// (NodePool, the condition that matched, since when, the deadline,
+// replace or keep with the reason), each NodePool's count against the
+// cap, and the plan for the replaced nodes' pods, as Karpenter's
+// provisioner places them once the nodes go: their new nodes (existing
+// ones with room, or new NodeClaims with their hourly price). A condition
+// a policy reads without a lastTransitionTime, or with a status other
+// than True, False or Unknown, is exit status 2 naming the Node and field.
+//
+// --now: consolidate, drift, repair, diff and provision --then-consolidate
 // decide at the --now instant (RFC 3339). Without it, a cluster read live
 // is decided at the clock's now; files at the newest creationTimestamp
 // among the nodes, pods and NodeClaims of the input, so the same files
@@ -172,6 +192,18 @@
 // eviction is blocked now (do-not-disrupt, a PodDisruptionBudget) on a node
 // drift replaces anyway within its NodePool's terminationGracePeriod, each
 // deleted by deleteAt (the three added to the first schema).
+//
+// kind RepairReport has now, nowFrom, policies[] (Type=Status:duration),
+// policiesFrom ("--policy" or "AWS provider defaults"), nodes[] {node,
+// nodePool, condition (Type=Status, absent for a healthy node),
+// unhealthySince, deadline, action ("replace" or "keep"), reason
+// (Unhealthy for a replace, else Unmanaged, Healthy, Tolerating,
+// PoolUnhealthy, ClusterUnhealthy or Deleting), message}, nodePools[]
+// {nodePool ("" for the nodes of no NodePool, counted over the cluster),
+// nodes, unhealthy, cap, blocked}, replacements[] (as consolidate's),
+// homes[] {pod, from, node | nodeClaim | unschedulable}, summary {replace,
+// keep, newNodes, movedPods, unschedulablePods, pricePerHour}, currency,
+// notes[], warnings[].
 //
 // kind DiffReport has now, nowFrom, nodePools[] {nodePool ("" for the
 // nodes outside NodePools), nodesNow, nodesAdded, nodesRemoved,

@@ -33,6 +33,7 @@ usage:
         [--then-consolidate [--now RFC3339] [--spot-to-spot]]
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
+  nodeplan repair [-f FILE|DIR... [-R]] [--now RFC3339] [--policy TYPE=STATUS:DURATION...] [catalog flags] [-o table|json]
   nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
   nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
         [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
@@ -55,6 +56,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return consolidate(args[1:], stdin, stdout, stderr)
 	case "drift":
 		return driftCmd(args[1:], stdin, stdout, stderr)
+	case "repair":
+		return repairCmd(args[1:], stdin, stdout, stderr)
 	case "diff":
 		return diff(args[1:], stdin, stdout, stderr)
 	case "shadow":
@@ -106,6 +109,8 @@ type config struct {
 	prices, capacityTypes string // see catalog.go
 
 	shadow shadowConfig // see shadow.go
+
+	repairPolicies policyFlag // see repair.go
 }
 
 // parseFlags reads the flags of the named subcommand; outputs are the -o
@@ -129,7 +134,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if name != "shadow" {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
 	}
-	if name != "drift" {
+	if name != "drift" && name != "repair" {
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	}
 	switch name {
@@ -141,6 +146,9 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	}
 	if name == "shadow" {
 		shadowFlags(fs, &c)
+	}
+	if name == "repair" {
+		repairFlags(fs, &c)
 	}
 	parse := interspersed(fs, args)
 	if name == "shadow" {
