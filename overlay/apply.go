@@ -44,6 +44,9 @@ func Apply(cat *instancetypes.Catalog, pools []packing.NodePool, overlays []Over
 	if err := validateAll(overlays); err != nil {
 		return Result{}, err
 	}
+	if len(overlays) == 0 {
+		return Result{NodePools: slices.Clone(pools), Report: Report{}}, nil
+	}
 	st := newState(cat, pools)
 	rep := make(Report, 0, len(overlays))
 	for _, i := range order(overlays) {
