@@ -76,7 +76,7 @@ func order(overlays []Overlay) []int {
 type state struct {
 	pools []packing.NodePool
 	cats  []*instancetypes.Catalog // nil: the pool is not evaluated
-	bases [][]requirements.Set     // per pool and type (catalog order): the base set
+	bases []requirements.Set       // per pool: nodepool In the pool, and its template labels
 	upd   []map[string]*update     // per pool, by type name
 }
 
@@ -115,31 +115,27 @@ func keyOf(o *instancetypes.Offering) offeringKey {
 
 func newState(cat *instancetypes.Catalog, pools []packing.NodePool) *state {
 	st := &state{pools: pools, cats: make([]*instancetypes.Catalog, len(pools)),
-		bases: make([][]requirements.Set, len(pools)), upd: make([]map[string]*update, len(pools))}
+		bases: make([]requirements.Set, len(pools)), upd: make([]map[string]*update, len(pools))}
 	for i := range pools {
 		c := cmp.Or(pools[i].Catalog, cat)
 		if c == nil {
 			continue
 		}
 		st.cats[i], st.upd[i] = c, map[string]*update{}
-		st.bases[i] = bases(&pools[i], c)
+		st.bases[i] = poolBase(&pools[i])
 	}
 	return st
 }
 
-// bases returns, per type of c, Karpenter's base set for matching:
-// karpenter.sh/nodepool In the pool, the pool's template labels, the
-// type's requirements (controller.go:231-245).
-func bases(np *packing.NodePool, c *instancetypes.Catalog) []requirements.Set {
+// poolBase is the pool's part of Karpenter's base set for matching:
+// karpenter.sh/nodepool In the pool and the pool's template labels; each
+// type's requirements complete it (controller.go:231-245).
+func poolBase(np *packing.NodePool) requirements.Set {
 	pool := requirements.FromLabels(np.Labels)
 	if name, err := requirements.New(requirements.LabelNodePool, requirements.In, np.Name); err == nil {
 		pool = pool.Add(name) // a pool name that is no label value cannot be selected by name
 	}
-	out := make([]requirements.Set, 0, c.Len())
-	for _, t := range c.Types() {
-		out = append(out, pool.Intersect(t.Requirements))
-	}
-	return out
+	return pool
 }
 
 // match is one (pool, type) an overlay selects and the offerings (indices
@@ -180,8 +176,9 @@ func (st *state) matches(reqs requirements.Set) []match {
 		if c == nil {
 			continue
 		}
-		for i, t := range c.Types() {
-			if st.bases[p][i].StrictlyCompatible(reqs) != nil {
+		m := newMatcher(st.bases[p], reqs)
+		for _, t := range c.Types() {
+			if !m.compatible(t) {
 				continue
 			}
 			if offs := offerings(t, reqs); len(offs) > 0 {
@@ -190,6 +187,43 @@ func (st *state) matches(reqs requirements.Set) []match {
 		}
 	}
 	return out
+}
+
+// matcher decides base.StrictlyCompatible(reqs) for base = pool ∩ a
+// type's requirements without building base per type: the check is per
+// key of reqs, so the keys the pool defines are checked once against the
+// pool, and the others against each type, unless a type also defines a
+// key of the pool's (then base is built for it).
+type matcher struct {
+	pool, reqs requirements.Set
+	poolKeys   []string         // keys of reqs the pool defines
+	rest       requirements.Set // the other requirements of reqs
+	poolOK     bool             // the pool alone passes poolKeys
+}
+
+func newMatcher(pool, reqs requirements.Set) matcher {
+	m := matcher{pool: pool, reqs: reqs}
+	var own []requirements.Requirement
+	for r := range reqs.All() {
+		if pool.Has(r.Key()) {
+			m.poolKeys, own = append(m.poolKeys, r.Key()), append(own, r)
+		} else {
+			m.rest = m.rest.Add(r)
+		}
+	}
+	m.poolOK = pool.StrictlyCompatible(requirements.NewSet(own...)) == nil
+	return m
+}
+
+// compatible reports whether t's base set is compatible with the
+// overlay's requirements (K/scheduling/requirements.go:181-197).
+func (m *matcher) compatible(t *instancetypes.InstanceType) bool {
+	for _, k := range m.poolKeys {
+		if t.Requirements.Has(k) {
+			return m.pool.Intersect(t.Requirements).StrictlyCompatible(m.reqs) == nil
+		}
+	}
+	return m.poolOK && t.Requirements.StrictlyCompatible(m.rest) == nil
 }
 
 // offerings returns the indices of t's offerings reqs is compatible with,
