@@ -90,6 +90,26 @@ func TestProperties(t *testing.T) {
 		r2, err2 := overlay.Apply(cat, propPools(), moved)
 		return err1 == nil && err2 == nil && reflect.DeepEqual(r1.Report, r2.Report) && sameCatalogs(cat, r1, r2)
 	}, genOverlays(), gen.IntRange(0, 100)))
+	own := catalogOf(t, suiteType())
+	props.Property("with no overlays every pool keeps its catalog", prop.ForAll(func(mask []bool) bool {
+		pools := make([]packing.NodePool, len(mask))
+		for i, withOwn := range mask {
+			pools[i].Name = fmt.Sprintf("p%d", i)
+			if withOwn {
+				pools[i].Catalog = own
+			}
+		}
+		res, err := overlay.Apply(cat, pools, nil)
+		if err != nil || len(res.NodePools) != len(pools) || len(res.Report) != 0 {
+			return false
+		}
+		for i := range pools {
+			if res.NodePools[i].Catalog != pools[i].Catalog || res.NodePools[i].Name != pools[i].Name {
+				return false
+			}
+		}
+		return true
+	}, gen.SliceOf(gen.Bool())))
 	props.Property("every overlay is reported once", prop.ForAll(func(xs []int) bool {
 		res, err := overlay.Apply(cat, propPools(), overlaysOf(xs))
 		return err == nil && len(res.Report) == len(xs)
