@@ -2,6 +2,7 @@ package instancetypes
 
 import (
 	"errors"
+	"reflect"
 	"slices"
 )
 
@@ -61,14 +62,9 @@ func (c *Catalog) replacements(types []InstanceType) ([]*InstanceType, []int, er
 			continue
 		}
 		seen[name] = true
-		t, err := build(types[k])
-		switch {
-		case err != nil:
+		t, err := rebuild(c.types[i], types[k])
+		if err != nil {
 			errs = append(errs, err)
-			continue
-		case t.Requirements.String() != c.types[i].Requirements.String():
-			errs = append(errs, fieldErr(name, "requirements", ErrInvalidSpec,
-				"a replacement must keep the type's labels %s, got %s", c.types[i].Requirements, t.Requirements))
 			continue
 		}
 		built, idx = append(built, t), append(idx, i)
@@ -77,4 +73,58 @@ func (c *Catalog) replacements(types []InstanceType) ([]*InstanceType, []int, er
 		return nil, nil, errors.Join(errs...)
 	}
 	return built, idx, nil
+}
+
+// rebuild is build for a replacement of old, which must keep its labels
+// (an error wrapping ErrInvalidSpec otherwise). When t keeps old's
+// requirements (shared, as in a copy of old) and its usable offerings the
+// same zones and capacity types, the requirements build would compute
+// are old's: t is validated and its offerings sorted, and old's
+// requirements kept, which saves most of build's cost.
+func rebuild(old *InstanceType, t InstanceType) (*InstanceType, error) {
+	if !reflect.DeepEqual(t.Requirements, old.Requirements) || !sameUsable(old.Offerings, t.Offerings) {
+		built, err := build(t)
+		if err == nil && built.Requirements.String() != old.Requirements.String() {
+			return nil, fieldErr(t.Name, "requirements", ErrInvalidSpec,
+				"a replacement must keep the type's labels %s, got %s", old.Requirements, built.Requirements)
+		}
+		return built, err
+	}
+	errs := append(validateResources(t), validateOfferings(t)...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	cp := t
+	cp.Offerings = slices.Clone(t.Offerings)
+	slices.SortFunc(cp.Offerings, compareOfferings)
+	cp.Allocatable = t.Capacity.Sub(t.Overhead)
+	return &cp, nil
+}
+
+// sameUsable reports whether the usable offerings of a and b have the same
+// zones and the same capacity types, which is all of the offerings that
+// reaches a type's requirements. O(n²) in the few offerings of a type;
+// it does not allocate.
+func sameUsable(a, b []Offering) bool {
+	return covers(a, b) && covers(b, a)
+}
+
+// covers reports whether every usable offering of a has a usable one in b
+// of its zone and one of its capacity type.
+func covers(a, b []Offering) bool {
+	for _, x := range a {
+		if !x.Usable() {
+			continue
+		}
+		zone, ct := false, false
+		for _, y := range b {
+			if y.Usable() {
+				zone, ct = zone || y.Zone == x.Zone, ct || y.CapacityType == x.CapacityType
+			}
+		}
+		if !zone || !ct {
+			return false
+		}
+	}
+	return true
 }
