@@ -42,6 +42,8 @@ func TestWithTypesErrors(t *testing.T) {
 	gone.Offerings = gone.Offerings[:1] // zone b no longer offered: the labels change
 	bad := *x0
 	bad.Capacity = resources.List{CPU: -1}
+	relabelled := *x0
+	relabelled.Requirements = x0.Requirements.Add(requirements.MustNew(requirements.LabelOS, requirements.In, "linux"))
 	tests := []struct {
 		name  string
 		types []InstanceType
@@ -51,6 +53,7 @@ func TestWithTypesErrors(t *testing.T) {
 		{"twice", []InstanceType{*x0, *x0}, ErrDuplicateName},
 		{"labels change", []InstanceType{gone}, ErrInvalidSpec},
 		{"invalid capacity", []InstanceType{bad}, ErrInvalidCapacity},
+		{"requirements change", []InstanceType{relabelled}, ErrInvalidSpec},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
