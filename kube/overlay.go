@@ -72,7 +72,7 @@ func FromNodeOverlay(no *v1alpha1.NodeOverlay) (overlay.Overlay, error) {
 // overlayCapacity converts spec.capacity, naming the field at fault.
 func overlayCapacity(rl corev1.ResourceList) (resources.List, string, error) {
 	for _, name := range sortedKeys(rl) {
-		field := "spec.capacity." + string(name)
+		field := "spec.capacity" + key(string(name))
 		q := rl[name]
 		if slices.Contains([]corev1.ResourceName{corev1.ResourceCPU, corev1.ResourceMemory, corev1.ResourceEphemeralStorage, corev1.ResourcePods}, name) {
 			return resources.List{}, field, errors.New("invalid resource restricted: a NodeOverlay adds extended resources only")

@@ -133,7 +133,9 @@ func TestNodeOverlayErrors(t *testing.T) {
 		{"unsigned adjustment", `spec: {priceAdjustment: "10%"}`, "spec.priceAdjustment"},
 		{"both", `spec: {price: "1", priceAdjustment: "+1"}`, "spec"},
 		{"cpu capacity", `spec: {capacity: {cpu: "1"}}`, "spec.capacity.cpu"},
-		{"zero capacity", `spec: {capacity: {example.com/dev: "0"}}`, "spec.capacity.example.com/dev"},
+		{"zero capacity", `spec: {capacity: {example.com/dev: "0"}}`, `spec.capacity["example.com/dev"]`},
+		{"fractional capacity", `spec: {capacity: {example.com/dev: "500m"}}`, `spec.capacity["example.com/dev"]`},
+		{"negative capacity", `spec: {capacity: {example.com/dev: "-1"}}`, `spec.capacity["example.com/dev"]`},
 		{"In without values", `spec: {requirements: [{key: a, operator: In}]}`, "spec.requirements[0]"},
 		{"unknown operator", `spec: {requirements: [{key: a, operator: Near, values: [x]}]}`, "spec.requirements[0]"},
 	}
