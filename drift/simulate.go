@@ -19,6 +19,9 @@ import (
 type sim struct {
 	*disruption.WhatIf
 	catalog *instancetypes.Catalog
+	// base is the what-if's problem: a replacement's allocatable comes
+	// from its NodePool's catalog (an overlay's capacity, say).
+	base packing.Problem
 }
 
 // newSim starts the simulation of cl, which [Cluster.Validate] accepted,
@@ -34,7 +37,7 @@ func newSim(cl Cluster, catalog *instancetypes.Catalog) *sim {
 	}
 	base := packing.Problem{NodePools: pools, Catalog: catalog, DaemonSets: cl.DaemonSets}
 	v := vouch.Of(cl.Nodes, func(s *NodeClaimState) string { return s.Node.Name })
-	return &sim{WhatIf: disruption.NewWhatIf(nodes, base, v, packing.Options{}), catalog: catalog}
+	return &sim{WhatIf: disruption.NewWhatIf(nodes, base, v, packing.Options{}), catalog: catalog, base: base}
 }
 
 // empty reports whether the named node runs no reschedulable pods,
@@ -136,5 +139,5 @@ func (s *sim) inFlight(c packing.NodeClaim, pods []packing.Pod) packing.Node {
 	for _, p := range c.Pods {
 		mine = append(mine, pods[p])
 	}
-	return c.InFlight(s.catalog, mine, time.Time{})
+	return c.InFlight(s.base.CatalogOf(c.NodePool), mine, time.Time{})
 }

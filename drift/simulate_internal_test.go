@@ -44,3 +44,20 @@ func TestPlaceChecksAddedNodes(t *testing.T) {
 	added.Name = "b"
 	require.ErrorIs(t, place(added), packing.ErrInvalidProblem, "named like a cluster node")
 }
+
+// TestInFlightPoolCatalog: a replacement in flight takes its allocatable
+// from its NodePool's catalog (one adjusted by a NodeOverlay's capacity,
+// say), not the problem's.
+func TestInFlightPoolCatalog(t *testing.T) {
+	cat := instancetypes.KarpenterDiverse()
+	it, ok := cat.Get("fake-it-4")
+	require.True(t, ok)
+	adjusted := *it
+	adjusted.Capacity = adjusted.Capacity.With("example.com/dev", 3)
+	own, err := cat.WithTypes(adjusted)
+	require.NoError(t, err)
+	cl := Cluster{Input: Input{Catalog: cat, NodePools: []Template{{NodePool: packing.NodePool{Name: "default", Catalog: own}}}}}
+	s := newSim(cl, cl.Catalog)
+	n := s.inFlight(packing.NodeClaim{Name: "r", NodePool: "default", InstanceType: "fake-it-4"}, nil)
+	require.Equal(t, int64(3), n.Allocatable.Get("example.com/dev"))
+}

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/overlay"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -19,6 +20,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 )
 
 // builder builds a Cluster from a snapshot: Load decodes manifests into
@@ -39,6 +41,7 @@ type builder struct {
 	claims         []ClaimStatus
 	nodeIDs        map[string]string // Node names by spec.providerID
 	nodeClasses    []EC2NodeClass
+	overlays       []overlay.Overlay
 	graces         map[string]time.Duration
 	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
 	unknownClasses map[string]int  // pods naming a PriorityClass not in the input, by class
@@ -95,6 +98,7 @@ func (b *builder) addAll() error {
 	each(b, KindNodePool, s.pools, (*NodePool).id, (*builder).addNodePool)
 	each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
 	each(b, KindEC2NodeClass, s.EC2NodeClasses, (*EC2NodeClass).id, (*builder).addNodeClass)
+	each(b, KindNodeOverlay, s.NodeOverlays, metaID[v1alpha1.NodeOverlay], (*builder).addNodeOverlay)
 	return b.err
 }
 
@@ -318,6 +322,7 @@ func (b *builder) build() (Cluster, error) {
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
 	c.NodeConditions = nodeConditions(b.in.Nodes)
+	c.Overlays = b.overlays
 	s := b.scales()
 	present := map[ref]int{}
 	for _, sp := range b.pods {

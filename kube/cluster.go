@@ -89,6 +89,7 @@ func (c *Cluster) problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 		errs = append(errs, c.locate(err))
 		p.NodePools = append(p.NodePools, np)
 	}
+	errs = append(errs, c.applyOverlays(&p))
 	p.Nodes = slices.Clone(c.Nodes)
 	for i := range p.Nodes {
 		var err error

@@ -309,6 +309,23 @@
 // v1.14, which keeps volume requirements apart from the pod's affinity,
 // they take part in the pod's topology spread node-affinity policy.
 //
+// # NodeOverlays
+//
+// karpenter.sh/v1alpha1 NodeOverlays ([Cluster].Overlays, converted by
+// [FromNodeOverlay]) change the prices and extended-resource capacity of
+// the instance types each NodePool launches from, as package overlay
+// applies them after the pool's kubelet settings and zones: Problem,
+// Consolidation and Drift price nodes, claims and replacements with the
+// overlaid catalogs. What the CRD's schema and CEL rules refuse is an
+// *ObjectError naming the NodeOverlay and the field; an overlay Karpenter
+// would mark invalid at run time, one in conflict with another, and one
+// that selects nothing are lines of [Cluster.OverlayWarnings] (nodeplan's
+// commands print them as warnings and put them in their JSON warnings).
+// Karpenter applies NodeOverlays only with its NodeOverlay feature gate
+// on (off by default); nodeplan, which cannot see the gate, applies every
+// NodeOverlay it reads: leave them out of the input to plan as a
+// Karpenter with the gate off does.
+//
 // # Errors
 //
 // Every error about the input of Load is a [*DocumentError] naming the
@@ -381,7 +398,8 @@
 // PersistentVolume and LimitRange; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
 // Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
 // PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
-// NodePool and NodeClaim; karpenter.k8s.aws/v1 EC2NodeClass. Another
+// NodePool and NodeClaim; karpenter.sh/v1alpha1 NodeOverlay;
+// karpenter.k8s.aws/v1 EC2NodeClass. Another
 // version of one of these kinds (apps/v1beta2 Deployment, karpenter.sh/v2
 // NodePool, the removed karpenter.sh/v1alpha5 Provisioner…) is an error
 // wrapping [ErrUnsupportedVersion] that lists the versions read.

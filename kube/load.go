@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/overlay"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
 	appsv1 "k8s.io/api/apps/v1"
@@ -23,6 +24,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 	"sigs.k8s.io/yaml"
 )
 
@@ -50,6 +52,9 @@ type Cluster struct {
 	// NodeConditions are the Nodes' status.conditions, by Node name, read
 	// for nodeplan repair ([Cluster.Repair]).
 	NodeConditions map[string][]corev1.NodeCondition
+	// Overlays are the NodeOverlays, applied to each NodePool's catalog
+	// by Problem, Consolidation and Drift ([Cluster.OverlayReport]).
+	Overlays []overlay.Overlay
 	// PodGracePeriods are the terminationGracePeriodSeconds of the bound
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
@@ -463,7 +468,7 @@ type reader struct {
 
 // clusterScoped lists the kinds nodeplan reads that have no namespace.
 var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, "PersistentVolume": true, "StorageClass": true, KindNodePool: true, KindNodeClaim: true,
-	KindEC2NodeClass: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
+	KindEC2NodeClass: true, KindNodeOverlay: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
 
 // kinds lists the kinds nodeplan reads, by kind. An object whose kind is
 // here but whose group is not is a different kind (Volcano's
@@ -499,6 +504,8 @@ var kinds = map[string]reader{
 	KindEC2NodeClass: {groups: []string{karpenterAWSGroup}, versions: map[string]handler{
 		KarpenterAWSAPIVersion: into(func(s *snapshot) *[]EC2NodeClass { return &s.EC2NodeClasses }),
 		karpenterAWSV1beta1:    (*builder).ec2NodeClassV1beta1}},
+	KindNodeOverlay: {groups: []string{karpenterGroup}, versions: map[string]handler{
+		KarpenterV1alpha1APIVersion: into(func(s *snapshot) *[]v1alpha1.NodeOverlay { return &s.NodeOverlays })}},
 	"Provisioner":     {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
 	"Machine":         {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
 	"AWSNodeTemplate": {groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},

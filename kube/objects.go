@@ -8,6 +8,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 )
 
 // Objects are a cluster's objects as typed values: what a controller's
@@ -39,6 +40,7 @@ type Objects struct {
 	NodePools              []karpv1.NodePool
 	NodeClaims             []karpv1.NodeClaim
 	EC2NodeClasses         []EC2NodeClass
+	NodeOverlays           []v1alpha1.NodeOverlay
 }
 
 // FromObjects builds the snapshot [Load] builds, from typed objects

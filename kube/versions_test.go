@@ -190,11 +190,16 @@ apiVersion: v1
 kind: ConfigMap
 metadata: {name: b}
 ---
+apiVersion: v1
+kind: Secret
+metadata: {name: s}
+---
 apiVersion: karpenter.sh/v1alpha1
 kind: NodeOverlay
 metadata: {name: o}
 `)})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"skipped 4 objects of kinds nodeplan does not read: ConfigMap ×2, Job.batch.volcano.sh ×1, NodeOverlay ×1"}, c.Warnings)
+	assert.Equal(t, []string{"skipped 4 objects of kinds nodeplan does not read: ConfigMap ×2, Job.batch.volcano.sh ×1, Secret ×1"}, c.Warnings)
+	assert.Len(t, c.Overlays, 1, "a NodeOverlay is read (issue 18)")
 	assert.Empty(t, c.Pods, "a Volcano Job is not a batch/v1 Job")
 }

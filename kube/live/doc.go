@@ -12,6 +12,8 @@
 //     wrapping [ErrNoKarpenter]) and karpenter.k8s.aws/v1 EC2NodeClasses
 //     (not served: none, and a warning), decoded into Karpenter v1.14.1's
 //     Go types and [kube.EC2NodeClass];
+//   - karpenter.sh/v1alpha1 NodeOverlays (not served, as where the CRD
+//     is not installed: none, and nothing said);
 //   - Nodes, Pods, DaemonSets, Deployments, ReplicaSets, StatefulSets,
 //     Jobs, PodDisruptionBudgets, PriorityClasses, PersistentVolumeClaims,
 //     PersistentVolumes, StorageClasses and LimitRanges at the versions

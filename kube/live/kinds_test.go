@@ -27,5 +27,5 @@ func TestKinds(t *testing.T) {
 	for i := range v.NumField() {
 		assert.Equal(t, 1, v.Field(i).Len(), v.Type().Field(i).Name)
 	}
-	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional"}, marked)
+	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional", "NodeOverlay": "optional"}, marked)
 }

@@ -14,6 +14,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"sigs.k8s.io/json"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
+	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 
 	"github.com/nodeplan/nodeplan/internal/enum"
 	"github.com/nodeplan/nodeplan/kube"
@@ -53,6 +54,9 @@ const (
 	missingKarpenter
 	// missingWarn: another provider's cluster; none are read, one warning.
 	missingWarn
+	// missingQuiet: an optional Karpenter API (NodeOverlay, behind a
+	// feature gate); none are read, and nothing is said.
+	missingQuiet
 )
 
 // resource is one kind Read lists: where its collection is and how a
@@ -107,7 +111,7 @@ func Kinds() []Kind {
 	var out []Kind
 	for _, k := range kinds() {
 		out = append(out, Kind{Resource: schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.name},
-			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn, New: k.object, Add: k.add, Decode: k.decode})
+			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn || k.missing == missingQuiet, New: k.object, Add: k.add, Decode: k.decode})
 	}
 	return out
 }
@@ -120,6 +124,7 @@ func kinds() []kind {
 		into(resource{"karpenter.sh", "v1", "nodepools", "NodePool", clusterScoped, missingKarpenter, true}, func(o *kube.Objects) *[]karpv1.NodePool { return &o.NodePools }, metaKey),
 		into(resource{"karpenter.sh", "v1", "nodeclaims", "NodeClaim", clusterScoped, missingKarpenter, true}, func(o *kube.Objects) *[]karpv1.NodeClaim { return &o.NodeClaims }, metaKey),
 		into(resource{"karpenter.k8s.aws", "v1", "ec2nodeclasses", "EC2NodeClass", clusterScoped, missingWarn, false}, func(o *kube.Objects) *[]kube.EC2NodeClass { return &o.EC2NodeClasses }, nodeClassKey),
+		into(resource{"karpenter.sh", "v1alpha1", "nodeoverlays", "NodeOverlay", clusterScoped, missingQuiet, true}, func(o *kube.Objects) *[]v1alpha1.NodeOverlay { return &o.NodeOverlays }, metaKey),
 		into(resource{"", "v1", "nodes", "Node", clusterScoped, missingError, true}, func(o *kube.Objects) *[]corev1.Node { return &o.Nodes }, metaKey),
 		into(resource{"", "v1", "pods", "Pod", podScope, missingError, true}, func(o *kube.Objects) *[]corev1.Pod { return &o.Pods }, metaKey),
 		into(resource{"apps", "v1", "daemonsets", "DaemonSet", everyNamespace, missingError, true}, func(o *kube.Objects) *[]appsv1.DaemonSet { return &o.DaemonSets }, metaKey),

@@ -59,6 +59,11 @@ func load(c config, stdin io.Reader, clock func() time.Time) (snapshot, error) {
 	if s.catalog, err = clusterCatalog(c, &s.cluster); err != nil {
 		return snapshot{}, err
 	}
+	warnings, err := s.cluster.OverlayWarnings(s.catalog)
+	if err != nil {
+		return snapshot{}, err
+	}
+	s.cluster.Warnings = append(s.cluster.Warnings, warnings...)
 	s.prices = pricingOf(s.catalog, c)
 	s.now, s.nowFrom, err = resolveNow(c.now, &s.cluster, len(c.files) == 0, clock)
 	return s, err
