@@ -7,6 +7,7 @@ import (
 	"github.com/nodeplan/nodeplan/consolidation"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/static"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -22,14 +23,16 @@ func TestStaticNodePool(t *testing.T) {
 		"tolerations: [{key: fixed, operator: Exists}]}\n"
 	c, err := Load(Source{Name: "static-nodepool.yaml", Data: fixture}, Source{Name: "pod.yaml", Data: []byte(wantsFixed)})
 	require.NoError(t, err)
-	assert.Contains(t, c.Warnings, "static NodePools are not modelled yet (issue 18): fixed (spec.replicas 2) launches no node "+
-		"for pending pods and its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity")
+	assert.Contains(t, c.Warnings, "static NodePools: fixed (spec.replicas 2) launches no node "+
+		"for pending pods and its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity, "+
+		"and spec.replicas alone scales it (nodeplan static)")
 	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	require.NoError(t, err)
 	p, err := c.Problem(cat)
 	require.NoError(t, err)
 	require.Len(t, p.NodePools, 2)
-	assert.Contains(t, p.NodePools[0].Unavailable, "static NodePool (spec.replicas 2)")
+	assert.Equal(t, "static NodePool (spec.replicas 2): Karpenter provisions no node of it for pending pods; "+
+		"a static pool is scaled by spec.replicas alone (nodeplan static)", p.NodePools[0].Unavailable)
 	assert.Empty(t, p.NodePools[1].Unavailable)
 	plan, err := packing.Solve(p, packing.Options{})
 	require.NoError(t, err)
@@ -53,4 +56,37 @@ func TestStaticNodePool(t *testing.T) {
 			assert.NotContains(t, []string{"fixed-a", "fixed-b"}, n, "nodes of a static pool are not consolidated")
 		}
 	}
+}
+
+// Cluster.Static reads what static.Decide needs: replicas, limits.nodes,
+// budgets, readiness, and each NodeClaim's providerID, Drifted condition,
+// deletion and node with its pods.
+func TestClusterStatic(t *testing.T) {
+	fixture, err := loadFixtureBytes("static-replicas.yaml")
+	require.NoError(t, err)
+	c, err := Load(Source{Name: "static-replicas.yaml", Data: fixture})
+	require.NoError(t, err)
+	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
+	require.NoError(t, err)
+	at := time.Date(2025, 6, 2, 0, 0, 0, 0, time.UTC)
+	in, err := c.Static(cat, at)
+	require.NoError(t, err)
+	require.Len(t, in.Pools, 3)
+	assert.Equal(t, int64(3), in.Pools[0].NodePool.Limits[packing.LimitNodes])
+	require.Len(t, in.Claims, 4)
+	assert.True(t, in.Claims[0].Drifted && in.Claims[0].Resolved && in.Claims[0].Node.Initialized)
+	assert.True(t, time.Date(2025, 6, 1, 8, 0, 0, 0, time.UTC).Equal(in.Claims[0].Node.CreationTime), "the NodeClaim's creation")
+	assert.Len(t, in.Claims[2].Node.Pods, 1)
+
+	res, err := static.Decide(in)
+	require.NoError(t, err)
+	require.Len(t, res.Pools, 3)
+	fixed, grow, shrink := res.Pools[0], res.Pools[1], res.Pools[2]
+	assert.Equal(t, []static.Replacement{{Candidate: "fixed-a"}}, fixed.Replace)
+	assert.Equal(t, "m5.large", fixed.Launch.InstanceType)
+	assert.Equal(t, 2, grow.Create)
+	assert.Equal(t, []static.Note{{Why: static.LimitReached, Message: "NodePool grow's limits.nodes 2, with 0 active, 0 deleting, " +
+		"0 pending disruption and 0 drift replacements, leaves room for 2 of 3 missing NodeClaims"}}, grow.Notes)
+	assert.Equal(t, "c5.large", grow.Launch.InstanceType, "the cheapest of c5.large and m5.large")
+	assert.Equal(t, []static.Removal{{Claim: "shrink-idle", Kind: static.Empty}}, shrink.Remove)
 }
