@@ -181,18 +181,27 @@ func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	if out.Disruption, err = disruption(&np.Spec); err != nil {
 		return out, err
 	}
-	return out, markStatic(&out, np.Spec.Replicas)
+	return out, markStatic(&out, &np.Spec)
 }
 
 // markStatic makes np launch no node and consolidate none when it is a static
 // pool (spec.replicas set), as Karpenter's provisioner and consolidation
-// skip static pools.
-func markStatic(np *packing.NodePool, replicas *int64) error {
+// skip static pools. It rejects what Karpenter's NodePool CRD rejects on a
+// static pool: a weight, and limits other than nodes.
+func markStatic(np *packing.NodePool, spec *NodePoolSpec) error {
+	replicas := spec.Replicas
 	switch {
 	case replicas == nil:
 		return nil
 	case *replicas < 0:
 		return atField("spec.replicas", fmt.Errorf("%d is negative", *replicas))
+	case spec.Weight != nil:
+		return atField("spec.weight", errors.New("is not supported on static NodePools (spec.replicas set)"))
+	}
+	for _, name := range slices.Sorted(maps.Keys(spec.Limits)) {
+		if name != corev1.ResourceName(packing.LimitNodes) {
+			return atField("spec.limits."+string(name), errors.New("only nodes is supported on static NodePools (spec.replicas set)"))
+		}
 	}
 	np.Unavailable = fmt.Sprintf("static NodePool (spec.replicas %d): Karpenter provisions no node of it for pending pods; "+
 		"a static pool is scaled by spec.replicas alone (nodeplan static)", *replicas)

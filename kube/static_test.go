@@ -10,6 +10,8 @@ import (
 	"github.com/nodeplan/nodeplan/static"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // A static NodePool (spec.replicas) launches nothing for pending pods and
@@ -89,4 +91,31 @@ func TestClusterStatic(t *testing.T) {
 		"0 pending disruption and 0 drift replacements, leaves room for 2 of 3 missing NodeClaims"}}, grow.Notes)
 	assert.Equal(t, "c5.large", grow.Launch.InstanceType, "the cheapest of c5.large and m5.large")
 	assert.Equal(t, []static.Removal{{Claim: "shrink-idle", Kind: static.Empty}}, shrink.Remove)
+}
+
+// Karpenter's NodePool CRD rejects a weight and limits other than nodes on
+// a static pool (K/apis/crds/karpenter.sh_nodepools.yaml:462-465).
+func TestStaticNodePoolInvalid(t *testing.T) {
+	two, one := int64(2), int32(1)
+	tests := []struct {
+		name  string
+		spec  NodePoolSpec
+		field string
+	}{
+		{"negative replicas", NodePoolSpec{Replicas: new(int64(-1))}, "spec.replicas"},
+		{"weight", NodePoolSpec{Replicas: &two, Weight: &one}, "spec.weight"},
+		{"cpu limit", NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nodes": resource.MustParse("3"), "cpu": resource.MustParse("8")}}, "spec.limits.cpu"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FromNodePool(&NodePool{Metadata: ObjectMeta{Name: "fixed"}, Spec: tc.spec})
+			var oe *ObjectError
+			require.ErrorAs(t, err, &oe)
+			assert.Equal(t, tc.field, oe.Field)
+			assert.ErrorIs(t, err, ErrInvalid)
+		})
+	}
+	_, err := FromNodePool(&NodePool{Metadata: ObjectMeta{Name: "fixed"},
+		Spec: NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nodes": resource.MustParse("3")}}})
+	assert.NoError(t, err)
 }
