@@ -141,7 +141,10 @@
 // the subnet from nodeplan.io/subnet-id and the security groups from
 // nodeplan.io/security-group-ids (comma-separated), each on the NodeClaim
 // or the Node; see package kube. It prints the findings, the replacement
-// commands with their pods' homes, and the nodes left alone with why.
+// commands with their pods' homes, and the nodes left alone with why. The
+// drifted nodes of static NodePools are left alone (blocked), as
+// Karpenter's Drift skips static pools: nodeplan static shows their
+// StaticDrift; their expiry and interruption are handled as any node's.
 //
 // static answers what Karpenter v1.14 does with its static NodePools
 // (spec.replicas; the StaticCapacity feature gate), which provision,

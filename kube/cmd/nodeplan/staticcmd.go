@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"github.com/nodeplan/nodeplan/drift"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/planview"
@@ -184,4 +185,33 @@ func (r *staticReport) writeTable(w io.Writer) error {
 	}
 	fmt.Fprintln(w)
 	return writeWarnings(w, r.Warnings)
+}
+
+// withoutStaticDrift returns the findings drift.Commands acts on, and the
+// drift findings of static NodePools' nodes as blocked: Karpenter's Drift
+// skips static pools (K/controllers/disruption/drift.go:59) and leaves
+// their drifted nodes to StaticDrift, which nodeplan static shows.
+// Expiration and interruption apply to static nodes as to any.
+func withoutStaticDrift(fs []drift.Finding, c *kube.Cluster) ([]drift.Finding, []drift.Blocked) {
+	static := map[string]bool{}
+	for i := range c.NodePools {
+		if c.NodePools[i].Spec.Replicas != nil {
+			static[c.NodePools[i].Metadata.Name] = true
+		}
+	}
+	var kept []drift.Finding
+	var blocked []drift.Blocked
+	seen := map[string]bool{}
+	for _, f := range fs {
+		switch {
+		case !static[f.NodePool] || !f.Reason.Drift():
+			kept = append(kept, f)
+		case !seen[f.Node]:
+			seen[f.Node] = true
+			blocked = append(blocked, drift.Blocked{Node: f.Node, NodePool: f.NodePool, Reason: f.Reason,
+				Message: fmt.Sprintf("NodePool %s is static (spec.replicas): Karpenter's Drift skips it, and StaticDrift replaces "+
+					"its NodeClaims whose Drifted condition is True (see nodeplan static)", f.NodePool)})
+		}
+	}
+	return kept, blocked
 }

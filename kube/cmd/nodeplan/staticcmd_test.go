@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -69,4 +71,29 @@ func TestStaticHelp(t *testing.T) {
 	assert.Equal(t, exitOK, run([]string{"static", "--help"}, nil, &stdout, &stderr))
 	assert.Contains(t, stdout.String()+stderr.String(), "-now")
 	assert.Equal(t, exitBadInput, run([]string{"static", "--spot-to-spot", "-f", staticFixture}, nil, &stdout, &stderr))
+}
+
+// nodeplan drift leaves the drifted nodes of static pools to StaticDrift,
+// as Karpenter's Drift skips static pools: blocked, not replaced.
+func TestDriftSkipsStaticPools(t *testing.T) {
+	data, err := os.ReadFile(staticFixture)
+	require.NoError(t, err)
+	// shrink's nodes are m5.large: requiring m5.xlarge drifts them.
+	data = bytes.Replace(data, []byte("values: [m5.large]}"), []byte("values: [m5.xlarge]}"), 1)
+	file := filepath.Join(t.TempDir(), "static.yaml")
+	require.NoError(t, os.WriteFile(file, data, 0o644))
+	var stdout, stderr bytes.Buffer
+	require.Equal(t, exitOK, run([]string{"drift", "-f", file, "-o", "json"}, nil, &stdout, &stderr), stderr.String())
+	var r struct {
+		Findings []struct{ Node, Reason string }
+		Commands []struct{ Node string }
+		Blocked  []struct{ Node, NodePool, Why string }
+	}
+	require.NoError(t, json.Unmarshal(stdout.Bytes(), &r))
+	require.Len(t, r.Findings, 2)
+	assert.Equal(t, "RequirementsDrifted", r.Findings[0].Reason)
+	assert.Empty(t, r.Commands)
+	require.Len(t, r.Blocked, 2)
+	assert.Equal(t, "shrink-busy", r.Blocked[0].Node)
+	assert.Contains(t, r.Blocked[0].Why, "NodePool shrink is static (spec.replicas): Karpenter's Drift skips it")
 }
