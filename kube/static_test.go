@@ -119,3 +119,47 @@ func TestStaticNodePoolInvalid(t *testing.T) {
 		Spec: NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nodes": resource.MustParse("3")}}})
 	assert.NoError(t, err)
 }
+
+// Each NodeClaim state static.Decide distinguishes, as Cluster.Static
+// reads it.
+func TestClusterStaticClaims(t *testing.T) {
+	claim := func(name, status string, extra string) string {
+		return "---\napiVersion: karpenter.sh/v1\nkind: NodeClaim\nmetadata: {name: " + name + ", labels: {karpenter.sh/nodepool: p, node.kubernetes.io/instance-type: m5.large}" + extra + "}\n" +
+			"spec: {requirements: [], nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}\nstatus: " + status + "\n"
+	}
+	node := func(name, taints string) string {
+		return "---\napiVersion: v1\nkind: Node\nmetadata: {name: " + name + ", labels: {karpenter.sh/nodepool: p, karpenter.sh/initialized: \"true\", " +
+			"node.kubernetes.io/instance-type: m5.large, karpenter.sh/capacity-type: on-demand, topology.kubernetes.io/zone: us-east-1a}}\n" +
+			"spec: {providerID: \"aws:///" + name + "\"" + taints + "}\nstatus: {allocatable: {cpu: \"2\", memory: 8Gi, pods: \"29\"}}\n"
+	}
+	docs := "apiVersion: karpenter.sh/v1\nkind: NodePool\nmetadata: {name: p, deletionTimestamp: \"2025-06-01T00:00:00Z\"}\n" +
+		"spec: {replicas: 1, template: {spec: {requirements: [], nodeClassRef: {group: karpenter.k8s.aws, kind: EC2NodeClass, name: default}}}}\n" +
+		"status: {conditions: [{type: Ready, status: \"False\", reason: NodeClassNotReady}]}\n" +
+		claim("unresolved", "{}", "") +
+		claim("deleting", "{nodeName: deleting, providerID: \"aws:///deleting\"}", ", deletionTimestamp: \"2025-06-01T00:00:00Z\", finalizers: [karpenter.sh/termination]") +
+		claim("disrupted", "{nodeName: disrupted, providerID: \"aws:///disrupted\"}", "") +
+		claim("inflight", "{providerID: \"aws:///inflight\"}", "") +
+		node("deleting", "") + node("disrupted", ", taints: [{key: karpenter.sh/disrupted, effect: NoSchedule}]")
+	c, err := Load(Source{Name: "static.yaml", Data: []byte(docs)})
+	require.NoError(t, err)
+	in, err := c.Static(nil, time.Date(2025, 6, 2, 0, 0, 0, 0, time.UTC))
+	require.NoError(t, err)
+	require.Len(t, in.Pools, 1)
+	assert.True(t, in.Pools[0].Deleting)
+	assert.Equal(t, "Ready=False, NodeClassNotReady", in.Pools[0].NotReady)
+	byName := map[string]static.Claim{}
+	for _, cl := range in.Claims {
+		byName[cl.Name] = cl
+	}
+	require.Len(t, byName, 4)
+	assert.False(t, byName["unresolved"].Resolved)
+	assert.True(t, byName["deleting"].Deleting && byName["deleting"].Resolved)
+	assert.True(t, byName["disrupted"].PendingDisruption && !byName["disrupted"].Deleting)
+	assert.True(t, byName["disrupted"].Node.Initialized)
+	assert.True(t, byName["inflight"].Resolved && !byName["inflight"].Node.Initialized)
+	res, err := static.Decide(in)
+	require.NoError(t, err)
+	d := res.Pools[0]
+	assert.Equal(t, [3]int{2, 1, 1}, [3]int{d.Active, d.Deleting, d.PendingDisruption})
+	assert.Equal(t, static.PoolDeleting, d.Notes[0].Why)
+}
