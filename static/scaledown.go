@@ -16,12 +16,8 @@ func (s *state) scaleDown() {
 	if excess <= 0 {
 		return
 	}
-	cands := s.order()
-	if int64(len(cands)) < excess {
-		s.note(ShortOfCandidates, "", "NodePool %s has %d NodeClaims over its %d replicas but only %d that scale-down may delete",
-			s.pool.NodePool.Name, excess, s.pool.Replicas, len(cands))
-	}
-	s.d.Remove = cands[:min(int64(len(cands)), excess)]
+	// Every active NodeClaim is a candidate, so there are at least excess.
+	s.d.Remove = s.order()[:excess]
 }
 
 // order returns every NodeClaim scale-down may delete, first to last:

@@ -1,6 +1,6 @@
 package static
 
-import "fmt"
+import "github.com/nodeplan/nodeplan/internal/enum"
 
 // RemovalKind is why scale-down picked a NodeClaim, in Karpenter's order.
 type RemovalKind uint8
@@ -18,12 +18,7 @@ const (
 var removalNames = [...]string{"Unresolved", "Empty", "Occupied"}
 
 // String returns the kind's name, e.g. "Empty".
-func (k RemovalKind) String() string {
-	if int(k) < len(removalNames) {
-		return removalNames[k]
-	}
-	return fmt.Sprintf("RemovalKind(%d)", uint8(k))
-}
+func (k RemovalKind) String() string { return enum.String(k, "RemovalKind", removalNames[:]) }
 
 // Why classifies a [Note].
 type Why uint8
@@ -38,9 +33,6 @@ const (
 	// LimitReached: limits.nodes leaves no room (or less than asked) for
 	// new NodeClaims; deleting ones count against it.
 	LimitReached
-	// ShortOfCandidates: scale-down found fewer NodeClaims to remove than
-	// the excess.
-	ShortOfCandidates
 	// Overscaled: drifted nodes wait until scale-down is done.
 	Overscaled
 	// BudgetExhausted: the Drifted disruption budget allows no more.
@@ -53,13 +45,8 @@ const (
 	UnknownLaunch
 )
 
-var whyNames = [...]string{"Steady", "NotReady", "PoolDeleting", "LimitReached", "ShortOfCandidates",
+var whyNames = [...]string{"Steady", "NotReady", "PoolDeleting", "LimitReached",
 	"Overscaled", "BudgetExhausted", "Blocked", "UnknownLaunch"}
 
 // String returns the name, e.g. "LimitReached".
-func (w Why) String() string {
-	if int(w) < len(whyNames) {
-		return whyNames[w]
-	}
-	return fmt.Sprintf("Why(%d)", uint8(w))
-}
+func (w Why) String() string { return enum.String(w, "Why", whyNames[:]) }
