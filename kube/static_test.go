@@ -83,9 +83,9 @@ func TestClusterStatic(t *testing.T) {
 	res, err := static.Decide(in)
 	require.NoError(t, err)
 	require.Len(t, res.Pools, 3)
-	fixed, grow, shrink := res.Pools[0], res.Pools[1], res.Pools[2]
-	assert.Equal(t, []static.Replacement{{Candidate: "fixed-a"}}, fixed.Replace)
-	assert.Equal(t, "m5.large", fixed.Launch.InstanceType)
+	grow, shrink, steady := res.Pools[0], res.Pools[1], res.Pools[2]
+	assert.Equal(t, []static.Replacement{{Candidate: "steady-a"}}, steady.Replace)
+	assert.Equal(t, "m5.large", steady.Launch.InstanceType)
 	assert.Equal(t, 2, grow.Create)
 	assert.Equal(t, []static.Note{{Why: static.LimitReached, Message: "NodePool grow's limits.nodes 2, with 0 active, 0 deleting, " +
 		"0 pending disruption and 0 drift replacements, leaves room for 2 of 3 missing NodeClaims"}}, grow.Notes)

@@ -23,7 +23,7 @@ func TestStaticTable(t *testing.T) {
 		"now 2025-06-01T09:00:00Z (newest creationTimestamp)",
 		"NODEPOOL  REPLICAS  ACTIVE  DELETING  PENDING  CREATE  REMOVE  REPLACE  LAUNCH                         USD/HOUR\n",
 		"grow      3         0       0         0        2       0       0        c5.large us-east-1a on-demand  0.170000\n",
-		"fixed     replace  fixed-a      Drifted: a new NodeClaim first, then delete it\n",
+		"steady    replace  steady-a     Drifted: a new NodeClaim first, then delete it\n",
 		"shrink    delete   shrink-idle  Empty\n",
 		"grow      LimitReached  NodePool grow's limits.nodes 2, with 0 active",
 		"2 NodeClaims to create, 1 to delete, 1 to replace; new NodeClaims 0.266000 USD/hour\n",
@@ -56,12 +56,13 @@ func TestStaticJSON(t *testing.T) {
 	assert.Equal(t, "StaticReport", r.Kind)
 	assert.Equal(t, "--now", r.NowFrom)
 	require.Len(t, r.NodePools, 3)
-	assert.Equal(t, []string{"fixed-a"}, r.NodePools[0].Replace)
-	assert.Equal(t, "c5.large", r.NodePools[1].Launch.InstanceType)
-	assert.Equal(t, 2, r.NodePools[1].Create)
-	assert.Equal(t, "LimitReached", r.NodePools[1].Explanations[0].Why)
-	assert.Equal(t, "shrink-idle", r.NodePools[2].Remove[0].NodeClaim)
-	assert.Equal(t, "Empty", r.NodePools[2].Remove[0].Kind)
+	grow, shrink, steady := r.NodePools[0], r.NodePools[1], r.NodePools[2]
+	assert.Equal(t, []string{"steady-a"}, steady.Replace)
+	assert.Equal(t, "c5.large", grow.Launch.InstanceType)
+	assert.Equal(t, 2, grow.Create)
+	assert.Equal(t, "LimitReached", grow.Explanations[0].Why)
+	assert.Equal(t, "shrink-idle", shrink.Remove[0].NodeClaim)
+	assert.Equal(t, "Empty", shrink.Remove[0].Kind)
 	assert.InDelta(t, 0.266, r.Summary.CreatePerHour, 1e-9)
 	assert.Equal(t, 2, r.Summary.Create)
 }

@@ -27,8 +27,8 @@ func TestLiveStatic(t *testing.T) {
 	assert.Equal(t, fromFile, live)
 	pools := live["nodePools"].([]any)
 	require.Len(t, pools, 3)
-	fixed, grow, shrink := pools[0].(map[string]any), pools[1].(map[string]any), pools[2].(map[string]any)
-	assert.Equal(t, []any{"fixed-a"}, fixed["replace"], "the Drifted=True NodeClaim, read live")
+	grow, shrink, steady := pools[0].(map[string]any), pools[1].(map[string]any), pools[2].(map[string]any)
+	assert.Equal(t, []any{"steady-a"}, steady["replace"], "the Drifted=True NodeClaim, read live")
 	assert.InDelta(t, 2, grow["create"], 0)
 	assert.Equal(t, "shrink-idle", shrink["remove"].([]any)[0].(map[string]any)["nodeClaim"])
 }
