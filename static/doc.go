@@ -63,6 +63,11 @@
 //   - Karpenter's pending-disruption state lives in its memory; a host
 //     that cannot see it leaves [Claim].PendingDisruption false.
 //
+// [Verify] is the independent checker of a Result: it counts the
+// NodeClaims again and checks each [Rule] (limits.nodes, when to create,
+// exact scale-down, drift candidates and budget), sharing no code with
+// Decide but disruption's budget rule.
+//
 // Static pools are not provisioned for pending pods, consolidated, or
 // drifted by the drift package's rules; their nodes stay existing
 // capacity for pending pods. Hosts mark them packing.NodePool.Unavailable

@@ -15,7 +15,8 @@ import (
 // limits and claim shapes to Decide: it must not panic; an error is an
 // ErrInvalid *InputError or a *disruption.BudgetError and comes with an
 // empty Result; otherwise every pool is decided once, at most one of
-// Create and Remove is set, and the same input decides the same. Each
+// Create and Remove is set, Verify accepts the result, and the same input
+// decides the same. Each
 // byte of shape is one NodeClaim: bit 0 resolved, 1 deleting, 2 pending
 // disruption, 3 drifted, 4 initialized, 5 a pod, 6 a daemonset pod, 7 a
 // do-not-disrupt pod.
@@ -52,6 +53,9 @@ func FuzzDecide(f *testing.F) {
 		}
 		if d := res.Pools[0]; d.Create > 0 && len(d.Remove) > 0 {
 			t.Fatalf("creates %d and removes %v", d.Create, d.Remove)
+		}
+		if v := static.Verify(in, res); len(v) > 0 {
+			t.Fatalf("Verify rejects Decide's result: %v", v)
 		}
 		again, _ := static.Decide(in)
 		if fmt.Sprint(again) != fmt.Sprint(res) {
