@@ -369,15 +369,21 @@ func checkDrift(t *testing.T, name string, w *world) {
 
 // checkStatic decides w's pool as a static pool of 1 replica whose nodes
 // are drifted NodeClaims: an error must wrap static.ErrInvalid or be a
-// budget's.
+// budget's, and static.Verify must accept a result.
 func checkStatic(t *testing.T, name string, w *world) {
 	in := static.Input{Pools: []static.Pool{{NodePool: *w.pool(), Replicas: 1}}, Catalog: w.Catalog, PDBs: w.PDBs, Now: now}
 	for _, n := range w.problem().Nodes {
 		in.Claims = append(in.Claims, static.Claim{Name: n.Name, NodePool: n.NodePool, Resolved: true, Drifted: true, Node: n})
 	}
 	var be *disruption.BudgetError
-	if _, err := static.Decide(in); err != nil && !errors.Is(err, static.ErrInvalid) && !errors.As(err, &be) {
+	res, err := static.Decide(in)
+	switch {
+	case err != nil && !errors.Is(err, static.ErrInvalid) && !errors.As(err, &be):
 		t.Errorf("%s: static.Decide: an error that names no field: %v", name, err)
+	case err == nil:
+		if v := static.Verify(in, res); len(v) > 0 {
+			t.Errorf("%s: static.Verify rejects the result of Decide: %v", name, v)
+		}
 	}
 }
 
