@@ -359,8 +359,9 @@ func (b *builder) staticWarning() []string {
 	if len(pools) > 1 {
 		verb = "launch"
 	}
-	return []string{fmt.Sprintf("static NodePools are not modelled yet (issue 18): %s %s no node for pending pods and "+
-		"its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity",
+	return []string{fmt.Sprintf("static NodePools: %s %s no node for pending pods and "+
+		"its nodes are not consolidated, as Karpenter provisions and consolidates none; its nodes stay as existing capacity, "+
+		"and spec.replicas alone scales it (nodeplan static)",
 		strings.Join(pools, ", "), verb)}
 }
 

@@ -31,6 +31,8 @@ type ClaimStatus struct {
 	Launched bool
 	// DriftedSince is the lastTransitionTime of a Drifted=True condition.
 	DriftedSince time.Time
+	// Drifted says status.conditions has Drifted=True.
+	Drifted bool
 	// Deleting says metadata.deletionTimestamp is set: Karpenter takes its
 	// node as being deleted.
 	Deleting bool
@@ -72,7 +74,7 @@ func (m *nodeClaimManifest) claim() (ClaimStatus, error) {
 		case cond.Type == "Launched":
 			c.Launched = cond.Status == metav1.ConditionTrue
 		case cond.Type == "Drifted" && cond.Status == metav1.ConditionTrue:
-			c.DriftedSince = cond.LastTransitionTime.Time
+			c.DriftedSince, c.Drifted = cond.LastTransitionTime.Time, true
 		}
 	}
 	var err error

@@ -169,7 +169,10 @@
 // planned as if the class were Ready, in the catalog's zones, with one
 // warning per pool naming the pool and the class: nodeplan answers
 // what-if questions. An object without a Ready condition is taken as
-// Ready.
+// Ready. What spec.replicas does to a static pool (scale-up, scale-down,
+// StaticDrift) is [Cluster.Static]'s input to package static; a static
+// pool with a weight or limits other than nodes is an error, as
+// Karpenter's CRD rejects it.
 //
 // # Node states
 //

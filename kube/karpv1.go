@@ -55,7 +55,8 @@ func nodeClaimOf(nc *karpv1.NodeClaim) nodeClaimManifest {
 }
 
 func metaOf(m *metav1.ObjectMeta) ObjectMeta {
-	return ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations)}
+	return ObjectMeta{Name: m.Name, Namespace: m.Namespace, Labels: maps.Clone(m.Labels), Annotations: maps.Clone(m.Annotations),
+		DeletionTimestamp: m.DeletionTimestamp.DeepCopy()}
 }
 
 func requirementsOf(rs []karpv1.NodeSelectorRequirementWithMinValues) []Requirement {

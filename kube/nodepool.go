@@ -13,6 +13,7 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Karpenter's API group, version and kinds.
@@ -57,6 +58,9 @@ type ObjectMeta struct {
 	Namespace   string            `json:"namespace,omitempty"`
 	Labels      map[string]string `json:"labels,omitempty"`
 	Annotations map[string]string `json:"annotations,omitempty"`
+	// DeletionTimestamp is set on an object being deleted: a static
+	// NodePool being deleted scales neither up nor down ([Cluster.Static]).
+	DeletionTimestamp *metav1.Time `json:"deletionTimestamp,omitempty"`
 }
 
 // NodePoolSpec is a NodePool's spec.
@@ -69,8 +73,9 @@ type NodePoolSpec struct {
 	Weight *int32 `json:"weight,omitempty"`
 	// Replicas, when set, makes the pool static (Karpenter v1.14, alpha):
 	// it keeps that many nodes, provisions none for pending pods and
-	// consolidates none. nodeplan does not model static pools yet: it
-	// launches nothing from them and keeps their nodes ([FromNodePool]).
+	// consolidates none: nodeplan launches nothing from it for pending
+	// pods and keeps its nodes ([FromNodePool]); [Cluster.Static] says how
+	// spec.replicas scales it (package static).
 	Replicas *int64 `json:"replicas,omitempty"`
 }
 
@@ -176,21 +181,30 @@ func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	if out.Disruption, err = disruption(&np.Spec); err != nil {
 		return out, err
 	}
-	return out, static(&out, np.Spec.Replicas)
+	return out, markStatic(&out, &np.Spec)
 }
 
-// static makes np launch no node and consolidate none when it is a static
+// markStatic makes np launch no node and consolidate none when it is a static
 // pool (spec.replicas set), as Karpenter's provisioner and consolidation
-// skip static pools.
-func static(np *packing.NodePool, replicas *int64) error {
+// skip static pools. It rejects what Karpenter's NodePool CRD rejects on a
+// static pool: a weight, and limits other than nodes.
+func markStatic(np *packing.NodePool, spec *NodePoolSpec) error {
+	replicas := spec.Replicas
 	switch {
 	case replicas == nil:
 		return nil
 	case *replicas < 0:
 		return atField("spec.replicas", fmt.Errorf("%d is negative", *replicas))
+	case spec.Weight != nil:
+		return atField("spec.weight", errors.New("is not supported on static NodePools (spec.replicas set)"))
+	}
+	for _, name := range slices.Sorted(maps.Keys(spec.Limits)) {
+		if name != corev1.ResourceName(packing.LimitNodes) {
+			return atField("spec.limits."+string(name), errors.New("only nodes is supported on static NodePools (spec.replicas set)"))
+		}
 	}
 	np.Unavailable = fmt.Sprintf("static NodePool (spec.replicas %d): Karpenter provisions no node of it for pending pods; "+
-		"nodeplan does not model static NodePools yet", *replicas)
+		"a static pool is scaled by spec.replicas alone (nodeplan static)", *replicas)
 	np.Disruption.ConsolidateNever = true
 	return nil
 }

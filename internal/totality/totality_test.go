@@ -20,6 +20,7 @@ import (
 	"github.com/nodeplan/nodeplan/planview"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
+	"github.com/nodeplan/nodeplan/static"
 )
 
 var now = time.Date(2025, 6, 1, 12, 0, 0, 0, time.UTC)
@@ -285,6 +286,7 @@ func checkWorld(t *testing.T, name string, w *world) {
 	mustNotPanic(t, name+": consolidation", func() { checkConsolidation(t, name, w.consolidation()) })
 	mustNotPanic(t, name+": disruption", func() { checkDisruption(w) })
 	mustNotPanic(t, name+": drift", func() { checkDrift(t, name, w) })
+	mustNotPanic(t, name+": static", func() { checkStatic(t, name, w) })
 }
 
 func checkPacking(t *testing.T, name string, p packing.Problem) {
@@ -361,6 +363,26 @@ func checkDrift(t *testing.T, name string, w *world) {
 	case err == nil:
 		if v := drift.VerifyCommands(w.Cluster, cmds); len(v) > 0 {
 			t.Errorf("%s: drift.VerifyCommands rejects the commands of Commands: %v", name, v)
+		}
+	}
+}
+
+// checkStatic decides w's pool as a static pool of 1 replica whose nodes
+// are drifted NodeClaims: an error must wrap static.ErrInvalid or be a
+// budget's, and static.Verify must accept a result.
+func checkStatic(t *testing.T, name string, w *world) {
+	in := static.Input{Pools: []static.Pool{{NodePool: *w.pool(), Replicas: 1}}, Catalog: w.Catalog, PDBs: w.PDBs, Now: now}
+	for _, n := range w.problem().Nodes {
+		in.Claims = append(in.Claims, static.Claim{Name: n.Name, NodePool: n.NodePool, Resolved: true, Drifted: true, Node: n})
+	}
+	var be *disruption.BudgetError
+	res, err := static.Decide(in)
+	switch {
+	case err != nil && !errors.Is(err, static.ErrInvalid) && !errors.As(err, &be):
+		t.Errorf("%s: static.Decide: an error that names no field: %v", name, err)
+	case err == nil:
+		if v := static.Verify(in, res); len(v) > 0 {
+			t.Errorf("%s: static.Verify rejects the result of Decide: %v", name, v)
 		}
 	}
 }

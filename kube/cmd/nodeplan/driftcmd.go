@@ -90,10 +90,12 @@ func driftCmd(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
-	cmds, blocked, err := drift.Commands(findings, cl)
+	dynamic, staticBlocked := withoutStaticDrift(findings, &s.cluster)
+	cmds, blocked, err := drift.Commands(dynamic, cl)
 	if err != nil {
 		return fail("drift", err, stdout, stderr)
 	}
+	blocked = append(blocked, staticBlocked...)
 	r := newDriftReport(s, findings, cmds, blocked, append(append([]string{}, s.cluster.Warnings...), warnings...))
 	if err := emit(c.output, &r, stdout); err != nil {
 		return fail("drift", err, stdout, stderr)

@@ -11,6 +11,7 @@
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
 //	nodeplan repair [-f FILE|DIR... [-R]] [--now RFC3339] [--policy TYPE=STATUS:DURATION...] [catalog flags] [-o table|json]
+//	nodeplan static [-f FILE|DIR... [-R]] [--now RFC3339] [catalog flags] [-o table|json]
 //	nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
 //	nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
 //	      [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
@@ -141,7 +142,32 @@
 // the subnet from nodeplan.io/subnet-id and the security groups from
 // nodeplan.io/security-group-ids (comma-separated), each on the NodeClaim
 // or the Node; see package kube. It prints the findings, the replacement
-// commands with their pods' homes, and the nodes left alone with why.
+// commands with their pods' homes, and the nodes left alone with why. The
+// drifted nodes of static NodePools are left alone (blocked), as
+// Karpenter's Drift skips static pools: nodeplan static shows their
+// StaticDrift; their expiry and interruption are handled as any node's.
+//
+// static answers what Karpenter v1.14 does with its static NodePools
+// (spec.replicas; the StaticCapacity feature gate), which provision,
+// consolidate and drift leave alone: they launch nothing for pending pods
+// (a pod only they would take is unschedulable, why Unavailable), their
+// nodes are not consolidated nor replaced by drift's rules, and their
+// nodes stay existing capacity for pending pods. It runs static.Decide on
+// the static NodePools (spec.replicas, limits.nodes, Drifted budgets, the
+// Ready condition, deletionTimestamp) and their NodeClaims
+// (status.providerID, the Drifted condition, deletion, the node's
+// karpenter.sh/disrupted taint, the node's pods) and prints per pool how
+// many NodeClaims are active, deleting and pending disruption, how many
+// it creates (scale-up to spec.replicas within limits.nodes, deleting
+// NodeClaims counting against it), which it deletes (scale-down, in
+// Karpenter's order: NodeClaims without a providerID, empty nodes, then
+// the others by do-not-disrupt and rescheduling cost × lifetime
+// remaining, ties by name), which drifted nodes it replaces (StaticDrift:
+// within the Drifted budget and limits.nodes, none while over replicas),
+// and why a pool does less or nothing. New NodeClaims (and replacements)
+// are priced at the pool's cheapest compatible offering, which Karpenter's
+// launch would pick for on-demand; the LAUNCH column names it. Package
+// static has the rules and where nodeplan differs.
 //
 // repair runs Karpenter's node repair (package repair): a node whose
 // status.conditions has a condition of a policy's type and status (its
@@ -162,7 +188,7 @@
 // a policy reads without a lastTransitionTime, or with a status other
 // than True, False or Unknown, is exit status 2 naming the Node and field.
 //
-// --now: consolidate, drift, repair, diff and provision --then-consolidate
+// --now: consolidate, drift, repair, static, diff and provision --then-consolidate
 // decide at the --now instant (RFC 3339). Without it, a cluster read live
 // is decided at the clock's now; files at the newest creationTimestamp
 // among the nodes, pods and NodeClaims of the input, so the same files
@@ -204,6 +230,15 @@
 // homes[] {pod, from, node | nodeClaim | unschedulable}, summary {replace,
 // keep, newNodes, movedPods, unschedulablePods, pricePerHour}, currency,
 // notes[], warnings[].
+//
+// kind StaticReport has now, nowFrom, nodePools[] {nodePool, replicas,
+// active, deleting, pendingDisruption, create, launch {instanceType, zone,
+// capacityType, pricePerHour} (null when no offering fits), createPerHour
+// (the created NodeClaims and replacements; null when launch is),
+// remove[] {nodeClaim, kind (Unresolved, Empty or Occupied), cost,
+// doNotDisrupt}, replace[] (the drifted NodeClaims replaced),
+// explanations[] {why, nodeClaim, message}}, summary {create, remove,
+// replace, createPerHour, unknownPrice}, currency, notes[], warnings[].
 //
 // kind DiffReport has now, nowFrom, nodePools[] {nodePool ("" for the
 // nodes outside NodePools), nodesNow, nodesAdded, nodesRemoved,

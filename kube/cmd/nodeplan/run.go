@@ -34,6 +34,7 @@ usage:
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
   nodeplan repair [-f FILE|DIR... [-R]] [--now RFC3339] [--policy TYPE=STATUS:DURATION...] [catalog flags] [-o table|json]
+  nodeplan static [-f FILE|DIR... [-R]] [--now RFC3339] [catalog flags] [-o table|json]
   nodeplan diff [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|wide|json]
   nodeplan shadow [--kubeconfig FILE] [--context NAME] [--duration D] [--metrics-addr ADDR]
         [--batch-idle D] [--batch-max D] [--spot-to-spot] [--expire-grace D] [catalog flags] [-o table|json]
@@ -60,6 +61,8 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return repairCmd(args[1:], stdin, stdout, stderr)
 	case "diff":
 		return diff(args[1:], stdin, stdout, stderr)
+	case "static":
+		return staticCmd(args[1:], stdin, stdout, stderr)
 	case "shadow":
 		return shadowCmd(args[1:], stdout, stderr)
 	case "version", "--version":
@@ -134,7 +137,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	if name != "shadow" {
 		fs.StringVar(&c.now, "now", "", "the instant to decide at, RFC 3339 (default the newest creationTimestamp in the input)")
 	}
-	if name != "drift" && name != "repair" {
+	if name != "drift" && name != "repair" && name != "static" {
 		fs.BoolVar(&c.spotToSpot, "spot-to-spot", false, "allow replacing spot nodes by spot nodes")
 	}
 	switch name {
