@@ -72,7 +72,9 @@ type Target struct {
 }
 
 // String returns "Kind namespace/name".
-func (t Target) String() string { return t.Kind.String() + " " + packing.ObjectKey(t.Namespace, t.Name) }
+func (t Target) String() string {
+	return t.Kind.String() + " " + packing.ObjectKey(t.Namespace, t.Name)
+}
 
 // Workload is what a [Target] resolves to: the pod template as a pending
 // pod (its effective requests, labels and scheduling constraints; name
