@@ -127,7 +127,7 @@ func compareViolations(a, b Violation) int {
 func Plan(p packing.Problem, plan packing.Plan) []Violation {
 	pre := &verifier{p: p, plan: plan}
 	v := newVerifier(p, pre.withHeadroom())
-	v.out = pre.out
+	v.out = append(pre.out, v.out...)
 	v.checkAccounting()
 	v.checkOrder()
 	v.checkHosts()
