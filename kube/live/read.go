@@ -258,7 +258,7 @@ func setKind[T any](items []T, r resource) {
 // missing is what a 404 for r means.
 func (rd *reader) missing(r resource, q query, err error) error {
 	if r.missing == missingWarn {
-		rd.opts.Warn(fmt.Sprintf("read no %s: the API server does not serve them (%v); the cluster's Karpenter provider is not AWS's", r.qualified(), err))
+		rd.opts.Warn(fmt.Sprintf("read no %s: the API server does not serve them (%v); %s", r.qualified(), err, absentMeans(r)))
 		return nil
 	}
 	return &ListError{Resource: r.qualified(), Namespace: q.namespace,
