@@ -480,7 +480,7 @@
 //	  onNewNodeClaims, failed, nodes[], nodeClaims[], provisioning and
 //	  message (the Provisioning condition Karpenter would write); the
 //	  buffers' virtual pods are in no other field, but their requests are
-//	  in the requests{} of the nodes that hold them
+//	  in the requests{} of the new nodes that hold them
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice

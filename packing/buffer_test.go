@@ -1,6 +1,7 @@
 package packing_test
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -245,4 +246,73 @@ func countPlaced(hs []packing.Headroom) int {
 		}
 	}
 	return n
+}
+
+// FuzzHeadroom: a decoded problem (possibly invalid) with the pods whose
+// index bit is set in mask made buffer pods named buf: Solve never panics,
+// rejects only what Validate rejects, and its plan verifies with every
+// buffer pod in Headroom once and no real pod there.
+func FuzzHeadroom(f *testing.F) {
+	f.Add([]byte{}, uint16(0), "b")
+	f.Add([]byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16}, uint16(0xffff), "web-headroom")
+	f.Add([]byte("\x00\xff\x10\x80 buffer pods"), uint16(0x5555), "\x00")
+	for _, s := range problemgen.HostileStrings() {
+		f.Add([]byte(s), uint16(0x0f0f), s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, mask uint16, buf string) {
+		p := problemgen.Decode(data)
+		p.Pods = slices.Clone(p.Pods)
+		for i := range p.Pods {
+			if mask&(1<<(i%16)) != 0 {
+				p.Pods[i].Buffer = buf
+			}
+		}
+		plan, err := packing.Solve(p, packing.Options{Restarts: -1})
+		if err != nil {
+			if !errors.Is(err, packing.ErrInvalidProblem) || p.Validate() == nil {
+				t.Fatalf("Solve: %v (Validate: %v)", err, p.Validate())
+			}
+			return
+		}
+		if vs := verify.Plan(p, plan); len(vs) > 0 {
+			for _, v := range vs {
+				if v.Rule == verify.RuleHeadroom || v.Rule == verify.RulePodLost || v.Rule == verify.RulePodDuplicated {
+					t.Fatalf("violation: %v", v)
+				}
+			}
+		}
+		seen := map[int]bool{}
+		for _, h := range plan.Headroom {
+			if p.Pods[h.Pod].Buffer == "" || seen[h.Pod] {
+				t.Fatalf("headroom %+v", h)
+			}
+			seen[h.Pod] = true
+		}
+		for i := range p.Pods {
+			if (p.Pods[i].Buffer != "") != seen[i] {
+				t.Fatalf("pod %d: buffer %q, in headroom %v", i, p.Pods[i].Buffer, seen[i])
+			}
+		}
+	})
+}
+
+// BenchmarkSolveHeadroom solves generated problems with a third of the
+// pending pods buffer pods, and verifies once, to show the headroom split
+// and its verification cost nothing much beside the solve.
+func BenchmarkSolveHeadroom(b *testing.B) {
+	for _, pods := range []int{16, 256} {
+		b.Run(fmt.Sprintf("pods=%d", pods), func(b *testing.B) {
+			p := withBuffers(problemgen.Generate(7, problemgen.Size{Pods: pods}))
+			b.ReportAllocs()
+			for b.Loop() {
+				plan, err := packing.Solve(p, packing.Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(verify.Plan(p, plan)) > 0 {
+					b.Fatal("violations")
+				}
+			}
+		})
+	}
 }
