@@ -257,7 +257,8 @@ func write(c config, res *provisioned, stdout, stderr io.Writer) error {
 	return writeWarnings(stdout, res.report.Warnings)
 }
 
-// writeSummary writes the notes, totals, unschedulable pods and warnings.
+// writeSummary writes the notes, totals, unschedulable pods, headroom and
+// warnings.
 func writeSummary(res *provisioned, w io.Writer) error {
 	if err := res.view.WriteSummary(w, res.opts); err != nil {
 		return err
