@@ -45,6 +45,16 @@ func TestProvisionHeadroom(t *testing.T) {
 	assert.Equal(t, 2, r.Headroom[2].Replicas, "50 % of 4 replicas")
 }
 
+// TestThenConsolidateKeepsHeadroom: the node provisioning launches for a
+// real pod and the buffers' pods is not replaced by one for the real pod
+// alone: consolidation simulates with the virtual pods among the pending
+// ones (K/controllers/disruption/helpers.go:73), so a replacement must
+// hold them too.
+func TestThenConsolidateKeepsHeadroom(t *testing.T) {
+	out, _ := check(t, []string{"provision", "--then-consolidate", "-f", bufferFile}, exitOK, "", "")
+	assert.Contains(t, out, "0 commands: delete 0 nodes")
+}
+
 // TestProvisionWithoutBuffersHasNoHeadroom: no buffer, no section and no
 // JSON field.
 func TestProvisionWithoutBuffersHasNoHeadroom(t *testing.T) {
