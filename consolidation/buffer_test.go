@@ -1,12 +1,14 @@
 package consolidation_test
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/consolidation"
+	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -72,5 +74,25 @@ func TestPlanBufferHeadroom(t *testing.T) {
 				assert.Equal(t, w.String(), kept[n].String(), "node %s: %v", n, r.Kept)
 			}
 		})
+	}
+}
+
+// TestPropertyGeneratedBuffers: TestPropertyGeneratedClusters' checks
+// (no error, determinism, commands VerifyCommands accepts) on generated
+// clusters whose every other pending pod is a buffer pod.
+func TestPropertyGeneratedBuffers(t *testing.T) {
+	for seed := range uint64(200) {
+		seed += 11 << 40
+		p := problemgen.Generate(seed, problemgen.Size{})
+		c := generatedCluster(p, seed)
+		c.Pending = slices.Clone(c.Pending)
+		for i := range c.Pending {
+			if i%2 == 0 {
+				c.Pending[i].Buffer = "headroom"
+			}
+		}
+		if msg := checkGenerated(c, generatedOptions(seed)); msg != "" {
+			t.Fatalf("seed %d: %s\n%s", seed, msg, problemgen.Dump(p))
+		}
 	}
 }
