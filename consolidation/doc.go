@@ -54,6 +54,23 @@
 //     does not: no move can be shown to save money on an unknown price. A
 //     command's Savings leaves such nodes out; Command.Unpriced counts
 //     them.
+//   - CapacityBuffer pods (packing.Pod.Buffer, package buffer) among the
+//     pending pods are Karpenter's virtual pods: every simulation places
+//     them with the other pending pods, so they take room on the remaining
+//     nodes and a replacement that takes some is sized for them
+//     (K/controllers/disruption/helpers.go:73). Plan first runs the
+//     provisioning pass once (the cluster as given) and records the nodes
+//     it holds buffer pods on, Karpenter's bufferPodCounts; emptiness
+//     leaves such a node alone (K/controllers/disruption/emptiness.go:51-57)
+//     and multi- and single-node consolidation try it like a non-empty
+//     node (kept Why BufferHeadroom in a WhenEmpty pool). A NodeClaim a
+//     simulation opens for buffer pods that pass held on a node is a
+//     replacement the move needs, as Karpenter counts every NodeClaim of
+//     its simulation; buffer pods that already needed new capacity before
+//     the move, like other pending pods, are the provisioner's business
+//     (nodeplan's rule for pending pods, where Karpenter counts their
+//     claims too). The pass is not rerun after each command, as
+//     Karpenter's counts change only with its next provisioning pass.
 //
 // Where Karpenter returns one command per reconcile, Plan returns the
 // sequence of commands Karpenter would issue on successive passes if the

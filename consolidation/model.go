@@ -191,12 +191,17 @@ const (
 	// consolidates no node whose instance type it cannot find, only
 	// emptiness deletes it.
 	PriceUnknown
+	// BufferHeadroom: the node is empty but the provisioning pass holds
+	// CapacityBuffer pods on it (packing.Pod.Buffer), so emptiness leaves
+	// it alone, as Karpenter's, and its NodePool consolidates only empty
+	// nodes.
+	BufferHeadroom
 )
 
 var whyNames = [...]string{"NotManaged", "NotInitialized", "Deleting", "Nominated", "NodeDoNotDisrupt",
 	"PodDoNotDisrupt", "PDBBlocked", "Disabled", "ConsolidateAfter", "PolicyWhenEmpty", "Budget",
 	"PodsDoNotFit", "NoCheaperReplacement", "SpotToSpot", "ScoreTooLow", "Changed", "Capped",
-	"PriceUnknown"}
+	"PriceUnknown", "BufferHeadroom"}
 
 // String returns the name of w.
 func (w Why) String() string { return enum.String(w, "Why", whyNames[:]) }

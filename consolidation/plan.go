@@ -33,6 +33,8 @@ type state struct {
 	changed map[string]bool
 	kept    map[string]Explanation
 	seq     int
+	// buffers is the provisioning pass's headroom (buffer.go).
+	buffers headroom
 }
 
 func newState(c Cluster, o Options) (*state, error) {
@@ -62,7 +64,10 @@ func newState(c Cluster, o Options) (*state, error) {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
 	}
 	s.w = disruption.NewWhatIf(c.Nodes, s.base, vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name }), o.Solver)
-	return s, s.checkBudgets()
+	if err := s.checkBudgets(); err != nil {
+		return s, err
+	}
+	return s, s.provisioningHeadroom()
 }
 
 func (s *state) checkBudgets() error {
@@ -202,7 +207,7 @@ func (s *state) emptiness() (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	empty := slices.DeleteFunc(s.candidates(), func(c candidate) bool { return !c.empty() })
+	empty := slices.DeleteFunc(s.candidates(), func(c candidate) bool { return !c.empty() || s.holdsHeadroom(c) })
 	empty = s.withinBudget(empty, budget, disruption.Empty)
 	if len(empty) == 0 {
 		return nil, nil
@@ -223,10 +228,12 @@ func (s *state) underutilized() []candidate {
 	var out []candidate
 	for _, c := range s.candidates() {
 		switch {
-		case c.empty():
+		case c.empty() && !s.holdsHeadroom(c):
 			s.keep(*explain(c.name, Budget, "node %s is empty but the Empty budget of NodePool %s is spent", c.name, c.pool.Name))
 		case c.node.PriceUnknown:
 			s.keep(*s.unpriced(c.node))
+		case c.pool.Disruption.Policy == packing.WhenEmpty && c.empty():
+			s.keep(*explain(c.name, BufferHeadroom, "node %s is empty but holds %d buffer pods (capacity buffer headroom)", c.name, s.buffers.onNode[c.name]))
 		case c.pool.Disruption.Policy == packing.WhenEmpty:
 			s.keep(*explain(c.name, PolicyWhenEmpty, "NodePool %s consolidates only empty nodes", c.pool.Name))
 		default:

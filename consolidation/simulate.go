@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
@@ -13,6 +14,8 @@ type sim struct {
 	pods  []packing.Pod
 	first int
 	plan  packing.Plan
+	// held is the provisioning pass's buffer pods on nodes (buffer.go).
+	held map[int]string
 }
 
 // simulate solves the cluster without cands: the other nodes keep their
@@ -42,7 +45,7 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 		pods = withDisplaced(pods, c.pods, true)
 	}
 	plan, err := s.w.Solve(pods, nodes)
-	return sim{pods: pods, first: first, plan: plan}, err
+	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }
 
 // withDisplaced appends copies of pods to dst with Displaced set to d.
@@ -70,16 +73,14 @@ func (m sim) homeless(initialized map[string]bool) string {
 	return ""
 }
 
-// claims returns the NodeClaims holding at least one displaced pod; claims
+// claims returns the NodeClaims holding at least one displaced pod, or a
+// buffer pod the provisioning pass held on a node (keepsHeadroom); claims
 // only for pending pods are the provisioner's business.
 func (m sim) claims() []packing.NodeClaim {
 	var out []packing.NodeClaim
 	for _, nc := range m.plan.NodeClaims {
-		for _, i := range nc.Pods {
-			if i >= m.first {
-				out = append(out, nc)
-				break
-			}
+		if slices.ContainsFunc(nc.Pods, func(i int) bool { return i >= m.first }) || m.keepsHeadroom(&nc) {
+			out = append(out, nc)
 		}
 	}
 	return out

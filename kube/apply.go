@@ -99,6 +99,9 @@ func accounted(c *Cluster, p *packing.Problem, plan *packing.Plan) ([]bool, erro
 			count(i, "NodeClaim "+nc.Name)
 		}
 	}
+	for _, h := range plan.Headroom {
+		count(h.Pod, "headroom")
+	}
 	for _, u := range plan.Unschedulable {
 		count(u.Pod, "an unschedulable pod")
 		if u.Pod >= 0 && u.Pod < len(p.Pods) {

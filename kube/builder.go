@@ -20,6 +20,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 )
 
@@ -99,6 +100,8 @@ func (b *builder) addAll() error {
 	each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
 	each(b, KindEC2NodeClass, s.EC2NodeClasses, (*EC2NodeClass).id, (*builder).addNodeClass)
 	each(b, KindNodeOverlay, s.NodeOverlays, metaID[v1alpha1.NodeOverlay], (*builder).addNodeOverlay)
+	each(b, "PodTemplate", s.PodTemplates, metaID[corev1.PodTemplate], (*builder).addPodTemplate)
+	each(b, KindCapacityBuffer, s.CapacityBuffers, metaID[autoscalingv1beta1.CapacityBuffer], (*builder).addCapacityBuffer)
 	return b.err
 }
 
@@ -335,6 +338,9 @@ func (b *builder) build() (Cluster, error) {
 		if err := b.expand(&c, sw, present, s, reserved); err != nil {
 			return Cluster{}, sw.obj.fail(err)
 		}
+	}
+	if err := b.capacityBuffers(&c); err != nil {
+		return Cluster{}, err
 	}
 	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)

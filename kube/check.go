@@ -15,6 +15,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 )
 
 // Bounds on a quantity's text, checked before apimachinery's decoder sees
@@ -50,6 +51,7 @@ var decoded = []reflect.Type{
 	reflect.TypeFor[EC2NodeClass](), reflect.TypeFor[nodePoolV1beta1](), reflect.TypeFor[ec2NodeClassV1beta1](),
 	reflect.TypeFor[corev1.PersistentVolumeClaim](), reflect.TypeFor[corev1.PersistentVolume](), reflect.TypeFor[storagev1.StorageClass](),
 	reflect.TypeFor[corev1.LimitRange](),
+	reflect.TypeFor[corev1.PodTemplate](), reflect.TypeFor[autoscalingv1beta1.CapacityBuffer](),
 }
 
 // sharedPlans are the plans of the decoded types and of the types they

@@ -70,7 +70,7 @@ func (c *Cluster) Problem(cat *instancetypes.Catalog) (packing.Problem, error) {
 	if err := c.addInFlight(&p); err != nil {
 		return p, err
 	}
-	return replanDeleting(p), nil
+	return c.withBuffers(replanDeleting(p)), nil
 }
 
 // problem is the problem of c without its nodes in flight and with the

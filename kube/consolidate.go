@@ -13,7 +13,8 @@ import (
 // Consolidation returns the consolidation snapshot of c at now on the
 // catalog: the nodes with their pods priced as in [Cluster.Problem], the
 // converted NodePools (disruption settings included), daemonsets, pending
-// pods and PodDisruptionBudgets. A node's last pod event is read as the
+// pods (the ready CapacityBuffers' virtual pods last, as Karpenter's
+// simulations take them) and PodDisruptionBudgets. A node's last pod event is read as the
 // newest creationTimestamp of its bound pods, if later than the node's
 // own (manifests do not record when pods left a node); nothing is
 // nominated. Nodes in flight and deleting nodes are read as in Problem,
@@ -30,6 +31,7 @@ func (c *Cluster) Consolidation(cat *instancetypes.Catalog, now time.Time) (cons
 	if err != nil {
 		return consolidation.Cluster{}, err
 	}
+	p = c.withBuffers(p) // Karpenter's virtual pods are pending pods to its simulations
 	out := consolidation.Cluster{Nodes: p.Nodes, NodePools: p.NodePools, Catalog: cat, Pending: p.Pods,
 		DaemonSets: p.DaemonSets, PDBs: c.DisruptionPDBs(), Now: now}
 	for i := range p.Nodes {

@@ -291,6 +291,32 @@
 // warning line ("skipped 12 objects of kinds nodeplan does not read:
 // ClusterRole ×3, …").
 //
+// # Capacity buffers
+//
+// CapacityBuffers (autoscaling.x-k8s.io/v1beta1, Karpenter v1.14's copy of
+// the cluster-autoscaler API, behind its CapacityBuffer feature gate) are
+// read with the PodTemplates they may refer to. Once every workload is
+// known, each is evaluated by package buffer against the PodTemplates,
+// Deployments, StatefulSets and ReplicaSets of the snapshot (its
+// namespace's; a ReplicaSet a Deployment owns is found too) into
+// [Cluster].Buffers: its ReadyForProvisioning reason, the replicas it asks
+// for (computed from the spec, not read from status) and the template
+// (nodeName cleared, persistentVolumeClaim and ephemeral volumes dropped
+// with their mounts, no LimitRange: Karpenter's virtual pods never reach
+// admission). A buffer that is not ready (no ref, an unsupported group or
+// kind, the object missing) is named in a warning with its
+// *buffer.RefError; a limit that is not a quantity is an *ObjectError.
+// [Cluster.Problem] appends the ready buffers' virtual pods
+// (capacity-buffer-<name>-<i>, packing.Pod.Buffer set) after every other
+// pending pod: the solve keeps their room and reports them in
+// packing.Plan.Headroom, consolidation keeps Karpenter's rules for them,
+// [Cluster.Apply] binds none of them, and [Headroom] reports each buffer
+// for nodeplan provision. One warning says how many buffers and virtual
+// pods there are, since Karpenter's feature gate is off by default: a
+// cluster that has the CRD and buffers but not the gate provisions no
+// headroom, which nodeplan does not know. The buffers' pods count against
+// MaxReplicas with the workloads'.
+//
 // # Volume topology
 //
 // A pod's volumes add to its required node affinity the zones (or other
@@ -478,10 +504,16 @@
 //	warnings[]:       objects skipped, by kind and reason with their count,
 //	  naming the first few with file and document;
 //	  nodes of unknown price ([PriceWarnings])
+//	headroom[]:       one per CapacityBuffer, absent without any ([Headroom]):
+//	  namespace, name, ready, reason, error, replicas, onExistingNodes,
+//	  onNewNodeClaims, failed, nodes[], nodeClaims[], provisioning and
+//	  message (the Provisioning condition Karpenter would write); the
+//	  buffers' virtual pods are in no other field, but their requests are
+//	  in the requests{} of the new nodes that hold them
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
-// and null nodes[].pricePerHour. summary.pricePerMonth has two decimals, as
+// and null nodes[].pricePerHour, headroom. summary.pricePerMonth has two decimals, as
 // the table's (it had six, of an unrounded product).
 //
 // # Try it on your cluster

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/buffer"
 	"github.com/nodeplan/nodeplan/overlay"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
@@ -24,6 +25,7 @@ import (
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 	"sigs.k8s.io/yaml"
 )
@@ -55,6 +57,10 @@ type Cluster struct {
 	// Overlays are the NodeOverlays, applied to each NodePool's catalog
 	// by Problem, Consolidation and Drift ([Cluster.OverlayReport]).
 	Overlays []overlay.Overlay
+	// Buffers are the CapacityBuffers evaluated (package buffer), in input
+	// order; [Cluster.Problem] adds the virtual pods of the ready ones to
+	// the pending pods, after every other.
+	Buffers []buffer.Result
 	// PodGracePeriods are the terminationGracePeriodSeconds of the bound
 	// pods that set one, keyed by "namespace/name".
 	PodGracePeriods map[string]time.Duration
@@ -509,6 +515,10 @@ var kinds = map[string]reader{
 	"Provisioner":     {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodePool"},
 	"Machine":         {groups: []string{karpenterGroup}, replaced: "karpenter.sh/v1 NodeClaim"},
 	"AWSNodeTemplate": {groups: []string{karpenterAWSGroup}, replaced: "karpenter.k8s.aws/v1 EC2NodeClass"},
+	"PodTemplate": {groups: []string{""}, versions: map[string]handler{
+		"v1": into(func(s *snapshot) *[]corev1.PodTemplate { return &s.PodTemplates })}},
+	KindCapacityBuffer: {groups: []string{autoscalingv1beta1.Group}, versions: map[string]handler{
+		CapacityBufferAPIVersion: into(func(s *snapshot) *[]autoscalingv1beta1.CapacityBuffer { return &s.CapacityBuffers })}},
 }
 
 // nodeClaims decodes a NodeClaim, of either version Load reads.

@@ -7,6 +7,7 @@ import (
 	policyv1 "k8s.io/api/policy/v1"
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 )
@@ -41,6 +42,10 @@ type Objects struct {
 	NodeClaims             []karpv1.NodeClaim
 	EC2NodeClasses         []EC2NodeClass
 	NodeOverlays           []v1alpha1.NodeOverlay
+	// CapacityBuffers and the PodTemplates they may refer to are read
+	// for the buffers' headroom (package buffer).
+	CapacityBuffers []autoscalingv1beta1.CapacityBuffer
+	PodTemplates    []corev1.PodTemplate
 }
 
 // FromObjects builds the snapshot [Load] builds, from typed objects

@@ -30,6 +30,9 @@ type Report struct {
 	// Notes say where the prices came from and how spot is modelled.
 	Notes    []string `json:"notes"`
 	Warnings []string `json:"warnings"`
+	// Headroom reports the CapacityBuffers ([Headroom]); absent without
+	// any.
+	Headroom []BufferHeadroom `json:"headroom,omitempty"`
 }
 
 // ReportNode is one node of a Report.

@@ -169,6 +169,10 @@ func addKind(t *testing.T, objs *Objects, kind string, raw []byte) {
 		appendTyped(t, raw, &objs.NodeClaims)
 	case "karpenter.k8s.aws/v1 EC2NodeClass":
 		appendTyped(t, raw, &objs.EC2NodeClasses)
+	case "v1 PodTemplate":
+		appendTyped(t, raw, &objs.PodTemplates)
+	case "autoscaling.x-k8s.io/v1beta1 CapacityBuffer":
+		appendTyped(t, raw, &objs.CapacityBuffers)
 	}
 }
 

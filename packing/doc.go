@@ -16,6 +16,15 @@
 // preferences relaxed in Karpenter's order; failed pods retried while a pass
 // makes progress.
 //
+// Buffer pods (Pod.Buffer: a CapacityBuffer's virtual pods, package
+// buffer) are pending pods to the solve, so provisioning keeps their room,
+// but, as Karpenter drops its virtual pods from the scheduling results,
+// the Plan reports them only in Plan.Headroom: held on an existing node,
+// on a NodeClaim (opened for them or shared with real pods, and paid for in
+// Plan.Price), or unschedulable with a reason. Bindings, NodeClaims' Pods,
+// Order and Unschedulable hold real pods only, each exactly once.
+// Plan.HeadroomOnNodes counts them per node, Karpenter's bufferPodCounts.
+//
 // Where nodeplan differs on purpose:
 //   - Strategy Best (the default) also runs a cost-aware placement rule and
 //     returns whichever plan is cheaper, so it never costs more than the

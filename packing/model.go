@@ -54,6 +54,13 @@ type Pod struct {
 	// Displaced marks a pod a consolidation simulation moves off a
 	// candidate node: Solve does not put it on a Settling node.
 	Displaced bool
+	// Buffer, when not empty, names the CapacityBuffer (in the pod's
+	// Namespace) whose headroom this virtual pod holds (see package
+	// buffer). Solve places a buffer pod as any pending pod but reports it
+	// only in [Plan.Headroom], never as a binding, on a claim's Pods, in
+	// Order or as unschedulable; a bound pod may not be one. The zero
+	// value, "", is a real pod.
+	Buffer string
 }
 
 // Key returns "namespace/name", the name by which the pod is known in

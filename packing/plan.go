@@ -26,6 +26,9 @@ type Plan struct {
 	Order []int
 	// Price is the summed hourly price of the NodeClaims' offerings.
 	Price instancetypes.Price
+	// Headroom is where the buffer pods ([Pod.Buffer]) went, by pod
+	// index: they are in no other field of the Plan.
+	Headroom []Headroom
 }
 
 // Binding places a pod on an existing node.

@@ -28,6 +28,7 @@ func (r *run) render(st settlement) Plan {
 			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
 		}
 	}
+	p.separateHeadroom(r.s.prob.Pods)
 	return p
 }
 

@@ -410,7 +410,7 @@ func (v *validator) node(n *Node, is issues) {
 	}
 	v.reportNode(n, is)
 	for j := range n.Pods {
-		if pis := checkPod(nil, &n.Pods[j]); len(pis) > 0 { // named only when wrong
+		if pis := checkBound(checkPod(nil, &n.Pods[j]), &n.Pods[j]); len(pis) > 0 { // named only when wrong
 			v.report(fmt.Sprintf("node %s pod %s", n.Name, n.Pods[j].Key()), pis)
 		}
 	}

@@ -17,7 +17,11 @@
 //   - Nodes, Pods, DaemonSets, Deployments, ReplicaSets, StatefulSets,
 //     Jobs, PodDisruptionBudgets, PriorityClasses, PersistentVolumeClaims,
 //     PersistentVolumes, StorageClasses and LimitRanges at the versions
-//     kube.Load reads.
+//     kube.Load reads;
+//   - PodTemplates and autoscaling.x-k8s.io/v1beta1 CapacityBuffers
+//     (not served: none, and a warning that no headroom is planned), in
+//     Options.Namespace when it is set, as the workloads they keep room
+//     for.
 //
 // Each kind is listed in pages (limit and continue; [Options].PageSize,
 // default 500, as kubectl), by one generic list that decodes each page

@@ -10,7 +10,8 @@ import (
 
 // TestKinds: Kinds has every field of kube.Objects once, New and Add put
 // an object in its slice, and Karpenter's kinds and the optional one are
-// marked.
+// marked (the optional ones: EC2NodeClass, absent on other providers;
+// CapacityBuffer, absent without its CRD).
 func TestKinds(t *testing.T) {
 	var objs kube.Objects
 	marked := map[string]string{}
@@ -27,5 +28,6 @@ func TestKinds(t *testing.T) {
 	for i := range v.NumField() {
 		assert.Equal(t, 1, v.Field(i).Len(), v.Type().Field(i).Name)
 	}
-	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional", "NodeOverlay": "optional"}, marked)
+	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional",
+		"NodeOverlay": "optional", "CapacityBuffer": "optional"}, marked)
 }

@@ -13,6 +13,7 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"sigs.k8s.io/json"
+	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 
@@ -138,6 +139,8 @@ func kinds() []kind {
 		into(resource{"", "v1", "persistentvolumes", "PersistentVolume", clusterScoped, missingError, true}, func(o *kube.Objects) *[]corev1.PersistentVolume { return &o.PersistentVolumes }, metaKey),
 		into(resource{"storage.k8s.io", "v1", "storageclasses", "StorageClass", clusterScoped, missingError, true}, func(o *kube.Objects) *[]storagev1.StorageClass { return &o.StorageClasses }, metaKey),
 		into(resource{"", "v1", "limitranges", "LimitRange", everyNamespace, missingError, true}, func(o *kube.Objects) *[]corev1.LimitRange { return &o.LimitRanges }, metaKey),
+		into(resource{"", "v1", "podtemplates", "PodTemplate", narrowed, missingError, true}, func(o *kube.Objects) *[]corev1.PodTemplate { return &o.PodTemplates }, metaKey),
+		into(resource{autoscalingv1beta1.Group, "v1beta1", "capacitybuffers", kube.KindCapacityBuffer, narrowed, missingWarn, true}, func(o *kube.Objects) *[]autoscalingv1beta1.CapacityBuffer { return &o.CapacityBuffers }, metaKey),
 	}
 }
 

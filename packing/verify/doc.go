@@ -15,6 +15,14 @@
 // claims' requests and price, in any order the host may bind them in.
 // Each broken rule is a [Violation] naming its [Rule].
 //
+// Buffer pods (packing.Pod.Buffer, a CapacityBuffer's virtual pods) come
+// out of a plan only in [packing.Plan.Headroom]. Plan puts each back where
+// the headroom says it is held (a binding, a claim's pod, or unschedulable,
+// at its Step in Order) and then checks them as any pod: capacity,
+// affinity, taints, topology and the rest, and that each is accounted
+// exactly once. A buffer pod outside Headroom, or a real pod in it, is a
+// RuleHeadroom violation.
+//
 // Of package packing it uses only the exported API (besides the model's
 // own packages requirements, resources and instancetypes, and the
 // module's internal/sat and internal/enum), so the compiler, not a

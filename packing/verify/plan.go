@@ -74,13 +74,17 @@ const (
 	RuleMissingReason
 	// RuleUnknownPod: the plan refers to a pod index outside Problem.Pods.
 	RuleUnknownPod
+	// RuleHeadroom: a buffer pod (packing.Pod.Buffer) is placed or
+	// reported outside Plan.Headroom, or a Headroom entry names a real pod
+	// or is held in no or several places.
+	RuleHeadroom
 )
 
 var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "UnknownNode",
 	"OverCapacity", "RequestsMismatch", "NodeAffinity", "Taint", "NodePoolRequirement",
 	"MinValues", "Limit", "Offering", "Reservation", "PriceMismatch", "HostPort",
 	"TopologySpread", "PodAffinity", "PodAntiAffinity", "UnknownInstanceType",
-	"MissingReason", "UnknownPod"}
+	"MissingReason", "UnknownPod", "Headroom"}
 
 // String returns the rule's name without the prefix, such as "PodLost".
 func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
@@ -121,7 +125,9 @@ func compareViolations(a, b Violation) int {
 // of placed pods with topology constraints (plus those that anti-affine
 // others) and Q the number of pods placed, and roughly linear otherwise.
 func Plan(p packing.Problem, plan packing.Plan) []Violation {
-	v := newVerifier(p, plan)
+	pre := &verifier{p: p, plan: plan}
+	v := newVerifier(p, pre.withHeadroom())
+	v.out = append(pre.out, v.out...)
 	v.checkAccounting()
 	v.checkOrder()
 	v.checkHosts()

@@ -76,7 +76,13 @@
 // carries its currency: "0.192000 USD", "USD/HOUR" in column headers; the
 // header lines before the table say where the prices came from and how
 // spot is modelled (--spot-discount, default 0.6; 0 prices spot at
-// on-demand).
+// on-demand). With CapacityBuffers (autoscaling.x-k8s.io/v1beta1) in the
+// input, provision keeps their room as Karpenter does with its
+// CapacityBuffer feature gate on, and after the table prints one line a
+// buffer: the replicas it asks for, how many of its virtual pods existing
+// nodes hold, how many need new NodeClaims (which the plan launches and
+// prices) and how many fit nowhere, and the Provisioning condition; -o
+// json has them as headroom[].
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes
 // of NodePools are labelled with (topology.kubernetes.io/region, as

@@ -237,6 +237,7 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 		snap: s, prob: prob, plan: p}
 	warnings := append(slices.Clone(s.cluster.Warnings), kube.PriceWarnings(&prob)...)
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
+	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
 	return res, nil
 }
 
@@ -261,12 +262,19 @@ func write(c config, res *provisioned, stdout, stderr io.Writer) error {
 	if err := res.view.WriteTable(stdout, res.opts); err != nil {
 		return err
 	}
+	if err := writeHeadroom(stdout, res.report.Headroom); err != nil {
+		return err
+	}
 	return writeWarnings(stdout, res.report.Warnings)
 }
 
-// writeSummary writes the notes, totals, unschedulable pods and warnings.
+// writeSummary writes the notes, totals, unschedulable pods, headroom and
+// warnings.
 func writeSummary(res *provisioned, w io.Writer) error {
 	if err := res.view.WriteSummary(w, res.opts); err != nil {
+		return err
+	}
+	if err := writeHeadroom(w, res.report.Headroom); err != nil {
 		return err
 	}
 	return writeWarnings(w, res.report.Warnings)

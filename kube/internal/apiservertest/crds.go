@@ -27,7 +27,8 @@ var crdResource = schema.GroupVersionResource{Group: "apiextensions.k8s.io", Ver
 const crdTimeout = time.Minute
 
 // installCRDs creates every CustomResourceDefinition in the .yaml files
-// of dir and waits until each is Established.
+// of dir, and those of Karpenter's module that dir lacks (moduleCRDs), and
+// waits until each is Established.
 func installCRDs(config *rest.Config, dir string) error {
 	client, err := dynamic.NewForConfig(config)
 	if err != nil {
@@ -37,6 +38,11 @@ func installCRDs(config *rest.Config, dir string) error {
 	if err != nil {
 		return err
 	}
+	more, err := moduleCRDs(crds)
+	if err != nil {
+		return err
+	}
+	crds = append(crds, more...)
 	ctx, cancel := context.WithTimeout(context.Background(), crdTimeout)
 	defer cancel()
 	for _, crd := range crds {

@@ -30,6 +30,12 @@
 // (named after every pin), when the script has completed it: its stamp
 // file lists every pin of versions.env. The README's test command,
 // bash hack/test.sh, builds it on its first run and sets the variable.
+// The CRDs of Karpenter's module that crds/ lacks (autoscaling.x-k8s.io's
+// CapacityBuffer, which the folder predates) are installed too, from the
+// module cache, where the kube module's go.mod puts the pinned version
+// (found with go list -m): the folder is not rebuilt, and a module that
+// cannot be found keeps the server from starting, so the live tests fail
+// rather than run without the CRD.
 //
 // Without the binaries, Main prints how to get them and runs the tests,
 // and [Require] skips each live test with that message, unless CI=true:

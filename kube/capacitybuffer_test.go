@@ -1,0 +1,158 @@
+package kube_test
+
+import (
+	"errors"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/buffer"
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/kube"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/packing/verify"
+)
+
+func loadBuffers(t *testing.T, extra string) (kube.Cluster, error) {
+	t.Helper()
+	data, err := os.ReadFile("testdata/capacity-buffers.yaml")
+	require.NoError(t, err)
+	srcs := []kube.Source{{Name: "capacity-buffers.yaml", Data: data}}
+	if extra != "" {
+		srcs = append(srcs, kube.Source{Name: "extra.yaml", Data: []byte(extra)})
+	}
+	return kube.Load(srcs...)
+}
+
+// TestCapacityBuffers: testdata/capacity-buffers.yaml holds a 4-replica
+// Deployment with a 50 % buffer (2 pods), a PodTemplate buffer limited to
+// 5 cpu of 2-cpu pods (2 pods; its PVC volume dropped, so the missing
+// claim does not matter), and a buffer naming a DaemonSet
+// (ResolutionFailed, K/utils/apps/resolve.go:132-133).
+func TestCapacityBuffers(t *testing.T) {
+	c, err := loadBuffers(t, "")
+	require.NoError(t, err)
+	require.Len(t, c.Buffers, 3)
+	got := map[string]int32{}
+	for _, r := range c.Buffers {
+		got[r.Key()] = r.Replicas
+	}
+	assert.Equal(t, map[string]int32{"shop/web-headroom": 2, "shop/batch": 2, "shop/broken": 0}, got)
+	broken := c.Buffers[1]
+	assert.Equal(t, buffer.ResolutionFailed, broken.Reason)
+	require.ErrorIs(t, broken.Err, buffer.ErrUnsupportedRef)
+	var re *buffer.RefError
+	require.ErrorAs(t, broken.Err, &re)
+	assert.Equal(t, "spec.scalableRef.kind", re.Field)
+	assert.Contains(t, c.Warnings, "capacity buffers: 3, holding room for 4 virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)")
+
+	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
+	require.NoError(t, err)
+	p, err := c.Problem(cat)
+	require.NoError(t, err)
+	require.Len(t, p.Pods, 8, "4 real pods, then 4 buffer pods")
+	assert.Equal(t, "capacity-buffer-web-headroom-1", p.Pods[6].Name)
+	assert.Equal(t, "web-headroom", p.Pods[6].Buffer)
+	assert.Equal(t, map[string]string{"app": "web"}, p.Pods[6].Labels)
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	assert.Empty(t, verify.Plan(p, plan))
+	assert.Len(t, plan.Order, 4)
+	assert.Len(t, plan.Headroom, 4)
+	hs := kube.Headroom(c.Buffers, &p, &plan)
+	require.Len(t, hs, 3)
+	assert.Equal(t, 2, hs[0].OnNewNodeClaims+hs[0].OnExistingNodes)
+	assert.Equal(t, "NotReadyForProvisioning", hs[1].Provisioning)
+	assert.Contains(t, hs[1].Error, "DaemonSet")
+
+	// Apply takes the plan: buffer pods are neither bound nor pending after.
+	after, err := c.Apply(p, plan, time.Time{})
+	require.NoError(t, err)
+	assert.Empty(t, after.Pods)
+	for _, n := range after.Nodes {
+		for _, pod := range n.Pods {
+			assert.Empty(t, pod.Buffer, "node %s holds buffer pod %s", n.Name, pod.Key())
+		}
+	}
+	assert.Len(t, after.Buffers, 3, "the buffers stay for the next plan")
+}
+
+// TestCapacityBufferRefs: each ref resolves or fails with its reason, as
+// K/controllers/capacitybuffer/suite_test.go:121, :198, :223, :274, :293,
+// :312 do.
+func TestCapacityBufferRefs(t *testing.T) {
+	tests := []struct {
+		name, manifest string
+		reason         buffer.Reason
+		replicas       int32
+	}{
+		{"podtemplate missing", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: shop}
+spec: {podTemplateRef: {name: gone}, replicas: 1}`,
+			buffer.PodTemplateNotFound, 0}, // :121
+		{"deployment missing", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: shop}
+spec: {scalableRef: {kind: Deployment, name: gone}, replicas: 1}`,
+			buffer.ScalableRefNotFound, 0}, // :198
+		{"deployment in another namespace", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: other}
+spec: {scalableRef: {kind: Deployment, name: web}, replicas: 1}`,
+			buffer.ScalableRefNotFound, 0},
+		{"unsupported group", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: shop}
+spec: {scalableRef: {apiGroup: batch, kind: Deployment, name: web}, replicas: 1}`,
+			buffer.ResolutionFailed, 0}, // :293
+		{"statefulset with nil replicas is 1", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: shop}
+spec: {scalableRef: {kind: StatefulSet, name: db}, percentage: 100}
+---
+apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db, namespace: shop}
+spec: {selector: {matchLabels: {app: db}}, template: {metadata: {labels: {app: db}}, spec: {containers: [{name: c, image: pg, resources: {requests: {cpu: 500m}}}]}}}`,
+			buffer.Resolved, 1}, // :223, :312
+		{"replicaset", `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: x, namespace: shop}
+spec: {scalableRef: {kind: ReplicaSet, name: rs}, percentage: 34}
+---
+apiVersion: apps/v1
+kind: ReplicaSet
+metadata: {name: rs, namespace: shop}
+spec: {replicas: 3, selector: {matchLabels: {app: rs}}, template: {metadata: {labels: {app: rs}}, spec: {containers: [{name: c, image: a}]}}}`,
+			buffer.Resolved, 2},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			c, err := loadBuffers(t, tc.manifest)
+			require.NoError(t, err)
+			r := c.Buffers[len(c.Buffers)-1]
+			assert.Equal(t, tc.reason, r.Reason)
+			assert.Equal(t, tc.replicas, r.Replicas)
+			if tc.reason != buffer.Resolved {
+				var re *buffer.RefError
+				assert.True(t, errors.As(r.Err, &re), "%v", r.Err)
+			}
+		})
+	}
+}
+
+// TestCapacityBufferBadLimit: a limit that is not a quantity is an
+// *ObjectError naming the buffer and the field.
+func TestCapacityBufferBadLimit(t *testing.T) {
+	_, err := loadBuffers(t, `apiVersion: autoscaling.x-k8s.io/v1beta1
+kind: CapacityBuffer
+metadata: {name: big, namespace: shop}
+spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: "1e300"}}`)
+	var oe *kube.ObjectError
+	require.ErrorAs(t, err, &oe)
+	assert.Equal(t, []string{"CapacityBuffer", "shop", "big", "spec.limits.cpu"}, []string{oe.Kind, oe.Namespace, oe.Name, oe.Field})
+}
