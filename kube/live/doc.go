@@ -19,7 +19,8 @@
 //     PersistentVolumes, StorageClasses and LimitRanges at the versions
 //     kube.Load reads;
 //   - PodTemplates and autoscaling.x-k8s.io/v1beta1 CapacityBuffers
-//     (not served: none, and a warning that no headroom is planned), in
+//     (CapacityBuffers not served, as where the CRD is not installed:
+//     none, and nothing said), in
 //     Options.Namespace when it is set, as the workloads they keep room
 //     for.
 //

@@ -261,7 +261,7 @@ func (rd *reader) missing(r resource, q query, err error) error {
 		return nil
 	}
 	if r.missing == missingWarn {
-		rd.opts.Warn(fmt.Sprintf("read no %s: the API server does not serve them (%v); %s", r.qualified(), err, absentMeans(r)))
+		rd.opts.Warn(fmt.Sprintf("read no %s: the API server does not serve them (%v); the cluster's Karpenter provider is not AWS's", r.qualified(), err))
 		return nil
 	}
 	return &ListError{Resource: r.qualified(), Namespace: q.namespace,

@@ -55,8 +55,9 @@ const (
 	missingKarpenter
 	// missingWarn: another provider's cluster; none are read, one warning.
 	missingWarn
-	// missingQuiet: an optional Karpenter API (NodeOverlay, behind a
-	// feature gate); none are read, and nothing is said.
+	// missingQuiet: an optional Karpenter API behind a feature gate
+	// (NodeOverlay, CapacityBuffer): without its CRD no object of the
+	// kind can exist, so none are read and nothing is said.
 	missingQuiet
 )
 
@@ -140,7 +141,7 @@ func kinds() []kind {
 		into(resource{"storage.k8s.io", "v1", "storageclasses", "StorageClass", clusterScoped, missingError, true}, func(o *kube.Objects) *[]storagev1.StorageClass { return &o.StorageClasses }, metaKey),
 		into(resource{"", "v1", "limitranges", "LimitRange", everyNamespace, missingError, true}, func(o *kube.Objects) *[]corev1.LimitRange { return &o.LimitRanges }, metaKey),
 		into(resource{"", "v1", "podtemplates", "PodTemplate", narrowed, missingError, true}, func(o *kube.Objects) *[]corev1.PodTemplate { return &o.PodTemplates }, metaKey),
-		into(resource{autoscalingv1beta1.Group, "v1beta1", "capacitybuffers", kube.KindCapacityBuffer, narrowed, missingWarn, true}, func(o *kube.Objects) *[]autoscalingv1beta1.CapacityBuffer { return &o.CapacityBuffers }, metaKey),
+		into(resource{autoscalingv1beta1.Group, "v1beta1", "capacitybuffers", kube.KindCapacityBuffer, narrowed, missingQuiet, true}, func(o *kube.Objects) *[]autoscalingv1beta1.CapacityBuffer { return &o.CapacityBuffers }, metaKey),
 	}
 }
 
