@@ -54,6 +54,10 @@ type Pod struct {
 	// Displaced marks a pod a consolidation simulation moves off a
 	// candidate node: Solve does not put it on a Settling node.
 	Displaced bool
+	// Volumes are the PersistentVolumeClaims the pod mounts, for CSI
+	// attach limits ([Node.VolumeLimits]) and Karpenter's claim
+	// validation ([Volume.Invalid]); nil for none.
+	Volumes []Volume
 }
 
 // Key returns "namespace/name", the name by which the pod is known in
@@ -211,6 +215,11 @@ type Node struct {
 	// Annotations carry what disruption reads: karpenter.sh/do-not-disrupt,
 	// karpenter.sh/nodepool-hash and its version, and provider ones.
 	Annotations map[string]string
+	// VolumeLimits are the node's CSI attach limits, volumes per driver
+	// name (its CSINode's allocatable counts): a pending pod joins the
+	// node only while the distinct claims of its pods stay within every
+	// limit (see [Volume]). nil, or a driver absent, is no limit.
+	VolumeLimits map[string]int32
 }
 
 // NodePool is a template for new nodes, as Karpenter's v1 NodePool.

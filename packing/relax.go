@@ -22,13 +22,17 @@ func (r *run) attempt(i int) bool {
 			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", r.s.pods[i].pod.Key())}
 		return false
 	}
+	if why := invalidVolume(r.s.pods[i].pod); why != "" {
+		r.fails[i] = volumeReason(r.s.pods[i].pod, why)
+		return false
+	}
 	for {
 		v := r.view(i)
 		if r.place(v) {
 			return true
 		}
 		if !r.relax(i) {
-			r.fails[i] = r.diagnose(v)
+			r.fails[i] = r.attachReason(v, r.diagnose(v))
 			return false
 		}
 	}

@@ -74,13 +74,20 @@ const (
 	RuleMissingReason
 	// RuleUnknownPod: the plan refers to a pod index outside Problem.Pods.
 	RuleUnknownPod
+	// RuleAttachLimit: a pod joins an existing node whose CSI attach
+	// limits ([packing.Node.VolumeLimits]) the claims of its pods then
+	// exceed.
+	RuleAttachLimit
+	// RuleInvalidVolume: a pod that mounts a claim Karpenter rejects
+	// ([packing.Volume].Invalid) is placed.
+	RuleInvalidVolume
 )
 
 var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "UnknownNode",
 	"OverCapacity", "RequestsMismatch", "NodeAffinity", "Taint", "NodePoolRequirement",
 	"MinValues", "Limit", "Offering", "Reservation", "PriceMismatch", "HostPort",
 	"TopologySpread", "PodAffinity", "PodAntiAffinity", "UnknownInstanceType",
-	"MissingReason", "UnknownPod"}
+	"MissingReason", "UnknownPod", "AttachLimit", "InvalidVolume"}
 
 // String returns the rule's name without the prefix, such as "PodLost".
 func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
@@ -129,6 +136,7 @@ func Plan(p packing.Problem, plan packing.Plan) []Violation {
 	v.checkReservations()
 	v.checkPrice()
 	v.checkTopology()
+	v.checkVolumes()
 	slices.SortFunc(v.out, compareViolations)
 	return slices.Compact(v.out)
 }
