@@ -14,8 +14,8 @@
 //     Go types and [kube.EC2NodeClass];
 //   - Nodes, Pods, DaemonSets, Deployments, ReplicaSets, StatefulSets,
 //     Jobs, PodDisruptionBudgets, PriorityClasses, PersistentVolumeClaims,
-//     PersistentVolumes, StorageClasses and LimitRanges at the versions
-//     kube.Load reads.
+//     PersistentVolumes, StorageClasses, LimitRanges and CSINodes (the
+//     nodes' CSI attach limits) at the versions kube.Load reads.
 //
 // Each kind is listed in pages (limit and continue; [Options].PageSize,
 // default 500, as kubectl), by one generic list that decodes each page

@@ -133,6 +133,7 @@ func kinds() []kind {
 		into(resource{"", "v1", "persistentvolumes", "PersistentVolume", clusterScoped, missingError, true}, func(o *kube.Objects) *[]corev1.PersistentVolume { return &o.PersistentVolumes }, metaKey),
 		into(resource{"storage.k8s.io", "v1", "storageclasses", "StorageClass", clusterScoped, missingError, true}, func(o *kube.Objects) *[]storagev1.StorageClass { return &o.StorageClasses }, metaKey),
 		into(resource{"", "v1", "limitranges", "LimitRange", everyNamespace, missingError, true}, func(o *kube.Objects) *[]corev1.LimitRange { return &o.LimitRanges }, metaKey),
+		into(resource{"storage.k8s.io", "v1", "csinodes", "CSINode", clusterScoped, missingError, true}, func(o *kube.Objects) *[]storagev1.CSINode { return &o.CSINodes }, metaKey),
 	}
 }
 
