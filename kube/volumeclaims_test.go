@@ -235,3 +235,44 @@ func TestCSINodeRead(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.err)
 	}
 }
+
+// TestVolumeSpreadDiffers pins down where nodeplan differs from Karpenter
+// (see the package doc, Volume topology): Karpenter's
+// topology_test.go:3060 places a pod with a volume of zone us-east-1a
+// and a zone spread of minDomains 3 over pods 1/1/1 in us-east-1a, as its
+// volume requirements do not narrow the spread's domains. nodeplan ANDs
+// them into the pod's node affinity, so under nodeAffinityPolicy Honor
+// the pod sees one eligible domain, fewer than minDomains, and is refused;
+// with nodeAffinityPolicy Ignore, or without the volume, it is placed.
+func TestVolumeSpreadDiffers(t *testing.T) {
+	node := func(name, zone string) string {
+		return vcf("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: {topology.kubernetes.io/zone: %s, kubernetes.io/arch: amd64, "+
+			"kubernetes.io/os: linux}}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '2'}}\n---\n", name, zone)
+	}
+	spread := func(policy string) string {
+		return "topologySpreadConstraints: [{maxSkew: 1, minDomains: 3, topologyKey: topology.kubernetes.io/zone, whenUnsatisfiable: DoNotSchedule, " +
+			"nodeAffinityPolicy: " + policy + ", labelSelector: {matchLabels: {app: x}}}], "
+	}
+	var cluster string
+	for i, z := range []string{"us-east-1a", "us-east-1b", "us-east-1c"} {
+		n := vcf("n%d", i)
+		cluster += node(n, z) + vcf("apiVersion: v1\nkind: Pod\nmetadata: {name: p%d, namespace: ns, labels: {app: x}}\nspec: {nodeName: %s, %scontainers: [{name: c}]}\n---\n",
+			i, n, spread("Honor"))
+	}
+	cluster += vcf(vcClaim, "c", bindDone, "volumeName: pv1", "") + vcf(vcPV, "pv1", "", vcf(pvZones, "us-east-1a"))
+	pending := func(policy, vols string) string {
+		return vcf("apiVersion: v1\nkind: Pod\nmetadata: {name: new, namespace: ns, labels: {app: x}}\nspec: {%scontainers: [{name: c}], volumes: [%s]}\n---\n",
+			spread(policy), vols)
+	}
+	tests := []struct{ name, doc, want string }{
+		{"Honor with the volume: refused (Karpenter places it in us-east-1a)", pending("Honor", vcf(claimVol, "c")), "unschedulable: Topology"},
+		{"Ignore with the volume: placed on n0, in the volume's zone", pending("Ignore", vcf(claimVol, "c")), "node:n0"},
+		{"Honor without the volume: placed", pending("Honor", ""), "node:n"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			got := volumePlan(t, vcPool+cluster+tc.doc)
+			assert.True(t, strings.HasPrefix(got["new"], tc.want), "got %s, want %s", got["new"], tc.want)
+		})
+	}
+}
