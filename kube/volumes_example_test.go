@@ -9,7 +9,7 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// Load reads CSINodes as the nodes' attach limits and resolves each
+// Load reads CSINodes (testdata/manifests/csinodes.yaml) as the nodes' attach limits and resolves each
 // pod's claims to their CSI drivers; a pending pod whose claim is
 // missing is unschedulable, as Karpenter provisions nothing for it.
 func ExampleLoad_volumes() {
@@ -18,6 +18,9 @@ func ExampleLoad_volumes() {
 		fmt.Println(err)
 		return
 	}
+	// One more pod, of a claim that does not exist.
+	data = append(data, "---\napiVersion: v1\nkind: Pod\nmetadata: {name: csi-db-3, namespace: csi}\n"+
+		"spec: {containers: [{name: db}], volumes: [{name: data, persistentVolumeClaim: {claimName: csi-data-3}}]}\n"...)
 	c, err := kube.Load(kube.Source{Name: "csinodes.yaml", Data: data})
 	if err != nil {
 		fmt.Println(err)
