@@ -150,6 +150,14 @@
 // the same way. Solve and verify.Plan read labels by this one rule
 // ([Node.EffectiveLabels], [NodePool.EffectiveLabels]).
 //
+// A pod's volumes' requirements ([Pod.VolumeRequirements]) bound where it
+// goes as its required node affinity does: its alternatives are its own
+// each ANDed with each of its volumes', in that order, pairs that
+// contradict each other left out. Unlike its own affinity they do not
+// narrow the domains its topology spread counts under nodeAffinityPolicy
+// Honor, as Karpenter adds volume requirements to the NodeClaim only
+// (topology_test.go:3060); verify.Plan counts the same way.
+//
 // CSI attach limits are Karpenter's (scheduling/volumeusage.go): a
 // pending pod joins an existing or in-flight node only while, for every
 // driver the node limits ([Node.VolumeLimits]), the distinct claims of

@@ -58,6 +58,13 @@ type Pod struct {
 	// attach limits ([Node.VolumeLimits]) and Karpenter's claim
 	// validation ([Volume.Invalid]); nil for none.
 	Volumes []Volume
+	// VolumeRequirements are the node requirements of the pod's volumes,
+	// alternatives (ORed), as Karpenter's volume topology gives them: the
+	// pod's node must meet NodeAffinity and one of them. Unlike
+	// NodeAffinity, they do not narrow the domains a topology spread
+	// counts under nodeAffinityPolicy Honor, as Karpenter adds them to the
+	// NodeClaim's requirements only. nil: none.
+	VolumeRequirements []requirements.Set
 }
 
 // Key returns "namespace/name", the name by which the pod is known in

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // Volume is a PersistentVolumeClaim a pod mounts, as Karpenter's volume
@@ -214,4 +216,44 @@ func checkVolumeLimits(is issues, limits map[string]int32) issues {
 		}
 	}
 	return is
+}
+
+// volumeAlternatives returns the alternatives a pod's node must meet, its
+// own alternatives each ANDed with each of its volumes' (vols), pairs
+// that contradict each other left out; and, per alternative, its own
+// part, which topology spread's nodeAffinityPolicy Honor reads. Without
+// volume requirements it returns own itself and nil, allocating nothing.
+func volumeAlternatives(own, vols []requirements.Set) (alts, parts []requirements.Set) {
+	if len(vols) == 0 {
+		return own, nil
+	}
+	for _, a := range own {
+		for _, x := range vols {
+			if m := a.Intersect(x); !requirements.Contradicts(m, a, x) {
+				alts, parts = append(alts, m), append(parts, a)
+			}
+		}
+	}
+	return alts, parts
+}
+
+// ownAlt is the pod's own part of alternative i (see podInfo.own).
+func (info *podInfo) ownAlt(i int) requirements.Set {
+	if info.own == nil {
+		return info.alts[i]
+	}
+	return info.own[i]
+}
+
+// noAlternative is the reason of a pod that no node can match: its
+// required node affinity contradicts itself, or its volumes' requirements
+// contradict it.
+func noAlternative(p *Pod) Reason {
+	if len(p.VolumeRequirements) > 0 && len(p.NodeAffinity.Alternatives()) > 0 {
+		return Reason{Kind: Incompatible, Message: fmt.Sprintf(
+			"pod %s: the zones (or other node labels) its volumes allow contradict its nodeSelector and required node affinity, so no node can match",
+			p.Key())}
+	}
+	return Reason{Kind: Incompatible, Message: fmt.Sprintf(
+		"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", p.Key())}
 }

@@ -3,6 +3,7 @@ package packing_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -169,8 +170,9 @@ func TestValidateVolumes(t *testing.T) {
 }
 
 // withVolumes decorates a generated problem with attach limits on its
-// nodes and claims on its pods, bound and pending, from seed: few drivers
-// and claims, so that limits bind and claims are shared.
+// nodes, claims on its pods, bound and pending, and zone requirements of
+// their volumes on a third of the pending pods, from seed: few drivers and
+// claims, so that limits bind and claims are shared.
 func withVolumes(p packing.Problem, seed uint64) packing.Problem {
 	p = problemgen.Clone(p)
 	g := rand.New(rand.NewPCG(seed, 18))
@@ -190,14 +192,42 @@ func withVolumes(p packing.Problem, seed uint64) packing.Problem {
 			p.Nodes[i].Pods[j].Volumes = vols()
 		}
 	}
+	zones := catalogZones(p)
 	for i := range p.Pods {
 		p.Pods[i].Volumes = vols()
+		if len(zones) > 0 && g.IntN(3) == 0 {
+			for range 1 + g.IntN(2) {
+				z := requirements.MustNew(requirements.LabelZone, requirements.In, zones[g.IntN(len(zones))])
+				p.Pods[i].VolumeRequirements = append(p.Pods[i].VolumeRequirements, requirements.NewSet(z))
+			}
+		}
 	}
 	return p
 }
 
+// catalogZones are the zones of p's catalog's offerings, sorted.
+func catalogZones(p packing.Problem) []string {
+	seen := map[string]bool{}
+	var out []string
+	if p.Catalog == nil {
+		return nil
+	}
+	for _, t := range p.Catalog.Types() {
+		for _, o := range t.Offerings {
+			if !seen[o.Zone] {
+				seen[o.Zone] = true
+				out = append(out, o.Zone)
+			}
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
 // TestPropertyAttachLimits: on generated problems with volumes, Solve's
-// plans break no attach limit (verify.Plan is empty), and verify.Plan
+// plans break no attach limit and keep the volumes' requirements
+// (verify.Plan is empty, its topology replay counting spread domains by
+// the pods' own affinity), and verify.Plan
 // flags a plan that binds a pod with one claim more than a limited node
 // has room for.
 func TestPropertyAttachLimits(t *testing.T) {
@@ -257,4 +287,67 @@ func BenchmarkAttachLimits(b *testing.B) {
 			}
 		})
 	}
+}
+
+// volReqs sets the pod's volume requirements: one alternative per
+// expression list.
+func volReqs(alts ...[]requirements.Expression) podOpt {
+	return func(s *podSpec) {
+		for _, exprs := range alts {
+			s.p.VolumeRequirements = append(s.p.VolumeRequirements, requirements.MustParse(exprs...))
+		}
+	}
+}
+
+func exprs(e ...requirements.Expression) []requirements.Expression { return e }
+
+// TestConformanceVolumeTopology restates the volume topology rows of
+// Karpenter v1.14.1's scheduling suites with the volumes' requirements as
+// Pod.VolumeRequirements (package kube computes them from claims,
+// volumes and classes): they bound where the pod goes, alternatives tried
+// in order, but not the domains its topology spread counts.
+func TestConformanceVolumeTopology(t *testing.T) {
+	app := []string{"app", "x"}
+	minThree := func(s *podSpec) {
+		ts := spreadBy(requirements.LabelZone, 1, app...)
+		ts.MinDomains = 3
+		s.p.TopologySpread = append(s.p.TopologySpread, ts)
+	}
+	zoneNode := func(name, zone string) packing.Node {
+		return mkNode(name, "default", "default-instance-type", zone, mkPod(name+"-p", podLabels(app...), minThree))
+	}
+	runRows(t, []row{
+		// topology_test.go:3060: a pod with a zone-1 volume and minDomains 3 over pods 1/1/1 goes to zone-1; its
+		// volume does not narrow the domains the spread counts.
+		{name: "a volume does not narrow spread domains", nodes: []packing.Node{zoneNode("n1", zone1), zoneNode("n2", zone2), zoneNode("n3", zone3)},
+			pods:  []packing.Pod{mkPod("vol", podLabels(app...), minThree, volReqs(exprs(in(requirements.LabelZone, zone1))))},
+			claims: anyClaims, check: wantLabel("vol", requirements.LabelZone, zone1)},
+		// scheduling/suite_test.go:3047: a volume of two zones, anti-affinity between the pods: one in each.
+		{name: "a volume of two zones", pods: mkPods("p", 2, podLabels(app...), antiAffinity(podTerm(requirements.LabelZone, 0, app...)),
+			volReqs(exprs(in(requirements.LabelZone, zone1)), exprs(in(requirements.LabelZone, zone2)))), claims: 2,
+			check: func(t *testing.T, o outcome) {
+				z0, _ := o.labelOf("p-00", requirements.LabelZone)
+				z1, _ := o.labelOf("p-01", requirements.LabelZone)
+				assert.ElementsMatch(t, []string{zone1, zone2}, []string{z0, z1})
+			}},
+		// scheduling/suite_test.go:3165: of the pruned alternatives {required, zone-2} and {optional, zone-1}, only the
+		// second has an instance type.
+		{name: "the first alternative that fits", types: fakeIts(5),
+			pods: []packing.Pod{mkPod("p", volReqs(exprs(in(labelSpecial, "required"), in(requirements.LabelZone, zone2)),
+				exprs(in(labelSpecial, "optional"), in(requirements.LabelZone, zone1))))}, claims: 1,
+			check: func(t *testing.T, o outcome) {
+				wantLabel("p", requirements.LabelZone, zone1)(t, o)
+				wantLabel("p", labelSpecial, "optional")(t, o)
+			}},
+		// provisioning/suite_test.go:2138: class zones {2, 3} against the pod's zone 1.
+		{name: "volume zones contradict the pod's", pods: []packing.Pod{mkPod("p", term(in(requirements.LabelZone, zone1)),
+			volReqs(exprs(in(requirements.LabelZone, zone2, zone3))))}, unsched: []string{"p"}, claims: 0,
+			check: reasonHas("p", packing.Incompatible, "the zones (or other node labels) its volumes allow contradict")},
+		// provisioning/suite_test.go:2103: class zones {2, 3} ∩ pod zones {1, 3} → zone 3.
+		{name: "volume zones meet the pod's", pods: []packing.Pod{mkPod("p", term(in(requirements.LabelZone, zone1, zone3)),
+			volReqs(exprs(in(requirements.LabelZone, zone2, zone3))))}, claims: 1, check: wantLabel("p", requirements.LabelZone, zone3)},
+		// An existing node outside the volume's zone is not used.
+		{name: "an existing node outside the volume's zone", nodes: []packing.Node{mkNode("n1", "default", "default-instance-type", zone1)},
+			pods: []packing.Pod{mkPod("p", volReqs(exprs(in(requirements.LabelZone, zone2))))}, claims: 1, check: bindings(0)},
+	})
 }

@@ -48,6 +48,7 @@ func clonePod(p packing.Pod) packing.Pod {
 	p.AntiAffinity = cloneTerms(p.AntiAffinity)
 	p.HostPorts = slices.Clone(p.HostPorts)
 	p.Volumes = slices.Clone(p.Volumes)
+	p.VolumeRequirements = slices.Clone(p.VolumeRequirements)
 	return p
 }
 

@@ -35,8 +35,9 @@ const (
 	// RuleRequestsMismatch: NodeClaim.Requests is not the pods' requests
 	// plus the daemonset overhead on the chosen type.
 	RuleRequestsMismatch
-	// RuleNodeAffinity: a pod's node selector or required node affinity
-	// does not hold on its node.
+	// RuleNodeAffinity: a pod's node selector or required node affinity,
+	// or every alternative of its volumes' requirements, does not hold on
+	// its node.
 	RuleNodeAffinity
 	// RuleTaint: a pod does not tolerate a taint of its node.
 	RuleTaint

@@ -66,3 +66,23 @@ func sortedKeys(m map[string][]string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// checkVolumeRequirements reports pending pod i on h, of labels, when h
+// meets none of the alternatives of its volumes' requirements.
+func (v *verifier) checkVolumeRequirements(i int, h *host, labels map[string]string) {
+	vr := v.p.Pods[i].VolumeRequirements
+	if len(vr) == 0 {
+		return
+	}
+	var first error
+	for _, alt := range vr {
+		err := alt.Matches(labels)
+		if err == nil {
+			return
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	v.add(RuleNodeAffinity, i, h.name, "%s on %s %s: no requirement of its volumes met: %v", v.podName(i), h.kind(), h.name, first)
+}
