@@ -282,19 +282,24 @@
 //
 // # Volume topology
 //
-// A pod's volumes add to its required node affinity the zones (or other
-// node labels) they can be used from, as Karpenter's volume topology does:
-// a PersistentVolumeClaim bound to a PersistentVolume (spec.volumeName)
-// takes the volume's spec.nodeAffinity.required terms (a local or hostPath
-// volume's hostname requirements dropped; a term left empty admits every
-// node), an unbound claim its StorageClass's allowedTopologies (as In
-// requirements, whatever the binding mode). A volume's terms are
-// alternatives, ANDed into every required term of the pod's (the cross
-// product); a pod's nodeSelector stays as it is. Karpenter prunes the
-// pairs of alternatives whose requirements do not intersect and keeps the
-// whole product when every pair would go; nodeplan keeps every pair, and a
-// pair that contradicts itself admits no node, so the nodes a pod may use
-// are the same. A generic ephemeral volume's claim is <pod>-<volume>; a
+// A pod's volumes give it the zones (or other node labels) they can be
+// used from (packing.Pod.VolumeRequirements), as Karpenter's volume
+// topology does: a PersistentVolumeClaim bound to a PersistentVolume
+// (spec.volumeName) takes the volume's spec.nodeAffinity.required terms (a
+// local or hostPath volume's hostname requirements dropped; a term left
+// empty admits every node; terms that all contradict themselves are an
+// error naming the field), an unbound claim its StorageClass's
+// allowedTopologies (as In requirements, whatever the binding mode). A
+// volume's terms are alternatives, crossed with the other volumes' in
+// order, the pairs whose requirements do not intersect pruned, as
+// Karpenter merges them; when every pair would go, Karpenter keeps them
+// all and no node fits, and nodeplan makes the pod's first volume invalid
+// ("the zones … its volumes allow exclude each other, from claim ns/b
+// on"). As in Karpenter, these requirements bound where the pod goes (its
+// node meets its own node affinity and one of them) but stay out of its
+// node affinity: a topology spread with nodeAffinityPolicy Honor counts
+// the domains its own affinity allows, not only its volumes' zones
+// (topology_test.go:3060). A generic ephemeral volume's claim is <pod>-<volume>; a
 // workload's template, whose pods do not exist yet, takes the claim it
 // names, and for an ephemeral volume a claim of its template's
 // StorageClass per pod. A StatefulSet's volumeClaimTemplates are not read:
@@ -326,20 +331,6 @@
 // StorageClasses, …: shop/db-1 needs PersistentVolumeClaim data (…)").
 // One storage object in the input (a live cluster's StorageClass) makes
 // every claim checked.
-//
-// Unlike Karpenter v1.14, which adds volume requirements to the
-// NodeClaim's requirements only and never to the pod's affinity, nodeplan
-// ANDs them into the pod's required node affinity, so they take part in
-// its topology spread constraints' nodeAffinityPolicy (Honor, the
-// default): the domains counted for such a pod are those its volumes
-// allow too. With a zonal volume and a zone spread the pod then sees one
-// eligible domain: it is placed where its volume is without the skew of
-// the other zones (where Karpenter could refuse it), and when minDomains
-// exceeds the domains its volumes allow, the global minimum is 0 and the
-// pod is refused where Karpenter places it (topology_test.go:3060, a pod
-// with a zone-1 volume and minDomains 3 over pods 1/1/1; see
-// TestVolumeSpreadDiffers). Keeping volume requirements out of the
-// pod's affinity needs a channel of their own in packing's model.
 //
 // # CSI attach limits
 //

@@ -1,11 +1,13 @@
 package kube
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 )
@@ -127,6 +129,7 @@ func (v *volumes) storage() bool {
 // of a workload's template, whose claims are named for each pod
 // ([podVolumes.forPod]).
 type podVolumes struct {
+	reqs      []requirements.Set // the volumes' requirements (packing.Pod.VolumeRequirements)
 	vols      []packing.Volume
 	ephemeral []string
 }
@@ -152,11 +155,11 @@ func (p podVolumes) forPod(ns, pod string) []packing.Volume {
 	return out
 }
 
-// resolve adds to spec's required node affinity the node requirements of
-// its volumes, as Karpenter's volume topology does (a claim bound to a
+// resolve returns the node requirements of a pod's volumes, as
+// Karpenter's volume topology computes them (a claim bound to a
 // PersistentVolume takes the volume's required node affinity, an unbound
 // one its StorageClass's allowedTopologies; each volume's terms are
-// alternatives, ANDed into every term the pod has), and returns its
+// alternatives, crossed with the other volumes' ([volumes.cross])), its
 // claims with their CSI drivers and, for a pending pod, what Karpenter's
 // ValidatePersistentVolumeClaims rejects (packing.Volume.Invalid).
 //
@@ -169,7 +172,7 @@ func (p podVolumes) forPod(ns, pod string) []packing.Volume {
 // warning counts (Pod, workload). spec is Load's own copy.
 func (v *volumes) resolve(spec *corev1.PodSpec, kind, ns, pod string, pending bool, example func(missing string) string) podVolumes {
 	var out podVolumes
-	strict := v.storage()
+	strict, conflict := v.storage(), ""
 	for i := range spec.Volumes {
 		vol := &spec.Volumes[i]
 		r := v.volume(vol, ns, pod)
@@ -180,10 +183,10 @@ func (v *volumes) resolve(spec *corev1.PodSpec, kind, ns, pod string, pending bo
 			v.unknown.add(kind, whyVolumeUnknown, example(r.need))
 			continue
 		}
-		if len(r.terms) > 0 {
-			and(spec, r.terms)
-		}
 		pv := packing.Volume{Driver: r.driver, Claim: r.claim}
+		if ok := out.cross(r.alts); !ok && conflict == "" {
+			conflict = r.claim
+		}
 		if pending {
 			pv.Invalid = r.invalid
 		}
@@ -195,7 +198,41 @@ func (v *volumes) resolve(spec *corev1.PodSpec, kind, ns, pod string, pending bo
 			out.ephemeral = append(out.ephemeral, vol.Name)
 		}
 	}
+	if conflict != "" && pending && len(out.vols) > 0 {
+		out.vols[0].Invalid = cmp.Or(out.vols[0].Invalid, "the zones (or other node labels) its volumes allow exclude each other, "+
+			"from claim "+conflict+" on, so no node can use them all")
+	}
 	return out
+}
+
+// cross makes p's requirements the pairs of its alternatives and alts
+// whose requirements intersect, as Karpenter's
+// mergeVolumeRequirementAlternatives does; alts itself when p has none,
+// and p's unchanged when alts is empty. It reports false when every pair
+// contradicts itself: Karpenter then keeps them all, and no node can
+// take the pod; nodeplan keeps p's alternatives as they were (the
+// caller makes the pod's volume invalid).
+func (p *podVolumes) cross(alts []requirements.Set) bool {
+	switch {
+	case len(alts) == 0:
+		return true
+	case p.reqs == nil:
+		p.reqs = alts
+		return true
+	}
+	var out []requirements.Set
+	for _, a := range p.reqs {
+		for _, x := range alts {
+			if m := a.Intersect(x); !requirements.Contradicts(m, a, x) {
+				out = append(out, m)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return false
+	}
+	p.reqs = out
+	return true
 }
 
 // whyVolumeUnknown is the warning about pods whose claims are not read,
@@ -210,7 +247,7 @@ const whyVolumeUnknown = "the input has no PersistentVolumeClaims, PersistentVol
 type resolved struct {
 	claim   string
 	need    string // what it needs, for the warning: "PersistentVolumeClaim data"
-	terms   []corev1.NodeSelectorTerm
+	alts    []requirements.Set
 	driver  string
 	invalid string
 }
@@ -262,7 +299,7 @@ func (v *volumes) claim(ns, name string) resolved {
 // bound resolves a claim bound to a PersistentVolume.
 func (v *volumes) bound(key string, c claimInfo) resolved {
 	pv, ok := v.pvs[c.volume]
-	r := resolved{claim: key, terms: pv.terms, driver: pv.driver}
+	r := resolved{claim: key, alts: pv.alts, driver: pv.driver}
 	switch {
 	case !ok:
 		r.invalid = fmt.Sprintf("PersistentVolume %s of PersistentVolumeClaim %s is not in the input", c.volume, key)
@@ -280,7 +317,7 @@ func (v *volumes) bound(key string, c claimInfo) resolved {
 func (v *volumes) unbound(key string, class *string) resolved {
 	name := ptrOr(class, v.defaultClass)
 	sc, ok := v.classes[name]
-	r := resolved{claim: key, terms: sc.terms, driver: sc.driver}
+	r := resolved{claim: key, alts: sc.alts, driver: sc.driver}
 	switch {
 	case name == "" && class == nil:
 		r.invalid = fmt.Sprintf("PersistentVolumeClaim %s is unbound and names no StorageClass, and no StorageClass in the input is the default", key)

@@ -139,6 +139,18 @@ func TestVolumeValidation(t *testing.T) {
 		// :2317 and :2330: a bound volume's zone against the pod's.
 		{"a bound volume's zone misses the pod's", pod("p", zoneAffinity("us-east-1a"), vcf(claimVol, "c")) + bound("c", "pv1") +
 			vcf(vcPV, "pv1", "", vcf(pvZones, "us-east-1b")), map[string]string{"p": "unschedulable: Incompatible: "}},
+		// scheduling/suite_test.go:3165: two volumes' alternatives crossed, the pairs that do not intersect pruned:
+		// {a, b} × {b, c} leaves b.
+		{"two volumes crossed", pod("p", "", vcf(claimVol, "c1")+", {name: d2, persistentVolumeClaim: {claimName: c2}}") +
+			unbound("c1", "ab") + unbound("c2", "bc") +
+			sc("ab", "allowedTopologies: [{matchLabelExpressions: [{key: topology.kubernetes.io/zone, values: [us-east-1a]}]}, "+
+				"{matchLabelExpressions: [{key: topology.kubernetes.io/zone, values: [us-east-1b]}]}]\n") +
+			sc("bc", vcf(zonesOf, "us-east-1b, us-east-1c")), map[string]string{"p": "us-east-1b"}},
+		// volumetopology.go:92-125: when every pair is pruned Karpenter keeps them all and no node fits; nodeplan names it.
+		{"two volumes exclude each other", pod("p", "", vcf(claimVol, "c1")+", {name: d2, persistentVolumeClaim: {claimName: c2}}") +
+			unbound("c1", "a") + unbound("c2", "b") + sc("a", vcf(zonesOf, "us-east-1a")) + sc("b", vcf(zonesOf, "us-east-1b")),
+			map[string]string{"p": "unschedulable: InvalidVolume: pod ns/p: Karpenter provisions no node for it: the zones (or other node labels) " +
+				"its volumes allow exclude each other, from claim ns/c2 on"}},
 		// The DefaultStorageClass admission plugin: an unset storageClassName takes the default class.
 		{"the default class", pod("p", "", vcf(claimVol, "c")) + vcf(vcClaim, "c", "", "resources: {}", "") +
 			vcf(vcClass, "std", ", annotations: {storageclass.kubernetes.io/is-default-class: 'true'}", "ebs.csi.aws.com", vcf(zonesOf, "us-east-1b")),
@@ -236,15 +248,14 @@ func TestCSINodeRead(t *testing.T) {
 	}
 }
 
-// TestVolumeSpreadDiffers pins down where nodeplan differs from Karpenter
-// (see the package doc, Volume topology): Karpenter's
-// topology_test.go:3060 places a pod with a volume of zone us-east-1a
-// and a zone spread of minDomains 3 over pods 1/1/1 in us-east-1a, as its
-// volume requirements do not narrow the spread's domains. nodeplan ANDs
-// them into the pod's node affinity, so under nodeAffinityPolicy Honor
-// the pod sees one eligible domain, fewer than minDomains, and is refused;
-// with nodeAffinityPolicy Ignore, or without the volume, it is placed.
-func TestVolumeSpreadDiffers(t *testing.T) {
+// TestVolumeSpread: a pod's volume requirements bound where it goes but
+// not the domains its topology spread counts, as Karpenter keeps them on
+// the NodeClaim: topology_test.go:3060 places a pod with a volume of zone
+// us-east-1a and a zone spread of minDomains 3 over pods 1/1/1 in
+// us-east-1a. Were the volume's zone in the pod's node affinity, under
+// nodeAffinityPolicy Honor the pod would see one eligible domain, fewer
+// than minDomains, and be refused.
+func TestVolumeSpread(t *testing.T) {
 	node := func(name, zone string) string {
 		return vcf("apiVersion: v1\nkind: Node\nmetadata: {name: %s, labels: {topology.kubernetes.io/zone: %s, kubernetes.io/arch: amd64, "+
 			"kubernetes.io/os: linux}}\nstatus: {allocatable: {cpu: '1', memory: 1Gi, pods: '2'}}\n---\n", name, zone)
@@ -265,7 +276,9 @@ func TestVolumeSpreadDiffers(t *testing.T) {
 			spread(policy), vols)
 	}
 	tests := []struct{ name, doc, want string }{
-		{"Honor with the volume: refused (Karpenter places it in us-east-1a)", pending("Honor", vcf(claimVol, "c")), "unschedulable: Topology"},
+		{"Honor with the volume: placed on n0, in the volume's zone", pending("Honor", vcf(claimVol, "c")), "node:n0"},
+		{"Honor with the volume in its own affinity: refused", vcf("apiVersion: v1\nkind: Pod\nmetadata: {name: new, namespace: ns, labels: {app: x}}\n"+
+			"spec: {nodeSelector: {topology.kubernetes.io/zone: us-east-1a}, %scontainers: [{name: c}]}\n---\n", spread("Honor")), "unschedulable: Topology"},
 		{"Ignore with the volume: placed on n0, in the volume's zone", pending("Ignore", vcf(claimVol, "c")), "node:n0"},
 		{"Honor without the volume: placed", pending("Honor", ""), "node:n"},
 	}

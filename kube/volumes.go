@@ -1,8 +1,10 @@
 package kube
 
 import (
+	"errors"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/requirements"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,7 +40,7 @@ type claimInfo struct {
 // pvInfo is what a PersistentVolume says: its required node affinity
 // (nil: none), its CSI driver ("" for none) and whether it is deleted.
 type pvInfo struct {
-	terms    []corev1.NodeSelectorTerm
+	alts     []requirements.Set
 	driver   string
 	deleting bool
 }
@@ -47,7 +49,7 @@ type pvInfo struct {
 // terms, its provisioner as a CSI driver name, and whether it binds
 // Immediate.
 type classInfo struct {
-	terms     []corev1.NodeSelectorTerm
+	alts      []requirements.Set
 	driver    string
 	immediate bool
 }
@@ -86,10 +88,14 @@ func (b *builder) addPV(pv *corev1.PersistentVolume, _ *object) error {
 			ts = withoutHostname(ts)
 		}
 	}
+	alts, err := alternatives(ts)
+	if err != nil {
+		return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
+	}
 	if b.volumes.pvs == nil {
 		b.volumes.pvs = map[string]pvInfo{}
 	}
-	b.volumes.pvs[pv.Name] = pvInfo{terms: ts, driver: volumeDriver(&pv.Spec), deleting: pv.DeletionTimestamp != nil}
+	b.volumes.pvs[pv.Name] = pvInfo{alts: alts, driver: volumeDriver(&pv.Spec), deleting: pv.DeletionTimestamp != nil}
 	return nil
 }
 
@@ -122,52 +128,39 @@ func (b *builder) addStorageClass(sc *storagev1.StorageClass, _ *object) error {
 			ts = append(ts, corev1.NodeSelectorTerm{MatchExpressions: exprs})
 		}
 	}
-	if _, err := terms(ts); err != nil {
+	alts, err := alternatives(ts)
+	if err != nil {
 		return wrap("StorageClass", "", sc.Name, atField("allowedTopologies", err))
 	}
 	if b.volumes.classes == nil {
 		b.volumes.classes = map[string]classInfo{}
 	}
-	b.volumes.classes[sc.Name] = classInfo{terms: ts, driver: csiDriverName(sc.Provisioner),
+	b.volumes.classes[sc.Name] = classInfo{alts: alts, driver: csiDriverName(sc.Provisioner),
 		immediate: sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingImmediate}
 	b.volumes.noteDefault(sc)
 	return nil
 }
 
-// and makes spec's required node affinity the terms t ∧ x for t its terms
-// and x the alternatives ts; when it has no terms, ts. An empty term of
-// spec's, which matches no node, stays as it is.
-func and(spec *corev1.PodSpec, ts []corev1.NodeSelectorTerm) {
-	var a corev1.Affinity // copies: spec's pointers may be the caller's
-	if spec.Affinity != nil {
-		a = *spec.Affinity
+// alternatives reads node selector terms as requirement sets, one per
+// term, checked as a pod's node affinity; nil for no terms. A term that
+// contradicts itself is left out; when every term does, which admits no
+// node, it is an error.
+func alternatives(ts []corev1.NodeSelectorTerm) ([]requirements.Set, error) {
+	if len(ts) == 0 {
+		return nil, nil
 	}
-	na := new(corev1.NodeAffinity)
-	if a.NodeAffinity != nil {
-		*na = *a.NodeAffinity
+	exprs, err := terms(ts)
+	if err != nil {
+		return nil, err
 	}
-	a.NodeAffinity, spec.Affinity = na, &a
-	var own []corev1.NodeSelectorTerm
-	if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
-		own = r.NodeSelectorTerms
+	na, err := requirements.NewNodeAffinity(nil, exprs, nil)
+	if err != nil {
+		return nil, err
 	}
-	if len(own) == 0 {
-		na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: slices.Clone(ts)}
-		return
+	if alts := na.Alternatives(); len(alts) > 0 {
+		return alts, nil
 	}
-	out := make([]corev1.NodeSelectorTerm, 0, len(own)*len(ts))
-	for _, t := range own {
-		if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
-			out = append(out, t)
-			continue
-		}
-		for _, x := range ts {
-			out = append(out, corev1.NodeSelectorTerm{
-				MatchExpressions: slices.Concat(t.MatchExpressions, x.MatchExpressions),
-				MatchFields:      slices.Concat(t.MatchFields, x.MatchFields)})
-		}
-	}
-	na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: out}
+	return nil, errors.New("every term contradicts itself, so no node can use the volume")
 }
 
 // ptrValue returns *p, or "" for nil.

@@ -6,12 +6,15 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// A pod's volumes add their node requirements to its required node
-// affinity, as Karpenter's volume topology does: a bound claim its
-// PersistentVolume's, an unbound one its StorageClass's allowedTopologies,
-// ANDed into every term of the pod's. A claim, volume or class the
+// A pod's volumes give it node requirements (Pod.VolumeRequirements,
+// which placement meets with its node affinity), as Karpenter's volume
+// topology does: a bound claim its PersistentVolume's, an unbound one its
+// StorageClass's allowedTopologies. A claim, volume or class the
 // manifests lack makes the pending pod's volume invalid (Karpenter
 // provisions nothing for it); when the input has no storage object at
 // all, the pod is planned unconstrained, with one warning line.
@@ -37,7 +40,7 @@ func TestVolumeTopology(t *testing.T) {
 	}{
 		{"bound to a zonal volume", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
 			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a"), {}}, "", 1, ""},
-		{"ANDed into each of the pod's terms", fmt.Sprintf(pod, "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "+
+		{"met with each of the pod's terms", fmt.Sprintf(pod, "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "+
 			"{nodeSelectorTerms: [{matchExpressions: [{key: a, operator: In, values: ['1']}]}, {matchExpressions: [{key: b, operator: In, values: ['1']}]}]}}}, ", vol) +
 			fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
 			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}, {"b": "1", "topology.kubernetes.io/zone": "us-east-1b"}},
@@ -79,10 +82,10 @@ func TestVolumeTopology(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, c.Pods, tc.nPending)
 			for _, labels := range tc.fits {
-				assert.NoError(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+				assert.NoError(t, podMatches(&c.Pods[0], labels), "%v", labels)
 			}
 			for _, labels := range tc.misfits {
-				assert.Error(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+				assert.Error(t, podMatches(&c.Pods[0], labels), "%v", labels)
 			}
 			if tc.nPending > 0 {
 				var invalid string
@@ -127,4 +130,16 @@ func TestVolumeErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.err)
 		})
 	}
+}
+
+// podMatches reports whether a node of labels meets p's node affinity and
+// one alternative of its volumes' requirements, as placement asks.
+func podMatches(p *packing.Pod, labels map[string]string) error {
+	if err := p.NodeAffinity.Matches(labels); err != nil {
+		return err
+	}
+	if len(p.VolumeRequirements) == 0 {
+		return nil
+	}
+	return requirements.NodeAffinity{Required: p.VolumeRequirements}.Matches(labels)
 }
