@@ -320,7 +320,7 @@ func TestConformanceVolumeTopology(t *testing.T) {
 		// topology_test.go:3060: a pod with a zone-1 volume and minDomains 3 over pods 1/1/1 goes to zone-1; its
 		// volume does not narrow the domains the spread counts.
 		{name: "a volume does not narrow spread domains", nodes: []packing.Node{zoneNode("n1", zone1), zoneNode("n2", zone2), zoneNode("n3", zone3)},
-			pods:  []packing.Pod{mkPod("vol", podLabels(app...), minThree, volReqs(exprs(in(requirements.LabelZone, zone1))))},
+			pods:   []packing.Pod{mkPod("vol", podLabels(app...), minThree, volReqs(exprs(in(requirements.LabelZone, zone1))))},
 			claims: anyClaims, check: wantLabel("vol", requirements.LabelZone, zone1)},
 		// scheduling/suite_test.go:3047: a volume of two zones, anti-affinity between the pods: one in each.
 		{name: "a volume of two zones", pods: mkPods("p", 2, podLabels(app...), antiAffinity(podTerm(requirements.LabelZone, 0, app...)),
