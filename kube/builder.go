@@ -95,6 +95,7 @@ func (b *builder) addAll() error {
 	each(b, "PersistentVolumeClaim", s.PersistentVolumeClaims, metaID[corev1.PersistentVolumeClaim], (*builder).addPVC)
 	each(b, "PersistentVolume", s.PersistentVolumes, metaID[corev1.PersistentVolume], (*builder).addPV)
 	each(b, "StorageClass", s.StorageClasses, metaID[storagev1.StorageClass], (*builder).addStorageClass)
+	each(b, "CSINode", s.CSINodes, metaID[storagev1.CSINode], (*builder).addCSINode)
 	each(b, "LimitRange", s.LimitRanges, metaID[corev1.LimitRange], (*builder).addLimitRange)
 	each(b, KindNodePool, s.pools, (*NodePool).id, (*builder).addNodePool)
 	each(b, KindNodeClaim, s.claims, (*nodeClaimManifest).id, (*builder).addNodeClaim)
@@ -322,6 +323,7 @@ func (b *builder) build() (Cluster, error) {
 		return Cluster{}, err
 	}
 	b.warnings = append(b.warnings, b.sortLimitRanges()...)
+	b.limitNodes()
 	c := Cluster{Nodes: b.nodes, DaemonSets: b.daemonSets, NodePools: b.pools, PodDisruptionBudgets: b.pdbs,
 		NodeClaims: b.claims, NodeClasses: b.nodeClasses, nodeIDs: b.nodeIDs, origins: b.origins()}
 	c.NodeConditions = nodeConditions(b.in.Nodes)
@@ -345,7 +347,7 @@ func (b *builder) build() (Cluster, error) {
 	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
 	c.Warnings, c.PodGracePeriods = slices.Concat(b.summaries(), b.unknown.lines(), b.staticWarning(), b.skips.lines(),
-		b.volumes.unknown.linesAs("volume topology unknown for"), b.priorityWarnings(), b.warnings), b.graces
+		b.volumes.unknown.linesAs("volumes not checked for"), b.priorityWarnings(), b.warnings), b.graces
 	return c, nil
 }
 
@@ -412,8 +414,9 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	class := b.resolvePriority(&p.Spec)
 	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
 	skip := p.Spec.NodeName == "" && why != ""
+	var vols podVolumes
 	if !skip {
-		b.volumes.constrain(&p.Spec, "Pod", namespace(p.Namespace), p.Name, func(missing string) string {
+		vols = b.volumes.resolve(&p.Spec, "Pod", namespace(p.Namespace), p.Name, p.Spec.NodeName == "", func(missing string) string {
 			return sp.obj.example(objectName(namespace(p.Namespace), p.Name) + " needs " + missing)
 		})
 	}
@@ -421,6 +424,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	if err != nil {
 		return err
 	}
+	pod.Volumes, pod.VolumeRequirements = vols.vols, vols.reqs
 	present[ref{"Pod", pod.Namespace, pod.Name}]++
 	for _, o := range s.owners(&pod) {
 		present[o]++
@@ -556,8 +560,9 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	b.admit(&proto.Spec, w.namespace)
 	class := b.resolvePriority(&proto.Spec)
 	why, detail := unprovisioned(&proto.Spec, "")
+	var vols podVolumes
 	if why == "" {
-		b.volumes.constrain(&proto.Spec, "workload", w.namespace, "", func(missing string) string {
+		vols = b.volumes.resolve(&proto.Spec, "workload", w.namespace, "", true, func(missing string) string {
 			return sw.obj.example(w.kind + " " + objectName(w.namespace, w.name) + " needs " + missing)
 		})
 	}
@@ -566,6 +571,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
+	base.VolumeRequirements = vols.reqs
 	id := ref{w.kind, w.namespace, w.name}
 	if w.job != nil {
 		w.replicas = min(w.replicas, w.job.pods(b.finished[id]))
@@ -584,6 +590,7 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 		present[key]++
 		pod := base
 		pod.Name, pod.Labels = name, maps.Clone(base.Labels)
+		pod.Volumes = vols.forPod(w.namespace, name)
 		if w.kind == "StatefulSet" {
 			if err := requirements.ValidateValue(name); err != nil {
 				return wrap(w.kind, w.namespace, w.name, atField("metadata.name", fmt.Errorf(

@@ -50,7 +50,7 @@ var decoded = []reflect.Type{
 	reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[NodePool](), reflect.TypeFor[nodeClaimManifest](),
 	reflect.TypeFor[EC2NodeClass](), reflect.TypeFor[nodePoolV1beta1](), reflect.TypeFor[ec2NodeClassV1beta1](),
 	reflect.TypeFor[corev1.PersistentVolumeClaim](), reflect.TypeFor[corev1.PersistentVolume](), reflect.TypeFor[storagev1.StorageClass](),
-	reflect.TypeFor[corev1.LimitRange](),
+	reflect.TypeFor[corev1.LimitRange](), reflect.TypeFor[storagev1.CSINode](),
 	reflect.TypeFor[corev1.PodTemplate](), reflect.TypeFor[autoscalingv1beta1.CapacityBuffer](),
 }
 

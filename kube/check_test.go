@@ -136,7 +136,7 @@ func TestDecodedComplete(t *testing.T) {
 		"Job batch/v1", "PodDisruptionBudget policy/v1", "PriorityClass scheduling.k8s.io/v1", "NodePool karpenter.sh/v1",
 		"NodeClaim karpenter.sh/v1", "EC2NodeClass karpenter.k8s.aws/v1", "NodePool karpenter.sh/v1beta1",
 		"EC2NodeClass karpenter.k8s.aws/v1beta1", "PersistentVolumeClaim v1", "PersistentVolume v1", "StorageClass storage.k8s.io/v1",
-		"LimitRange v1", "PodTemplate v1", "CapacityBuffer autoscaling.x-k8s.io/v1beta1"} {
+		"LimitRange v1", "PodTemplate v1", "CapacityBuffer autoscaling.x-k8s.io/v1beta1", "CSINode storage.k8s.io/v1"} {
 		assert.True(t, kinds[k], "the fixtures hold no %s", k)
 	}
 }

@@ -319,24 +319,74 @@
 //
 // # Volume topology
 //
-// A pod's volumes add to its required node affinity the zones (or other
-// node labels) they can be used from, as Karpenter's volume topology does:
-// a PersistentVolumeClaim bound to a PersistentVolume (spec.volumeName)
-// takes the volume's spec.nodeAffinity.required terms (a local or hostPath
-// volume's hostname requirements dropped), an unbound claim its
-// StorageClass's allowedTopologies (as In requirements). A volume's terms
-// are alternatives, ANDed into every required term of the pod's (the
-// cross product); a pod's nodeSelector stays as it is. A generic ephemeral
-// volume's claim is <pod>-<volume>; a workload's template, whose pods do
-// not exist yet, takes the claim it names, and for an ephemeral volume the
-// StorageClass of its claim template. A claim, volume or class the
-// manifests lack (Karpenter provisions nothing for such a pod) leaves the
-// pod planned without that volume's requirements, with one warning line
-// ("volume topology unknown for 2 Pods: …: shop/db-1 needs
-// PersistentVolume pv-1 (…)"). A StatefulSet's volumeClaimTemplates are not
-// read: its pending pods carry no volume requirement. Unlike Karpenter
-// v1.14, which keeps volume requirements apart from the pod's affinity,
-// they take part in the pod's topology spread node-affinity policy.
+// A pod's volumes give it the zones (or other node labels) they can be
+// used from (packing.Pod.VolumeRequirements), as Karpenter's volume
+// topology does: a PersistentVolumeClaim bound to a PersistentVolume
+// (spec.volumeName) takes the volume's spec.nodeAffinity.required terms (a
+// local or hostPath volume's hostname requirements dropped; a term left
+// empty admits every node; terms that all contradict themselves are an
+// error naming the field), an unbound claim its StorageClass's
+// allowedTopologies (as In requirements, whatever the binding mode). A
+// volume's terms are alternatives, crossed with the other volumes' in
+// order, the pairs whose requirements do not intersect pruned, as
+// Karpenter merges them; when every pair would go, Karpenter keeps them
+// all and no node fits, and nodeplan makes the pod's first volume invalid
+// ("the zones … its volumes allow exclude each other, from claim ns/b
+// on"). As in Karpenter, these requirements bound where the pod goes (its
+// node meets its own node affinity and one of them) but stay out of its
+// node affinity: a topology spread with nodeAffinityPolicy Honor counts
+// the domains its own affinity allows, not only its volumes' zones
+// (topology_test.go:3060). A generic ephemeral volume's claim is <pod>-<volume>; a
+// workload's template, whose pods do not exist yet, takes the claim it
+// names, and for an ephemeral volume a claim of its template's
+// StorageClass per pod. A StatefulSet's volumeClaimTemplates are not read:
+// its pending pods carry no volume requirement.
+//
+// Karpenter provisions nothing for a pending pod whose claims its
+// ValidatePersistentVolumeClaims rejects, and neither does nodeplan: such
+// a pod is unschedulable with kind InvalidVolume and a reason naming the
+// object and what is wrong (packing.Volume.Invalid): the claim is not in
+// the input, is being deleted or is Lost; a bound claim's
+// PersistentVolume is not in the input or is being deleted, or the claim
+// lacks the pv.kubernetes.io/bind-completed annotation (so it counts as
+// unbound); an unbound claim names no StorageClass (storageClassName ""),
+// or one not in the input, or one whose volumeBindingMode is Immediate (the
+// volume must be bound first). A bound claim needs no StorageClass. An
+// unset storageClassName is the default StorageClass's
+// (storageclass.kubernetes.io/is-default-class "true"; the newest, then
+// the first by name), as the DefaultStorageClass admission plugin and
+// the PersistentVolume controller's retroactive assignment give it. Bound
+// pods are not checked (Karpenter validates pending pods only).
+//
+// Manifests without storage objects: when the input holds no
+// PersistentVolumeClaim, PersistentVolume or StorageClass at all — the
+// workload manifests of an application not yet applied, say — nodeplan
+// does not apply Karpenter's rule, which would make every pod with a claim
+// unschedulable; it plans them without their volumes' requirements and
+// attach limits and says so in one warning line ("volumes not checked for
+// 2 Pods: the input has no PersistentVolumeClaims, PersistentVolumes or
+// StorageClasses, …: shop/db-1 needs PersistentVolumeClaim data (…)").
+// One storage object in the input (a live cluster's StorageClass) makes
+// every claim checked.
+//
+// # CSI attach limits
+//
+// A CSINode (storage.k8s.io/v1, named as its Node) gives its node's
+// attach limits (packing.Node.VolumeLimits), as Karpenter's cluster state
+// reads them: per driver, allocatable.count; a driver without allocatable
+// has no limit, one whose count is unset has 0; a node without a CSINode
+// has none, and a CSINode without its Node is named in a warning. Each
+// pod's claims (packing.Pod.Volumes), bound or pending, are counted per
+// CSI driver, as Karpenter's ResolveDriver finds it: a bound claim's
+// PersistentVolume's spec.csi.driver (ebs.csi.aws.com for an in-tree
+// awsElasticBlockStore volume; none for NFS, local and other volumes), an
+// unbound claim's StorageClass provisioner, an in-tree name translated to
+// its CSI driver (kubernetes.io/aws-ebs to ebs.csi.aws.com, gce-pd,
+// cinder, azure-disk, azure-file, vsphere-volume, portworx-volume as
+// k8s.io/csi-translation-lib names them). A claim, volume or class that is
+// missing counts for no driver. A pending pod then joins an existing or
+// in-flight node only while the distinct claims of the node's pods and
+// its own stay within every limit of the node; new NodeClaims have none.
 //
 // # NodeOverlays
 //
@@ -424,11 +474,12 @@
 // # API versions
 //
 // Each kind is read at one version: v1 Pod, Node, PersistentVolumeClaim,
-// PersistentVolume and LimitRange; storage.k8s.io/v1 StorageClass; apps/v1 DaemonSet,
+// PersistentVolume, LimitRange and PodTemplate; storage.k8s.io/v1 StorageClass and CSINode; apps/v1 DaemonSet,
 // Deployment, ReplicaSet and StatefulSet; batch/v1 Job; policy/v1
 // PodDisruptionBudget; scheduling.k8s.io/v1 PriorityClass; karpenter.sh/v1
 // NodePool and NodeClaim; karpenter.sh/v1alpha1 NodeOverlay;
-// karpenter.k8s.aws/v1 EC2NodeClass. Another
+// autoscaling.x-k8s.io/v1beta1 CapacityBuffer; karpenter.k8s.aws/v1
+// EC2NodeClass. Another
 // version of one of these kinds (apps/v1beta2 Deployment, karpenter.sh/v2
 // NodePool, the removed karpenter.sh/v1alpha5 Provisioner…) is an error
 // wrapping [ErrUnsupportedVersion] that lists the versions read.
@@ -488,7 +539,8 @@
 //	  overhead), pods[] ("namespace/name")
 //	unschedulable[]:  pod ("namespace/name"), reason (packing.ReasonKind:
 //	  NoNodePool, Untolerated, Incompatible, NoInstanceType, Insufficient,
-//	  LimitExceeded, Topology, HostPortConflict, MinValues, Unavailable),
+//	  LimitExceeded, Topology, HostPortConflict, MinValues, Unavailable,
+//	  AttachLimit, InvalidVolume),
 //	  nodePool, message
 //	unschedulableGroups[]: the same pods grouped as the table prints them,
 //	  largest group first: namespace, owner ("Kind/name"; absent for a pod
@@ -513,7 +565,8 @@
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
-// and null nodes[].pricePerHour, headroom. summary.pricePerMonth has two decimals, as
+// and null nodes[].pricePerHour, headroom, and the reasons AttachLimit and
+// InvalidVolume. summary.pricePerMonth has two decimals, as
 // the table's (it had six, of an unrounded product).
 //
 // # Try it on your cluster
@@ -524,7 +577,7 @@
 //
 // Or from files, the same objects as kubectl prints them:
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges,csinodes -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +27,8 @@ func FuzzLoad(f *testing.F) {
 	for _, name := range []string{"testdata/cluster.yaml", "testdata/manifests/pdbs.yaml", "testdata/manifests/karpenter-v1beta1.yaml",
 		"testdata/manifests/helm-ingress-nginx.yaml", "testdata/manifests/cluster-info-dump.txt", "testdata/manifests/podlist-api.json",
 		"testdata/manifests/jobs.yaml", "testdata/manifests/kubelet-nodeclass.yaml", "testdata/manifests/nodeclass-ready.yaml",
-		"testdata/manifests/karpenter-v1-full.yaml", "testdata/manifests/volumes.yaml", "testdata/manifests/admission.yaml"} {
+		"testdata/manifests/karpenter-v1-full.yaml", "testdata/manifests/volumes.yaml", "testdata/manifests/admission.yaml",
+		"testdata/manifests/csinodes.yaml"} {
 		if data, err := os.ReadFile(name); err == nil {
 			f.Add(data)
 		}
@@ -48,6 +50,9 @@ func FuzzLoad(f *testing.F) {
 		"apiVersion: v1\nkind: Pod\nmetadata: {name: p, ownerReferences: [{kind: DaemonSet, name: d, uid: v, controller: true}]}\n" +
 		"spec: {containers: [{name: c}]}\nstatus: {phase: Failed, conditions: [{type: PodResizePending, reason: Infeasible}], " +
 		"containerStatuses: [{name: c, resources: {}, allocatedResources: {cpu: '3'}}, {name: c, resources: {requests: {memory: 1Gi}}}]}\n"))
+	for _, h := range hostile {
+		f.Add([]byte(volumeSeed(h)))
+	}
 	for i := 0; i+4 < len(hostile); i += 5 {
 		f.Add([]byte(stringsCluster(hostile[i], hostile[i+1], hostile[i+2], hostile[i+3], hostile[i+4])))
 	}
@@ -175,4 +180,19 @@ func TestStringsClusterValid(t *testing.T) {
 	if len(c.Pods) != 4 || len(c.NodePools) != 1 || len(c.Nodes) != 1 || len(c.PodDisruptionBudgets) != 1 {
 		t.Fatalf("the generator's valid cluster loads as %d pods, %d pools, %d nodes, %d budgets", len(c.Pods), len(c.NodePools), len(c.Nodes), len(c.PodDisruptionBudgets))
 	}
+}
+
+// volumeSeed is a node with a CSINode, a claim, a volume and a class,
+// and a pod mounting them, with s as the driver, claim and class names
+// and the count.
+func volumeSeed(s string) string {
+	q := strconv.Quote(s)
+	return "apiVersion: v1\nkind: Node\nmetadata: {name: n}\n---\napiVersion: storage.k8s.io/v1\nkind: CSINode\nmetadata: {name: n}\n" +
+		"spec: {drivers: [{name: " + q + ", nodeID: x, allocatable: {count: " + q + "}}, {name: d, allocatable: {count: 1}}]}\n---\n" +
+		"apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: c, namespace: ns, annotations: {pv.kubernetes.io/bind-completed: " + q + "}}\n" +
+		"spec: {volumeName: " + q + ", storageClassName: " + q + "}\n---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: " + q + "}\n" +
+		"spec: {csi: {driver: " + q + ", volumeHandle: h}}\n---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: " + q + "}\n" +
+		"provisioner: " + q + "\nvolumeBindingMode: " + q + "\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\n" +
+		"spec: {nodeName: n, containers: [{name: c}], volumes: [{name: v, persistentVolumeClaim: {claimName: " + q + "}}, " +
+		"{name: e, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: " + q + "}}}}]}\n"
 }

@@ -474,7 +474,7 @@ type reader struct {
 
 // clusterScoped lists the kinds nodeplan reads that have no namespace.
 var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, "PersistentVolume": true, "StorageClass": true, KindNodePool: true, KindNodeClaim: true,
-	KindEC2NodeClass: true, KindNodeOverlay: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true}
+	KindEC2NodeClass: true, KindNodeOverlay: true, "Provisioner": true, "Machine": true, "AWSNodeTemplate": true, "CSINode": true}
 
 // kinds lists the kinds nodeplan reads, by kind. An object whose kind is
 // here but whose group is not is a different kind (Volcano's
@@ -503,6 +503,8 @@ var kinds = map[string]reader{
 		"v1": into(func(s *snapshot) *[]corev1.LimitRange { return &s.LimitRanges })}},
 	"StorageClass": {groups: []string{"storage.k8s.io"}, versions: map[string]handler{
 		"storage.k8s.io/v1": into(func(s *snapshot) *[]storagev1.StorageClass { return &s.StorageClasses })}},
+	"CSINode": {groups: []string{"storage.k8s.io"}, versions: map[string]handler{
+		"storage.k8s.io/v1": into(func(s *snapshot) *[]storagev1.CSINode { return &s.CSINodes })}},
 	KindNodePool: {groups: []string{karpenterGroup}, versions: map[string]handler{
 		KarpenterAPIVersion: into(func(s *snapshot) *[]NodePool { return &s.pools }), karpenterV1beta1: (*builder).nodePoolV1beta1}},
 	KindNodeClaim: {groups: []string{karpenterGroup}, versions: map[string]handler{

@@ -37,6 +37,7 @@ type Objects struct {
 	PersistentVolumeClaims []corev1.PersistentVolumeClaim
 	PersistentVolumes      []corev1.PersistentVolume
 	StorageClasses         []storagev1.StorageClass
+	CSINodes               []storagev1.CSINode
 	LimitRanges            []corev1.LimitRange
 	NodePools              []karpv1.NodePool
 	NodeClaims             []karpv1.NodeClaim

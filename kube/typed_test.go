@@ -161,6 +161,8 @@ func addKind(t *testing.T, objs *Objects, kind string, raw []byte) {
 		appendTyped(t, raw, &objs.PersistentVolumes)
 	case "storage.k8s.io/v1 StorageClass":
 		appendTyped(t, raw, &objs.StorageClasses)
+	case "storage.k8s.io/v1 CSINode":
+		appendTyped(t, raw, &objs.CSINodes)
 	case "v1 LimitRange":
 		appendTyped(t, raw, &objs.LimitRanges)
 	case "karpenter.sh/v1 NodePool":

@@ -1,32 +1,73 @@
 package kube
 
 import (
+	"errors"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/requirements"
 	corev1 "k8s.io/api/core/v1"
 	storagev1 "k8s.io/api/storage/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// volumes are the PersistentVolumeClaims, PersistentVolumes and
-// StorageClasses Load read, for the node requirements of the pods' volumes
-// ([volumes.terms]). The zero volumes holds none.
+// volumes are the PersistentVolumeClaims, PersistentVolumes,
+// StorageClasses and CSINodes Load read, for the node requirements, CSI
+// drivers and validity of the pods' volumes ([volumes.resolve]) and the
+// nodes' attach limits. The zero volumes holds none.
 type volumes struct {
-	claims  map[ref]claimRef                     // by namespace and name
-	pvs     map[string][]corev1.NodeSelectorTerm // spec.nodeAffinity.required of each PersistentVolume (nil: none)
-	classes map[string][]corev1.NodeSelectorTerm // allowedTopologies of each StorageClass, as In terms
-	unknown skipLog                              // pods whose volume topology is unknown
+	claims  map[ref]claimInfo
+	pvs     map[string]pvInfo
+	classes map[string]classInfo
+	// defaultClass is the StorageClass a claim without storageClassName
+	// takes, as the DefaultStorageClass admission plugin gives it: the
+	// newest marked default (then the first by name); "" for none.
+	defaultClass string
+	defaultAt    metav1.Time
+	limits       map[string]map[string]int32 // CSINode attach limits by node name
+	csiNodes     []string                    // CSINode names, in input order
+	unknown      skipLog                     // pods whose volume topology is unknown
 }
 
-// claimRef is what a PersistentVolumeClaim says about where its volume is:
-// the PersistentVolume bound to it, else its StorageClass.
-type claimRef struct {
-	volume, class string
+// claimInfo is what a PersistentVolumeClaim says about its volume.
+type claimInfo struct {
+	volume        string  // spec.volumeName
+	class         *string // spec.storageClassName; nil: unset
+	deleting      bool    // metadata.deletionTimestamp is set
+	lost          bool    // status.phase Lost
+	bindCompleted bool    // the pv.kubernetes.io/bind-completed annotation
 }
+
+// pvInfo is what a PersistentVolume says: its required node affinity
+// (nil: none), its CSI driver ("" for none) and whether it is deleted.
+type pvInfo struct {
+	alts     []requirements.Set
+	driver   string
+	deleting bool
+}
+
+// classInfo is what a StorageClass says: its allowedTopologies as In
+// terms, its provisioner as a CSI driver name, and whether it binds
+// Immediate.
+type classInfo struct {
+	alts      []requirements.Set
+	driver    string
+	immediate bool
+}
+
+// annBindCompleted marks a claim the PersistentVolume controller bound;
+// Karpenter (and kube-scheduler) count a claim with a volumeName but
+// without it as unbound.
+const annBindCompleted = "pv.kubernetes.io/bind-completed"
+
+// annDefaultClass marks the default StorageClass.
+const annDefaultClass = "storageclass.kubernetes.io/is-default-class"
 
 func (b *builder) addPVC(pvc *corev1.PersistentVolumeClaim, _ *object) error {
-	c := claimRef{volume: pvc.Spec.VolumeName, class: ptrValue(pvc.Spec.StorageClassName)}
+	_, bound := pvc.Annotations[annBindCompleted]
+	c := claimInfo{volume: pvc.Spec.VolumeName, class: pvc.Spec.StorageClassName, deleting: pvc.DeletionTimestamp != nil,
+		lost: pvc.Status.Phase == corev1.ClaimLost, bindCompleted: bound}
 	if b.volumes.claims == nil {
-		b.volumes.claims = map[ref]claimRef{}
+		b.volumes.claims = map[ref]claimInfo{}
 	}
 	b.volumes.claims[ref{"PersistentVolumeClaim", namespace(pvc.Namespace), pvc.Name}] = c
 	return nil
@@ -47,10 +88,14 @@ func (b *builder) addPV(pv *corev1.PersistentVolume, _ *object) error {
 			ts = withoutHostname(ts)
 		}
 	}
-	if b.volumes.pvs == nil {
-		b.volumes.pvs = map[string][]corev1.NodeSelectorTerm{}
+	alts, err := alternatives(ts)
+	if err != nil {
+		return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
 	}
-	b.volumes.pvs[pv.Name] = ts
+	if b.volumes.pvs == nil {
+		b.volumes.pvs = map[string]pvInfo{}
+	}
+	b.volumes.pvs[pv.Name] = pvInfo{alts: alts, driver: volumeDriver(&pv.Spec), deleting: pv.DeletionTimestamp != nil}
 	return nil
 }
 
@@ -83,119 +128,39 @@ func (b *builder) addStorageClass(sc *storagev1.StorageClass, _ *object) error {
 			ts = append(ts, corev1.NodeSelectorTerm{MatchExpressions: exprs})
 		}
 	}
-	if _, err := terms(ts); err != nil {
+	alts, err := alternatives(ts)
+	if err != nil {
 		return wrap("StorageClass", "", sc.Name, atField("allowedTopologies", err))
 	}
 	if b.volumes.classes == nil {
-		b.volumes.classes = map[string][]corev1.NodeSelectorTerm{}
+		b.volumes.classes = map[string]classInfo{}
 	}
-	b.volumes.classes[sc.Name] = ts
+	b.volumes.classes[sc.Name] = classInfo{alts: alts, driver: csiDriverName(sc.Provisioner),
+		immediate: sc.VolumeBindingMode != nil && *sc.VolumeBindingMode == storagev1.VolumeBindingImmediate}
+	b.volumes.noteDefault(sc)
 	return nil
 }
 
-// constrain adds to spec's required node affinity the node requirements
-// of its volumes, as Karpenter's volume topology does: a claim bound to a
-// PersistentVolume takes the volume's required node affinity, an unbound
-// one its StorageClass's allowedTopologies; each volume's terms are
-// alternatives, ANDed into every term the pod has. A claim, volume or
-// class that is not in the input leaves the volume unconstrained and
-// is recorded for one warning (missing names it, example names the pod).
-// pod names the pod for a generic ephemeral volume's claim
-// (<pod>-<volume>); "" for a workload's template, whose pods do not exist
-// yet, so that an ephemeral volume's claim will be of its template's
-// StorageClass. kind is what the warning counts (Pod, workload). spec is
-// Load's own copy.
-func (v *volumes) constrain(spec *corev1.PodSpec, kind, ns, pod string, example func(missing string) string) {
-	for i := range spec.Volumes {
-		ts, missing := v.volumeTerms(&spec.Volumes[i], ns, pod)
-		if missing != "" {
-			v.unknown.add(kind, whyVolumeUnknown, example(missing))
-			continue
-		}
-		if len(ts) > 0 {
-			and(spec, ts)
-		}
+// alternatives reads node selector terms as requirement sets, one per
+// term, checked as a pod's node affinity; nil for no terms. A term that
+// contradicts itself is left out; when every term does, which admits no
+// node, it is an error.
+func alternatives(ts []corev1.NodeSelectorTerm) ([]requirements.Set, error) {
+	if len(ts) == 0 {
+		return nil, nil
 	}
-}
-
-// whyVolumeUnknown is the warning about pods whose volume topology is
-// unknown.
-const whyVolumeUnknown = "a PersistentVolumeClaim, PersistentVolume or StorageClass their volumes need is not in the input, " +
-	"so they are planned without the zones those volumes allow"
-
-// volumeTerms returns the node selector terms a volume requires (nil for
-// none), or what the manifests lack to know them.
-func (v *volumes) volumeTerms(vol *corev1.Volume, ns, pod string) (ts []corev1.NodeSelectorTerm, missing string) {
-	var name string
-	switch {
-	case vol.PersistentVolumeClaim != nil:
-		name = vol.PersistentVolumeClaim.ClaimName
-	case vol.Ephemeral != nil && pod != "":
-		name = pod + "-" + vol.Name
-	case vol.Ephemeral != nil && vol.Ephemeral.VolumeClaimTemplate != nil:
-		return v.classTerms(claimRef{class: ptrValue(vol.Ephemeral.VolumeClaimTemplate.Spec.StorageClassName)})
-	default:
-		return nil, ""
+	exprs, err := terms(ts)
+	if err != nil {
+		return nil, err
 	}
-	c, ok := v.claims[ref{"PersistentVolumeClaim", ns, name}]
-	if !ok {
-		return nil, "PersistentVolumeClaim " + name
+	na, err := requirements.NewNodeAffinity(nil, exprs, nil)
+	if err != nil {
+		return nil, err
 	}
-	return v.classTerms(c)
-}
-
-// classTerms returns the terms of a claim's PersistentVolume, else of its
-// StorageClass (none when it names neither), or what the manifests lack.
-func (v *volumes) classTerms(c claimRef) (ts []corev1.NodeSelectorTerm, missing string) {
-	if c.volume != "" {
-		if ts, ok := v.pvs[c.volume]; ok {
-			return ts, ""
-		}
-		return nil, "PersistentVolume " + c.volume
+	if alts := na.Alternatives(); len(alts) > 0 {
+		return alts, nil
 	}
-	if c.class != "" {
-		if ts, ok := v.classes[c.class]; ok {
-			return ts, ""
-		}
-		return nil, "StorageClass " + c.class
-	}
-	return nil, ""
-}
-
-// and makes spec's required node affinity the terms t ∧ x for t its terms
-// and x the alternatives ts; when it has no terms, ts. An empty term of
-// spec's, which matches no node, stays as it is.
-func and(spec *corev1.PodSpec, ts []corev1.NodeSelectorTerm) {
-	var a corev1.Affinity // copies: spec's pointers may be the caller's
-	if spec.Affinity != nil {
-		a = *spec.Affinity
-	}
-	na := new(corev1.NodeAffinity)
-	if a.NodeAffinity != nil {
-		*na = *a.NodeAffinity
-	}
-	a.NodeAffinity, spec.Affinity = na, &a
-	var own []corev1.NodeSelectorTerm
-	if r := na.RequiredDuringSchedulingIgnoredDuringExecution; r != nil {
-		own = r.NodeSelectorTerms
-	}
-	if len(own) == 0 {
-		na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: slices.Clone(ts)}
-		return
-	}
-	out := make([]corev1.NodeSelectorTerm, 0, len(own)*len(ts))
-	for _, t := range own {
-		if len(t.MatchExpressions) == 0 && len(t.MatchFields) == 0 {
-			out = append(out, t)
-			continue
-		}
-		for _, x := range ts {
-			out = append(out, corev1.NodeSelectorTerm{
-				MatchExpressions: slices.Concat(t.MatchExpressions, x.MatchExpressions),
-				MatchFields:      slices.Concat(t.MatchFields, x.MatchFields)})
-		}
-	}
-	na.RequiredDuringSchedulingIgnoredDuringExecution = &corev1.NodeSelector{NodeSelectorTerms: out}
+	return nil, errors.New("every term contradicts itself, so no node can use the volume")
 }
 
 // ptrValue returns *p, or "" for nil.

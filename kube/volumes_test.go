@@ -6,16 +6,21 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// A pod's volumes add their node requirements to its required node
-// affinity, as Karpenter's volume topology does: a bound claim its
-// PersistentVolume's, an unbound one its StorageClass's allowedTopologies,
-// ANDed into every term of the pod's. A claim, volume or class the
-// manifests lack leaves the pod unconstrained, with one warning line.
+// A pod's volumes give it node requirements (Pod.VolumeRequirements,
+// which placement meets with its node affinity), as Karpenter's volume
+// topology does: a bound claim its PersistentVolume's, an unbound one its
+// StorageClass's allowedTopologies. A claim, volume or class the
+// manifests lack makes the pending pod's volume invalid (Karpenter
+// provisions nothing for it); when the input has no storage object at
+// all, the pod is planned unconstrained, with one warning line.
 func TestVolumeTopology(t *testing.T) {
 	const pod = "apiVersion: v1\nkind: Pod\nmetadata: {name: p, namespace: ns}\nspec: {%scontainers: [{name: c}], volumes: [%s]}\n"
-	const claim = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: %s, namespace: ns}\nspec: {%s}\n"
+	const claim = "---\napiVersion: v1\nkind: PersistentVolumeClaim\nmetadata: {name: %s, namespace: ns, annotations: {pv.kubernetes.io/bind-completed: \"yes\"}}\nspec: {%s}\n"
 	const pv = "---\napiVersion: v1\nkind: PersistentVolume\nmetadata: {name: %s}\nspec: {%snodeAffinity: {required: {nodeSelectorTerms: [%s]}}}\n"
 	const class = "---\napiVersion: storage.k8s.io/v1\nkind: StorageClass\nmetadata: {name: %s}\nprovisioner: ebs.csi.aws.com\n" +
 		"allowedTopologies: [{matchLabelExpressions: [{key: topology.kubernetes.io/zone, values: [%s]}]}]\n"
@@ -31,39 +36,45 @@ func TestVolumeTopology(t *testing.T) {
 		misfits  []map[string]string // and does not
 		warning  string              // the volume topology warning; "" for none
 		nPending int
+		invalid  string // the first volume's Invalid; "" for none
 	}{
 		{"bound to a zonal volume", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
-			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a"), {}}, "", 1},
-		{"ANDed into each of the pod's terms", fmt.Sprintf(pod, "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "+
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a"), {}}, "", 1, ""},
+		{"met with each of the pod's terms", fmt.Sprintf(pod, "affinity: {nodeAffinity: {requiredDuringSchedulingIgnoredDuringExecution: "+
 			"{nodeSelectorTerms: [{matchExpressions: [{key: a, operator: In, values: ['1']}]}, {matchExpressions: [{key: b, operator: In, values: ['1']}]}]}}}, ", vol) +
 			fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
 			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}, {"b": "1", "topology.kubernetes.io/zone": "us-east-1b"}},
-			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1a"}, zone("us-east-1b")}, "", 1},
+			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1a"}, zone("us-east-1b")}, "", 1, ""},
 		{"nodeSelector kept", fmt.Sprintf(pod, "nodeSelector: {a: '1'}, ", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
-			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}}, []map[string]string{zone("us-east-1b")}, "", 1},
+			[]map[string]string{{"a": "1", "topology.kubernetes.io/zone": "us-east-1b"}}, []map[string]string{zone("us-east-1b")}, "", 1, ""},
 		{"unbound, of a StorageClass", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "storageClassName: sc") + fmt.Sprintf(class, "sc", "us-east-1c"),
-			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1},
+			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1, ""},
 		{"a generic ephemeral volume's claim", fmt.Sprintf(pod, "", "{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: other}}}}") +
 			fmt.Sprintf(claim, "p-scratch", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
-			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1},
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1, ""},
 		{"a local volume's hostname is dropped", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") +
 			fmt.Sprintf(pv, "pv1", "local: {path: /mnt}, ", "{matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [n1]}]}"),
-			[]map[string]string{zone("us-east-1a"), {"kubernetes.io/hostname": "n2"}}, nil, "", 1},
+			[]map[string]string{zone("us-east-1a"), {"kubernetes.io/hostname": "n2"}}, nil, "", 1, ""},
 		{"a Deployment's claim", fmt.Sprintf(deploy, vol) + fmt.Sprintf(claim, "data", "volumeName: pv1") + fmt.Sprintf(pv, "pv1", "", zoneB),
-			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1},
+			[]map[string]string{zone("us-east-1b")}, []map[string]string{zone("us-east-1a")}, "", 1, ""},
 		{"a Deployment's ephemeral volume takes its template's class", fmt.Sprintf(deploy,
 			"{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: sc}}}}") + fmt.Sprintf(class, "sc", "us-east-1c"),
-			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1},
-		{"no claim", fmt.Sprintf(pod, "", vol), []map[string]string{zone("us-east-1a")}, nil,
-			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs PersistentVolumeClaim data (v.yaml: document 1)", 1},
+			[]map[string]string{zone("us-east-1c")}, []map[string]string{zone("us-east-1b")}, "", 1, ""},
+		{"no storage objects", fmt.Sprintf(pod, "", vol), []map[string]string{zone("us-east-1a")}, nil,
+			"volumes not checked for 1 Pod: " + whyVolumeUnknown + ": ns/p needs PersistentVolumeClaim data (v.yaml: document 1)", 1, ""},
 		{"no volume", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "volumeName: pv1"), []map[string]string{zone("us-east-1a")}, nil,
-			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs PersistentVolume pv1 (v.yaml: document 1)", 1},
+			"", 1, "PersistentVolume pv1 of PersistentVolumeClaim ns/data is not in the input"},
 		{"no class", fmt.Sprintf(pod, "", vol) + fmt.Sprintf(claim, "data", "storageClassName: sc"), []map[string]string{zone("us-east-1a")}, nil,
-			"volume topology unknown for 1 Pod: " + whyVolumeUnknown + ": ns/p needs StorageClass sc (v.yaml: document 1)", 1},
-		{"a Deployment's missing claim", fmt.Sprintf(deploy, vol), []map[string]string{zone("us-east-1a")}, nil,
-			"volume topology unknown for 1 workload: " + whyVolumeUnknown + ": Deployment ns/web needs PersistentVolumeClaim data (v.yaml: document 1)", 1},
-		{"a gated pod is not looked at", fmt.Sprintf(pod, "schedulingGates: [{name: g}], ", vol), nil, nil, "", 0},
-		{"emptyDir needs nothing", fmt.Sprintf(pod, "", "{name: tmp, emptyDir: {}}"), []map[string]string{{}}, nil, "", 1},
+			"", 1, "StorageClass sc of PersistentVolumeClaim ns/data is not in the input"},
+		{"a Deployment's claim, no storage objects", fmt.Sprintf(deploy, vol), []map[string]string{zone("us-east-1a")}, nil,
+			"volumes not checked for 1 workload: " + whyVolumeUnknown + ": Deployment ns/web needs PersistentVolumeClaim data (v.yaml: document 1)", 1, ""},
+		{"a Deployment's ephemeral volume, no storage objects", fmt.Sprintf(deploy,
+			"{name: scratch, ephemeral: {volumeClaimTemplate: {spec: {storageClassName: sc}}}}"), []map[string]string{zone("us-east-1a")}, nil,
+			"volumes not checked for 1 workload: " + whyVolumeUnknown + ": Deployment ns/web needs the StorageClass of volume scratch (v.yaml: document 1)", 1, ""},
+		{"a Deployment's missing claim", fmt.Sprintf(deploy, vol) + fmt.Sprintf(class, "sc", "us-east-1c"), []map[string]string{zone("us-east-1a")}, nil,
+			"", 1, "PersistentVolumeClaim ns/data is not in the input"},
+		{"a gated pod is not looked at", fmt.Sprintf(pod, "schedulingGates: [{name: g}], ", vol), nil, nil, "", 0, ""},
+		{"emptyDir needs nothing", fmt.Sprintf(pod, "", "{name: tmp, emptyDir: {}}"), []map[string]string{{}}, nil, "", 1, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,12 +82,19 @@ func TestVolumeTopology(t *testing.T) {
 			require.NoError(t, err)
 			require.Len(t, c.Pods, tc.nPending)
 			for _, labels := range tc.fits {
-				assert.NoError(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+				assert.NoError(t, podMatches(&c.Pods[0], labels), "%v", labels)
 			}
 			for _, labels := range tc.misfits {
-				assert.Error(t, c.Pods[0].NodeAffinity.Matches(labels), "%v", labels)
+				assert.Error(t, podMatches(&c.Pods[0], labels), "%v", labels)
 			}
-			got := warningsWith(c, "volume topology")
+			if tc.nPending > 0 {
+				var invalid string
+				if vols := c.Pods[0].Volumes; len(vols) > 0 {
+					invalid = vols[0].Invalid
+				}
+				assert.Equal(t, tc.invalid, invalid)
+			}
+			got := warningsWith(c, "volumes not checked")
 			if tc.warning == "" {
 				assert.Empty(t, got)
 				return
@@ -112,4 +130,16 @@ func TestVolumeErrors(t *testing.T) {
 			assert.Contains(t, err.Error(), tc.err)
 		})
 	}
+}
+
+// podMatches reports whether a node of labels meets p's node affinity and
+// one alternative of its volumes' requirements, as placement asks.
+func podMatches(p *packing.Pod, labels map[string]string) error {
+	if err := p.NodeAffinity.Matches(labels); err != nil {
+		return err
+	}
+	if len(p.VolumeRequirements) == 0 {
+		return nil
+	}
+	return requirements.NodeAffinity{Required: p.VolumeRequirements}.Matches(labels)
 }

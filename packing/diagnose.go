@@ -28,7 +28,7 @@ func (r *run) diagnose(v view) Reason {
 
 func stage(k ReasonKind) int {
 	return [...]int{NoNodePool: 0, Untolerated: 1, Incompatible: 2, NoInstanceType: 3, Insufficient: 4,
-		Unavailable: 5, LimitExceeded: 6, HostPortConflict: 7, MinValues: 8, Topology: 9}[k]
+		Unavailable: 5, LimitExceeded: 6, HostPortConflict: 7, MinValues: 8, Topology: 9, AttachLimit: 10, InvalidVolume: 11}[k]
 }
 
 // diagnosePool explains why the pod of v, named pod, cannot go to pool pi.

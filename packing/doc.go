@@ -159,6 +159,31 @@
 // the same way. Solve and verify.Plan read labels by this one rule
 // ([Node.EffectiveLabels], [NodePool.EffectiveLabels]).
 //
+// A pod's volumes' requirements ([Pod.VolumeRequirements]) bound where it
+// goes as its required node affinity does: its alternatives are its own
+// each ANDed with each of its volumes', in that order, pairs that
+// contradict each other left out. Unlike its own affinity they do not
+// narrow the domains its topology spread counts under nodeAffinityPolicy
+// Honor, as Karpenter adds volume requirements to the NodeClaim only
+// (topology_test.go:3060); verify.Plan counts the same way.
+//
+// CSI attach limits are Karpenter's (scheduling/volumeusage.go): a
+// pending pod joins an existing or in-flight node only while, for every
+// driver the node limits ([Node.VolumeLimits]), the distinct claims of
+// its pods and the pod's own ([Pod.Volumes]; a claim mounted by several
+// pods counts once, a volume without a driver not at all) stay within the
+// limit; a node already over a limit takes no pending pod, as Karpenter
+// checks the union of every driver. New NodeClaims have no limit: the
+// node's CSINode, and with it the count, exists only once it runs. When
+// the attach limit is what keeps a pod off an existing node and no new
+// node can take it, its reason is [AttachLimit]. A pending pod with an
+// invalid claim ([Volume].Invalid: Karpenter's ValidatePersistentVolumeClaims
+// rejects it) is placed nowhere, with kind [InvalidVolume]. The check is
+// one nil test per node for a node without limits and one length test for
+// a pod without volumes, and allocates nothing. Consolidation and drift
+// keep the limits, as their simulations are Solve and their checks
+// verify.Moves. See ExampleVolume.
+//
 // For consolidation simulations, a Node marked Settling (inside its
 // NodePool's consolidateAfter) takes no pod marked Displaced, as Karpenter's
 // scheduler rules when it simulates consolidation.

@@ -61,6 +61,17 @@ type Pod struct {
 	// Order or as unschedulable; a bound pod may not be one. The zero
 	// value, "", is a real pod.
 	Buffer string
+	// Volumes are the PersistentVolumeClaims the pod mounts, for CSI
+	// attach limits ([Node.VolumeLimits]) and Karpenter's claim
+	// validation ([Volume.Invalid]); nil for none.
+	Volumes []Volume
+	// VolumeRequirements are the node requirements of the pod's volumes,
+	// alternatives (ORed), as Karpenter's volume topology gives them: the
+	// pod's node must meet NodeAffinity and one of them. Unlike
+	// NodeAffinity, they do not narrow the domains a topology spread
+	// counts under nodeAffinityPolicy Honor, as Karpenter adds them to the
+	// NodeClaim's requirements only. nil: none.
+	VolumeRequirements []requirements.Set
 }
 
 // Key returns "namespace/name", the name by which the pod is known in
@@ -218,6 +229,11 @@ type Node struct {
 	// Annotations carry what disruption reads: karpenter.sh/do-not-disrupt,
 	// karpenter.sh/nodepool-hash and its version, and provider ones.
 	Annotations map[string]string
+	// VolumeLimits are the node's CSI attach limits, volumes per driver
+	// name (its CSINode's allocatable counts): a pending pod joins the
+	// node only while the distinct claims of its pods stay within every
+	// limit (see [Volume]). nil, or a driver absent, is no limit.
+	VolumeLimits map[string]int32
 }
 
 // NodePool is a template for new nodes, as Karpenter's v1 NodePool.

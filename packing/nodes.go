@@ -16,6 +16,7 @@ type nodeT struct {
 	free   resources.List
 	ports  []HostPort
 	pods   []int
+	attach *attachUse // nil: no attach limits (volumes.go)
 }
 
 // addNodes registers the existing nodes, their pods' topology counts and
@@ -47,7 +48,7 @@ func cmpNodes(a, b *Node) int {
 // for deletion takes no new pods, but until it is gone its pods still
 // count for topology and its capacity for its pool's limits.
 func (r *run) addNode(n *Node, labels map[string]string) {
-	nd := &nodeT{n: n, labels: labels, taints: effectiveTaints(n, r.s), free: n.Allocatable}
+	nd := &nodeT{n: n, labels: labels, taints: effectiveTaints(n, r.s), free: n.Allocatable, attach: newAttachUse(n)}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		nd.free = nd.free.Sub(podRequests(p.Requests))
@@ -119,6 +120,11 @@ func (s *static) lookupCounter(c counterDef) (int32, bool) {
 
 // fitsNode checks a pod against an existing node, cheapest checks first.
 func (r *run) fitsNode(v view, nd *nodeT) bool {
+	return nd.attach.admits(v.info.pod.Volumes) && r.fitsNodeExceptAttach(v, nd)
+}
+
+// fitsNodeExceptAttach is fitsNode without the attach limits.
+func (r *run) fitsNodeExceptAttach(v view, nd *nodeT) bool {
 	need := v.info.req
 	if (nd.n.Settling && v.info.pod.Displaced) || !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
 		return false
@@ -136,6 +142,9 @@ func (r *run) commitNode(v view, ni int) {
 	r.free.set(ni, nd.free.CPU, nd.free.Memory)
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
 	nd.pods = append(nd.pods, v.i)
+	if nd.attach != nil {
+		nd.attach.add(v.info.pod.Volumes)
+	}
 	r.record(v, target{node: nd}, nil)
 	r.placed(v.i, placement{onNode, int32(ni)})
 }

@@ -92,10 +92,17 @@ const (
 	// Unavailable: the NodePool that would take the pod launches no node
 	// ([NodePool].Unavailable says why).
 	Unavailable
+	// AttachLimit: an existing node would take the pod but for its CSI
+	// attach limits ([Node.VolumeLimits]), and no new node can.
+	AttachLimit
+	// InvalidVolume: Karpenter provisions nothing for the pod because of a
+	// claim it mounts ([Volume].Invalid says why).
+	InvalidVolume
 )
 
 var reasonNames = [...]string{"NoNodePool", "Untolerated", "Incompatible", "NoInstanceType",
-	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues", "Unavailable"}
+	"Insufficient", "LimitExceeded", "Topology", "HostPortConflict", "MinValues", "Unavailable",
+	"AttachLimit", "InvalidVolume"}
 
 // String returns the kind's name.
 func (k ReasonKind) String() string { return enum.String(k, "ReasonKind", reasonNames[:]) }

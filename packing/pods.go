@@ -14,7 +14,8 @@ import (
 type podInfo struct {
 	pod     *Pod
 	req     resources.List     // requests with the pod slot
-	alts    []requirements.Set // required node-affinity alternatives
+	alts    []requirements.Set // required node-affinity alternatives, with the volumes' (volumes.go)
+	own     []requirements.Set // per alternative, the pod's own part without its volumes'; nil: alts
 	prefs   []requirements.Preference
 	cons    []constraint
 	matches []int32        // counters this pod is counted in
@@ -98,7 +99,8 @@ func (s *static) compilePods() {
 }
 
 func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
-	info := podInfo{pod: p, req: podRequests(p.Requests), alts: p.NodeAffinity.Alternatives()}
+	info := podInfo{pod: p, req: podRequests(p.Requests)}
+	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.VolumeRequirements)
 	if !s.opts.IgnorePreferences {
 		info.prefs = p.NodeAffinity.Preferred
 	}

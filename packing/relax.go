@@ -1,8 +1,6 @@
 package packing
 
 import (
-	"fmt"
-
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -18,8 +16,11 @@ type podState struct {
 func (r *run) attempt(i int) bool {
 	r.states[i] = podState{}
 	if len(r.s.pods[i].alts) == 0 {
-		r.fails[i] = Reason{Kind: Incompatible, Message: fmt.Sprintf(
-			"pod %s: every required node-affinity term contradicts itself or the nodeSelector, so no node can match", r.s.pods[i].pod.Key())}
+		r.fails[i] = noAlternative(r.s.pods[i].pod)
+		return false
+	}
+	if why := invalidVolume(r.s.pods[i].pod); why != "" {
+		r.fails[i] = volumeReason(r.s.pods[i].pod, why)
 		return false
 	}
 	for {
@@ -28,7 +29,7 @@ func (r *run) attempt(i int) bool {
 			return true
 		}
 		if !r.relax(i) {
-			r.fails[i] = r.diagnose(v)
+			r.fails[i] = r.attachReason(v, r.diagnose(v))
 			return false
 		}
 	}
@@ -65,6 +66,7 @@ type view struct {
 	info   *podInfo
 	reqs   requirements.Set // node requirements, preference included
 	strict requirements.Set // without the preference
+	own    requirements.Set // strict without the volumes' requirements, for nodeAffinityPolicy Honor
 	sig    int32
 	cons   []constraint
 	tols   []requirements.Toleration
@@ -76,10 +78,10 @@ type view struct {
 func (r *run) view(i int) view {
 	info, st := &r.s.pods[i], &r.states[i]
 	if *st == (podState{}) { // the common case, compiled once per solve
-		return view{i: i, info: info, strict: info.alts[0], reqs: info.reqs0, sig: r.intern(info.key0, info.reqs0),
+		return view{i: i, info: info, strict: info.alts[0], own: info.ownAlt(0), reqs: info.reqs0, sig: r.intern(info.key0, info.reqs0),
 			cons: info.cons, hostCons: info.hostCons0, tols: info.pod.Tolerations}
 	}
-	v := view{i: i, info: info, strict: info.alts[st.alt], tols: info.pod.Tolerations}
+	v := view{i: i, info: info, strict: info.alts[st.alt], own: info.ownAlt(st.alt), tols: info.pod.Tolerations}
 	v.reqs = v.strict
 	if st.pref < len(info.prefs) {
 		v.reqs = withPreference(v.strict, info.prefs[st.pref].Terms)

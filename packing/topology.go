@@ -188,7 +188,7 @@ func (r *run) minCount(v view, c constraint, key string) *minEntry {
 	}
 	counts, domains := r.counts.dcounts[c.counter], r.s.domains[key]
 	lo, n := int32(1<<31-1), int32(0)
-	strict, honorAff := v.strict.Get(key), c.honorAff && v.strict.Has(key)
+	strict, honorAff := v.own.Get(key), c.honorAff && v.own.Has(key)
 	elig := m.eligible
 	if words := (len(domains) + 63) / 64; cap(elig) < words {
 		elig = bitset.New(len(domains))

@@ -187,6 +187,7 @@ func checkPod(is issues, p *Pod) issues {
 	is = checkSpreads(is, "topologySpread", p.TopologySpread)
 	is = checkTerms(is, "affinity", p.Affinity)
 	is = checkTerms(is, "antiAffinity", p.AntiAffinity)
+	is = checkVolumes(is, p.Volumes)
 	return checkHostPorts(is, "hostPorts", p.HostPorts)
 }
 
@@ -402,6 +403,7 @@ func (v *validator) node(n *Node, is issues) {
 	is = checkNodeLabels(is, n)
 	is = checkTaints(is, "taints", n.Taints)
 	is = checkResources(is, "allocatable", n.Allocatable)
+	is = checkVolumeLimits(is, n.VolumeLimits)
 	if n.Price < 0 || n.Price > instancetypes.MaxValidPrice {
 		is.add("price", "%s is not in 0..%s", n.Price, instancetypes.MaxValidPrice)
 	}

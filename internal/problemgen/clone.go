@@ -47,6 +47,8 @@ func clonePod(p packing.Pod) packing.Pod {
 	p.Affinity = cloneTerms(p.Affinity)
 	p.AntiAffinity = cloneTerms(p.AntiAffinity)
 	p.HostPorts = slices.Clone(p.HostPorts)
+	p.Volumes = slices.Clone(p.Volumes)
+	p.VolumeRequirements = slices.Clone(p.VolumeRequirements)
 	return p
 }
 
@@ -80,6 +82,7 @@ func cloneNode(n packing.Node) packing.Node {
 	n.Taints = slices.Clone(n.Taints)
 	n.Pods = clonePods(n.Pods)
 	n.Annotations = maps.Clone(n.Annotations)
+	n.VolumeLimits = maps.Clone(n.VolumeLimits)
 	return n
 }
 

@@ -16,13 +16,12 @@
 //     is not installed: none, and nothing said);
 //   - Nodes, Pods, DaemonSets, Deployments, ReplicaSets, StatefulSets,
 //     Jobs, PodDisruptionBudgets, PriorityClasses, PersistentVolumeClaims,
-//     PersistentVolumes, StorageClasses and LimitRanges at the versions
-//     kube.Load reads;
+//     PersistentVolumes, StorageClasses, LimitRanges and CSINodes (the
+//     nodes' CSI attach limits) at the versions kube.Load reads;
 //   - PodTemplates and autoscaling.x-k8s.io/v1beta1 CapacityBuffers
 //     (CapacityBuffers not served, as where the CRD is not installed:
-//     none, and nothing said), in
-//     Options.Namespace when it is set, as the workloads they keep room
-//     for.
+//     none, and nothing said), in Options.Namespace when it is set, as
+//     the workloads they keep room for.
 //
 // Each kind is listed in pages (limit and continue; [Options].PageSize,
 // default 500, as kubectl), by one generic list that decodes each page

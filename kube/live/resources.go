@@ -142,6 +142,7 @@ func kinds() []kind {
 		into(resource{"", "v1", "limitranges", "LimitRange", everyNamespace, missingError, true}, func(o *kube.Objects) *[]corev1.LimitRange { return &o.LimitRanges }, metaKey),
 		into(resource{"", "v1", "podtemplates", "PodTemplate", narrowed, missingError, true}, func(o *kube.Objects) *[]corev1.PodTemplate { return &o.PodTemplates }, metaKey),
 		into(resource{autoscalingv1beta1.Group, "v1beta1", "capacitybuffers", kube.KindCapacityBuffer, narrowed, missingQuiet, true}, func(o *kube.Objects) *[]autoscalingv1beta1.CapacityBuffer { return &o.CapacityBuffers }, metaKey),
+		into(resource{"storage.k8s.io", "v1", "csinodes", "CSINode", clusterScoped, missingError, true}, func(o *kube.Objects) *[]storagev1.CSINode { return &o.CSINodes }, metaKey),
 	}
 }
 

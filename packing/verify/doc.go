@@ -7,8 +7,11 @@
 // (bound, on a claim, or unschedulable with a reason) and Plan.Order
 // listing the placed pods; capacity of the node and of every candidate
 // instance type of a claim, with the daemonset overhead on each type;
-// node affinity, taints, NodePool requirements, minValues and limits;
-// offerings, capacity reservations and the plan's price; host ports; and
+// node affinity and the pods' volume requirements, taints, NodePool
+// requirements, minValues and limits;
+// offerings, capacity reservations and the plan's price; host ports; CSI
+// attach limits of existing nodes (replayed in plan order, as Karpenter
+// admits each pod) and pods placed despite an invalid claim; and
 // topology spread, pod affinity and anti-affinity replayed in
 // [packing.Plan.Order]. [Moves] checks the homes a disruption command
 // gives displaced pods (consolidation and drift use it): Plan without the

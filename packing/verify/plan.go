@@ -35,8 +35,9 @@ const (
 	// RuleRequestsMismatch: NodeClaim.Requests is not the pods' requests
 	// plus the daemonset overhead on the chosen type.
 	RuleRequestsMismatch
-	// RuleNodeAffinity: a pod's node selector or required node affinity
-	// does not hold on its node.
+	// RuleNodeAffinity: a pod's node selector or required node affinity,
+	// or every alternative of its volumes' requirements, does not hold on
+	// its node.
 	RuleNodeAffinity
 	// RuleTaint: a pod does not tolerate a taint of its node.
 	RuleTaint
@@ -78,13 +79,20 @@ const (
 	// reported outside Plan.Headroom, or a Headroom entry names a real pod
 	// or is held in no or several places.
 	RuleHeadroom
+	// RuleAttachLimit: a pod joins an existing node whose CSI attach
+	// limits ([packing.Node.VolumeLimits]) the claims of its pods then
+	// exceed.
+	RuleAttachLimit
+	// RuleInvalidVolume: a pod that mounts a claim Karpenter rejects
+	// ([packing.Volume].Invalid) is placed.
+	RuleInvalidVolume
 )
 
 var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "UnknownNode",
 	"OverCapacity", "RequestsMismatch", "NodeAffinity", "Taint", "NodePoolRequirement",
 	"MinValues", "Limit", "Offering", "Reservation", "PriceMismatch", "HostPort",
 	"TopologySpread", "PodAffinity", "PodAntiAffinity", "UnknownInstanceType",
-	"MissingReason", "UnknownPod", "Headroom"}
+	"MissingReason", "UnknownPod", "Headroom", "AttachLimit", "InvalidVolume"}
 
 // String returns the rule's name without the prefix, such as "PodLost".
 func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
@@ -135,6 +143,7 @@ func Plan(p packing.Problem, plan packing.Plan) []Violation {
 	v.checkReservations()
 	v.checkPrice()
 	v.checkTopology()
+	v.checkVolumes()
 	slices.SortFunc(v.out, compareViolations)
 	return slices.Compact(v.out)
 }

@@ -17,6 +17,7 @@ func (v *verifier) checkPodsOn(h *host) {
 		if err := matchNodeAffinity(pod.NodeAffinity, labels); err != nil {
 			v.add(RuleNodeAffinity, i, h.name, "%s on %s %s: node selector or affinity not met: %v", v.podName(i), h.kind(), h.name, err)
 		}
+		v.checkVolumeRequirements(i, h, labels)
 		if err := requirements.Tolerates(pod.Tolerations, taints); err != nil {
 			v.add(RuleTaint, i, h.name, "%s on %s %s: %v", v.podName(i), h.kind(), h.name, err)
 		}
