@@ -66,7 +66,7 @@ type view struct {
 	info   *podInfo
 	reqs   requirements.Set // node requirements, preference included
 	strict requirements.Set // without the preference
-	own    requirements.Set // strict without the volumes' requirements, for nodeAffinityPolicy Honor
+	alt    int32 // the required alternative strict is; its own part (podInfo.ownAlt) is what nodeAffinityPolicy Honor reads
 	sig    int32
 	cons   []constraint
 	tols   []requirements.Toleration
@@ -78,10 +78,10 @@ type view struct {
 func (r *run) view(i int) view {
 	info, st := &r.s.pods[i], &r.states[i]
 	if *st == (podState{}) { // the common case, compiled once per solve
-		return view{i: i, info: info, strict: info.alts[0], own: info.ownAlt(0), reqs: info.reqs0, sig: r.intern(info.key0, info.reqs0),
+		return view{i: i, info: info, strict: info.alts[0], reqs: info.reqs0, sig: r.intern(info.key0, info.reqs0),
 			cons: info.cons, hostCons: info.hostCons0, tols: info.pod.Tolerations}
 	}
-	v := view{i: i, info: info, strict: info.alts[st.alt], own: info.ownAlt(st.alt), tols: info.pod.Tolerations}
+	v := view{i: i, info: info, strict: info.alts[st.alt], alt: int32(st.alt), tols: info.pod.Tolerations}
 	v.reqs = v.strict
 	if st.pref < len(info.prefs) {
 		v.reqs = withPreference(v.strict, info.prefs[st.pref].Terms)

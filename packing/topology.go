@@ -188,7 +188,8 @@ func (r *run) minCount(v view, c constraint, key string) *minEntry {
 	}
 	counts, domains := r.counts.dcounts[c.counter], r.s.domains[key]
 	lo, n := int32(1<<31-1), int32(0)
-	strict, honorAff := v.own.Get(key), c.honorAff && v.own.Has(key)
+	own := v.info.ownAlt(int(v.alt))
+	strict, honorAff := own.Get(key), c.honorAff && own.Has(key)
 	elig := m.eligible
 	if words := (len(domains) + 63) / 64; cap(elig) < words {
 		elig = bitset.New(len(domains))
