@@ -21,9 +21,9 @@ func TestPlanKeepsAttachLimits(t *testing.T) {
 	const driver = "ebs.csi.aws.com"
 	build := func(limit int32) *cluster {
 		c := newCluster()
-		c.node("a", 4, 100).Pods[0].Volumes = []packing.Volume{{Driver: driver, Claim: "default/c1"}}
+		c.node("a", 4, 100).Pods[0].Volumes = &packing.Volumes{Claims: []packing.Volume{{Driver: driver, Claim: "default/c1"}}}
 		b := c.node("b", 4, 3000)
-		b.Pods[0].Volumes = []packing.Volume{{Driver: driver, Claim: "default/c0"}}
+		b.Pods[0].Volumes = &packing.Volumes{Claims: []packing.Volume{{Driver: driver, Claim: "default/c0"}}}
 		b.VolumeLimits = map[string]int32{driver: limit}
 		return c
 	}

@@ -16,7 +16,7 @@ import (
 func TestCommandsKeepAttachLimits(t *testing.T) {
 	const driver = "ebs.csi.aws.com"
 	vol := func(p packing.Pod, claim string) packing.Pod {
-		p.Volumes = []packing.Volume{{Driver: driver, Claim: "default/" + claim}}
+		p.Volumes = &packing.Volumes{Claims: []packing.Volume{{Driver: driver, Claim: "default/" + claim}}}
 		return p
 	}
 	for _, tc := range []struct {

@@ -424,7 +424,7 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	if err != nil {
 		return err
 	}
-	pod.Volumes, pod.VolumeRequirements = vols.vols, vols.reqs
+	pod.Volumes = vols.forPod(pod.Namespace, pod.Name)
 	present[ref{"Pod", pod.Namespace, pod.Name}]++
 	for _, o := range s.owners(&pod) {
 		present[o]++
@@ -571,7 +571,6 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}
 	base.Owner = w.kind + "/" + w.name
-	base.VolumeRequirements = vols.reqs
 	id := ref{w.kind, w.namespace, w.name}
 	if w.job != nil {
 		w.replicas = min(w.replicas, w.job.pods(b.finished[id]))

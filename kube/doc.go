@@ -320,7 +320,7 @@
 // # Volume topology
 //
 // A pod's volumes give it the zones (or other node labels) they can be
-// used from (packing.Pod.VolumeRequirements), as Karpenter's volume
+// used from (packing.Volumes.Requirements), as Karpenter's volume
 // topology does: a PersistentVolumeClaim bound to a PersistentVolume
 // (spec.volumeName) takes the volume's spec.nodeAffinity.required terms (a
 // local or hostPath volume's hostname requirements dropped; a term left
@@ -376,7 +376,7 @@
 // reads them: per driver, allocatable.count; a driver without allocatable
 // has no limit, one whose count is unset has 0; a node without a CSINode
 // has none, and a CSINode without its Node is named in a warning. Each
-// pod's claims (packing.Pod.Volumes), bound or pending, are counted per
+// pod's claims (packing.Volumes.Claims), bound or pending, are counted per
 // CSI driver, as Karpenter's ResolveDriver finds it: a bound claim's
 // PersistentVolume's spec.csi.driver (ebs.csi.aws.com for an in-tree
 // awsElasticBlockStore volume; none for NFS, local and other volumes), an

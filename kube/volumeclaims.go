@@ -129,19 +129,30 @@ func (v *volumes) storage() bool {
 // of a workload's template, whose claims are named for each pod
 // ([podVolumes.forPod]).
 type podVolumes struct {
-	reqs      []requirements.Set // the volumes' requirements (packing.Pod.VolumeRequirements)
+	reqs      []requirements.Set // the volumes' requirements (packing.Volumes.Requirements)
 	vols      []packing.Volume
 	ephemeral []string
 }
 
 // ephemeralPod stands for the pod's name in the claim of a template's
-// generic ephemeral volume until forPod names it.
+// generic ephemeral volume until claimsFor names it.
 const ephemeralPod = "<pod>"
 
-// forPod returns the volumes of the pod named pod of a template whose
+// forPod returns the volumes of the pod named pod, in namespace ns, whose
+// volumes (or whose template's) p holds: new ones, so that no two pods
+// share them, with its claims ([podVolumes.claimsFor]) and p's
+// requirements; nil when it has neither.
+func (p podVolumes) forPod(ns, pod string) *packing.Volumes {
+	if len(p.vols) == 0 && len(p.reqs) == 0 {
+		return nil
+	}
+	return &packing.Volumes{Claims: p.claimsFor(ns, pod), Requirements: p.reqs}
+}
+
+// claimsFor returns the claims of the pod named pod of a template whose
 // volumes p holds: its ephemeral claims named <pod>-<volume>. It returns
 // p.vols itself when there are none.
-func (p podVolumes) forPod(ns, pod string) []packing.Volume {
+func (p podVolumes) claimsFor(ns, pod string) []packing.Volume {
 	if len(p.ephemeral) == 0 {
 		return p.vols
 	}
@@ -270,7 +281,7 @@ func (v *volumes) volume(vol *corev1.Volume, ns, pod string) resolved {
 			class = t.Spec.StorageClassName
 		}
 		// The claim the ephemeral controller will create: unbound, of the
-		// template's class; named for each pod by podVolumes.forPod.
+		// template's class; named for each pod by podVolumes.claimsFor.
 		r := v.unbound(objectName(ns, ephemeralPod+"-"+vol.Name), class)
 		r.need = "the StorageClass of volume " + vol.Name
 		return r

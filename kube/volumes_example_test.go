@@ -28,7 +28,11 @@ func ExampleLoad_volumes() {
 	}
 	fmt.Println("limits of", c.Nodes[0].Name, c.Nodes[0].VolumeLimits)
 	for _, p := range c.Pods {
-		fmt.Println(p.Key(), p.Volumes)
+		var claims []packing.Volume
+		if p.Volumes != nil {
+			claims = p.Volumes.Claims
+		}
+		fmt.Println(p.Key(), claims)
 	}
 	cat, _ := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	p, err := c.Problem(cat)

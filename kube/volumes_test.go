@@ -11,7 +11,7 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// A pod's volumes give it node requirements (Pod.VolumeRequirements,
+// A pod's volumes give it node requirements (Pod.Volumes.Requirements,
 // which placement meets with its node affinity), as Karpenter's volume
 // topology does: a bound claim its PersistentVolume's, an unbound one its
 // StorageClass's allowedTopologies. A claim, volume or class the
@@ -89,8 +89,8 @@ func TestVolumeTopology(t *testing.T) {
 			}
 			if tc.nPending > 0 {
 				var invalid string
-				if vols := c.Pods[0].Volumes; len(vols) > 0 {
-					invalid = vols[0].Invalid
+				if vols := c.Pods[0].Volumes; vols != nil && len(vols.Claims) > 0 {
+					invalid = vols.Claims[0].Invalid
 				}
 				assert.Equal(t, tc.invalid, invalid)
 			}
@@ -138,8 +138,8 @@ func podMatches(p *packing.Pod, labels map[string]string) error {
 	if err := p.NodeAffinity.Matches(labels); err != nil {
 		return err
 	}
-	if len(p.VolumeRequirements) == 0 {
+	if p.Volumes == nil || len(p.Volumes.Requirements) == 0 {
 		return nil
 	}
-	return requirements.NodeAffinity{Required: p.VolumeRequirements}.Matches(labels)
+	return requirements.NodeAffinity{Required: p.Volumes.Requirements}.Matches(labels)
 }

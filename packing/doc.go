@@ -159,10 +159,10 @@
 // the same way. Solve and verify.Plan read labels by this one rule
 // ([Node.EffectiveLabels], [NodePool.EffectiveLabels]).
 //
-// A pod's volumes' requirements ([Pod.VolumeRequirements]) bound where it
-// goes as its required node affinity does: its alternatives are its own
-// each ANDed with each of its volumes', in that order, pairs that
-// contradict each other left out. Unlike its own affinity they do not
+// A pod's volumes' requirements ([Volumes.Requirements] of [Pod.Volumes])
+// bound where it goes as its required node affinity does: its
+// alternatives are its own each ANDed with each of its volumes', in that
+// order, pairs that contradict each other left out. Unlike its own affinity they do not
 // narrow the domains its topology spread counts under nodeAffinityPolicy
 // Honor, as Karpenter adds volume requirements to the NodeClaim only
 // (topology_test.go:3060); verify.Plan counts the same way.
@@ -170,7 +170,7 @@
 // CSI attach limits are Karpenter's (scheduling/volumeusage.go): a
 // pending pod joins an existing or in-flight node only while, for every
 // driver the node limits ([Node.VolumeLimits]), the distinct claims of
-// its pods and the pod's own ([Pod.Volumes]; a claim mounted by several
+// its pods and the pod's own ([Volumes.Claims]; a claim mounted by several
 // pods counts once, a volume without a driver not at all) stay within the
 // limit; a node already over a limit takes no pending pod, as Karpenter
 // checks the union of every driver. New NodeClaims have no limit: the

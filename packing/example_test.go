@@ -54,8 +54,8 @@ func ExampleSolve() {
 // claim and no more; the third pod gets a new node.
 func ExampleVolume() {
 	catalog, _ := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
-	claim := func(name string) []packing.Volume {
-		return []packing.Volume{{Driver: "ebs.csi.aws.com", Claim: "db/" + name}}
+	claim := func(name string) *packing.Volumes {
+		return &packing.Volumes{Claims: []packing.Volume{{Driver: "ebs.csi.aws.com", Claim: "db/" + name}}}
 	}
 	node := packing.Node{Name: "node-1", InstanceType: "m5.large", Zone: "us-east-1a", Initialized: true,
 		Labels:       map[string]string{requirements.LabelArch: "amd64", requirements.LabelOS: "linux"},

@@ -27,7 +27,6 @@ type Pod struct {
 	Affinity     []PodAffinityTerm
 	AntiAffinity []PodAffinityTerm
 	HostPorts    []HostPort
-	Priority     int32
 	CreationTime time.Time
 	// Owner is the controlling owner as "Kind/name", e.g.
 	// "ReplicaSet/web-5d8f"; "" for none. The owner is in the pod's
@@ -35,6 +34,26 @@ type Pod struct {
 	// "DaemonSet/<name>" (see [Pod.IsDaemon] and [DaemonSet.Owns]), a
 	// mirror (static) pod "Node/<node name>" (see [Pod.IsMirror]).
 	Owner string
+	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
+	// "true", or a duration such as "1h" counted from CreationTime. Used by
+	// consolidation and drift, not by Solve.
+	DoNotDisrupt string
+	// Buffer, when not empty, names the CapacityBuffer (in the pod's
+	// Namespace) whose headroom this virtual pod holds (see package
+	// buffer). Solve places a buffer pod as any pending pod but reports it
+	// only in [Plan.Headroom], never as a binding, on a claim's Pods, in
+	// Order or as unschedulable; a bound pod may not be one. The zero
+	// value, "", is a real pod.
+	Buffer string
+	// Volumes are the PersistentVolumeClaims the pod mounts and their node
+	// requirements (see [Volumes]); nil: the pod mounts no
+	// PersistentVolumeClaim. Nothing in nodeplan modifies them through
+	// the pointer, so pods may share one.
+	Volumes  *Volumes
+	Priority int32
+	// DeletionCost is controller.kubernetes.io/pod-deletion-cost; used by
+	// consolidation.
+	DeletionCost int32
 	// Terminating says the pod is being deleted (its
 	// metadata.deletionTimestamp is set). A bound terminating pod still
 	// takes its node's room, as kube-scheduler counts it until it is gone;
@@ -44,34 +63,9 @@ type Pod struct {
 	// when its node is disrupted (see [Pod.Reschedulable]). The zero value,
 	// false, is a pod not being deleted.
 	Terminating bool
-	// DoNotDisrupt is the karpenter.sh/do-not-disrupt annotation: "" (none),
-	// "true", or a duration such as "1h" counted from CreationTime. Used by
-	// consolidation and drift, not by Solve.
-	DoNotDisrupt string
-	// DeletionCost is controller.kubernetes.io/pod-deletion-cost; used by
-	// consolidation.
-	DeletionCost int32
 	// Displaced marks a pod a consolidation simulation moves off a
 	// candidate node: Solve does not put it on a Settling node.
 	Displaced bool
-	// Buffer, when not empty, names the CapacityBuffer (in the pod's
-	// Namespace) whose headroom this virtual pod holds (see package
-	// buffer). Solve places a buffer pod as any pending pod but reports it
-	// only in [Plan.Headroom], never as a binding, on a claim's Pods, in
-	// Order or as unschedulable; a bound pod may not be one. The zero
-	// value, "", is a real pod.
-	Buffer string
-	// Volumes are the PersistentVolumeClaims the pod mounts, for CSI
-	// attach limits ([Node.VolumeLimits]) and Karpenter's claim
-	// validation ([Volume.Invalid]); nil for none.
-	Volumes []Volume
-	// VolumeRequirements are the node requirements of the pod's volumes,
-	// alternatives (ORed), as Karpenter's volume topology gives them: the
-	// pod's node must meet NodeAffinity and one of them. Unlike
-	// NodeAffinity, they do not narrow the domains a topology spread
-	// counts under nodeAffinityPolicy Honor, as Karpenter adds them to the
-	// NodeClaim's requirements only. nil: none.
-	VolumeRequirements []requirements.Set
 }
 
 // Key returns "namespace/name", the name by which the pod is known in

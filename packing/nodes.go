@@ -120,7 +120,7 @@ func (s *static) lookupCounter(c counterDef) (int32, bool) {
 
 // fitsNode checks a pod against an existing node, cheapest checks first.
 func (r *run) fitsNode(v view, nd *nodeT) bool {
-	return nd.attach.admits(v.info.pod.Volumes) && r.fitsNodeExceptAttach(v, nd)
+	return nd.attach.admits(v.info.pod.Volumes.claims()) && r.fitsNodeExceptAttach(v, nd)
 }
 
 // fitsNodeExceptAttach is fitsNode without the attach limits.
@@ -143,7 +143,7 @@ func (r *run) commitNode(v view, ni int) {
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)
 	nd.pods = append(nd.pods, v.i)
 	if nd.attach != nil {
-		nd.attach.add(v.info.pod.Volumes)
+		nd.attach.add(v.info.pod.Volumes.claims())
 	}
 	r.record(v, target{node: nd}, nil)
 	r.placed(v.i, placement{onNode, int32(ni)})

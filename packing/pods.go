@@ -100,7 +100,7 @@ func (s *static) compilePods() {
 
 func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
 	info := podInfo{pod: p, req: podRequests(p.Requests)}
-	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.VolumeRequirements)
+	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.Volumes.reqs())
 	if !s.opts.IgnorePreferences {
 		info.prefs = p.NodeAffinity.Preferred
 	}

@@ -66,7 +66,7 @@ type view struct {
 	info   *podInfo
 	reqs   requirements.Set // node requirements, preference included
 	strict requirements.Set // without the preference
-	alt    int32 // the required alternative strict is; its own part (podInfo.ownAlt) is what nodeAffinityPolicy Honor reads
+	alt    int32            // the required alternative strict is; its own part (podInfo.ownAlt) is what nodeAffinityPolicy Honor reads
 	sig    int32
 	cons   []constraint
 	tols   []requirements.Toleration

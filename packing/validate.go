@@ -187,7 +187,7 @@ func checkPod(is issues, p *Pod) issues {
 	is = checkSpreads(is, "topologySpread", p.TopologySpread)
 	is = checkTerms(is, "affinity", p.Affinity)
 	is = checkTerms(is, "antiAffinity", p.AntiAffinity)
-	is = checkVolumes(is, p.Volumes)
+	is = checkVolumes(is, p.Volumes.claims())
 	return checkHostPorts(is, "hostPorts", p.HostPorts)
 }
 

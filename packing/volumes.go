@@ -23,6 +23,42 @@ type Volume struct {
 	Invalid       string
 }
 
+// Volumes are the PersistentVolumeClaims a pod mounts and the node
+// requirements they bring. A [Pod] holds them by pointer, nil for a pod
+// that mounts no PersistentVolumeClaim, which keeps the Pod small to copy
+// (consolidation copies pods for every what-if); nodeplan reads them
+// through the pointer and never modifies them, so pods may share one. The
+// zero Volumes, like nil, is no claim and no requirement.
+type Volumes struct {
+	// Claims are the PersistentVolumeClaims the pod mounts, for CSI
+	// attach limits ([Node.VolumeLimits]) and Karpenter's claim
+	// validation ([Volume.Invalid]); nil for none.
+	Claims []Volume
+	// Requirements are the node requirements of the pod's volumes,
+	// alternatives (ORed), as Karpenter's volume topology gives them: the
+	// pod's node must meet [Pod.NodeAffinity] and one of them. Unlike
+	// NodeAffinity, they do not narrow the domains a topology spread
+	// counts under nodeAffinityPolicy Honor, as Karpenter adds them to the
+	// NodeClaim's requirements only. nil: none.
+	Requirements []requirements.Set
+}
+
+// claims returns v's claims; nil for a nil v.
+func (v *Volumes) claims() []Volume {
+	if v == nil {
+		return nil
+	}
+	return v.Claims
+}
+
+// reqs returns v's requirements; nil for a nil v.
+func (v *Volumes) reqs() []requirements.Set {
+	if v == nil {
+		return nil
+	}
+	return v.Requirements
+}
+
 // attachUse is an existing node's attach limits and the claims its pods
 // hold per driver, for the drivers it limits. over is set when the claims
 // already exceed a limit: then, as Karpenter's ExceedsLimits checks the
@@ -43,7 +79,7 @@ func newAttachUse(n *Node) *attachUse {
 	}
 	u := &attachUse{limits: n.VolumeLimits, claims: map[string]map[string]struct{}{}}
 	for j := range n.Pods {
-		u.add(n.Pods[j].Volumes)
+		u.add(n.Pods[j].Volumes.claims())
 	}
 	return u
 }
@@ -159,7 +195,7 @@ func sortedDrivers(m map[string]int32) []string {
 // because of its volumes, joined, or "" when there are none.
 func invalidVolume(p *Pod) string {
 	var why []string
-	for _, vol := range p.Volumes {
+	for _, vol := range p.Volumes.claims() {
 		if vol.Invalid != "" {
 			why = append(why, vol.Invalid)
 		}
@@ -177,7 +213,7 @@ func volumeReason(p *Pod, why string) Reason {
 // [AttachLimit] reason when some existing node would take the pod but for
 // its attach limits; else it returns best.
 func (r *run) attachReason(v view, best Reason) Reason {
-	vols := v.info.pod.Volumes
+	vols := v.info.pod.Volumes.claims()
 	if len(vols) == 0 {
 		return best
 	}
@@ -198,7 +234,7 @@ func (r *run) attachReason(v view, best Reason) Reason {
 func checkVolumes(is issues, vols []Volume) issues {
 	for j, vol := range vols {
 		if vol.Driver != "" && vol.Claim == "" {
-			is.add(at("volumes", j, "claim"), "is empty for driver %q", vol.Driver)
+			is.add(at("volumes.claims", j, "claim"), "is empty for driver %q", vol.Driver)
 		}
 	}
 	return is
@@ -249,7 +285,7 @@ func (info *podInfo) ownAlt(i int) requirements.Set {
 // required node affinity contradicts itself, or its volumes' requirements
 // contradict it.
 func noAlternative(p *Pod) Reason {
-	if len(p.VolumeRequirements) > 0 && len(p.NodeAffinity.Alternatives()) > 0 {
+	if len(p.Volumes.reqs()) > 0 && len(p.NodeAffinity.Alternatives()) > 0 {
 		return Reason{Kind: Incompatible, Message: fmt.Sprintf(
 			"pod %s: the zones (or other node labels) its volumes allow contradict its nodeSelector and required node affinity, so no node can match",
 			p.Key())}

@@ -7,7 +7,7 @@ import "testing"
 // claims it counts.
 func TestAttachNoAllocs(t *testing.T) {
 	u := newAttachUse(&Node{VolumeLimits: map[string]int32{"d": 3},
-		Pods: []Pod{{Volumes: []Volume{{Driver: "d", Claim: "ns/a"}}}}})
+		Pods: []Pod{{Volumes: &Volumes{Claims: []Volume{{Driver: "d", Claim: "ns/a"}}}}}})
 	vols := []Volume{{Driver: "d", Claim: "ns/a"}, {Driver: "d", Claim: "ns/b"}, {Driver: "e", Claim: "ns/c"}, {Claim: "ns/nfs"}}
 	var none *attachUse
 	tests := []struct {

@@ -31,10 +31,20 @@ var huge = []typeSpec{{name: "huge", cpu: 1024, memGi: 1024, pods: 1024}}
 // namespace default.
 func volumes(kv ...string) podOpt {
 	return func(s *podSpec) {
+		vols := ownVolumes(s)
 		for i := 0; i+1 < len(kv); i += 2 {
-			s.p.Volumes = append(s.p.Volumes, packing.Volume{Driver: kv[i], Claim: "default/" + kv[i+1]})
+			vols.Claims = append(vols.Claims, packing.Volume{Driver: kv[i], Claim: "default/" + kv[i+1]})
 		}
 	}
+}
+
+// ownVolumes returns the pod's volumes, new ones when it has none; the
+// spec's pod is the test's own, so they may be changed.
+func ownVolumes(s *podSpec) *packing.Volumes {
+	if s.p.Volumes == nil {
+		s.p.Volumes = &packing.Volumes{}
+	}
+	return s.p.Volumes
 }
 
 // limitedNode is an in-flight node of the huge type in zone 1, with attach
@@ -128,7 +138,8 @@ func TestConformanceAttachLimits(t *testing.T) {
 // :2066-2090).
 func TestInvalidVolumes(t *testing.T) {
 	bad := func(s *podSpec) {
-		s.p.Volumes = append(s.p.Volumes, packing.Volume{Claim: "default/gone", Invalid: "PersistentVolumeClaim default/gone is not in the input"})
+		vols := ownVolumes(s)
+		vols.Claims = append(vols.Claims, packing.Volume{Claim: "default/gone", Invalid: "PersistentVolumeClaim default/gone is not in the input"})
 	}
 	runRows(t, []row{
 		{name: "invalid claim", pods: []packing.Pod{mkPod("bad", bad), mkPod("good")}, unsched: []string{"bad"}, claims: 1,
@@ -144,7 +155,7 @@ func TestVerifyAttachLimits(t *testing.T) {
 	node := limitedNode("n1", map[string]int32{csiDriver: 1}, mkPod("first", volumes(csiDriver, "c0")))
 	p := packing.Problem{Catalog: buildCatalog(t, huge), NodePools: []packing.NodePool{pool("default")}, Nodes: []packing.Node{node},
 		Pods: []packing.Pod{mkPod("p", volumes(csiDriver, "c1")), mkPod("q", func(s *podSpec) {
-			s.p.Volumes = []packing.Volume{{Claim: "default/x", Invalid: "PersistentVolumeClaim default/x is being deleted"}}
+			s.p.Volumes = &packing.Volumes{Claims: []packing.Volume{{Claim: "default/x", Invalid: "PersistentVolumeClaim default/x is being deleted"}}}
 		})}}
 	plan := packing.Plan{Bindings: []packing.Binding{{Pod: 0, Node: "n1"}, {Pod: 1, Node: "n1"}}, Order: []int{0, 1}}
 	var rules []verify.Rule
@@ -160,11 +171,11 @@ func TestVerifyAttachLimits(t *testing.T) {
 // unnamed limit are invalid problems naming the field.
 func TestValidateVolumes(t *testing.T) {
 	p := packing.Problem{Catalog: buildCatalog(t, huge),
-		Pods:  []packing.Pod{mkPod("p", func(s *podSpec) { s.p.Volumes = []packing.Volume{{Driver: csiDriver}} })},
+		Pods:  []packing.Pod{mkPod("p", func(s *podSpec) { s.p.Volumes = &packing.Volumes{Claims: []packing.Volume{{Driver: csiDriver}}} })},
 		Nodes: []packing.Node{limitedNode("n1", map[string]int32{csiDriver: -1, "": 3})}}
 	err := p.Validate()
 	require.ErrorIs(t, err, packing.ErrInvalidProblem)
-	for _, part := range []string{"volumes[0].claim", `volumeLimits["fake.csi.provider"]`, "volumeLimits: names an empty driver"} {
+	for _, part := range []string{"volumes.claims[0].claim", `volumeLimits["fake.csi.provider"]`, "volumeLimits: names an empty driver"} {
 		assert.Contains(t, err.Error(), part)
 	}
 }
@@ -189,16 +200,16 @@ func withVolumes(p packing.Problem, seed uint64) packing.Problem {
 			p.Nodes[i].VolumeLimits = map[string]int32{csiDriver: int32(g.IntN(5)), ebsDriver: int32(g.IntN(3))}
 		}
 		for j := range p.Nodes[i].Pods {
-			p.Nodes[i].Pods[j].Volumes = vols()
+			p.Nodes[i].Pods[j].Volumes = &packing.Volumes{Claims: vols()}
 		}
 	}
 	zones := catalogZones(p)
 	for i := range p.Pods {
-		p.Pods[i].Volumes = vols()
+		p.Pods[i].Volumes = &packing.Volumes{Claims: vols()}
 		if len(zones) > 0 && g.IntN(3) == 0 {
 			for range 1 + g.IntN(2) {
 				z := requirements.MustNew(requirements.LabelZone, requirements.In, zones[g.IntN(len(zones))])
-				p.Pods[i].VolumeRequirements = append(p.Pods[i].VolumeRequirements, requirements.NewSet(z))
+				p.Pods[i].Volumes.Requirements = append(p.Pods[i].Volumes.Requirements, requirements.NewSet(z))
 			}
 		}
 	}
@@ -248,9 +259,9 @@ func TestPropertyAttachLimits(t *testing.T) {
 			if n.VolumeLimits == nil || n.MarkedForDeletion {
 				continue
 			}
-			pod := packing.Pod{Namespace: "vol", Name: "breaker"}
+			pod := packing.Pod{Namespace: "vol", Name: "breaker", Volumes: &packing.Volumes{}}
 			for k := range int(n.VolumeLimits[csiDriver]) + len(n.Pods)*4 + 1 {
-				pod.Volumes = append(pod.Volumes, packing.Volume{Driver: csiDriver, Claim: fmt.Sprintf("vol/new-%d", k)})
+				pod.Volumes.Claims = append(pod.Volumes.Claims, packing.Volume{Driver: csiDriver, Claim: fmt.Sprintf("vol/new-%d", k)})
 			}
 			q := packing.Problem{Catalog: p.Catalog, NodePools: p.NodePools, Nodes: p.Nodes, Pods: []packing.Pod{pod}}
 			plan := packing.Plan{Bindings: []packing.Binding{{Pod: 0, Node: p.Nodes[i].Name}}, Order: []int{0}}
@@ -293,8 +304,9 @@ func BenchmarkAttachLimits(b *testing.B) {
 // expression list.
 func volReqs(alts ...[]requirements.Expression) podOpt {
 	return func(s *podSpec) {
+		vols := ownVolumes(s)
 		for _, exprs := range alts {
-			s.p.VolumeRequirements = append(s.p.VolumeRequirements, requirements.MustParse(exprs...))
+			vols.Requirements = append(vols.Requirements, requirements.MustParse(exprs...))
 		}
 	}
 }
@@ -303,7 +315,7 @@ func exprs(e ...requirements.Expression) []requirements.Expression { return e }
 
 // TestConformanceVolumeTopology restates the volume topology rows of
 // Karpenter v1.14.1's scheduling suites with the volumes' requirements as
-// Pod.VolumeRequirements (package kube computes them from claims,
+// Pod.Volumes.Requirements (package kube computes them from claims,
 // volumes and classes): they bound where the pod goes, alternatives tried
 // in order, but not the domains its topology spread counts.
 func TestConformanceVolumeTopology(t *testing.T) {

@@ -79,9 +79,10 @@ func Plan(res Result, cl Cluster) (Replacement, error) {
 	}
 	var pods []packing.Pod
 	for _, i := range at {
-		for _, p := range w.Nodes()[i].Pods {
-			if p.Reschedulable() {
-				pods = append(pods, p)
+		on := w.Nodes()[i].Pods
+		for j := range on {
+			if on[j].Reschedulable() {
+				pods = append(pods, on[j])
 			}
 		}
 	}
@@ -156,9 +157,9 @@ func homes(sol packing.Plan, pods []packing.Pod) []disruption.Home {
 func moves(rs []Repair, nodes []packing.Node, at []int, hs []disruption.Home) []Move {
 	out := make([]Move, len(rs))
 	for k, r := range rs {
-		n := 0
-		for _, p := range nodes[at[k]].Pods {
-			if p.Reschedulable() {
+		n, on := 0, nodes[at[k]].Pods
+		for j := range on {
+			if on[j].Reschedulable() {
 				n++
 			}
 		}

@@ -81,8 +81,8 @@ func (s *state) blocked(c Claim) string {
 	if s.pool.NodePool.Disruption.TerminationGracePeriod > 0 {
 		return ""
 	}
-	for _, p := range c.Node.Pods {
-		if b, why := disruption.PodBlocks(p, s.in.Now); b {
+	for j := range c.Node.Pods {
+		if b, why := disruption.PodBlocks(c.Node.Pods[j], s.in.Now); b {
 			return why
 		}
 	}

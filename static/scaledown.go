@@ -75,8 +75,10 @@ func isEmpty(pods []packing.Pod, now time.Time) bool {
 }
 
 func blocksAny(pods []packing.Pod, s *state) bool {
-	return slices.ContainsFunc(pods, func(p packing.Pod) bool {
-		blocked, _ := disruption.PodBlocks(p, s.in.Now)
-		return blocked
-	})
+	for i := range pods {
+		if blocked, _ := disruption.PodBlocks(pods[i], s.in.Now); blocked {
+			return true
+		}
+	}
+	return false
 }

@@ -47,9 +47,17 @@ func clonePod(p packing.Pod) packing.Pod {
 	p.Affinity = cloneTerms(p.Affinity)
 	p.AntiAffinity = cloneTerms(p.AntiAffinity)
 	p.HostPorts = slices.Clone(p.HostPorts)
-	p.Volumes = slices.Clone(p.Volumes)
-	p.VolumeRequirements = slices.Clone(p.VolumeRequirements)
+	p.Volumes = cloneVolumes(p.Volumes)
 	return p
+}
+
+// cloneVolumes returns a new Volumes of v's contents, so that the clone
+// shares no pointer target with p; nil stays nil.
+func cloneVolumes(v *packing.Volumes) *packing.Volumes {
+	if v == nil {
+		return nil
+	}
+	return &packing.Volumes{Claims: slices.Clone(v.Claims), Requirements: slices.Clone(v.Requirements)}
 }
 
 func cloneAffinity(a requirements.NodeAffinity) requirements.NodeAffinity {

@@ -276,6 +276,22 @@ func TestCloneIsDeep(t *testing.T) {
 	}
 }
 
+// TestCloneVolumes: a clone's pods hold volumes of their own, not the
+// original's pointer, and nil stays nil.
+func TestCloneVolumes(t *testing.T) {
+	vols := &packing.Volumes{Claims: []packing.Volume{{Driver: "d", Claim: "ns/a"}},
+		Requirements: []requirements.Set{requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.In, "z1"))}}
+	p := packing.Problem{Pods: []packing.Pod{{Name: "a", Volumes: vols}, {Name: "b"}}}
+	q := Clone(p)
+	require.True(t, reflect.DeepEqual(p, q))
+	require.NotSame(t, p.Pods[0].Volumes, q.Pods[0].Volumes)
+	assert.Nil(t, q.Pods[1].Volumes)
+	q.Pods[0].Volumes.Claims[0].Claim = "ns/b"
+	q.Pods[0].Volumes.Requirements[0] = requirements.Set{}
+	assert.Equal(t, "ns/a", vols.Claims[0].Claim)
+	assert.Equal(t, 1, vols.Requirements[0].Len())
+}
+
 func TestMinimize(t *testing.T) {
 	// The failure: some pending pod requests at least 1 cpu. The minimum is
 	// one such pod and nothing else.

@@ -49,11 +49,16 @@ func TestLiveVolumes(t *testing.T) {
 	require.NotNil(t, node)
 	assert.Equal(t, map[string]int32{"ebs.csi.aws.com": 25}, node.VolumeLimits)
 	require.Len(t, node.Pods, 1)
-	assert.Equal(t, []packing.Volume{{Driver: "ebs.csi.aws.com", Claim: "vols/held"}}, node.Pods[0].Volumes)
+	require.NotNil(t, node.Pods[0].Volumes)
+	assert.Equal(t, []packing.Volume{{Driver: "ebs.csi.aws.com", Claim: "vols/held"}}, node.Pods[0].Volumes.Claims)
 	pending := map[string][]packing.Volume{}
 	for _, p := range c.Pods {
 		if p.Namespace == "vols" {
-			pending[p.Name] = p.Volumes
+			var claims []packing.Volume
+			if p.Volumes != nil {
+				claims = p.Volumes.Claims
+			}
+			pending[p.Name] = claims
 		}
 	}
 	assert.Equal(t, map[string][]packing.Volume{

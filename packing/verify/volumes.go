@@ -13,7 +13,7 @@ func (v *verifier) checkVolumes() {
 		if h == nil {
 			continue
 		}
-		for _, vol := range v.p.Pods[i].Volumes {
+		for _, vol := range claims(v.p.Pods[i].Volumes) {
 			if vol.Invalid != "" {
 				v.add(RuleInvalidVolume, i, h.name, "%s is placed on %s %s though Karpenter provisions nothing for it: %s",
 					v.podName(i), h.kind(), h.name, vol.Invalid)
@@ -34,10 +34,10 @@ func (v *verifier) checkVolumes() {
 func (v *verifier) checkAttach(h *host) {
 	held := map[string][]string{}
 	for j := range h.node.Pods {
-		addClaims(held, h.node.VolumeLimits, h.node.Pods[j].Volumes)
+		addClaims(held, h.node.VolumeLimits, claims(h.node.Pods[j].Volumes))
 	}
 	for _, i := range h.pods {
-		addClaims(held, h.node.VolumeLimits, v.p.Pods[i].Volumes)
+		addClaims(held, h.node.VolumeLimits, claims(v.p.Pods[i].Volumes))
 		for _, d := range sortedKeys(held) {
 			if limit := h.node.VolumeLimits[d]; len(held[d]) > int(limit) {
 				v.add(RuleAttachLimit, i, h.name, "%s joins node %s, which then attaches %d volumes of CSI driver %s, over its limit of %d",
@@ -58,6 +58,14 @@ func addClaims(held map[string][]string, limits map[string]int32, vols []packing
 	}
 }
 
+// claims returns the claims of vols, nil for none.
+func claims(vols *packing.Volumes) []packing.Volume {
+	if vols == nil {
+		return nil
+	}
+	return vols.Claims
+}
+
 func sortedKeys(m map[string][]string) []string {
 	out := make([]string, 0, len(m))
 	for k := range m {
@@ -70,10 +78,11 @@ func sortedKeys(m map[string][]string) []string {
 // checkVolumeRequirements reports pending pod i on h, of labels, when h
 // meets none of the alternatives of its volumes' requirements.
 func (v *verifier) checkVolumeRequirements(i int, h *host, labels map[string]string) {
-	vr := v.p.Pods[i].VolumeRequirements
-	if len(vr) == 0 {
+	vols := v.p.Pods[i].Volumes
+	if vols == nil || len(vols.Requirements) == 0 {
 		return
 	}
+	vr := vols.Requirements
 	var first error
 	for _, alt := range vr {
 		err := alt.Matches(labels)
