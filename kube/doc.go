@@ -305,7 +305,12 @@
 // with their mounts, no LimitRange: Karpenter's virtual pods never reach
 // admission). A buffer that is not ready (no ref, an unsupported group or
 // kind, the object missing) is named in a warning with its
-// *buffer.RefError; a limit that is not a quantity is an *ObjectError.
+// *buffer.RefError. What the CRD rejects is an *ObjectError wrapping
+// [ErrInvalid] naming the field, file and document: a limit that is not a
+// quantity, a negative replicas, percentage or limit, and its CEL rules (a
+// podTemplateRef needs replicas or limits; podTemplateRef and scalableRef
+// exclude each other). A percentage beside a podTemplateRef, which the
+// CRD lets through and Karpenter ignores, is ignored with a warning.
 // [Cluster.Problem] appends the ready buffers' virtual pods
 // (capacity-buffer-<name>-<i>, packing.Pod.Buffer set) after every other
 // pending pod: the solve keeps their room and reports them in
@@ -315,7 +320,10 @@
 // pods there are, since Karpenter's feature gate is off by default: a
 // cluster that has the CRD and buffers but not the gate provisions no
 // headroom, which nodeplan does not know. The buffers' pods count against
-// MaxReplicas with the workloads'.
+// MaxReplicas with the workloads': the error names the field that gave
+// the count (spec.replicas, spec.percentage or spec.limits). Errors about
+// a buffer or a PodTemplate found while evaluating them name the file
+// and document too.
 //
 // # Volume topology
 //
