@@ -105,6 +105,7 @@ func TestStaticNodePoolInvalid(t *testing.T) {
 		{"negative replicas", NodePoolSpec{Replicas: new(int64(-1))}, "spec.replicas"},
 		{"weight", NodePoolSpec{Replicas: &two, Weight: &one}, "spec.weight"},
 		{"cpu limit", NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nodes": resource.MustParse("3"), "cpu": resource.MustParse("8")}}, "spec.limits.cpu"},
+		{"gpu limit, its key quoted", NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}}, `spec.limits["nvidia.com/gpu"]`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
