@@ -358,8 +358,8 @@ func (b *builder) build() (Cluster, error) {
 func (b *builder) staticWarning() []string {
 	var pools []string
 	for i := range b.pools {
-		if r := b.pools[i].Spec.Replicas; r != nil {
-			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", b.pools[i].Metadata.Name, *r))
+		if np := &b.pools[i]; np.Static() {
+			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", np.Metadata.Name, *np.Spec.Replicas))
 		}
 	}
 	if len(pools) == 0 {

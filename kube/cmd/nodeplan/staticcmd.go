@@ -195,7 +195,7 @@ func (r *staticReport) writeTable(w io.Writer) error {
 func withoutStaticDrift(fs []drift.Finding, c *kube.Cluster) ([]drift.Finding, []drift.Blocked) {
 	static := map[string]bool{}
 	for i := range c.NodePools {
-		if c.NodePools[i].Spec.Replicas != nil {
+		if c.NodePools[i].Static() {
 			static[c.NodePools[i].Metadata.Name] = true
 		}
 	}
