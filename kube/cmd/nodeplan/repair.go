@@ -59,7 +59,7 @@ type repairReport struct {
 	Nodes        []repairNode  `json:"nodes"`
 	NodePools    []poolHealth  `json:"nodePools"`
 	Replacements []replacement `json:"replacements"`
-	Homes        []home  `json:"homes"`
+	Homes        []home        `json:"homes"`
 	Summary      repairSummary `json:"summary"`
 	Currency     string        `json:"currency"`
 	Notes        []string      `json:"notes"`
