@@ -243,8 +243,12 @@
 // (the created NodeClaims and replacements; null when launch is),
 // remove[] {nodeClaim, kind (Unresolved, Empty or Occupied), cost,
 // doNotDisrupt}, replace[] (the drifted NodeClaims replaced),
-// explanations[] {why, nodeClaim, message}}, summary {create, remove,
+// explanations[] {reason, nodeClaim, message}}, summary {create, remove,
 // replace, createPerHour, unknownPrice}, currency, notes[], warnings[].
+// reason is a code and message its text, as in repair's nodes[];
+// explanations[] named the code why before v1.14's static support was
+// released. drift's blocked[] keeps its older spelling: reason the code,
+// why the text.
 //
 // kind DiffReport has now, nowFrom, nodePools[] {nodePool ("" for the
 // nodes outside NodePools), nodesNow, nodesAdded, nodesRemoved,
