@@ -125,7 +125,6 @@ func (b *builder) capacityBuffers(c *Cluster) error {
 	if err != nil {
 		return err
 	}
-	pods := 0
 	for i := range bufs {
 		r := buffer.Evaluate(bufs[i], ws)
 		if !r.Ready() {
@@ -135,12 +134,26 @@ func (b *builder) capacityBuffers(c *Cluster) error {
 			return &ObjectError{Kind: KindCapacityBuffer, Namespace: r.Namespace, Name: r.Name, Field: countField(&bufs[i], ws, r.Replicas),
 				Err: fmt.Errorf("%d more buffer pods bring the pods loaded to %d, over the limit of %d", r.Replicas, b.replicas, MaxReplicas)}
 		}
-		pods += len(r.Pods())
 		c.Buffers = append(c.Buffers, r)
 	}
-	b.warn("capacity buffers: %d, holding room for %d virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)",
-		len(bufs), pods)
 	return nil
+}
+
+// BufferWarnings returns the warning of the commands whose plans hold
+// room for c's CapacityBuffers (provision, consolidate, diff): how many
+// buffers and virtual pods there are, since Karpenter provisions for them
+// only with its CapacityBuffer feature gate on; nil without buffers. It
+// is not in c.Warnings, which every command prints. O(buffers).
+func (c *Cluster) BufferWarnings() []string {
+	if len(c.Buffers) == 0 {
+		return nil
+	}
+	pods := 0
+	for i := range c.Buffers {
+		pods += len(c.Buffers[i].Pods())
+	}
+	return []string{fmt.Sprintf("capacity buffers: %d, holding room for %d virtual pods "+
+		"(Karpenter provisions for them only with its CapacityBuffer feature gate on)", len(c.Buffers), pods)}
 }
 
 // countField names the field of buf that gave its count of pods n, as

@@ -47,7 +47,9 @@ func TestCapacityBuffers(t *testing.T) {
 	var re *buffer.RefError
 	require.ErrorAs(t, broken.Err, &re)
 	assert.Equal(t, "spec.scalableRef.kind", re.Field)
-	assert.Contains(t, c.Warnings, "capacity buffers: 3, holding room for 4 virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)")
+	assert.Equal(t, []string{"capacity buffers: 3, holding room for 4 virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)"},
+		c.BufferWarnings(), "the commands that hold room for buffers print it")
+	assert.NotContains(t, c.Warnings, c.BufferWarnings()[0], "not every command")
 
 	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	require.NoError(t, err)

@@ -316,8 +316,9 @@
 // pending pod: the solve keeps their room and reports them in
 // packing.Plan.Headroom, consolidation keeps Karpenter's rules for them,
 // [Cluster.Apply] binds none of them, and [Headroom] reports each buffer
-// for nodeplan provision. One warning says how many buffers and virtual
-// pods there are, since Karpenter's feature gate is off by default: a
+// for nodeplan provision. One warning ([Cluster.BufferWarnings], printed
+// by provision, consolidate and diff, not in Warnings) says how many
+// buffers and virtual pods there are, since Karpenter's feature gate is off by default: a
 // cluster that has the CRD and buffers but not the gate provisions no
 // headroom, which nodeplan does not know. The buffers' pods count against
 // MaxReplicas with the workloads': the error names the field that gave
