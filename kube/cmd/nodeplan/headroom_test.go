@@ -87,3 +87,22 @@ func TestBufferWarning(t *testing.T) {
 		})
 	}
 }
+
+// TestDiffHeadroom: diff launches and prices nodes for the buffers'
+// virtual pods, so it reports their headroom as provision does, in the
+// table and as headroom[] in JSON.
+func TestDiffHeadroom(t *testing.T) {
+	out, _ := check(t, []string{"diff", "-f", bufferFile}, exitOK, "Headroom (capacity buffers):", "")
+	assert.Regexp(t, `shop/batch\s+2\s+`, out)
+	js, _ := check(t, []string{"diff", "-f", bufferFile, "-o", "json"}, exitOK, `"headroom"`, "")
+	var r struct {
+		Headroom []struct {
+			Name     string
+			Replicas int
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &r))
+	require.Len(t, r.Headroom, 3)
+	assert.Equal(t, "batch", r.Headroom[0].Name)
+	assert.Equal(t, 2, r.Headroom[0].Replicas)
+}

@@ -82,7 +82,8 @@
 // buffer: the replicas it asks for, how many of its virtual pods existing
 // nodes hold, how many need new NodeClaims (which the plan launches and
 // prices) and how many fit nowhere, and the Provisioning condition; -o
-// json has them as headroom[].
+// json has them as headroom[]. diff, whose plan launches and prices the
+// same nodes, prints and reports the same headroom.
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes
 // of NodePools are labelled with (topology.kubernetes.io/region, as
@@ -262,7 +263,11 @@
 // nodePools[] counts and prices for the whole cluster,
 // differencePerMonth, movedPods, placedPods, unschedulablePods,
 // currency}, notes[], warnings[]. Prices leave the nodes of unknown price
-// out; the unknownPrice counts say how many. provision --then-consolidate
+// out; the unknownPrice counts say how many. headroom[] (absent without
+// CapacityBuffers; added to the first schema) is provision's, of the
+// provisioning step: the buffers' virtual pods are launched and priced
+// in the plan diff compares, and the table prints the same Headroom lines
+// after the provisioning summary. provision --then-consolidate
 // -o json prints the ProvisioningReport with one field added,
 // consolidation: the ConsolidationReport of the cluster with the plan
 // applied.
