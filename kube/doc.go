@@ -586,7 +586,7 @@
 //
 // Or from files, the same objects as kubectl prints them:
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges,csinodes -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodeoverlays,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,csinodes,limitranges,podtemplates,capacitybuffers -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //

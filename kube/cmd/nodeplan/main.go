@@ -48,8 +48,13 @@
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
 // PersistentVolumeClaims, PersistentVolumes and StorageClasses (a pod is
-// kept in the zones its volumes allow), karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
-// EC2NodeClasses, as YAML or JSON: one object per document, kind List (the
+// kept in the zones its volumes allow), CSINodes (the nodes' CSI attach
+// limits), LimitRanges (the container defaults of the pods workloads
+// expand to), karpenter.sh/v1 NodePools and NodeClaims, karpenter.k8s.aws/v1
+// EC2NodeClasses, karpenter.sh/v1alpha1 NodeOverlays (prices and capacity
+// of the catalog; every command warns of an overlay that is not applied or
+// selects no offering), and PodTemplates and autoscaling.x-k8s.io/v1beta1
+// CapacityBuffers (headroom), as YAML or JSON: one object per document, kind List (the
 // output of kubectl get -o yaml), typed lists such as PodList or
 // NodePoolList (raw API responses, whose items carry no kind), and the
 // output of kubectl cluster-info dump. karpenter.sh/v1beta1 NodePools and
