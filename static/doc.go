@@ -60,6 +60,13 @@
 //   - A NodeClaim without a providerID that is being deleted has no node
 //     in Karpenter's cluster state, which then counts it active until it
 //     is gone; nodeplan counts it deleting, as it is.
+//   - Karpenter's scale-down lists every pod bound to a node
+//     (utils/node/node.go:107-119), Succeeded and Failed ones included, so
+//     a finished pod keeps a node from being empty and adds to its cost.
+//     Package kube drops finished pods when it loads a node (they hold no
+//     resources and will not come back), so such a node is empty here.
+//     A do-not-disrupt pod blocks here as in Karpenter even while it
+//     terminates (IsDoNotDisruptActive: [disruption.DoNotDisruptActive]).
 //   - Karpenter's pending-disruption state lives in its memory; a host
 //     that cannot see it leaves [Claim].PendingDisruption false.
 //
