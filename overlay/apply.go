@@ -149,11 +149,11 @@ type match struct {
 // add processes one overlay in order and returns its outcome.
 func (st *state) add(o *Overlay) Outcome {
 	out := Outcome{Overlay: o.Name}
-	if err := runtimeErr(o); err != nil {
+	reqs, err := runtimeErr(o)
+	if err != nil {
 		out.Status, out.Reason = Invalid, err.Error()
 		return out
 	}
-	reqs, _ := compile(o.Requirements) // runtimeErr compiled it
 	ms := st.matches(reqs)
 	if with, ok := st.conflict(o, ms); ok {
 		out.Status, out.With = Conflict, with
