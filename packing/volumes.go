@@ -237,6 +237,16 @@ func (r *run) attachReason(v view, best Reason) Reason {
 	return best
 }
 
+// fitsNodeExceptAttach is [run.fitsNode] without nd's attach limits: it
+// asks fitsNode about a copy of nd without them. The copy shares nd's
+// slices and maps, which fitsNode only reads. attachReason runs once per
+// unschedulable pod, off the hot path.
+func (r *run) fitsNodeExceptAttach(v view, nd *nodeT) bool {
+	free := *nd
+	free.attach = nil
+	return r.fitsNode(v, &free)
+}
+
 // checkVolumes checks a pod's volumes: a counted volume (of a driver)
 // names its claim.
 func checkVolumes(is issues, vols []Volume) issues {
