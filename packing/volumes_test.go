@@ -291,18 +291,33 @@ func TestPropertyAttachLimits(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// BenchmarkAttachLimits solves pods with claims against limited nodes,
-// and the same pods without volumes, whose hot path must not grow.
+// BenchmarkAttachLimits solves 60 pods against two existing nodes:
+// nodes=limited/volumes=true, pods with claims against nodes with CSI
+// attach limits; nodes=limited/volumes=false, the same pods without
+// volumes against the same limited nodes (each node still checks its
+// limits); nodes=unlimited/volumes=false, those pods against nodes without
+// VolumeLimits, the path a cluster without CSI limits takes, whose cost
+// must not grow.
 func BenchmarkAttachLimits(b *testing.B) {
-	for _, withVols := range []bool{false, true} {
-		b.Run(fmt.Sprintf("volumes=%t", withVols), func(b *testing.B) {
+	variants := []struct {
+		limited, withVols bool
+	}{{true, true}, {true, false}, {false, false}}
+	for _, vr := range variants {
+		name := fmt.Sprintf("nodes=%s/volumes=%t", map[bool]string{true: "limited", false: "unlimited"}[vr.limited], vr.withVols)
+		b.Run(name, func(b *testing.B) {
 			pods := claimPods(60, csiDriver)
-			if !withVols {
+			if !vr.withVols {
 				for i := range pods {
 					pods[i].Volumes = nil
 				}
 			}
-			nodes := []packing.Node{limitedNode("n1", map[string]int32{csiDriver: 10}), limitedNode("n2", map[string]int32{csiDriver: 24})}
+			limits := func(n int32) map[string]int32 {
+				if !vr.limited {
+					return nil
+				}
+				return map[string]int32{csiDriver: n}
+			}
+			nodes := []packing.Node{limitedNode("n1", limits(10)), limitedNode("n2", limits(24))}
 			p := packing.Problem{Pods: pods, Nodes: nodes, NodePools: []packing.NodePool{pool("default")}, Catalog: buildCatalog(b, huge)}
 			b.ReportAllocs()
 			for b.Loop() {
