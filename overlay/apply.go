@@ -228,13 +228,14 @@ func (m *matcher) compatible(t *instancetypes.InstanceType) bool {
 
 // offerings returns the indices of t's offerings reqs is compatible with,
 // as Offerings.Compatible (K/cloudprovider/types.go:554-557): each of the
-// offering's labels (zone, capacity type, a reserved offering's
-// reservation) that reqs constrains must be allowed.
+// offering's labels that reqs constrains must be allowed: zone and
+// capacity type ([instancetypes.Offering.Compatible]) and a reserved
+// offering's reservation.
 func offerings(t *instancetypes.InstanceType, reqs requirements.Set) []int {
-	zone, ct, res := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType), reqs.Get(labelReservationID)
+	res := reqs.Get(labelReservationID)
 	var out []int
 	for i, o := range t.Offerings {
-		if zone.Has(o.Zone) && ct.Has(o.CapacityType.String()) && (o.ReservationID == "" || res.Has(o.ReservationID)) {
+		if o.Compatible(reqs) && (o.ReservationID == "" || res.Has(o.ReservationID)) {
 			out = append(out, i)
 		}
 	}
