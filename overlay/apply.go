@@ -117,7 +117,7 @@ func newState(cat *instancetypes.Catalog, pools []packing.NodePool) *state {
 	st := &state{pools: pools, cats: make([]*instancetypes.Catalog, len(pools)),
 		bases: make([]requirements.Set, len(pools)), upd: make([]map[string]*update, len(pools))}
 	for i := range pools {
-		c := cmp.Or(pools[i].Catalog, cat)
+		c := pools[i].CatalogOr(cat)
 		if c == nil {
 			continue
 		}
