@@ -72,8 +72,9 @@
 //
 // [Verify] is the independent checker of a Result: it counts the
 // NodeClaims again and checks each [Rule] (limits.nodes, when to create,
-// exact scale-down, drift candidates and budget), sharing no code with
-// Decide but disruption's budget rule.
+// exact scale-down in Karpenter's order, recomputed, drift candidates and
+// budget), sharing no code with Decide but disruption's rules (budget,
+// do-not-disrupt, eviction cost, lifetime remaining).
 //
 // Static pools are not provisioned for pending pods, consolidated, or
 // drifted by the drift package's rules; their nodes stay existing
