@@ -7,7 +7,7 @@
 // operator says are true (a negotiated discount, a licence fee, hugepages
 // or a device plugin's resources).
 //
-// An [Overlay] is one NodeOverlay's spec; the name overlay.Overlay
+// An [Overlay] is one NodeOverlay; the name overlay.Overlay
 // stutters on purpose: it is the package's one central type, as time.Time
 // is.
 //
