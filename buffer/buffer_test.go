@@ -2,6 +2,7 @@ package buffer_test
 
 import (
 	"errors"
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -273,4 +274,45 @@ func TestEnums(t *testing.T) {
 	assert.Equal(t, "FitsExistingCapacity", buffer.FitsExistingCapacity.String())
 	assert.Equal(t, "ReplicaSet", buffer.ReplicaSet.String())
 	assert.Equal(t, "Deployment default/d", dTarget.String())
+}
+
+// TestEvaluateTooManyReplicas: a count above MaxReplicas is a ReplicasError
+// naming the field that produced it, and no pods; MaxReplicas itself
+// resolves. Karpenter would try to build that many virtual pods
+// (K/state/virtualpods/utilities.go:81-120); nodeplan refuses.
+func TestEvaluateTooManyReplicas(t *testing.T) {
+	over := int32(buffer.MaxReplicas + 1)
+	big := buffer.Workload{Template: template, Replicas: 1_000_000, HasReplicas: true}
+	tests := []struct {
+		name  string
+		b     buffer.Buffer
+		field string // "" resolves
+	}{
+		{"replicas", podTemplateBuffer(&over, nil), "spec.replicas"},
+		{"replicas at the cap", podTemplateBuffer(ptr(buffer.MaxReplicas), nil), ""},
+		{"replicas max int32", podTemplateBuffer(ptr(math.MaxInt32), nil), "spec.replicas"},
+		{"percentage", scalableBuffer(ptr(1), ptr(50), nil), "spec.percentage"},
+		{"limits", podTemplateBuffer(nil, cpuLimit(buffer.MaxReplicas+1)), "spec.limits.cpu"},
+		{"limits bound a huge percentage", scalableBuffer(nil, ptr(100), cpuLimit(10)), ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			r := buffer.Evaluate(tc.b, buffer.Workloads{ptTarget: {Template: template}, dTarget: big})
+			if tc.field == "" {
+				require.NoError(t, r.Err)
+				assert.True(t, r.Ready())
+				assert.LessOrEqual(t, r.Replicas, int32(buffer.MaxReplicas))
+				return
+			}
+			assert.Equal(t, buffer.ResolutionFailed, r.Reason)
+			require.ErrorIs(t, r.Err, buffer.ErrTooManyReplicas)
+			var re *buffer.ReplicasError
+			require.ErrorAs(t, r.Err, &re)
+			assert.Equal(t, tc.field, re.Field)
+			assert.Greater(t, re.Replicas, int64(buffer.MaxReplicas))
+			assert.Contains(t, r.Err.Error(), "default/cb")
+			assert.Zero(t, r.Replicas)
+			assert.Nil(t, r.Pods())
+		})
+	}
 }

@@ -9,6 +9,8 @@
 // formula: the larger of spec.replicas and a percentage of the workload's
 // replicas (rounded up, at least 1), bounded by how many template pods fit
 // in spec.limits. Its [Reason] is the ReadyForProvisioning condition's.
+// The name buffer.Buffer stutters on purpose: it is the package's one
+// central type, as time.Time is.
 // [Result.Pods] are the buffer's virtual pods, named
 // capacity-buffer-<name>-<i>: pending pods marked with
 // [packing.Pod.Buffer], which packing.Solve places like any pod but
@@ -17,7 +19,7 @@
 // run.
 //
 // Everything here is pure: no clock, no I/O, inputs never modified. The
-// cost is linear in the limits and the replicas.
+// cost is linear in the limits and the replicas (at most [MaxReplicas]).
 //
 // Where nodeplan differs from Karpenter, on purpose:
 //
@@ -29,6 +31,10 @@
 //     math.MaxInt32, where Karpenter divides float64s and converts an
 //     out-of-range float to int32 (implementation-defined in Go); they
 //     agree on every count below 2^53.
+//   - A count above [MaxReplicas] (100,000) is ResolutionFailed with a
+//     [ReplicasError] naming the field that produced it (wrapping
+//     [ErrTooManyReplicas]), where Karpenter would build that many
+//     virtual pods, up to math.MaxInt32 of them, and run out of memory.
 //   - A spec the CRD's OpenAPI validation rejects (a negative replicas,
 //     percentage or limit) is ResolutionFailed with a named error
 //     ([ErrInvalidBuffer]) rather than whatever Karpenter would compute.

@@ -34,3 +34,32 @@ func (e *RefError) Error() string {
 
 // Unwrap returns the sentinel.
 func (e *RefError) Unwrap() error { return e.Err }
+
+// MaxReplicas is the most replicas [Evaluate] resolves a buffer to: each
+// replica becomes a pod ([Result.Pods]), and a spec asking for up to
+// math.MaxInt32 of them would exhaust memory. It matches the number of
+// pending pods package kube expands its workloads into.
+const MaxReplicas = 100_000
+
+// ErrTooManyReplicas is wrapped by the error of a buffer whose replicas
+// exceed [MaxReplicas].
+var ErrTooManyReplicas = errors.New("too many replicas")
+
+// ReplicasError is why a buffer does not resolve although its ref does:
+// the field that produced its replica count (spec.replicas,
+// spec.percentage or spec.limits.<resource>) asks for more than
+// [MaxReplicas]. It wraps [ErrTooManyReplicas].
+type ReplicasError struct {
+	Buffer   string // namespace/name
+	Field    string
+	Replicas int64
+}
+
+// Error returns "capacitybuffer <ns/name> <field>: <n> replicas: too many
+// replicas (limit <MaxReplicas>)".
+func (e *ReplicasError) Error() string {
+	return fmt.Sprintf("capacitybuffer %s %s: %d replicas: %v (limit %d)", e.Buffer, e.Field, e.Replicas, ErrTooManyReplicas, MaxReplicas)
+}
+
+// Unwrap returns [ErrTooManyReplicas].
+func (e *ReplicasError) Unwrap() error { return ErrTooManyReplicas }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"slices"
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
@@ -77,10 +76,11 @@ var scalableKinds = map[string]Kind{"Deployment": Deployment, "StatefulSet": Sta
 type Result struct {
 	Namespace, Name string
 	Reason          Reason
-	// Err, for a Reason other than Resolved, is a [RefError] or wraps
-	// [ErrInvalidBuffer].
+	// Err, for a Reason other than Resolved, is a [RefError], a
+	// [ReplicasError] or wraps [ErrInvalidBuffer].
 	Err error
-	// Replicas is the buffer's status.replicas; 0 unless Resolved.
+	// Replicas is the buffer's status.replicas; 0 unless Resolved, at most
+	// [MaxReplicas].
 	Replicas int32
 	// Template is the resolved workload's pod template.
 	Template packing.Pod
@@ -97,8 +97,9 @@ func (r *Result) Ready() bool { return r.Reason == Resolved }
 // (resolveAndUpdateStatus): neither ref set, or an unsupported group or
 // kind → ResolutionFailed; the target missing from ws → PodTemplateNotFound
 // or ScalableRefNotFound; else Resolved with [Replicas]. An invalid spec
-// (see [Buffer.Validate]) is ResolutionFailed with that error. Evaluate
-// does not modify b or ws. O(len(Limits) + resources).
+// (see [Buffer.Validate]) is ResolutionFailed with that error, and so is a
+// count above [MaxReplicas] (a [ReplicasError]), which nodeplan will not
+// expand into pods. Evaluate does not modify b or ws. O(len(Limits) + resources).
 func Evaluate(b Buffer, ws Workloads) Result {
 	r := Result{Namespace: b.Namespace, Name: b.Name, Reason: ResolutionFailed}
 	if r.Err = b.Validate(); r.Err != nil {
@@ -114,7 +115,12 @@ func Evaluate(b Buffer, ws Workloads) Result {
 		r.Reason, r.Err = notFound(&b, t)
 		return r
 	}
-	r.Reason, r.Template, r.Replicas = Resolved, w.Template, Replicas(b, w)
+	n, field := count(b, w)
+	if n > MaxReplicas {
+		r.Err = &ReplicasError{Buffer: b.Key(), Field: field, Replicas: n}
+		return r
+	}
+	r.Reason, r.Template, r.Replicas = Resolved, w.Template, int32(max(n, 0))
 	return r
 }
 
@@ -144,26 +150,27 @@ func notFound(b *Buffer, t Target) (Reason, error) {
 // (they agree below 2^53) and saturates at math.MaxInt32 where Karpenter
 // converts an out-of-range float to int32. O(len(Limits)).
 func Replicas(b Buffer, w Workload) int32 {
-	var candidates []int64
+	n, _ := count(b, w)
+	return clamp(n)
+}
+
+// count is [Replicas] before it saturates, and the field that produced
+// it: spec.replicas, spec.percentage, spec.limits.<resource>, or "" for
+// nothing applies.
+func count(b Buffer, w Workload) (int64, string) {
+	desired, field := int64(0), ""
 	if b.PodTemplate == "" && b.HasPercentage {
 		if n := workloadReplicas(w); n > 0 {
-			candidates = append(candidates, percentReplicas(n, int64(b.Percentage)))
+			desired, field = percentReplicas(n, int64(b.Percentage)), "spec.percentage"
 		}
 	}
-	if b.HasReplicas {
-		candidates = append(candidates, int64(b.Replicas))
+	if b.HasReplicas && (field == "" || int64(b.Replicas) > desired) {
+		desired, field = int64(b.Replicas), "spec.replicas"
 	}
-	desired := int64(0)
-	if len(candidates) > 0 {
-		desired = slices.Max(candidates)
+	if limit, res, ok := limitReplicas(b.Limits, w.Template); ok && (field == "" || limit < desired) {
+		desired, field = limit, "spec.limits."+string(res)
 	}
-	if limit, ok := limitReplicas(b.Limits, w.Template); ok {
-		if len(candidates) == 0 {
-			return clamp(limit)
-		}
-		desired = min(desired, limit)
-	}
-	return clamp(desired)
+	return desired, field
 }
 
 // workloadReplicas is w's spec.replicas, 1 when unset.
@@ -185,18 +192,20 @@ func percentReplicas(n, pct int64) int64 {
 }
 
 // limitReplicas is the least floor(limit / request) over the resources in
-// both limits and pod's requests with a non-zero request, and whether
-// there is any.
-func limitReplicas(limits map[resources.Name]int64, pod packing.Pod) (int64, bool) {
-	best, ok := int64(math.MaxInt64), false
+// both limits and pod's requests with a non-zero request, the first
+// resource (by name) giving it, and whether there is any.
+func limitReplicas(limits map[resources.Name]int64, pod packing.Pod) (int64, resources.Name, bool) {
+	best, name, ok := int64(math.MaxInt64), resources.Name(""), false
 	for _, n := range resources.SortedNames(limits) {
 		req := pod.Requests.Get(n)
 		if req <= 0 {
 			continue
 		}
-		best, ok = min(best, limits[n]/req), true
+		if q := limits[n] / req; !ok || q < best {
+			best, name, ok = q, n, true
+		}
 	}
-	return best, ok
+	return best, name, ok
 }
 
 // clamp saturates v into 0..MaxInt32.

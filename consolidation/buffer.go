@@ -18,7 +18,7 @@ type headroom struct {
 // as Karpenter's provisioner records bufferPodCounts
 // (K/controllers/provisioning/buffers.go:210-221).
 func (s *state) provisioningHeadroom() error {
-	if !hasBufferPods(s.c.Pending) {
+	if !packing.HasBuffer(s.c.Pending) {
 		return nil
 	}
 	m, err := s.simulate(nil)
@@ -32,15 +32,6 @@ func (s *state) provisioningHeadroom() error {
 		}
 	}
 	return nil
-}
-
-func hasBufferPods(pods []packing.Pod) bool {
-	for i := range pods {
-		if pods[i].Buffer != "" {
-			return true
-		}
-	}
-	return false
 }
 
 // holdsHeadroom reports whether the provisioning pass held buffer pods on

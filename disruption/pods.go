@@ -13,16 +13,29 @@ import (
 const AnnotationDoNotDisrupt = "karpenter.sh/do-not-disrupt"
 
 // PodBlocks reports whether pod p blocks the voluntary disruption of its
-// node at now, and a sentence why: p.DoNotDisrupt is "true", or a positive
-// duration (time.ParseDuration) that has not elapsed since p.CreationTime.
-// As in Karpenter, any other value (a typo, "0s", "-5m") is ignored, and a
-// duration on a pod without a CreationTime blocks (fail safe). A
-// [packing.Pod.Terminating] pod never blocks: it is going anyway
-// (Karpenter's IsDisruptable). PodBlocks allocates only for its sentence
-// and is safe for concurrent use.
+// node at now, and a sentence why: its do-not-disrupt is active
+// ([DoNotDisruptActive]) and it is not [packing.Pod.Terminating]. A
+// terminating pod never blocks: it is going anyway (Karpenter's
+// IsDisruptable). PodBlocks allocates only for its sentence and is safe for
+// concurrent use.
 func PodBlocks(p packing.Pod, now time.Time) (bool, string) {
+	if p.Terminating {
+		return false, ""
+	}
+	return DoNotDisruptActive(p, now)
+}
+
+// DoNotDisruptActive reports whether pod p's do-not-disrupt is active at
+// now, and a sentence why: p.DoNotDisrupt is "true", or a positive duration
+// (time.ParseDuration) that has not elapsed since p.CreationTime. As in
+// Karpenter's IsDoNotDisruptActive, any other value (a typo, "0s", "-5m")
+// is ignored, a duration on a pod without a CreationTime is active (fail
+// safe), and a terminating pod is not exempt (unlike [PodBlocks]).
+// DoNotDisruptActive allocates only for its sentence and is safe for
+// concurrent use.
+func DoNotDisruptActive(p packing.Pod, now time.Time) (bool, string) {
 	switch v := p.DoNotDisrupt; {
-	case v == "" || p.Terminating:
+	case v == "":
 		return false, ""
 	case v == "true":
 		return true, fmt.Sprintf("pod %s/%s has %s=true", p.Namespace, p.Name, AnnotationDoNotDisrupt)

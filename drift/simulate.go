@@ -18,7 +18,6 @@ import (
 // pods and the replacements (packing.SolveVouched).
 type sim struct {
 	*disruption.WhatIf
-	catalog *instancetypes.Catalog
 	// base is the what-if's problem: a replacement's allocatable comes
 	// from its NodePool's catalog (an overlay's capacity, say).
 	base packing.Problem
@@ -37,7 +36,7 @@ func newSim(cl Cluster, catalog *instancetypes.Catalog) *sim {
 	}
 	base := packing.Problem{NodePools: pools, Catalog: catalog, DaemonSets: cl.DaemonSets}
 	v := vouch.Of(cl.Nodes, func(s *NodeClaimState) string { return s.Node.Name })
-	return &sim{WhatIf: disruption.NewWhatIf(nodes, base, v, packing.Options{}), catalog: catalog, base: base}
+	return &sim{WhatIf: disruption.NewWhatIf(nodes, base, v, packing.Options{}), base: base}
 }
 
 // empty reports whether the named node runs no reschedulable pods,

@@ -90,15 +90,7 @@ func rebuild(old *InstanceType, t InstanceType) (*InstanceType, error) {
 		}
 		return built, err
 	}
-	errs := append(validateResources(t), validateOfferings(t)...)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
-	}
-	cp := t
-	cp.Offerings = slices.Clone(t.Offerings)
-	slices.SortFunc(cp.Offerings, compareOfferings)
-	cp.Allocatable = t.Capacity.Sub(t.Overhead)
-	return &cp, nil
+	return ownCopy(t, nil)
 }
 
 // sameUsable reports whether the usable offerings of a and b have the same

@@ -15,15 +15,10 @@ func build(t InstanceType) (*InstanceType, error) {
 	if err := t.Requirements.Validate(); err != nil {
 		errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
 	}
-	errs = append(errs, validateResources(t)...)
-	errs = append(errs, validateOfferings(t)...)
-	if len(errs) > 0 {
-		return nil, errors.Join(errs...)
+	cp, err := ownCopy(t, errs)
+	if err != nil {
+		return nil, err
 	}
-	cp := t
-	cp.Offerings = slices.Clone(t.Offerings)
-	slices.SortFunc(cp.Offerings, compareOfferings)
-	cp.Allocatable = t.Capacity.Sub(t.Overhead)
 	name, err := requirements.New(requirements.LabelInstanceType, requirements.In, t.Name)
 	if err != nil { // validateName accepted the name: a bug here
 		return nil, fieldErr(t.Name, "name", ErrInvalidName, "%v", err)
@@ -33,6 +28,24 @@ func build(t InstanceType) (*InstanceType, error) {
 		return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "%v", err)
 	}
 	cp.Requirements = reqs
+	return cp, nil
+}
+
+// ownCopy validates t's resources and offerings and, when they and errs
+// (the caller's findings so far) are clean, returns the catalog's copy of
+// t: its offerings cloned and sorted, its Allocatable computed; its
+// requirements are t's, for the caller to complete. Else it returns the
+// errors, joined.
+func ownCopy(t InstanceType, errs []error) (*InstanceType, error) {
+	errs = append(errs, validateResources(t)...)
+	errs = append(errs, validateOfferings(t)...)
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+	cp := t
+	cp.Offerings = slices.Clone(t.Offerings)
+	slices.SortFunc(cp.Offerings, compareOfferings)
+	cp.Allocatable = t.Capacity.Sub(t.Overhead)
 	return &cp, nil
 }
 

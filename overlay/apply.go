@@ -117,7 +117,7 @@ func newState(cat *instancetypes.Catalog, pools []packing.NodePool) *state {
 	st := &state{pools: pools, cats: make([]*instancetypes.Catalog, len(pools)),
 		bases: make([]requirements.Set, len(pools)), upd: make([]map[string]*update, len(pools))}
 	for i := range pools {
-		c := cmp.Or(pools[i].Catalog, cat)
+		c := pools[i].CatalogOr(cat)
 		if c == nil {
 			continue
 		}
@@ -149,11 +149,11 @@ type match struct {
 // add processes one overlay in order and returns its outcome.
 func (st *state) add(o *Overlay) Outcome {
 	out := Outcome{Overlay: o.Name}
-	if err := runtimeErr(o); err != nil {
+	reqs, err := runtimeErr(o)
+	if err != nil {
 		out.Status, out.Reason = Invalid, err.Error()
 		return out
 	}
-	reqs, _ := compile(o.Requirements) // runtimeErr compiled it
 	ms := st.matches(reqs)
 	if with, ok := st.conflict(o, ms); ok {
 		out.Status, out.With = Conflict, with
@@ -228,13 +228,14 @@ func (m *matcher) compatible(t *instancetypes.InstanceType) bool {
 
 // offerings returns the indices of t's offerings reqs is compatible with,
 // as Offerings.Compatible (K/cloudprovider/types.go:554-557): each of the
-// offering's labels (zone, capacity type, a reserved offering's
-// reservation) that reqs constrains must be allowed.
+// offering's labels that reqs constrains must be allowed: zone and
+// capacity type ([instancetypes.Offering.Compatible]) and a reserved
+// offering's reservation.
 func offerings(t *instancetypes.InstanceType, reqs requirements.Set) []int {
-	zone, ct, res := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType), reqs.Get(labelReservationID)
+	res := reqs.Get(labelReservationID)
 	var out []int
 	for i, o := range t.Offerings {
-		if zone.Has(o.Zone) && ct.Has(o.CapacityType.String()) && (o.ReservationID == "" || res.Has(o.ReservationID)) {
+		if o.Compatible(reqs) && (o.ReservationID == "" || res.Has(o.ReservationID)) {
 			out = append(out, i)
 		}
 	}

@@ -7,6 +7,10 @@
 // operator says are true (a negotiated discount, a licence fee, hugepages
 // or a device plugin's resources).
 //
+// An [Overlay] is one NodeOverlay; the name overlay.Overlay
+// stutters on purpose: it is the package's one central type, as time.Time
+// is.
+//
 // [Apply] takes the catalog, the NodePools ([packing.NodePool]: name,
 // template labels, and the pool's own Catalog when it has one) and the
 // overlays, and returns the pools with a Catalog holding the adjusted

@@ -29,9 +29,10 @@ var capacityTypes = []string{"on-demand", "reserved", "spot"}
 // runtimeErr is Karpenter's RuntimeValidate of an overlay that passed
 // [Validate]: each requirement through v1.ValidateRequirement
 // (K/apis/v1alpha1/nodeoverlay_validation.go:30-56,
-// K/apis/v1/nodeclaim_validation.go:117-160), then that it compiles. nil
-// when the overlay may be applied.
-func runtimeErr(o *Overlay) error {
+// K/apis/v1/nodeclaim_validation.go:117-160), then that it compiles. It
+// returns the compiled requirements, or an error (nil when the overlay may
+// be applied).
+func runtimeErr(o *Overlay) (requirements.Set, error) {
 	var errs []error
 	for i, r := range o.Requirements {
 		if err := requirementErr(r); err != nil {
@@ -39,10 +40,9 @@ func runtimeErr(o *Overlay) error {
 		}
 	}
 	if len(errs) > 0 {
-		return errors.Join(errs...)
+		return requirements.Set{}, errors.Join(errs...)
 	}
-	_, err := compile(o.Requirements)
-	return err
+	return compile(o.Requirements)
 }
 
 // requirementErr is v1.ValidateRequirement without minValues, which an

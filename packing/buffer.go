@@ -59,7 +59,7 @@ func checkBound(is issues, p *Pod) issues {
 // index. It modifies p in place (render owns every slice of it) and does
 // nothing when no pod is a buffer pod. O(pods in p).
 func (p *Plan) separateHeadroom(pods []Pod) {
-	if !hasBuffer(pods) {
+	if !HasBuffer(pods) {
 		return
 	}
 	isBuffer := func(i int) bool { return pods[i].Buffer != "" }
@@ -113,9 +113,10 @@ func (p Plan) HeadroomOnNodes() map[string]int {
 	return out
 }
 
-// hasBuffer reports whether some pod of pods is a buffer pod. It reads
-// the pods in place: a closure over Pod values would copy each one.
-func hasBuffer(pods []Pod) bool {
+// HasBuffer reports whether some pod of pods is a buffer pod
+// ([Pod.Buffer] set). It reads the pods in place (a closure over Pod
+// values would copy each one) and does not allocate. O(len(pods)).
+func HasBuffer(pods []Pod) bool {
 	for i := range pods {
 		if pods[i].Buffer != "" {
 			return true

@@ -178,7 +178,9 @@
 // the attach limit is what keeps a pod off an existing node and no new
 // node can take it, its reason is [AttachLimit]. A pending pod with an
 // invalid claim ([Volume].Invalid: Karpenter's ValidatePersistentVolumeClaims
-// rejects it) is placed nowhere, with kind [InvalidVolume]. The check is
+// rejects it) is placed nowhere, with kind [InvalidVolume]; a Displaced pod's
+// claims are not checked, as Karpenter validates those of pending pods
+// only (controllers/disruption/helpers.go:72-98). The check is
 // one nil test per node for a node without limits and one length test for
 // a pod without volumes, and allocates nothing. Consolidation and drift
 // keep the limits, as their simulations are Solve and their checks

@@ -118,13 +118,15 @@ func (s *static) lookupCounter(c counterDef) (int32, bool) {
 	return i, ok
 }
 
-// fitsNode checks a pod against an existing node, cheapest checks first.
+// fitsNode checks a pod against an existing node, cheapest checks first:
+// the attach limits (one nil test for a node without them), then
+// resources, taints, ports, labels and topology. It is on the hot path, so
+// it is one function; attachReason asks the same without the attach
+// limits through fitsNodeExceptAttach.
 func (r *run) fitsNode(v view, nd *nodeT) bool {
-	return nd.attach.admits(v.info.pod.Volumes.claims()) && r.fitsNodeExceptAttach(v, nd)
-}
-
-// fitsNodeExceptAttach is fitsNode without the attach limits.
-func (r *run) fitsNodeExceptAttach(v view, nd *nodeT) bool {
+	if nd.attach != nil && !nd.attach.admits(v.info.pod.Volumes.claims()) {
+		return false
+	}
 	need := v.info.req
 	if (nd.n.Settling && v.info.pod.Displaced) || !need.Fits(nd.free) || requirements.Tolerates(v.tols, nd.taints) != nil {
 		return false

@@ -149,10 +149,21 @@ func (nc NodeClaim) InFlight(catalog *instancetypes.Catalog, pods []Pod, created
 // PoolCatalog returns the catalog np launches from: its own Catalog when
 // set, else p's; p's for a nil np. O(1).
 func (p Problem) PoolCatalog(np *NodePool) *instancetypes.Catalog {
-	if np != nil && np.Catalog != nil {
+	if np == nil {
+		return p.Catalog
+	}
+	return np.CatalogOr(p.Catalog)
+}
+
+// CatalogOr returns the catalog np launches from, given the catalog its
+// problem or host shares among pools: np's own Catalog when set, else
+// shared (which may be nil). Every package that resolves a pool's catalog uses
+// it, so that the rule is in one place. O(1).
+func (np *NodePool) CatalogOr(shared *instancetypes.Catalog) *instancetypes.Catalog {
+	if np.Catalog != nil {
 		return np.Catalog
 	}
-	return p.Catalog
+	return shared
 }
 
 // CatalogOf is the catalog the named NodePool launches from (see

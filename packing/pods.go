@@ -29,6 +29,9 @@ type podInfo struct {
 	// hostBound: some constraint of the pod, or of another pod that counts
 	// it, is keyed by hostname, so which node it shares matters.
 	hostBound bool
+	// invalid is why Karpenter provisions nothing for the pod because of
+	// its volumes (invalidVolume), "" for nothing.
+	invalid string
 }
 
 // conKind is the kind of a topology constraint.
@@ -99,7 +102,7 @@ func (s *static) compilePods() {
 }
 
 func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
-	info := podInfo{pod: p, req: podRequests(p.Requests)}
+	info := podInfo{pod: p, req: podRequests(p.Requests), invalid: invalidVolume(p)}
 	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.Volumes.reqs())
 	if !s.opts.IgnorePreferences {
 		info.prefs = p.NodeAffinity.Preferred

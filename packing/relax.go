@@ -19,7 +19,7 @@ func (r *run) attempt(i int) bool {
 		r.fails[i] = noAlternative(r.s.pods[i].pod)
 		return false
 	}
-	if why := invalidVolume(r.s.pods[i].pod); why != "" {
+	if why := r.s.pods[i].invalid; why != "" {
 		r.fails[i] = volumeReason(r.s.pods[i].pod, why)
 		return false
 	}

@@ -16,8 +16,11 @@ import (
 // provision for the pod because of this claim (ValidatePersistentVolumeClaims:
 // the claim is missing or being deleted, its volume is missing, its
 // StorageClass…): Solve places such a pending pod nowhere and reports it
-// unschedulable with kind [InvalidVolume] and this text; a bound pod's
-// Invalid is not read. The zero Volume is an unnamed claim of no driver.
+// unschedulable with kind [InvalidVolume] and this text. Karpenter validates
+// the claims of pending pods only (GetPendingPods), not of the pods a
+// consolidation simulation moves, so the Invalid of a bound pod or of a
+// [Pod].Displaced one is not read. The zero Volume is an unnamed claim of
+// no driver.
 type Volume struct {
 	Driver, Claim string
 	Invalid       string
@@ -192,8 +195,13 @@ func sortedDrivers(m map[string]int32) []string {
 }
 
 // invalidVolume returns the reasons Karpenter would not provision for p
-// because of its volumes, joined, or "" when there are none.
+// because of its volumes, joined, or "" when there are none. A Displaced
+// pod has none: Karpenter validates the claims of pending pods only
+// (K/controllers/disruption/helpers.go:72-98).
 func invalidVolume(p *Pod) string {
+	if p.Displaced {
+		return ""
+	}
 	var why []string
 	for _, vol := range p.Volumes.claims() {
 		if vol.Invalid != "" {
@@ -227,6 +235,16 @@ func (r *run) attachReason(v view, best Reason) Reason {
 		return best
 	}
 	return best
+}
+
+// fitsNodeExceptAttach is [run.fitsNode] without nd's attach limits: it
+// asks fitsNode about a copy of nd without them. The copy shares nd's
+// slices and maps, which fitsNode only reads. attachReason runs once per
+// unschedulable pod, off the hot path.
+func (r *run) fitsNodeExceptAttach(v view, nd *nodeT) bool {
+	free := *nd
+	free.attach = nil
+	return r.fitsNode(v, &free)
 }
 
 // checkVolumes checks a pod's volumes: a counted volume (of a driver)

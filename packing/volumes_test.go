@@ -146,8 +146,15 @@ func TestInvalidVolumes(t *testing.T) {
 			check: reasonHas("bad", packing.InvalidVolume, "pod default/bad: Karpenter provisions no node for it: PersistentVolumeClaim default/gone is not in the input")},
 		{name: "not on an existing node either", nodes: []packing.Node{mkNode("n1", "default", "default-instance-type", zone1)},
 			pods: []packing.Pod{mkPod("bad", bad)}, unsched: []string{"bad"}, claims: 0},
+		// K/controllers/disruption/helpers.go:72-98: only pending pods (GetPendingPods) have their claims
+		// validated; the pods of consolidation candidates are appended unvalidated, so a displaced pod moves.
+		{name: "a displaced pod's claims are not checked", nodes: []packing.Node{mkNode("n1", "default", "default-instance-type", zone1)},
+			pods: []packing.Pod{mkPod("moved", bad, displaced)}, claims: 0, check: bindings(1)},
 	})
 }
+
+// displaced marks a pod as one a consolidation simulation moves.
+func displaced(s *podSpec) { s.p.Displaced = true }
 
 // TestVerifyAttachLimits: verify.Plan reports a binding that breaks a
 // node's attach limit, and a placed pod with an invalid volume.
@@ -165,6 +172,13 @@ func TestVerifyAttachLimits(t *testing.T) {
 	assert.Equal(t, []verify.Rule{verify.RuleAttachLimit, verify.RuleAttachLimit, verify.RuleInvalidVolume}, rules)
 	assert.Empty(t, verify.Moves(p, packing.Plan{Bindings: []packing.Binding{{Pod: 0, Node: "n1"}}, Order: []int{0},
 		Unschedulable: []packing.Unschedulable{{Pod: 1, Reason: packing.Reason{Message: "x"}}}})[1:], "only the attach limit")
+	// A displaced pod's claims are not validated (K/controllers/disruption/helpers.go:72-98): placing it is no violation.
+	p.Pods[1].Displaced = true
+	rules = nil
+	for _, v := range verify.Plan(p, plan) {
+		rules = append(rules, v.Rule)
+	}
+	assert.Equal(t, []verify.Rule{verify.RuleAttachLimit, verify.RuleAttachLimit}, rules)
 }
 
 // TestValidateVolumes: a counted volume without a claim and a negative or
@@ -277,18 +291,33 @@ func TestPropertyAttachLimits(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// BenchmarkAttachLimits solves pods with claims against limited nodes,
-// and the same pods without volumes, whose hot path must not grow.
+// BenchmarkAttachLimits solves 60 pods against two existing nodes:
+// nodes=limited/volumes=true, pods with claims against nodes with CSI
+// attach limits; nodes=limited/volumes=false, the same pods without
+// volumes against the same limited nodes (each node still checks its
+// limits); nodes=unlimited/volumes=false, those pods against nodes without
+// VolumeLimits, the path a cluster without CSI limits takes, whose cost
+// must not grow.
 func BenchmarkAttachLimits(b *testing.B) {
-	for _, withVols := range []bool{false, true} {
-		b.Run(fmt.Sprintf("volumes=%t", withVols), func(b *testing.B) {
+	variants := []struct {
+		limited, withVols bool
+	}{{true, true}, {true, false}, {false, false}}
+	for _, vr := range variants {
+		name := fmt.Sprintf("nodes=%s/volumes=%t", map[bool]string{true: "limited", false: "unlimited"}[vr.limited], vr.withVols)
+		b.Run(name, func(b *testing.B) {
 			pods := claimPods(60, csiDriver)
-			if !withVols {
+			if !vr.withVols {
 				for i := range pods {
 					pods[i].Volumes = nil
 				}
 			}
-			nodes := []packing.Node{limitedNode("n1", map[string]int32{csiDriver: 10}), limitedNode("n2", map[string]int32{csiDriver: 24})}
+			limits := func(n int32) map[string]int32 {
+				if !vr.limited {
+					return nil
+				}
+				return map[string]int32{csiDriver: n}
+			}
+			nodes := []packing.Node{limitedNode("n1", limits(10)), limitedNode("n2", limits(24))}
 			p := packing.Problem{Pods: pods, Nodes: nodes, NodePools: []packing.NodePool{pool("default")}, Catalog: buildCatalog(b, huge)}
 			b.ReportAllocs()
 			for b.Loop() {

@@ -93,10 +93,7 @@ func nodeLimit(np packing.NodePool) int64 {
 
 // launch is the pool's cheapest compatible offering in its catalog.
 func launch(np packing.NodePool, cat *instancetypes.Catalog) Launch {
-	if np.Catalog != nil {
-		cat = np.Catalog
-	}
-	if cat == nil {
+	if cat = np.CatalogOr(cat); cat == nil {
 		return Launch{}
 	}
 	t, o, ok := cat.Cheapest(np.Requirements)

@@ -169,6 +169,12 @@ func TestScaleDown(t *testing.T) {
 		{"daemonset do-not-disrupt is occupied", pool("np", 1),
 			[]static.Claim{node("a", "np", packing_dsDND()), node("b", "np", app("default", "x"))},
 			outcome{remove: []string{"b"}}},
+		// K/controllers/static/deprovisioning/controller.go:256 and K/utils/pod/scheduling.go:210-240:
+		// IsDoNotDisruptActive has no terminating exemption, so a terminating daemonset pod with
+		// do-not-disrupt=true still keeps its node from being empty and puts it last
+		{"terminating daemonset do-not-disrupt is occupied", pool("np", 1),
+			[]static.Claim{node("a", "np", terminating(packing_dsDND())), node("b", "np", app("default", "x"))},
+			outcome{remove: []string{"b"}}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

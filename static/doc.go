@@ -60,13 +60,21 @@
 //   - A NodeClaim without a providerID that is being deleted has no node
 //     in Karpenter's cluster state, which then counts it active until it
 //     is gone; nodeplan counts it deleting, as it is.
+//   - Karpenter's scale-down lists every pod bound to a node
+//     (utils/node/node.go:107-119), Succeeded and Failed ones included, so
+//     a finished pod keeps a node from being empty and adds to its cost.
+//     Package kube drops finished pods when it loads a node (they hold no
+//     resources and will not come back), so such a node is empty here.
+//     A do-not-disrupt pod blocks here as in Karpenter even while it
+//     terminates (IsDoNotDisruptActive: [disruption.DoNotDisruptActive]).
 //   - Karpenter's pending-disruption state lives in its memory; a host
 //     that cannot see it leaves [Claim].PendingDisruption false.
 //
 // [Verify] is the independent checker of a Result: it counts the
 // NodeClaims again and checks each [Rule] (limits.nodes, when to create,
-// exact scale-down, drift candidates and budget), sharing no code with
-// Decide but disruption's budget rule.
+// exact scale-down in Karpenter's order, recomputed, drift candidates and
+// budget), sharing no code with Decide but disruption's rules (budget,
+// do-not-disrupt, eviction cost, lifetime remaining).
 //
 // Static pools are not provisioned for pending pods, consolidated, or
 // drifted by the drift package's rules; their nodes stay existing

@@ -74,3 +74,9 @@ func packing_dsDND() packing.Pod {
 	p.DoNotDisrupt = "true"
 	return p
 }
+
+// terminating returns p marked terminating (deletionTimestamp set).
+func terminating(p packing.Pod) packing.Pod {
+	p.Terminating = true
+	return p
+}

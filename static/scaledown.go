@@ -61,22 +61,27 @@ func compareBool(a, b bool) int {
 }
 
 // isEmpty is Karpenter's empty static node: no pods, or only daemonset
-// pods of which none has an active do-not-disrupt.
+// pods of which none has an active do-not-disrupt, terminating or not
+// (Karpenter's IsDoNotDisruptActive, controllers/static/deprovisioning/
+// controller.go:256).
 func isEmpty(pods []packing.Pod, now time.Time) bool {
 	for i := range pods {
 		if !pods[i].IsDaemon() {
 			return false
 		}
-		if blocked, _ := disruption.PodBlocks(pods[i], now); blocked {
+		if blocked, _ := disruption.DoNotDisruptActive(pods[i], now); blocked {
 			return false
 		}
 	}
 	return true
 }
 
+// blocksAny reports whether any of pods has an active do-not-disrupt,
+// terminating or not (Karpenter's IsDoNotDisruptActive,
+// controllers/static/deprovisioning/controller.go:291).
 func blocksAny(pods []packing.Pod, s *state) bool {
 	for i := range pods {
-		if blocked, _ := disruption.PodBlocks(pods[i], s.in.Now); blocked {
+		if blocked, _ := disruption.DoNotDisruptActive(pods[i], s.in.Now); blocked {
 			return true
 		}
 	}

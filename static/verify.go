@@ -1,10 +1,12 @@
 package static
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"time"
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/internal/enum"
@@ -27,7 +29,10 @@ const (
 	CreateWarranted
 	// RemoveExact: a pool not being deleted removes exactly active −
 	// replicas distinct NodeClaims of its own that are not deleting, when
-	// positive; none otherwise; unresolved ones, then empty nodes, first.
+	// positive; none otherwise; the first of Karpenter's order: unresolved
+	// ones, then empty nodes, then occupied ones without an active
+	// do-not-disrupt pod, then those with one, each by cost × lifetime
+	// remaining, ties by name.
 	RemoveExact
 	// ReplaceDrifted: a pool replaces only distinct drifted, resolved,
 	// initialized NodeClaims of its own that are neither deleting nor
@@ -127,31 +132,104 @@ func verifyPool(in Input, p Pool, d Decision) []Violation {
 	if d.Create > 0 && (p.Deleting || p.NotReady != "" || int64(t.active+t.pending) >= p.Replicas || int64(t.active+d.Create) > p.Replicas) {
 		bad(CreateWarranted, "creates %d with %d active, %d pending disruption, %d replicas", d.Create, t.active, t.pending, p.Replicas)
 	}
-	verifyRemove(p, d, t, bad)
+	verifyRemove(p, d, t, in.Now, bad)
 	verifyReplace(in, p, d, t, bad)
 	return out
 }
 
-func verifyRemove(p Pool, d Decision, t tally, bad func(Rule, string, ...any)) {
+// verifyRemove checks the count and each removal's claim, then, when
+// those hold, that the removals are the first of [removalOrder].
+func verifyRemove(p Pool, d Decision, t tally, now time.Time, bad func(Rule, string, ...any)) {
 	want := 0
 	if !p.Deleting && int64(t.active) > p.Replicas {
 		want = t.active - int(p.Replicas)
 	}
-	if len(d.Remove) != want {
+	ok := len(d.Remove) == want
+	if !ok {
 		bad(RemoveExact, "removes %d, want %d", len(d.Remove), want)
 	}
 	seen := map[string]bool{}
 	last := Unresolved
 	for _, r := range d.Remove {
-		c, ok := t.claims[r.Claim]
+		c, found := t.claims[r.Claim]
 		switch {
-		case !ok || seen[r.Claim] || c.Deleting || c.Node.MarkedForDeletion:
+		case !found || seen[r.Claim] || c.Deleting || c.Node.MarkedForDeletion:
 			bad(RemoveExact, "removes %s: not a distinct NodeClaim of the pool that is not deleting", r.Claim)
+			ok = false
 		case (r.Kind == Unresolved) != !c.Resolved || r.Kind < last:
 			bad(RemoveExact, "removes %s as %s after %s", r.Claim, r.Kind, last)
+			ok = false
 		}
 		seen[r.Claim], last = true, max(last, r.Kind)
 	}
+	if ok {
+		verifyRemoveOrder(d.Remove, removalOrder(p, t, now), bad)
+	}
+}
+
+// verifyRemoveOrder reports the first removal that is not the one order
+// puts at its place.
+func verifyRemoveOrder(got, order []Removal, bad func(Rule, string, ...any)) {
+	for i, r := range got {
+		if w := order[i]; r.Claim != w.Claim || r.Kind != w.Kind || r.DoNotDisrupt != w.DoNotDisrupt {
+			bad(RemoveExact, "removal %d is %s (%s, do-not-disrupt %t), want %s (%s, do-not-disrupt %t)",
+				i, r.Claim, r.Kind, r.DoNotDisrupt, w.Claim, w.Kind, w.DoNotDisrupt)
+			return
+		}
+	}
+}
+
+// removalOrder recomputes, apart from Decide, the order in which the
+// pool's NodeClaims that are not deleting go: by kind (unresolved, empty,
+// occupied), then occupied nodes without an active do-not-disrupt pod
+// (terminating or not) first, then cost × lifetime remaining ascending,
+// then name.
+func removalOrder(p Pool, t tally, now time.Time) []Removal {
+	var out []Removal
+	for _, name := range slices.Sorted(maps.Keys(t.claims)) {
+		c := t.claims[name]
+		if c.Deleting || c.Node.MarkedForDeletion {
+			continue
+		}
+		r := Removal{Claim: name, Kind: Unresolved}
+		if c.Resolved {
+			r.Kind, r.DoNotDisrupt = classify(c.Node.Pods, now)
+		}
+		if r.Kind == Occupied {
+			r.Cost = disruption.EvictionCost(c.Node.Pods) * disruption.LifetimeRemaining(c.Node, p.NodePool, now)
+		}
+		out = append(out, r)
+	}
+	slices.SortStableFunc(out, func(a, b Removal) int {
+		return cmp.Or(cmp.Compare(a.Kind, b.Kind), cmp.Compare(b2i(a.DoNotDisrupt), b2i(b.DoNotDisrupt)),
+			cmp.Compare(a.Cost, b.Cost), cmp.Compare(a.Claim, b.Claim))
+	})
+	return out
+}
+
+// classify is a resolved node's kind from its pods and, when occupied,
+// whether one of them has an active do-not-disrupt: Karpenter's static
+// emptiness and ordering (controllers/static/deprovisioning/
+// controller.go:250-295, IsDoNotDisruptActive: no terminating exemption).
+func classify(pods []packing.Pod, now time.Time) (RemovalKind, bool) {
+	daemons, dnd := true, false
+	for i := range pods {
+		daemons = daemons && pods[i].IsDaemon()
+		active, _ := disruption.DoNotDisruptActive(pods[i], now)
+		dnd = dnd || active
+	}
+	if daemons && !dnd {
+		return Empty, false
+	}
+	return Occupied, dnd
+}
+
+// b2i is 1 for true, 0 for false.
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func verifyReplace(in Input, p Pool, d Decision, t tally, bad func(Rule, string, ...any)) {

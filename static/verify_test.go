@@ -72,3 +72,44 @@ func TestVerifyRejects(t *testing.T) {
 		static.Verify(in, static.Result{Pools: []static.Decision{{NodePool: "other"}}}))
 	assert.Equal(t, "ReplaceDrifted", static.ReplaceDrifted.String())
 }
+
+// TestVerifyRemoveOrder: Verify recomputes the scale-down order, so a
+// Result that removes the wrong node, even of the right kind and count,
+// breaks RemoveExact.
+func TestVerifyRemoveOrder(t *testing.T) {
+	dsTerminating := terminating(packing_dsDND())
+	tests := []struct {
+		name   string
+		pool   static.Pool
+		claims []static.Claim
+		remove []static.Removal
+	}{
+		// Finding 1's regression: a terminating daemonset pod with do-not-disrupt=true taken as no blocker
+		// (K/controllers/static/deprovisioning/controller.go:256, K/utils/pod/scheduling.go:210-240).
+		{"terminating do-not-disrupt taken as empty", pool("np", 1),
+			[]static.Claim{node("a", "np", dsTerminating), node("b", "np", app("default", "x"))},
+			[]static.Removal{{Claim: "a", Kind: static.Empty}}},
+		{"empty ties not by name", pool("np", 1), []static.Claim{node("a", "np"), node("b", "np")},
+			[]static.Removal{{Claim: "b", Kind: static.Empty}}},
+		{"do-not-disrupt node before a free one", pool("np", 1),
+			[]static.Claim{node("a", "np", dnd("x")), node("b", "np", app("default", "y"))},
+			[]static.Removal{{Claim: "a", Kind: static.Occupied, DoNotDisrupt: true}}},
+		{"costlier node first", pool("np", 1),
+			[]static.Claim{node("a", "np", app("default", "x"), app("default", "y")), node("b", "np", app("default", "z"))},
+			[]static.Removal{{Claim: "a", Kind: static.Occupied}}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			in := static.Input{Now: now, Catalog: catalog, Pools: []static.Pool{tc.pool}, Claims: tc.claims}
+			res, err := static.Decide(in)
+			require.NoError(t, err)
+			require.Empty(t, static.Verify(in, res), "Decide's own result passes")
+			require.NotEqual(t, tc.remove[0].Claim, res.Pools[0].Remove[0].Claim)
+			res.Pools[0].Remove = tc.remove
+			vs := static.Verify(in, res)
+			require.Len(t, vs, 1)
+			assert.Equal(t, static.RemoveExact, vs[0].Rule)
+			assert.Contains(t, vs[0].Message, "removal 0 is "+tc.remove[0].Claim)
+		})
+	}
+}

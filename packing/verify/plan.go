@@ -83,8 +83,8 @@ const (
 	// limits ([packing.Node.VolumeLimits]) the claims of its pods then
 	// exceed.
 	RuleAttachLimit
-	// RuleInvalidVolume: a pod that mounts a claim Karpenter rejects
-	// ([packing.Volume].Invalid) is placed.
+	// RuleInvalidVolume: a pending pod, not Displaced, that mounts a claim
+	// Karpenter rejects ([packing.Volume].Invalid) is placed.
 	RuleInvalidVolume
 )
 

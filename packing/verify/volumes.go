@@ -6,11 +6,12 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// checkVolumes reports placed pods that mount a claim Karpenter rejects,
-// and existing nodes whose attach limits the plan breaks.
+// checkVolumes reports placed pending pods that mount a claim Karpenter
+// rejects (it does not validate the claims of Displaced pods), and
+// existing nodes whose attach limits the plan breaks.
 func (v *verifier) checkVolumes() {
 	for i, h := range v.placedOn {
-		if h == nil {
+		if h == nil || v.p.Pods[i].Displaced {
 			continue
 		}
 		for _, vol := range claims(v.p.Pods[i].Volumes) {
