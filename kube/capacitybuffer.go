@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -127,6 +128,11 @@ func (b *builder) capacityBuffers(c *Cluster) error {
 	}
 	for i := range bufs {
 		r := buffer.Evaluate(bufs[i], ws)
+		var re *buffer.ReplicasError
+		if errors.As(r.Err, &re) { // more than buffer.MaxReplicas: bad input, not a buffer that is not ready
+			return &ObjectError{Kind: KindCapacityBuffer, Namespace: r.Namespace, Name: r.Name, Field: re.Field,
+				Err: fmt.Errorf("%d replicas: %w (limit %d)", re.Replicas, buffer.ErrTooManyReplicas, buffer.MaxReplicas)}
+		}
 		if !r.Ready() {
 			b.warn("capacitybuffer %s is not ReadyForProvisioning (%s): %v", r.Key(), r.Reason, r.Err)
 		}
@@ -156,10 +162,12 @@ func (c *Cluster) BufferWarnings() []string {
 		"(Karpenter provisions for them only with its CapacityBuffer feature gate on)", len(c.Buffers), pods)}
 }
 
-// countField names the field of buf that gave its count of pods n, as
-// buffer.Replicas picks it: spec.replicas when n is it, else
-// spec.percentage of a scalableRef's replicas when n is that, else
-// spec.limits (which bound both).
+// countField names the field of buf that gave its count of pods n, for
+// the cap on the pods of one Load (a single buffer over
+// buffer.MaxReplicas is Evaluate's *buffer.ReplicasError, which names it
+// too): spec.replicas when n is it, else spec.percentage of a
+// scalableRef's replicas when n is that, else spec.limits (which bound
+// both).
 func countField(buf *buffer.Buffer, ws buffer.Workloads, n int32) string {
 	if buf.HasReplicas && buf.Replicas == n {
 		return "spec.replicas"

@@ -188,27 +188,37 @@ func TestCapacityBufferInvalid(t *testing.T) {
 
 // TestCapacityBufferLocated: errors found when the buffers are evaluated,
 // after every object is read, name the file and document too, and the
-// pod cap names the field that gave the count.
+// pod caps name the field that gave the count: one buffer's
+// (buffer.MaxReplicas, buffer.ErrTooManyReplicas) and the pods of one
+// Load (kube.MaxReplicas, with the workloads').
 func TestCapacityBufferLocated(t *testing.T) {
 	const buf = "apiVersion: autoscaling.x-k8s.io/v1beta1\nkind: CapacityBuffer\nmetadata: {name: x, namespace: shop}\n"
-	tests := []struct{ name, manifest, err string }{
+	const big = "\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big, namespace: shop}\n" +
+		"spec: {replicas: 60000, selector: {matchLabels: {app: big}}, template: {metadata: {labels: {app: big}}, spec: {containers: [{name: c, image: a}]}}}"
+	tests := []struct {
+		name, manifest, err string
+		tooMany             bool
+	}{
 		{"a PodTemplate that does not convert", buf + "spec: {podTemplateRef: {name: odd}, replicas: 1}\n---\n" +
 			"apiVersion: v1\nkind: PodTemplate\nmetadata: {name: odd, namespace: shop}\n" +
 			"template: {spec: {nodeSelector: {'bad key': a}, containers: [{name: c, image: a}]}}",
-			"extra.yaml: document 2: PodTemplate shop/odd: template.spec.nodeSelector"},
-		{"too many pods by replicas", buf + "spec: {podTemplateRef: {name: batch-shape}, replicas: 200000}",
-			"extra.yaml: document 1: CapacityBuffer shop/x: spec.replicas: 200000 more buffer pods"},
-		{"too many pods by percentage", buf + "spec: {scalableRef: {kind: Deployment, name: big}, percentage: 100}\n---\n" +
-			"apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big, namespace: shop}\n" +
-			"spec: {replicas: 60000, selector: {matchLabels: {app: big}}, template: {metadata: {labels: {app: big}}, spec: {containers: [{name: c, image: a}]}}}",
-			"extra.yaml: document 1: CapacityBuffer shop/x: spec.percentage: 60000 more buffer pods"},
-		{"too many pods by limits", buf + "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '400000'}}",
-			"extra.yaml: document 1: CapacityBuffer shop/x: spec.limits: 200000 more buffer pods"},
+			"extra.yaml: document 2: PodTemplate shop/odd: template.spec.nodeSelector", false},
+		{"one buffer, too many by replicas", buf + "spec: {podTemplateRef: {name: batch-shape}, replicas: 200000}",
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.replicas: 200000 replicas: too many replicas (limit 100000)", true},
+		{"one buffer, too many by limits", buf + "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '400000'}}",
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.limits.cpu: 200000 replicas: too many replicas", true},
+		{"with the workloads, by replicas", buf + "spec: {podTemplateRef: {name: batch-shape}, replicas: 60000}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.replicas: 60000 more buffer pods", false},
+		{"with the workloads, by percentage", buf + "spec: {scalableRef: {kind: Deployment, name: big}, percentage: 100}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.percentage: 60000 more buffer pods", false},
+		{"with the workloads, by limits", buf + "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '120000'}}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.limits: 60000 more buffer pods", false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := loadBuffers(t, tc.manifest)
 			assert.ErrorContains(t, err, tc.err)
+			assert.Equal(t, tc.tooMany, errors.Is(err, buffer.ErrTooManyReplicas), "%v", err)
 		})
 	}
 }

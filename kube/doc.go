@@ -322,7 +322,9 @@
 // cluster that has the CRD and buffers but not the gate provisions no
 // headroom, which nodeplan does not know. The buffers' pods count against
 // MaxReplicas with the workloads': the error names the field that gave
-// the count (spec.replicas, spec.percentage or spec.limits). Errors about
+// the count (spec.replicas, spec.percentage or spec.limits); one buffer
+// asking for more than buffer.MaxReplicas is an *ObjectError wrapping
+// buffer.ErrTooManyReplicas, naming the field buffer.Evaluate names. Errors about
 // a buffer or a PodTemplate found while evaluating them name the file
 // and document too.
 //
