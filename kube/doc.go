@@ -335,7 +335,8 @@
 // topology does: a PersistentVolumeClaim bound to a PersistentVolume
 // (spec.volumeName) takes the volume's spec.nodeAffinity.required terms (a
 // local or hostPath volume's hostname requirements dropped; a term left
-// empty admits every node; terms that all contradict themselves are an
+// empty becomes an alternative that admits every node, in its place
+// among the others, which keep theirs; terms that all contradict themselves are an
 // error naming the field), an unbound claim its StorageClass's
 // allowedTopologies (as In requirements, whatever the binding mode). A
 // volume's terms are alternatives, crossed with the other volumes' in
