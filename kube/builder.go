@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/buffer"
 	"github.com/nodeplan/nodeplan/overlay"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
@@ -43,6 +44,7 @@ type builder struct {
 	nodeIDs        map[string]string // Node names by spec.providerID
 	nodeClasses    []EC2NodeClass
 	overlays       []overlay.Overlay
+	buffers        []buffer.Buffer // the CapacityBuffers, converted, in input order
 	graces         map[string]time.Duration
 	finished       map[ref]*[2]int // Succeeded and Failed pods by Job
 	unknownClasses map[string]int  // pods naming a PriorityClass not in the input, by class
@@ -342,7 +344,7 @@ func (b *builder) build() (Cluster, error) {
 		}
 	}
 	if err := b.capacityBuffers(&c); err != nil {
-		return Cluster{}, err
+		return Cluster{}, c.locate(err)
 	}
 	b.computeBudgets(c.PodDisruptionBudgets, s)
 	b.warnings = append(c.nodeClassWarnings(), b.warnings...)
@@ -356,8 +358,8 @@ func (b *builder) build() (Cluster, error) {
 func (b *builder) staticWarning() []string {
 	var pools []string
 	for i := range b.pools {
-		if r := b.pools[i].Spec.Replicas; r != nil {
-			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", b.pools[i].Metadata.Name, *r))
+		if np := &b.pools[i]; np.Static() {
+			pools = append(pools, fmt.Sprintf("%s (spec.replicas %d)", np.Metadata.Name, *np.Spec.Replicas))
 		}
 	}
 	if len(pools) == 0 {
@@ -373,18 +375,24 @@ func (b *builder) staticWarning() []string {
 		strings.Join(pools, ", "), verb)}
 }
 
-// origins records where the NodePools, EC2NodeClasses and Nodes were read.
+// origins records where the objects were read that errors found after
+// addAll name: NodePools, EC2NodeClasses, Nodes and NodeClaims, and the
+// CapacityBuffers and PodTemplates, evaluated last.
 func (b *builder) origins() map[ref]origin {
 	out := map[ref]origin{}
 	for _, s := range b.seen {
 		if o := s.o; o != nil {
-			if oe := o.errorf("", nil); oe.Kind == KindNodePool || oe.Kind == KindEC2NodeClass || oe.Kind == "Node" || oe.Kind == KindNodeClaim {
+			if oe := o.errorf("", nil); locatedKinds[oe.Kind] {
 				out[ref{oe.Kind, oe.Namespace, oe.Name}] = origin{file: o.file, index: o.index, item: o.item}
 			}
 		}
 	}
 	return out
 }
+
+// locatedKinds are the kinds whose origins a Cluster keeps ([builder.origins]).
+var locatedKinds = map[string]bool{KindNodePool: true, KindEC2NodeClass: true, "Node": true, KindNodeClaim: true,
+	KindCapacityBuffer: true, "PodTemplate": true}
 
 // statefulPods are the names of the pods of the StatefulSets, which are
 // their identities: kept for them. A StatefulSet's pods are numbered from

@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 
@@ -19,11 +20,23 @@ const KindCapacityBuffer = "CapacityBuffer"
 // CapacityBuffers in.
 const CapacityBufferAPIVersion = autoscalingv1beta1.Group + "/v1beta1"
 
-// addCapacityBuffer checks that a CapacityBuffer converts; the buffers are
-// evaluated once every workload is known ([builder.capacityBuffers]).
-func (b *builder) addCapacityBuffer(cb *autoscalingv1beta1.CapacityBuffer, _ *object) error {
-	_, err := bufferOf(cb)
-	return err
+// addCapacityBuffer converts a CapacityBuffer and checks it as the API
+// server's validation does ([checkBuffer]); the buffers are evaluated
+// once every workload is known ([builder.capacityBuffers]).
+func (b *builder) addCapacityBuffer(cb *autoscalingv1beta1.CapacityBuffer, o *object) error {
+	buf, err := bufferOf(cb)
+	if err != nil {
+		return err
+	}
+	if err := checkBuffer(cb); err != nil {
+		return err
+	}
+	if cb.Spec.Percentage != nil && cb.Spec.ScalableRef == nil {
+		b.warn("capacitybuffer %s: spec.percentage is ignored without spec.scalableRef, as Karpenter ignores it (%s)",
+			buf.Key(), o.where())
+	}
+	b.buffers = append(b.buffers, buf)
+	return nil
 }
 
 // addPodTemplate accepts a PodTemplate: it is read only when a
@@ -50,10 +63,10 @@ func bufferOf(cb *autoscalingv1beta1.CapacityBuffer) (buffer.Buffer, error) {
 	}
 	if s.Limits != nil {
 		out.Limits = make(map[resources.Name]int64, len(s.Limits))
-		for _, name := range slices.Sorted(mapKeys(s.Limits)) {
+		for _, name := range sortedKeys(s.Limits) {
 			l, err := list(corev1.ResourceList{name: s.Limits[name]})
 			if err != nil {
-				return out, wrap(KindCapacityBuffer, ns, cb.Name, atField("spec.limits."+string(name), err))
+				return out, wrap(KindCapacityBuffer, ns, cb.Name, atField("spec.limits"+key(string(name)), err))
 			}
 			out.Limits[resources.Name(name)] = l.Get(resources.Name(name))
 		}
@@ -61,15 +74,35 @@ func bufferOf(cb *autoscalingv1beta1.CapacityBuffer) (buffer.Buffer, error) {
 	return out, nil
 }
 
-// mapKeys is maps.Keys for the Limits map type.
-func mapKeys(m autoscalingv1beta1.Limits) func(func(corev1.ResourceName) bool) {
-	return func(yield func(corev1.ResourceName) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
+// checkBuffer reports what the CapacityBuffer CRD rejects, as one
+// *ObjectError naming the first field wrapping [ErrInvalid]: its OpenAPI
+// minimums (replicas, percentage and each limit ≥ 0) and its CEL rules
+// (K/apis/autoscaling/v1beta1/capacitybuffer.go:92-93: a podTemplateRef
+// needs replicas or limits; podTemplateRef and scalableRef exclude each
+// other). Such a buffer cannot exist in a cluster, so it is bad input,
+// not a buffer that is not ready.
+func checkBuffer(cb *autoscalingv1beta1.CapacityBuffer) error {
+	s := &cb.Spec
+	bad := func(field, format string, args ...any) error {
+		return &ObjectError{Kind: KindCapacityBuffer, Namespace: namespace(cb.Namespace), Name: cb.Name, Field: field,
+			Err: fmt.Errorf("%w: "+format, append([]any{ErrInvalid}, args...)...)}
+	}
+	switch {
+	case s.Replicas != nil && *s.Replicas < 0:
+		return bad("spec.replicas", "%d is negative", *s.Replicas)
+	case s.Percentage != nil && *s.Percentage < 0:
+		return bad("spec.percentage", "%d is negative", *s.Percentage)
+	case s.PodTemplateRef != nil && s.ScalableRef != nil:
+		return bad("spec.scalableRef", "podTemplateRef is set too; the CRD allows one of them")
+	case s.PodTemplateRef != nil && s.Replicas == nil && s.Limits == nil:
+		return bad("spec.podTemplateRef", "needs spec.replicas or spec.limits as well, as the CRD requires")
+	}
+	for _, name := range sortedKeys(s.Limits) {
+		if q := s.Limits[name]; q.Sign() < 0 {
+			return bad("spec.limits"+key(string(name)), "%s is negative", q.String())
 		}
 	}
+	return nil
 }
 
 // capacityBuffers evaluates the CapacityBuffers against the PodTemplates
@@ -82,34 +115,70 @@ func (b *builder) capacityBuffers(c *Cluster) error {
 	if len(b.in.CapacityBuffers) == 0 {
 		return nil
 	}
-	bufs := make([]buffer.Buffer, len(b.in.CapacityBuffers))
+	bufs := b.buffers // converted by addCapacityBuffer, in input order
 	wanted := map[buffer.Target]bool{}
-	for i := range b.in.CapacityBuffers {
-		bufs[i], _ = bufferOf(&b.in.CapacityBuffers[i]) // addCapacityBuffer checked it
+	for i := range bufs {
 		if t, err := bufs[i].Target(); err == nil {
 			wanted[t] = true
-		}
+		} // else Evaluate reports it: a buffer that is not ready
 	}
 	ws, err := b.bufferWorkloads(wanted)
 	if err != nil {
 		return err
 	}
-	pods := 0
 	for i := range bufs {
 		r := buffer.Evaluate(bufs[i], ws)
+		var re *buffer.ReplicasError
+		if errors.As(r.Err, &re) { // more than buffer.MaxReplicas: bad input, not a buffer that is not ready
+			return &ObjectError{Kind: KindCapacityBuffer, Namespace: r.Namespace, Name: r.Name, Field: re.Field,
+				Err: fmt.Errorf("%d replicas: %w (limit %d)", re.Replicas, buffer.ErrTooManyReplicas, buffer.MaxReplicas)}
+		}
 		if !r.Ready() {
 			b.warn("capacitybuffer %s is not ReadyForProvisioning (%s): %v", r.Key(), r.Reason, r.Err)
 		}
 		if b.replicas += int(r.Replicas); b.replicas > MaxReplicas {
-			return &ObjectError{Kind: KindCapacityBuffer, Namespace: r.Namespace, Name: r.Name, Field: "spec.replicas",
+			return &ObjectError{Kind: KindCapacityBuffer, Namespace: r.Namespace, Name: r.Name, Field: countField(&bufs[i], ws, r.Replicas),
 				Err: fmt.Errorf("%d more buffer pods bring the pods loaded to %d, over the limit of %d", r.Replicas, b.replicas, MaxReplicas)}
 		}
-		pods += len(r.Pods())
 		c.Buffers = append(c.Buffers, r)
 	}
-	b.warn("capacity buffers: %d, holding room for %d virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)",
-		len(bufs), pods)
 	return nil
+}
+
+// BufferWarnings returns the warning of the commands whose plans hold
+// room for c's CapacityBuffers (provision, consolidate, diff): how many
+// buffers and virtual pods there are, since Karpenter provisions for them
+// only with its CapacityBuffer feature gate on; nil without buffers. It
+// is not in c.Warnings, which every command prints. O(buffers).
+func (c *Cluster) BufferWarnings() []string {
+	if len(c.Buffers) == 0 {
+		return nil
+	}
+	pods := 0
+	for i := range c.Buffers {
+		pods += len(c.Buffers[i].Pods())
+	}
+	return []string{fmt.Sprintf("capacity buffers: %d, holding room for %d virtual pods "+
+		"(Karpenter provisions for them only with its CapacityBuffer feature gate on)", len(c.Buffers), pods)}
+}
+
+// countField names the field of buf that gave its count of pods n, for
+// the cap on the pods of one Load (a single buffer over
+// buffer.MaxReplicas is Evaluate's *buffer.ReplicasError, which names it
+// too): spec.replicas when n is it, else spec.percentage of a
+// scalableRef's replicas when n is that, else spec.limits (which bound
+// both).
+func countField(buf *buffer.Buffer, ws buffer.Workloads, n int32) string {
+	if buf.HasReplicas && buf.Replicas == n {
+		return "spec.replicas"
+	}
+	if buf.PodTemplate == "" && buf.HasPercentage {
+		t, err := buf.Target()
+		if w, ok := ws[t]; err == nil && ok && buffer.Replicas(buffer.Buffer{Percentage: buf.Percentage, HasPercentage: true}, w) == n {
+			return "spec.percentage"
+		}
+	}
+	return "spec.limits"
 }
 
 // bufferWorkloads converts the templates of the wanted targets found in

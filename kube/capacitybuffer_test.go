@@ -47,7 +47,9 @@ func TestCapacityBuffers(t *testing.T) {
 	var re *buffer.RefError
 	require.ErrorAs(t, broken.Err, &re)
 	assert.Equal(t, "spec.scalableRef.kind", re.Field)
-	assert.Contains(t, c.Warnings, "capacity buffers: 3, holding room for 4 virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)")
+	assert.Equal(t, []string{"capacity buffers: 3, holding room for 4 virtual pods (Karpenter provisions for them only with its CapacityBuffer feature gate on)"},
+		c.BufferWarnings(), "the commands that hold room for buffers print it")
+	assert.NotContains(t, c.Warnings, c.BufferWarnings()[0], "not every command")
 
 	cat, err := instancetypes.AWS(instancetypes.Options{CapacityTypes: []instancetypes.CapacityType{instancetypes.OnDemand}})
 	require.NoError(t, err)
@@ -155,4 +157,79 @@ spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: "1e300"}}`)
 	var oe *kube.ObjectError
 	require.ErrorAs(t, err, &oe)
 	assert.Equal(t, []string{"CapacityBuffer", "shop", "big", "spec.limits.cpu"}, []string{oe.Kind, oe.Namespace, oe.Name, oe.Field})
+}
+
+// TestCapacityBufferInvalid: what the CapacityBuffer CRD rejects (its
+// OpenAPI minimums and its CEL rules,
+// K/apis/autoscaling/v1beta1/capacitybuffer.go:92-93) is bad input, an
+// *ObjectError wrapping kube.ErrInvalid that names the buffer, field,
+// file and document; not a buffer that is merely not ready.
+func TestCapacityBufferInvalid(t *testing.T) {
+	const head = "apiVersion: autoscaling.x-k8s.io/v1beta1\nkind: CapacityBuffer\nmetadata: {name: x, namespace: shop}\n"
+	tests := []struct{ name, spec, field string }{
+		{"negative replicas", "spec: {podTemplateRef: {name: batch-shape}, replicas: -1}", "spec.replicas"},
+		{"negative percentage", "spec: {scalableRef: {kind: Deployment, name: web}, percentage: -5}", "spec.percentage"},
+		{"negative limit", "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '-1'}}", "spec.limits.cpu"},
+		{"a limit's key with a slash", "spec: {podTemplateRef: {name: batch-shape}, limits: {nvidia.com/gpu: '-1'}}", `spec.limits["nvidia.com/gpu"]`},
+		{"both refs", "spec: {podTemplateRef: {name: batch-shape}, scalableRef: {kind: Deployment, name: web}, replicas: 1}", "spec.scalableRef"},
+		{"podTemplateRef without replicas or limits", "spec: {podTemplateRef: {name: batch-shape}}", "spec.podTemplateRef"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loadBuffers(t, head+tc.spec)
+			var oe *kube.ObjectError
+			require.ErrorAs(t, err, &oe)
+			assert.Equal(t, []string{"CapacityBuffer", "shop", "x", tc.field}, []string{oe.Kind, oe.Namespace, oe.Name, oe.Field})
+			assert.ErrorIs(t, err, kube.ErrInvalid)
+			assert.ErrorContains(t, err, "extra.yaml: document 1: CapacityBuffer shop/x: "+tc.field)
+		})
+	}
+}
+
+// TestCapacityBufferLocated: errors found when the buffers are evaluated,
+// after every object is read, name the file and document too, and the
+// pod caps name the field that gave the count: one buffer's
+// (buffer.MaxReplicas, buffer.ErrTooManyReplicas) and the pods of one
+// Load (kube.MaxReplicas, with the workloads').
+func TestCapacityBufferLocated(t *testing.T) {
+	const buf = "apiVersion: autoscaling.x-k8s.io/v1beta1\nkind: CapacityBuffer\nmetadata: {name: x, namespace: shop}\n"
+	const big = "\n---\napiVersion: apps/v1\nkind: Deployment\nmetadata: {name: big, namespace: shop}\n" +
+		"spec: {replicas: 60000, selector: {matchLabels: {app: big}}, template: {metadata: {labels: {app: big}}, spec: {containers: [{name: c, image: a}]}}}"
+	tests := []struct {
+		name, manifest, err string
+		tooMany             bool
+	}{
+		{"a PodTemplate that does not convert", buf + "spec: {podTemplateRef: {name: odd}, replicas: 1}\n---\n" +
+			"apiVersion: v1\nkind: PodTemplate\nmetadata: {name: odd, namespace: shop}\n" +
+			"template: {spec: {nodeSelector: {'bad key': a}, containers: [{name: c, image: a}]}}",
+			"extra.yaml: document 2: PodTemplate shop/odd: template.spec.nodeSelector", false},
+		{"one buffer, too many by replicas", buf + "spec: {podTemplateRef: {name: batch-shape}, replicas: 200000}",
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.replicas: 200000 replicas: too many replicas (limit 100000)", true},
+		{"one buffer, too many by limits", buf + "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '400000'}}",
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.limits.cpu: 200000 replicas: too many replicas", true},
+		{"with the workloads, by replicas", buf + "spec: {podTemplateRef: {name: batch-shape}, replicas: 60000}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.replicas: 60000 more buffer pods", false},
+		{"with the workloads, by percentage", buf + "spec: {scalableRef: {kind: Deployment, name: big}, percentage: 100}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.percentage: 60000 more buffer pods", false},
+		{"with the workloads, by limits", buf + "spec: {podTemplateRef: {name: batch-shape}, limits: {cpu: '120000'}}" + big,
+			"extra.yaml: document 1: CapacityBuffer shop/x: spec.limits: 60000 more buffer pods", false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := loadBuffers(t, tc.manifest)
+			assert.ErrorContains(t, err, tc.err)
+			assert.Equal(t, tc.tooMany, errors.Is(err, buffer.ErrTooManyReplicas), "%v", err)
+		})
+	}
+}
+
+// TestCapacityBufferPercentageWithoutScalable: the CRD lets a
+// podTemplateRef buffer set percentage, which Karpenter ignores
+// (K/controllers/capacitybuffer/controller.go:188): nodeplan warns, naming
+// the document.
+func TestCapacityBufferPercentageWithoutScalable(t *testing.T) {
+	c, err := loadBuffers(t, "apiVersion: autoscaling.x-k8s.io/v1beta1\nkind: CapacityBuffer\nmetadata: {name: x, namespace: shop}\n"+
+		"spec: {podTemplateRef: {name: batch-shape}, replicas: 1, percentage: 50}")
+	require.NoError(t, err)
+	assert.Contains(t, c.Warnings, "capacitybuffer shop/x: spec.percentage is ignored without spec.scalableRef, as Karpenter ignores it (extra.yaml: document 1)")
 }

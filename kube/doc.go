@@ -305,17 +305,28 @@
 // with their mounts, no LimitRange: Karpenter's virtual pods never reach
 // admission). A buffer that is not ready (no ref, an unsupported group or
 // kind, the object missing) is named in a warning with its
-// *buffer.RefError; a limit that is not a quantity is an *ObjectError.
+// *buffer.RefError. What the CRD rejects is an *ObjectError wrapping
+// [ErrInvalid] naming the field, file and document: a limit that is not a
+// quantity, a negative replicas, percentage or limit, and its CEL rules (a
+// podTemplateRef needs replicas or limits; podTemplateRef and scalableRef
+// exclude each other). A percentage beside a podTemplateRef, which the
+// CRD lets through and Karpenter ignores, is ignored with a warning.
 // [Cluster.Problem] appends the ready buffers' virtual pods
 // (capacity-buffer-<name>-<i>, packing.Pod.Buffer set) after every other
 // pending pod: the solve keeps their room and reports them in
 // packing.Plan.Headroom, consolidation keeps Karpenter's rules for them,
 // [Cluster.Apply] binds none of them, and [Headroom] reports each buffer
-// for nodeplan provision. One warning says how many buffers and virtual
-// pods there are, since Karpenter's feature gate is off by default: a
+// for nodeplan provision. One warning ([Cluster.BufferWarnings], printed
+// by provision, consolidate and diff, not in Warnings) says how many
+// buffers and virtual pods there are, since Karpenter's feature gate is off by default: a
 // cluster that has the CRD and buffers but not the gate provisions no
 // headroom, which nodeplan does not know. The buffers' pods count against
-// MaxReplicas with the workloads'.
+// MaxReplicas with the workloads': the error names the field that gave
+// the count (spec.replicas, spec.percentage or spec.limits); one buffer
+// asking for more than buffer.MaxReplicas is an *ObjectError wrapping
+// buffer.ErrTooManyReplicas, naming the field buffer.Evaluate names. Errors about
+// a buffer or a PodTemplate found while evaluating them name the file
+// and document too.
 //
 // # Volume topology
 //
@@ -324,7 +335,8 @@
 // topology does: a PersistentVolumeClaim bound to a PersistentVolume
 // (spec.volumeName) takes the volume's spec.nodeAffinity.required terms (a
 // local or hostPath volume's hostname requirements dropped; a term left
-// empty admits every node; terms that all contradict themselves are an
+// empty becomes an alternative that admits every node, in its place
+// among the others, which keep theirs; terms that all contradict themselves are an
 // error naming the field), an unbound claim its StorageClass's
 // allowedTopologies (as In requirements, whatever the binding mode). A
 // volume's terms are alternatives, crossed with the other volumes' in
@@ -577,7 +589,7 @@
 //
 // Or from files, the same objects as kubectl prints them:
 //
-//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,limitranges,csinodes -A -o yaml > cluster.yaml
+//	kubectl get nodepools,ec2nodeclasses,nodeclaims,nodeoverlays,nodes,pods,deployments,replicasets,statefulsets,jobs,daemonsets,pdb,priorityclasses,pvc,pv,storageclasses,csinodes,limitranges,podtemplates,capacitybuffers -A -o yaml > cluster.yaml
 //	nodeplan provision -f cluster.yaml
 //	nodeplan provision -R -f manifests/ -o wide   # a directory of manifests, recursively
 //

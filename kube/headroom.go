@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"slices"
+
 	"github.com/nodeplan/nodeplan/buffer"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -61,20 +63,14 @@ func Headroom(bufs []buffer.Result, p *packing.Problem, plan *packing.Plan) []Bu
 		switch {
 		case !ok:
 		case h.Node != "":
-			out[i].Nodes = appendOnce(out[i].Nodes, h.Node)
+			if !slices.Contains(out[i].Nodes, h.Node) {
+				out[i].Nodes = append(out[i].Nodes, h.Node)
+			}
 		case h.NodeClaim != "":
-			out[i].NodeClaims = appendOnce(out[i].NodeClaims, h.NodeClaim)
+			if !slices.Contains(out[i].NodeClaims, h.NodeClaim) {
+				out[i].NodeClaims = append(out[i].NodeClaims, h.NodeClaim)
+			}
 		}
 	}
 	return out
-}
-
-// appendOnce appends s to list unless list holds it. O(len(list)).
-func appendOnce(list []string, s string) []string {
-	for _, v := range list {
-		if v == s {
-			return list
-		}
-	}
-	return append(list, s)
 }

@@ -68,8 +68,8 @@ type Cluster struct {
 	// nodeIDs are the names of the Nodes Load read, by spec.providerID,
 	// for joining NodeClaims that do not name their node yet.
 	nodeIDs map[string]string
-	// origins are where Load read the NodePools, EC2NodeClasses and Nodes, so
-	// that errors found later name the document.
+	// origins are where Load read the objects of locatedKinds (NodePools,
+	// EC2NodeClasses, Nodes…), so that errors found later name the document.
 	origins map[ref]origin
 }
 

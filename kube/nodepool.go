@@ -200,7 +200,7 @@ func markStatic(np *packing.NodePool, spec *NodePoolSpec) error {
 	}
 	for _, name := range slices.Sorted(maps.Keys(spec.Limits)) {
 		if name != corev1.ResourceName(packing.LimitNodes) {
-			return atField("spec.limits."+string(name), errors.New("only nodes is supported on static NodePools (spec.replicas set)"))
+			return atField("spec.limits"+key(string(name)), errors.New("only nodes is supported on static NodePools (spec.replicas set)"))
 		}
 	}
 	np.Unavailable = fmt.Sprintf("static NodePool (spec.replicas %d): Karpenter provisions no node of it for pending pods; "+

@@ -9,11 +9,19 @@ import (
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/static"
+	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
 )
 
-// TaintDisrupted is the taint Karpenter puts on a node a disruption
-// command has taken, before its replacement is ready.
-const TaintDisrupted = "karpenter.sh/disrupted"
+// DisruptedTaint reports whether a taint of key and effect is the
+// karpenter.sh/disrupted NoSchedule taint Karpenter puts on a node a
+// disruption command has taken (karpv1.DisruptedNoScheduleTaint), matched
+// as Karpenter's MatchTaint does: key and effect.
+func DisruptedTaint(key, effect string) bool {
+	return key == karpv1.DisruptedTaintKey && effect == string(karpv1.DisruptedNoScheduleTaint.Effect)
+}
+
+// Static reports whether np is a static NodePool: spec.replicas is set.
+func (np *NodePool) Static() bool { return np.Spec.Replicas != nil }
 
 // Static returns the input of static.Decide for c on the catalog at now:
 // every NodePool with spec.replicas as a static.Pool (converted as
@@ -42,12 +50,16 @@ func (c *Cluster) Static(cat *instancetypes.Catalog, now time.Time) (static.Inpu
 	pools := map[string]bool{}
 	for i := range c.NodePools {
 		np := &c.NodePools[i]
-		if np.Spec.Replicas == nil {
+		if !np.Static() {
 			continue
+		}
+		notReady, err := c.staticNotReady(np)
+		if err != nil {
+			return static.Input{}, c.locate(err)
 		}
 		pools[np.Metadata.Name] = true
 		in.Pools = append(in.Pools, static.Pool{NodePool: p.NodePools[i], Replicas: *np.Spec.Replicas,
-			NotReady: c.staticNotReady(np), Deleting: np.Metadata.DeletionTimestamp != nil})
+			NotReady: notReady, Deleting: np.Metadata.DeletionTimestamp != nil})
 	}
 	for i := range c.NodeClaims {
 		nc := &c.NodeClaims[i]
@@ -60,18 +72,23 @@ func (c *Cluster) Static(cat *instancetypes.Catalog, now time.Time) (static.Inpu
 
 // staticNotReady says why np is not Ready: its Ready condition, else its
 // EC2NodeClass's (Karpenter's NodePool Ready folds in NodeClassReady).
-func (c *Cluster) staticNotReady(np *NodePool) string {
+// The error is an EC2NodeClass defined twice.
+func (c *Cluster) staticNotReady(np *NodePool) (string, error) {
 	if why := notReady(np.Status.Conditions); why != "" {
-		return why
+		return why, nil
 	}
-	if ref := np.Spec.Template.Spec.NodeClassRef; ref != nil && ref.Kind == KindEC2NodeClass {
-		if class, _ := c.nodeClass(ref.Name); class != nil {
-			if why := notReady(class.Status.Conditions); why != "" {
-				return fmt.Sprintf("EC2NodeClass %s %s", ref.Name, why)
-			}
-		}
+	ref := np.Spec.Template.Spec.NodeClassRef
+	if ref == nil || ref.Kind != KindEC2NodeClass {
+		return "", nil
 	}
-	return ""
+	class, err := c.nodeClass(ref.Name)
+	if err != nil || class == nil {
+		return "", err
+	}
+	if why := notReady(class.Status.Conditions); why != "" {
+		return fmt.Sprintf("EC2NodeClass %s %s", ref.Name, why), nil
+	}
+	return "", nil
 }
 
 // staticClaim converts nc, of static pool, joined to its node among nodes
@@ -81,7 +98,9 @@ func (c *Cluster) staticClaim(nc *ClaimStatus, pool string, nodes []packing.Node
 	if j := c.claimNode(nc); j >= 0 {
 		out.Node = nodes[j]
 		out.Deleting = out.Deleting || out.Node.MarkedForDeletion
-		out.PendingDisruption = !out.Deleting && slices.ContainsFunc(out.Node.Taints, func(t requirements.Taint) bool { return t.Key == TaintDisrupted })
+		out.PendingDisruption = !out.Deleting && slices.ContainsFunc(out.Node.Taints, func(t requirements.Taint) bool {
+			return DisruptedTaint(t.Key, t.Effect.String())
+		})
 	} else if out.Resolved {
 		out.Node = nc.InFlight
 	}

@@ -105,6 +105,7 @@ func TestStaticNodePoolInvalid(t *testing.T) {
 		{"negative replicas", NodePoolSpec{Replicas: new(int64(-1))}, "spec.replicas"},
 		{"weight", NodePoolSpec{Replicas: &two, Weight: &one}, "spec.weight"},
 		{"cpu limit", NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nodes": resource.MustParse("3"), "cpu": resource.MustParse("8")}}, "spec.limits.cpu"},
+		{"gpu limit, its key quoted", NodePoolSpec{Replicas: &two, Limits: corev1.ResourceList{"nvidia.com/gpu": resource.MustParse("1")}}, `spec.limits["nvidia.com/gpu"]`},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -162,4 +163,32 @@ func TestClusterStaticClaims(t *testing.T) {
 	d := res.Pools[0]
 	assert.Equal(t, [3]int{2, 1, 1}, [3]int{d.Active, d.Deleting, d.PendingDisruption})
 	assert.Equal(t, static.PoolDeleting, d.Notes[0].Why)
+}
+
+// TestDisruptedTaint: the taint is matched by key and effect, as
+// Karpenter's MatchTaint matches karpv1.DisruptedNoScheduleTaint (the
+// shadow accountant and Static share the rule).
+func TestDisruptedTaint(t *testing.T) {
+	tests := []struct {
+		key, effect string
+		want        bool
+	}{
+		{"karpenter.sh/disrupted", "NoSchedule", true},
+		{"karpenter.sh/disrupted", "NoExecute", false},
+		{"karpenter.sh/disruption", "NoSchedule", false},
+	}
+	for _, tc := range tests {
+		assert.Equal(t, tc.want, DisruptedTaint(tc.key, tc.effect), "%s:%s", tc.key, tc.effect)
+	}
+}
+
+// TestClusterStaticDuplicateClass: an EC2NodeClass defined twice, which a
+// static pool's readiness reads, is an error, not a pool taken as Ready.
+func TestClusterStaticDuplicateClass(t *testing.T) {
+	two := int64(2)
+	c := Cluster{NodePools: []NodePool{{Metadata: ObjectMeta{Name: "fixed"}, Spec: NodePoolSpec{Replicas: &two,
+		Template: NodeClaimTemplate{Spec: NodeClaimSpec{NodeClassRef: &NodeClassReference{Kind: KindEC2NodeClass, Name: "c"}}}}}},
+		NodeClasses: []EC2NodeClass{{Metadata: ObjectMeta{Name: "c"}}, {Metadata: ObjectMeta{Name: "c"}}}}
+	_, err := c.staticNotReady(&c.NodePools[0])
+	assert.ErrorIs(t, err, ErrInvalid)
 }

@@ -76,21 +76,23 @@ func (b *builder) addPVC(pvc *corev1.PersistentVolumeClaim, _ *object) error {
 // persistentVolume reads a PersistentVolume's required node affinity,
 // checked as a pod's is. A local or hostPath volume's hostname
 // requirements are dropped, as Karpenter drops them (a new node cannot
-// be the old host); a term left empty makes the volume unconstrained.
+// be the old host; [localAlternatives]).
 func (b *builder) addPV(pv *corev1.PersistentVolume, _ *object) error {
-	var ts []corev1.NodeSelectorTerm
+	var alts []requirements.Set
 	if a := pv.Spec.NodeAffinity; a != nil && a.Required != nil {
-		if _, err := terms(a.Required.NodeSelectorTerms); err != nil {
+		ts := a.Required.NodeSelectorTerms
+		if _, err := terms(ts); err != nil {
 			return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
 		}
-		ts = a.Required.NodeSelectorTerms
+		var err error
 		if pv.Spec.Local != nil || pv.Spec.HostPath != nil {
-			ts = withoutHostname(ts)
+			alts, err = localAlternatives(ts)
+		} else {
+			alts, err = alternatives(ts)
 		}
-	}
-	alts, err := alternatives(ts)
-	if err != nil {
-		return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
+		if err != nil {
+			return wrap("PersistentVolume", "", pv.Name, atField("spec.nodeAffinity.required", err))
+		}
 	}
 	if b.volumes.pvs == nil {
 		b.volumes.pvs = map[string]pvInfo{}
@@ -99,20 +101,35 @@ func (b *builder) addPV(pv *corev1.PersistentVolume, _ *object) error {
 	return nil
 }
 
-// withoutHostname returns ts without their hostname requirements, or nil
-// when that leaves a term empty (it admits every node).
-func withoutHostname(ts []corev1.NodeSelectorTerm) []corev1.NodeSelectorTerm {
-	out := make([]corev1.NodeSelectorTerm, 0, len(ts))
+// localAlternatives reads a local or hostPath volume's terms as
+// alternatives, in order, one per term, without their hostname
+// requirements, as Karpenter's volume topology does
+// (volumetopology.go:204-215): a term whose expressions were all on the
+// hostname becomes the zero requirements.Set, which admits every node, in
+// its own place among the others, which keep their requirements (the
+// pod's node is tried against them in this order). A term without
+// expressions, or one that contradicts itself, is left out; when every
+// term is, it is an error, as for [alternatives].
+func localAlternatives(ts []corev1.NodeSelectorTerm) ([]requirements.Set, error) {
+	var out []requirements.Set
 	for _, t := range ts {
 		exprs := slices.DeleteFunc(slices.Clone(t.MatchExpressions), func(e corev1.NodeSelectorRequirement) bool {
 			return e.Key == corev1.LabelHostname
 		})
-		if len(exprs) == 0 && len(t.MatchFields) == 0 {
-			return nil
+		if len(t.MatchExpressions) > 0 && len(exprs) == 0 && len(t.MatchFields) == 0 {
+			out = append(out, requirements.Set{})
+			continue
 		}
-		out = append(out, corev1.NodeSelectorTerm{MatchExpressions: exprs, MatchFields: t.MatchFields})
+		alts, err := alternatives([]corev1.NodeSelectorTerm{{MatchExpressions: exprs, MatchFields: t.MatchFields}})
+		if err != nil {
+			continue // checked for syntax by the caller: this term contradicts itself
+		}
+		out = append(out, alts...)
 	}
-	return out
+	if len(ts) > 0 && len(out) == 0 {
+		return nil, errors.New("every term contradicts itself, so no node can use the volume")
+	}
+	return out, nil
 }
 
 // storageClass reads a StorageClass's allowedTopologies, each term's

@@ -143,3 +143,50 @@ func podMatches(p *packing.Pod, labels map[string]string) error {
 	}
 	return requirements.NodeAffinity{Required: p.Volumes.Requirements}.Matches(labels)
 }
+
+// A local volume whose terms are [zone us-east-1c] and [hostname
+// old-node] keeps both as alternatives, in order, the second (hostname
+// only) unconstrained, as Karpenter's volume topology does
+// (volumetopology.go:204-215); the alternatives are tried in order
+// (nodeclaim.go:149-156), so the new node is in us-east-1c. Dropping the
+// whole affinity, as nodeplan did, let it go to any zone.
+func TestLocalVolumeTermsInOrder(t *testing.T) {
+	const doc = `apiVersion: karpenter.sh/v1
+kind: NodePool
+metadata: {name: default}
+spec: {template: {spec: {requirements: [{key: node.kubernetes.io/instance-type, operator: In, values: [m5.large]}]}}}
+---
+apiVersion: v1
+kind: Pod
+metadata: {name: p, namespace: ns}
+spec: {containers: [{name: c}], volumes: [{name: data, persistentVolumeClaim: {claimName: data}}]}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata: {name: data, namespace: ns, annotations: {pv.kubernetes.io/bind-completed: "yes"}}
+spec: {volumeName: pv1}
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata: {name: pv1}
+spec:
+  local: {path: /mnt}
+  nodeAffinity: {required: {nodeSelectorTerms: [
+    {matchExpressions: [{key: topology.kubernetes.io/zone, operator: In, values: [us-east-1c]}]},
+    {matchExpressions: [{key: kubernetes.io/hostname, operator: In, values: [old-node]}]}]}}
+`
+	c, err := Load(Source{Name: "v.yaml", Data: []byte(doc)})
+	require.NoError(t, err)
+	require.Len(t, c.Pods, 1)
+	require.NotNil(t, c.Pods[0].Volumes)
+	alts := c.Pods[0].Volumes.Requirements
+	require.Len(t, alts, 2)
+	assert.Equal(t, []string{"us-east-1c"}, alts[0].Get("topology.kubernetes.io/zone").Values())
+	assert.Zero(t, alts[1].Len(), "the hostname-only term admits every node")
+	p, err := c.Problem(overlayCatalog(t))
+	require.NoError(t, err)
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, plan.NodeClaims, 1)
+	assert.Equal(t, "us-east-1c", plan.NodeClaims[0].Offering.Zone)
+}

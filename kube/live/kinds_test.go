@@ -10,8 +10,9 @@ import (
 
 // TestKinds: Kinds has every field of kube.Objects once, New and Add put
 // an object in its slice, and Karpenter's kinds and the optional one are
-// marked (the optional ones: EC2NodeClass, absent on other providers;
-// CapacityBuffer, absent without its CRD).
+// marked (the optional ones: EC2NodeClass, absent on other providers,
+// with a warning; NodeOverlay and CapacityBuffer, absent without their
+// CRDs, quiet).
 func TestKinds(t *testing.T) {
 	var objs kube.Objects
 	marked := map[string]string{}
@@ -20,8 +21,12 @@ func TestKinds(t *testing.T) {
 		switch {
 		case k.Karpenter:
 			marked[k.Kind] = "karpenter"
+		case k.Optional && k.Quiet:
+			marked[k.Kind] = "quiet"
 		case k.Optional:
 			marked[k.Kind] = "optional"
+		case k.Quiet:
+			marked[k.Kind] = "quiet but not optional"
 		}
 	}
 	v := reflect.ValueOf(objs)
@@ -29,5 +34,5 @@ func TestKinds(t *testing.T) {
 		assert.Equal(t, 1, v.Field(i).Len(), v.Type().Field(i).Name)
 	}
 	assert.Equal(t, map[string]string{"NodePool": "karpenter", "NodeClaim": "karpenter", "EC2NodeClass": "optional",
-		"NodeOverlay": "optional", "CapacityBuffer": "optional"}, marked)
+		"NodeOverlay": "quiet", "CapacityBuffer": "quiet"}, marked)
 }

@@ -91,10 +91,14 @@ type Kind struct {
 	Resource schema.GroupVersionResource
 	Kind     string
 	// Karpenter's own kinds (NodePools, NodeClaims): a server without
-	// them has no Karpenter ([ErrNoKarpenter]). Optional kinds
-	// (EC2NodeClasses) may be absent, with a warning; another absent
-	// kind is an error.
+	// them has no Karpenter ([ErrNoKarpenter]). Optional kinds may be
+	// absent: EC2NodeClasses (another provider's cluster) with a warning,
+	// the Quiet ones without a word. Another absent kind is an error.
 	Karpenter, Optional bool
+	// Quiet optional kinds (NodeOverlays, CapacityBuffers: Karpenter APIs
+	// behind a feature gate) may be absent without a warning, as Read
+	// says nothing of them: without the CRD no object of the kind exists.
+	Quiet bool
 	// New returns a new zero object of the kind, a pointer to decode into.
 	New func() any
 	// Add appends obj, a pointer New returned, to its slice of objs.
@@ -113,7 +117,8 @@ func Kinds() []Kind {
 	var out []Kind
 	for _, k := range kinds() {
 		out = append(out, Kind{Resource: schema.GroupVersionResource{Group: k.group, Version: k.version, Resource: k.name},
-			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn || k.missing == missingQuiet, New: k.object, Add: k.add, Decode: k.decode})
+			Kind: k.kind, Karpenter: k.missing == missingKarpenter, Optional: k.missing == missingWarn || k.missing == missingQuiet,
+			Quiet: k.missing == missingQuiet, New: k.object, Add: k.add, Decode: k.decode})
 	}
 	return out
 }

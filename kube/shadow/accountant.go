@@ -547,5 +547,5 @@ func deletionReason(nc *karpv1.NodeClaim, now time.Time) string {
 // disrupted reports whether n has Karpenter's karpenter.sh/disrupted
 // NoSchedule taint.
 func disrupted(n *corev1.Node) bool {
-	return slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return t.MatchTaint(&karpv1.DisruptedNoScheduleTaint) })
+	return slices.ContainsFunc(n.Spec.Taints, func(t corev1.Taint) bool { return kube.DisruptedTaint(t.Key, string(t.Effect)) })
 }

@@ -15,7 +15,8 @@ import (
 )
 
 // discoveryServer serves the discovery documents of the group versions
-// of resources whose group is not in missing; the others answer 404.
+// of resources whose group (or group/version) is not in missing; the
+// others answer 404.
 func discoveryServer(t *testing.T, missing ...string) *rest.Config {
 	lists := map[string]*metav1.APIResourceList{}
 	for _, r := range resources {
@@ -30,7 +31,7 @@ func discoveryServer(t *testing.T, missing ...string) *rest.Config {
 		gv := strings.TrimPrefix(strings.TrimPrefix(r.URL.Path, "/apis/"), "/api/")
 		l, ok := lists[gv]
 		for _, g := range missing {
-			ok = ok && !strings.HasPrefix(gv, g+"/")
+			ok = ok && gv != g && !strings.HasPrefix(gv, g+"/")
 		}
 		if !ok {
 			http.NotFound(w, r)
@@ -55,6 +56,17 @@ func TestServedResources(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, got, len(resources)-1)
 	assert.Equal(t, []string{"karpenter.k8s.aws/v1 ec2nodeclasses is not served: none are read"}, warnings)
+
+	// NodeOverlays and CapacityBuffers, behind feature gates, are left
+	// out without a word, as live.Read says nothing of them.
+	warnings = nil
+	got, err = servedResources(discoveryServer(t, "karpenter.sh/v1alpha1", "autoscaling.x-k8s.io"), warn)
+	require.NoError(t, err)
+	assert.Len(t, got, len(resources)-2)
+	for _, r := range got {
+		assert.NotContains(t, []string{"nodeoverlays", "capacitybuffers"}, r.gvr.Resource)
+	}
+	assert.Empty(t, warnings)
 
 	_, err = servedResources(discoveryServer(t, "karpenter.sh"), warn)
 	assert.ErrorIs(t, err, live.ErrNoKarpenter)

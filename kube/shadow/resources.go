@@ -12,6 +12,7 @@ type resource struct {
 	gvr                 schema.GroupVersionResource
 	kind                string
 	karpenter, optional bool
+	quiet               bool // optional without a warning (live.Kind.Quiet)
 	// decode converts the JSON of an object to its typed value, a
 	// pointer, with live's decoder (live.Kind.Decode): the fields its Go
 	// type lacks are unknown.
@@ -30,7 +31,7 @@ var resources = kinds()
 func kinds() []resource {
 	var out []resource
 	for _, k := range live.Kinds() {
-		out = append(out, resource{gvr: k.Resource, kind: k.Kind, karpenter: k.Karpenter, optional: k.Optional, add: k.Add, decode: k.Decode})
+		out = append(out, resource{gvr: k.Resource, kind: k.Kind, karpenter: k.Karpenter, optional: k.Optional, quiet: k.Quiet, add: k.Add, decode: k.Decode})
 	}
 	return out
 }

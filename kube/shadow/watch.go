@@ -57,9 +57,10 @@ var ErrNotSynced = errors.New("stopped before the cluster was read")
 // or of the initial sync ends it early; ctx ending before the initial
 // list is read ends it with zero totals and no error (nothing to
 // report). An optional kind the server does
-// not serve (EC2NodeClasses) is left out with a warning; Karpenter's own
-// kinds missing are an error wrapping live.ErrNoKarpenter, another kind
-// missing an error.
+// not serve is left out: EC2NodeClasses with a warning, NodeOverlays and
+// CapacityBuffers (live.Kind.Quiet: behind a feature gate) without one,
+// as live.Read does; Karpenter's own kinds missing are an error wrapping
+// live.ErrNoKarpenter, another kind missing an error.
 //
 // cfg.Timeout bounds the discovery requests only: the informers' lists
 // and watches are bounded by client-go's reflectors. A change is timed
@@ -180,6 +181,7 @@ func servedResources(cfg *rest.Config, warn func(string)) ([]*resource, error) {
 			out = append(out, r)
 		case r.karpenter:
 			return nil, fmt.Errorf("%w: %s %s is not served", live.ErrNoKarpenter, gv, r.gvr.Resource)
+		case r.optional && r.quiet:
 		case r.optional:
 			warn(fmt.Sprintf("%s %s is not served: none are read", gv, r.gvr.Resource))
 		default:

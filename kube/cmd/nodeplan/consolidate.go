@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -109,7 +110,7 @@ func consolidate(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func newConsolidationReport(s snapshot, cl consolidation.Cluster, res consolidation.Result) consolidationReport {
 	r := consolidationReport{APIVersion: kube.ReportAPIVersion, Kind: "ConsolidationReport",
 		Now: s.now.Format(time.RFC3339), NowFrom: s.nowFrom, Commands: []cmdReport{}, Kept: []keptReport{},
-		Notes: append([]string{}, s.prices.notes...), Warnings: append([]string{}, s.cluster.Warnings...)}
+		Notes: append([]string{}, s.prices.notes...), Warnings: slices.Concat([]string{}, s.cluster.Warnings, s.cluster.BufferWarnings())}
 	r.Summary.Currency = s.prices.currency
 	from := podHomes(cl.Nodes)
 	for _, cmd := range res.Commands {

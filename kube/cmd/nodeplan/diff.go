@@ -33,6 +33,9 @@ type diffReport struct {
 	Summary             diffSummary               `json:"summary"`
 	Notes               []string                  `json:"notes"`
 	Warnings            []string                  `json:"warnings"`
+	// Headroom is provision's headroom[]: each CapacityBuffer and where
+	// the provisioning step holds its virtual pods; absent without any.
+	Headroom []kube.BufferHeadroom `json:"headroom,omitempty"`
 
 	prov *provisioned // its view prints the provisioning summary
 }
@@ -135,7 +138,7 @@ func newDiff(c config, res *provisioned) (diffReport, error) {
 	r := diffReport{APIVersion: kube.ReportAPIVersion, Kind: "DiffReport", Now: s.now.Format(time.RFC3339), NowFrom: s.nowFrom,
 		Nodes: []nodeChange{}, Moves: []placement{}, Placed: []placedGroup{},
 		Unschedulable: res.report.Unschedulable, UnschedulableGroups: res.report.UnschedulableGroups,
-		Notes: append([]string{}, s.prices.notes...), Warnings: append([]string{}, res.report.Warnings...), prov: res}
+		Notes: append([]string{}, s.prices.notes...), Warnings: append([]string{}, res.report.Warnings...), Headroom: res.report.Headroom, prov: res}
 	r.compare(stateOf(now.Nodes), afterOf(cl, out), s.cluster.Pods)
 	r.Summary.Currency = s.prices.currency
 	return r, nil
@@ -374,6 +377,9 @@ func (r *diffReport) writeTable(w io.Writer) error {
 	opts := r.prov.opts
 	opts.Notes, opts.NoHeaders = nil, false
 	if err := r.prov.view.WriteSummary(w, opts); err != nil {
+		return err
+	}
+	if err := writeHeadroom(w, r.Headroom); err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", r.summaryLine())

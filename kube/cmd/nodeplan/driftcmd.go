@@ -59,8 +59,12 @@ type protectedPod struct {
 	Why      string `json:"why"`
 }
 
+// home is where a pod goes: an existing node, a new NodeClaim, or
+// unschedulable with why. From is the node it leaves, set by repair
+// (drift, diff: "", left out).
 type home struct {
 	Pod           string `json:"pod"`
+	From          string `json:"from,omitempty"`
 	Node          string `json:"node,omitempty"`
 	NodeClaim     string `json:"nodeClaim,omitempty"`
 	Unschedulable string `json:"unschedulable,omitempty"`

@@ -112,4 +112,6 @@ var summaries = map[string]string{
 	"shadow": "Watches a cluster where Karpenter runs (get, list and watch only) and prints, for each batch\n" +
 		"of NodeClaims and each disruption, what nodeplan would have done and both hourly prices;\n" +
 		"the summary on SIGINT, SIGTERM or after --duration.\n",
+	"static": "Decides what Karpenter does with its static NodePools (spec.replicas): the NodeClaims it\n" +
+		"creates, deletes and replaces for drift, and why a pool does less. Exit status 0 on success.\n",
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -94,4 +95,24 @@ spec: {containers: [{name: c, resources: {requests: {cpu: "1"}}}]}
 	}
 	out, _ := check(t, []string{"provision", "-f", file, "--spot-discount", "0", "-o", "json"}, exitOK, `"pricePerHour": 0.096,`, "")
 	assert.NotContains(t, out, "0.0384")
+}
+
+// TestSummaries: every command of the usage that takes flags has a
+// summary, which "nodeplan COMMAND --help" prints above its flags.
+func TestSummaries(t *testing.T) {
+	_, synopsis, ok := strings.Cut(usage, "usage:\n")
+	require.True(t, ok)
+	var commands []string
+	for _, line := range strings.Split(synopsis, "\n") {
+		if rest, ok := strings.CutPrefix(line, "  nodeplan "); ok {
+			commands = append(commands, strings.Fields(rest)[0])
+		}
+	}
+	require.Contains(t, commands, "static")
+	for _, name := range commands {
+		if name == "version" || name == "help" {
+			continue
+		}
+		assert.NotEmpty(t, strings.TrimSpace(summaries[name]), "summary of %s", name)
+	}
 }

@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -62,4 +65,44 @@ func TestProvisionWithoutBuffersHasNoHeadroom(t *testing.T) {
 	assert.NotContains(t, out, "Headroom")
 	js, _ := check(t, []string{"provision", "-f", "../../testdata/cluster.yaml", "-o", "json"}, exitUnschedulable, "", "")
 	assert.NotContains(t, js, `"headroom"`)
+}
+
+// TestBufferWarning: the "capacity buffers: N" warning comes from the
+// commands whose plans hold room for the buffers (provision, consolidate,
+// diff), not from drift, repair and static, where buffers play no part.
+func TestBufferWarning(t *testing.T) {
+	const want = "capacity buffers: 3, holding room for 4 virtual pods"
+	for _, tc := range []struct {
+		cmd  string
+		want bool
+	}{{"provision", true}, {"consolidate", true}, {"diff", true}, {"drift", false}, {"repair", false}, {"static", false}} {
+		t.Run(tc.cmd, func(t *testing.T) {
+			var out, errs bytes.Buffer
+			code := run([]string{tc.cmd, "-o", "json", "-f", bufferFile}, nil, &out, &errs)
+			require.Contains(t, []int{exitOK, exitUnschedulable}, code, "stderr: %s", errs.String())
+			var r struct{ Warnings []string }
+			require.NoError(t, json.Unmarshal(out.Bytes(), &r), out.String())
+			found := slices.ContainsFunc(r.Warnings, func(w string) bool { return strings.HasPrefix(w, want) })
+			assert.Equal(t, tc.want, found, "%q", r.Warnings)
+		})
+	}
+}
+
+// TestDiffHeadroom: diff launches and prices nodes for the buffers'
+// virtual pods, so it reports their headroom as provision does, in the
+// table and as headroom[] in JSON.
+func TestDiffHeadroom(t *testing.T) {
+	out, _ := check(t, []string{"diff", "-f", bufferFile}, exitOK, "Headroom (capacity buffers):", "")
+	assert.Regexp(t, `shop/batch\s+2\s+`, out)
+	js, _ := check(t, []string{"diff", "-f", bufferFile, "-o", "json"}, exitOK, `"headroom"`, "")
+	var r struct {
+		Headroom []struct {
+			Name     string
+			Replicas int
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(js), &r))
+	require.Len(t, r.Headroom, 3)
+	assert.Equal(t, "batch", r.Headroom[0].Name)
+	assert.Equal(t, 2, r.Headroom[0].Replicas)
 }

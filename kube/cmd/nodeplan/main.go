@@ -48,8 +48,13 @@
 // The manifests may hold Pods, Nodes, DaemonSets, Deployments, ReplicaSets,
 // StatefulSets, Jobs, PodDisruptionBudgets, PriorityClasses,
 // PersistentVolumeClaims, PersistentVolumes and StorageClasses (a pod is
-// kept in the zones its volumes allow), karpenter.sh/v1 NodePools and NodeClaims and karpenter.k8s.aws/v1
-// EC2NodeClasses, as YAML or JSON: one object per document, kind List (the
+// kept in the zones its volumes allow), CSINodes (the nodes' CSI attach
+// limits), LimitRanges (the container defaults of the pods workloads
+// expand to), karpenter.sh/v1 NodePools and NodeClaims, karpenter.k8s.aws/v1
+// EC2NodeClasses, karpenter.sh/v1alpha1 NodeOverlays (prices and capacity
+// of the catalog; every command warns of an overlay that is not applied or
+// selects no offering), and PodTemplates and autoscaling.x-k8s.io/v1beta1
+// CapacityBuffers (headroom), as YAML or JSON: one object per document, kind List (the
 // output of kubectl get -o yaml), typed lists such as PodList or
 // NodePoolList (raw API responses, whose items carry no kind), and the
 // output of kubectl cluster-info dump. karpenter.sh/v1beta1 NodePools and
@@ -82,7 +87,8 @@
 // buffer: the replicas it asks for, how many of its virtual pods existing
 // nodes hold, how many need new NodeClaims (which the plan launches and
 // prices) and how many fit nowhere, and the Provisioning condition; -o
-// json has them as headroom[].
+// json has them as headroom[]. diff, whose plan launches and prices the
+// same nodes, prints and reports the same headroom.
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes
 // of NodePools are labelled with (topology.kubernetes.io/region, as
@@ -243,8 +249,12 @@
 // (the created NodeClaims and replacements; null when launch is),
 // remove[] {nodeClaim, kind (Unresolved, Empty or Occupied), cost,
 // doNotDisrupt}, replace[] (the drifted NodeClaims replaced),
-// explanations[] {why, nodeClaim, message}}, summary {create, remove,
+// explanations[] {reason, nodeClaim, message}}, summary {create, remove,
 // replace, createPerHour, unknownPrice}, currency, notes[], warnings[].
+// reason is a code and message its text, as in repair's nodes[];
+// explanations[] named the code why before v1.14's static support was
+// released. drift's blocked[] keeps its older spelling: reason the code,
+// why the text.
 //
 // kind DiffReport has now, nowFrom, nodePools[] {nodePool ("" for the
 // nodes outside NodePools), nodesNow, nodesAdded, nodesRemoved,
@@ -258,7 +268,11 @@
 // nodePools[] counts and prices for the whole cluster,
 // differencePerMonth, movedPods, placedPods, unschedulablePods,
 // currency}, notes[], warnings[]. Prices leave the nodes of unknown price
-// out; the unknownPrice counts say how many. provision --then-consolidate
+// out; the unknownPrice counts say how many. headroom[] (absent without
+// CapacityBuffers; added to the first schema) is provision's, of the
+// provisioning step: the buffers' virtual pods are launched and priced
+// in the plan diff compares, and the table prints the same Headroom lines
+// after the provisioning summary. provision --then-consolidate
 // -o json prints the ProvisioningReport with one field added,
 // consolidation: the ConsolidationReport of the cluster with the plan
 // applied.

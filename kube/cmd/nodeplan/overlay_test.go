@@ -13,7 +13,7 @@ import (
 // JSON warnings, which NodeOverlay selects nothing.
 func TestOverlayWarnings(t *testing.T) {
 	const want = `NodeOverlay "typo": selects no offering of any NodePool's instance types`
-	for _, cmd := range []string{"provision", "consolidate", "drift", "diff"} {
+	for _, cmd := range []string{"provision", "consolidate", "drift", "repair", "static", "diff"} {
 		t.Run(cmd, func(t *testing.T) {
 			var out, errs bytes.Buffer
 			code := run([]string{cmd, "-o", "json", "-f", "testdata/overlay.yaml"}, nil, &out, &errs)

@@ -59,7 +59,7 @@ type repairReport struct {
 	Nodes        []repairNode  `json:"nodes"`
 	NodePools    []poolHealth  `json:"nodePools"`
 	Replacements []replacement `json:"replacements"`
-	Homes        []repairHome  `json:"homes"`
+	Homes        []home        `json:"homes"`
 	Summary      repairSummary `json:"summary"`
 	Currency     string        `json:"currency"`
 	Notes        []string      `json:"notes"`
@@ -89,14 +89,6 @@ type poolHealth struct {
 	Unhealthy int    `json:"unhealthy"`
 	Cap       int    `json:"cap"`
 	Blocked   bool   `json:"blocked"`
-}
-
-type repairHome struct {
-	Pod           string `json:"pod"`
-	From          string `json:"from"`
-	Node          string `json:"node,omitempty"`
-	NodeClaim     string `json:"nodeClaim,omitempty"`
-	Unschedulable string `json:"unschedulable,omitempty"`
 }
 
 type repairSummary struct {
@@ -148,7 +140,7 @@ func planRepair(s snapshot, policies []repair.Policy) (repairReport, error) {
 func newRepairReport(s snapshot, policies []repair.Policy, res repair.Result, rep repair.Replacement) repairReport {
 	r := repairReport{APIVersion: kube.ReportAPIVersion, Kind: "RepairReport", Now: stamp(s.now), NowFrom: s.nowFrom,
 		PoliciesFrom: "--policy", Nodes: []repairNode{}, NodePools: []poolHealth{}, Replacements: []replacement{},
-		Homes: []repairHome{}, Currency: s.prices.currency, Notes: append([]string{}, s.prices.notes...),
+		Homes: []home{}, Currency: s.prices.currency, Notes: append([]string{}, s.prices.notes...),
 		Warnings: append([]string{}, s.cluster.Warnings...), price: rep.Price}
 	if len(policies) == 0 {
 		policies, r.PoliciesFrom = repair.AWSPolicies(), "AWS provider defaults"
@@ -198,7 +190,7 @@ func conditionString(c repair.Condition) string { return c.Type + "=" + c.Status
 func (r *repairReport) addHomes(rep repair.Replacement) {
 	for _, m := range rep.Moves {
 		for _, h := range m.Homes {
-			r.Homes = append(r.Homes, repairHome{Pod: h.Pod.String(), From: m.Node, Node: h.Node, NodeClaim: h.NodeClaim, Unschedulable: h.Unschedulable})
+			r.Homes = append(r.Homes, home{Pod: h.Pod.String(), From: m.Node, Node: h.Node, NodeClaim: h.NodeClaim, Unschedulable: h.Unschedulable})
 		}
 	}
 }

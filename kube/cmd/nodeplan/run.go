@@ -235,7 +235,7 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, s.cluster.NodePools, prices.currency),
 		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders},
 		snap: s, prob: prob, plan: p}
-	warnings := append(slices.Clone(s.cluster.Warnings), kube.PriceWarnings(&prob)...)
+	warnings := slices.Concat(s.cluster.Warnings, s.cluster.BufferWarnings(), kube.PriceWarnings(&prob))
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
 	return res, nil

@@ -61,7 +61,7 @@ type staticRemoval struct {
 }
 
 type staticNote struct {
-	Why       string `json:"why"`
+	Reason    string `json:"reason"`
 	NodeClaim string `json:"nodeClaim,omitempty"`
 	Message   string `json:"message"`
 }
@@ -132,7 +132,7 @@ func staticPoolOf(d static.Decision) staticPool {
 		p.Replace = append(p.Replace, rp.Candidate)
 	}
 	for _, n := range d.Notes {
-		p.Explanations = append(p.Explanations, staticNote{Why: n.Why.String(), NodeClaim: n.Claim, Message: n.Message})
+		p.Explanations = append(p.Explanations, staticNote{Reason: n.Why.String(), NodeClaim: n.Claim, Message: n.Message})
 	}
 	return p
 }
@@ -173,7 +173,7 @@ func (r *staticReport) writeTable(w io.Writer) error {
 	sec = newSection(w, "NODEPOOL\tWHY\tMESSAGE")
 	for _, p := range r.NodePools {
 		for _, n := range p.Explanations {
-			sec.row("%s\t%s\t%s", p.NodePool, n.Why, n.Message)
+			sec.row("%s\t%s\t%s", p.NodePool, n.Reason, n.Message)
 		}
 	}
 	sec.flush()
@@ -195,7 +195,7 @@ func (r *staticReport) writeTable(w io.Writer) error {
 func withoutStaticDrift(fs []drift.Finding, c *kube.Cluster) ([]drift.Finding, []drift.Blocked) {
 	static := map[string]bool{}
 	for i := range c.NodePools {
-		if c.NodePools[i].Spec.Replicas != nil {
+		if c.NodePools[i].Static() {
 			static[c.NodePools[i].Metadata.Name] = true
 		}
 	}

@@ -45,7 +45,7 @@ func TestStaticJSON(t *testing.T) {
 			Launch        *struct{ InstanceType string }
 			Remove        []struct{ NodeClaim, Kind string }
 			Replace       []string
-			Explanations  []struct{ Why string }
+			Explanations  []struct{ Reason string }
 		}
 		Summary struct {
 			Create, Remove, Replace int
@@ -60,7 +60,7 @@ func TestStaticJSON(t *testing.T) {
 	assert.Equal(t, []string{"steady-a"}, steady.Replace)
 	assert.Equal(t, "c5.large", grow.Launch.InstanceType)
 	assert.Equal(t, 2, grow.Create)
-	assert.Equal(t, "LimitReached", grow.Explanations[0].Why)
+	assert.Equal(t, "LimitReached", grow.Explanations[0].Reason)
 	assert.Equal(t, "shrink-idle", shrink.Remove[0].NodeClaim)
 	assert.Equal(t, "Empty", shrink.Remove[0].Kind)
 	assert.InDelta(t, 0.266, r.Summary.CreatePerHour, 1e-9)
