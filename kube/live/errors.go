@@ -10,6 +10,11 @@ import (
 // installed, and there is nothing to plan with.
 var ErrNoKarpenter = errors.New("Karpenter is not installed")
 
+// ErrInvalidOptions is the error [Read] wraps when its [Options] cannot
+// be read as asked: a namespace that is not a DNS-1123 label, or a
+// negative PageSize. Nothing is requested from the server then.
+var ErrInvalidOptions = errors.New("invalid options")
+
 // ListError is a list request [Read] could not make or the server
 // refused: unreachable, Unauthorized, Forbidden, a timeout. Err is the
 // transport's error or the server's (a *k8s.io/apimachinery/pkg/api/errors.StatusError

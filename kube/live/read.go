@@ -36,7 +36,8 @@ type Options struct {
 	// cluster-scoped kinds are still listed cluster-wide, so that what
 	// the nodes already run is counted. "" is every namespace.
 	Namespace string
-	// PageSize is the limit of each list request; 0 is DefaultPageSize.
+	// PageSize is the limit of each list request; 0 is DefaultPageSize,
+	// and a negative one is an error wrapping [ErrInvalidOptions].
 	PageSize int64
 	// Progress, when set, receives a line now and then during a read
 	// that has lasted over a second ("read 12,000 pods…"), at most one
@@ -71,8 +72,11 @@ type Options struct {
 func Read(ctx context.Context, cfg *rest.Config, o Options) (kube.Objects, error) {
 	if o.Namespace != "" {
 		if errs := validation.IsDNS1123Label(o.Namespace); len(errs) > 0 {
-			return kube.Objects{}, fmt.Errorf("namespace %q: %s", o.Namespace, errs[0])
+			return kube.Objects{}, fmt.Errorf("%w: namespace %q: %s", ErrInvalidOptions, o.Namespace, errs[0])
 		}
+	}
+	if o.PageSize < 0 {
+		return kube.Objects{}, fmt.Errorf("%w: PageSize %d is negative (0 is DefaultPageSize)", ErrInvalidOptions, o.PageSize)
 	}
 	rd, err := newReader(ctx, cfg, o)
 	if err != nil {
@@ -98,7 +102,7 @@ type reader struct {
 }
 
 func newReader(ctx context.Context, cfg *rest.Config, o Options) (*reader, error) {
-	if o.PageSize <= 0 {
+	if o.PageSize == 0 {
 		o.PageSize = DefaultPageSize
 	}
 	if o.Warn == nil {

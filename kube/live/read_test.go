@@ -284,3 +284,21 @@ func TestReadExpiredContinue(t *testing.T) {
 	assert.True(t, apierrors.IsResourceExpired(err), "%v", err)
 	assert.ErrorContains(t, err, "listing pods")
 }
+
+// TestReadInvalidOptions: a namespace that is not a label and a negative
+// PageSize are errors wrapping ErrInvalidOptions, before any request (the
+// host is one nothing listens on, which would be a *ListError).
+func TestReadInvalidOptions(t *testing.T) {
+	cfg := &rest.Config{Host: "http://127.0.0.1:1", Timeout: time.Second}
+	for name, o := range map[string]Options{
+		"namespace": {Namespace: "Not_A_Label"},
+		"page size": {PageSize: -1},
+	} {
+		t.Run(name, func(t *testing.T) {
+			_, err := Read(context.Background(), cfg, o)
+			require.ErrorIs(t, err, ErrInvalidOptions)
+			var le *ListError
+			assert.False(t, errors.As(err, &le), "no request is made: %v", err)
+		})
+	}
+}
