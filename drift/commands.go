@@ -282,7 +282,7 @@ func (p *planner) command(c *candidate) (Command, string) {
 	}
 	p.sim.rename(&plan, c.name())
 	cmd := Command{Node: c.name(), NodePool: c.pool(), Reason: c.budgetReason(), Findings: c.findings,
-		Forceful: c.forceful, Replacements: plan.NodeClaims, Homes: homes(plan, pods)}
+		Forceful: c.forceful, Replacements: plan.NodeClaims, Homes: disruption.Homes(plan, pods)}
 	cmd.Deadline, cmd.PodDeadlines = p.deadlines(c, n.Pods)
 	p.sim.apply(names, plan, pods)
 	if !c.forceful {

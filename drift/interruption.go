@@ -230,7 +230,7 @@ func (p *InterruptionPlan) replace(cl Cluster, latency time.Duration, now time.T
 		return fmt.Errorf("interruption: simulating the replacement: %w", err)
 	}
 	s.rename(&plan, "interruption")
-	p.Replacement, p.Homes = plan, homes(plan, pods)
+	p.Replacement, p.Homes = plan, disruption.Homes(plan, pods)
 	if len(plan.NodeClaims) > 0 {
 		p.ReadyAt = now.Add(latency)
 	}

@@ -93,26 +93,6 @@ func (s *sim) rename(plan *packing.Plan, prefix string) {
 	}
 }
 
-// homes lists where each pod of the plan goes, in pod order.
-func homes(plan packing.Plan, pods []packing.Pod) []disruption.Home {
-	out := make([]disruption.Home, len(pods))
-	for i := range pods {
-		out[i].Pod = disruption.Ref(&pods[i])
-	}
-	for _, b := range plan.Bindings {
-		out[b.Pod].Node = b.Node
-	}
-	for _, c := range plan.NodeClaims {
-		for _, p := range c.Pods {
-			out[p].NodeClaim = c.Name
-		}
-	}
-	for _, u := range plan.Unschedulable {
-		out[u.Pod].Unschedulable = u.Reason.Message
-	}
-	return out
-}
-
 // apply commits a plan: the named nodes are marked for deletion and
 // emptied, the bound pods join their nodes and the claims become in-flight
 // nodes.

@@ -97,7 +97,7 @@ func Plan(res Result, cl Cluster) (Replacement, error) {
 	name(&sol, w)
 	out := Replacement{NodeClaims: sol.NodeClaims, Price: sol.Price, Solution: sol,
 		Problem: packing.Problem{Pods: pods, Nodes: nodes, NodePools: cl.NodePools, Catalog: cl.Catalog, DaemonSets: cl.DaemonSets}}
-	out.Moves = moves(res.Replace, cl.Nodes, at, homes(sol, pods))
+	out.Moves = moves(res.Replace, cl.Nodes, at, disruption.Homes(sol, pods))
 	return out, nil
 }
 
@@ -130,26 +130,6 @@ func name(sol *packing.Plan, w *disruption.WhatIf) {
 	for i := range sol.NodeClaims {
 		sol.NodeClaims[i].Name, k = disruption.ReplacementName(ReplacementPrefix, k+1, w.Taken)
 	}
-}
-
-// homes lists where each pod of the solution goes, in pod order.
-func homes(sol packing.Plan, pods []packing.Pod) []disruption.Home {
-	out := make([]disruption.Home, len(pods))
-	for i := range pods {
-		out[i].Pod = disruption.Ref(&pods[i])
-	}
-	for _, b := range sol.Bindings {
-		out[b.Pod].Node = b.Node
-	}
-	for _, c := range sol.NodeClaims {
-		for _, p := range c.Pods {
-			out[p].NodeClaim = c.Name
-		}
-	}
-	for _, u := range sol.Unschedulable {
-		out[u.Pod].Unschedulable = u.Reason.Message
-	}
-	return out
 }
 
 // moves splits the homes, in the order the pods were gathered, by
