@@ -15,18 +15,23 @@ type LimitPolicy uint8
 
 const (
 	// LimitMostPods (the default) gives a bound pool's capacity first to
-	// the pods that need it. When a pass leaves a pod unschedulable that a
-	// NodePool would take but for its limits, Solve runs the pass again
-	// twice, with the same rule and pod order but for the pods that only
-	// such bound pools can hold (no other NodePool, of any weight, admits
-	// them in any of their relaxations): they go first, in the pass's
-	// order, then, in the second run, smallest first, so that a limit too
-	// small for all of them holds as many as it can. The other pods
-	// follow in the pass's order, take what capacity is left, and spill
-	// to the other pools. Solve keeps the run that places the most pods,
-	// then the cheapest (with Options.NodeOverhead), the first on a tie,
-	// so it never places fewer pods than LimitLargestFirst. Where no limit
-	// binds, nothing is run again and the plan is LimitLargestFirst's.
+	// the pods that need it. When a pass leaves a pod unschedulable that
+	// a NodePool would take but for its limits (resources or nodes), the
+	// pass is run twice more with the same claim rule and pod order, but
+	// for the needy pods: those that only such bound pools admit (no
+	// other NodePool, of any weight, admits them in any of their
+	// relaxations; existing nodes count against the limits, as always).
+	// They go first, in the pass's order in the first run and smallest
+	// first in the second, so that a limit too small for all of them
+	// holds as many as it can; the other pods follow in the pass's order,
+	// take the capacity left and spill to the other pools. The run that
+	// places the most pods, then the cheapest (with
+	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
+	// are placed than under LimitLargestFirst with the same strategy.
+	// Plain and CostAware run their one pass again; Best, the best pass of
+	// each of its rules, after its restarts, with merging as its passes.
+	// Where no limit binds nothing runs again and the plan is
+	// LimitLargestFirst's, byte for byte.
 	LimitMostPods LimitPolicy = iota
 	// LimitLargestFirst is Karpenter's rule: every pass takes the pods in
 	// its own order (Plain's is Karpenter's, largest cpu then memory

@@ -23,7 +23,9 @@ const (
 	// then Plain's, then the earlier pass. It never costs more than Plain.
 	Best Strategy = iota
 	// Plain is Karpenter's rule: the open claim with the fewest pods that
-	// takes the pod, else a new claim.
+	// takes the pod, else a new claim. With LimitLargestFirst it is
+	// Karpenter's scheduler; under the default LimitMostPods a binding
+	// NodePool limit runs it again (see [LimitPolicy]).
 	Plain
 	// CostAware puts a pod where it raises the plan's price least: on a
 	// claim whose cheapest type still has room, else on the cheapest
