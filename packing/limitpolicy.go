@@ -174,10 +174,10 @@ func (r *run) needyPods(bound []bool) ([]bool, bool) {
 		byBound, byOther := false, false
 		for ok := true; ok && !byOther; ok = t.relax(i) {
 			v := t.view(i)
-			for pi := range r.s.pools {
+			for pi := 0; pi < len(r.s.pools) && !byOther; pi++ {
 				if t.admits(v, pi) {
 					byBound = byBound || bound[pi]
-					byOther = byOther || !bound[pi]
+					byOther = !bound[pi]
 				}
 			}
 		}
