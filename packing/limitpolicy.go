@@ -20,16 +20,16 @@ const (
 	// pass is run twice more with the same claim rule and pod order, but
 	// for the needy pods: those that only such bound pools admit (no
 	// other NodePool, of any weight, admits them in any of their
-	// relaxations; existing nodes count against the limits, as always).
-	// They go first, in the pass's order in the first run and smallest
+	// relaxations). They go first, in the pass's order in the first run and smallest
 	// first in the second, so that a limit too small for all of them
 	// holds as many as it can; the other pods follow in the pass's order,
 	// take the capacity left and spill to the other pools. The run that
 	// places the most pods, then the cheapest (with
 	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
 	// are placed than under LimitLargestFirst with the same strategy.
-	// Plain and CostAware run their one pass again; Best, the best pass of
-	// each of its rules, after its restarts, with merging as its passes.
+	// Plain and CostAware rerun their one pass; Best reruns a rule's
+	// greedy order, merging as in its other passes, after the rule's
+	// restarts when the best of its passes leaves a pod out for a limit.
 	// Where no limit binds nothing runs again and the plan is
 	// LimitLargestFirst's, byte for byte.
 	LimitMostPods LimitPolicy = iota

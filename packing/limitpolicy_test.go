@@ -115,7 +115,8 @@ func TestLimitPolicyKarpenterRows(t *testing.T) {
 			// suite_test.go:832 "should not schedule if limits would be exceeded"
 			row{name: name + "suite_test.go:832 no type within the limit", pools: limited("cpu", "2"),
 				pods: []packing.Pod{cpuPod("p", "2.1")}, opts: o, unsched: []string{"p"}},
-			// suite_test.go:891 "should not schedule if limits would be exceeded (node)", in one round
+			// suite_test.go:891 "should not schedule if limits would be exceeded (node)":
+			// Karpenter's test provisions the three pods in three rounds, this row in one.
 			row{name: name + "suite_test.go:891 the nodes limit", pools: limited("nodes", "2"),
 				pods: []packing.Pod{cpuPod("a", "1.5", anti...), cpuPod("b", "1.4", anti...), cpuPod("c", "1.3", anti...)},
 				opts: o, claims: 2, unsched: []string{"c"}},
