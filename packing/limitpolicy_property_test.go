@@ -143,26 +143,31 @@ func TestPropertyLimitPolicy(t *testing.T) {
 // LimitLargestFirst, and where the two plans differ some NodePool has
 // limits.
 func TestPropertyLimitPolicyGenerated(t *testing.T) {
-	forSeeds(t, 1<<43, propertyCount(t)/10, func(p packing.Problem) error {
-		o := problemgen.GenerateOptions(uint64(len(p.Pods)*31 + len(p.NodePools)))
-		o.LimitPolicy = packing.LimitLargestFirst
-		lf, err := solve(p, o)
-		if err != nil {
-			return err
-		}
-		o.LimitPolicy = packing.LimitMostPods
-		mp, err := solve(p, o)
-		if err != nil {
-			return err
-		}
-		if placedPods(p, mp) < placedPods(p, lf) {
-			return fmt.Errorf("%v: LimitMostPods places %d pods, LimitLargestFirst %d", o.Strategy, placedPods(p, mp), placedPods(p, lf))
-		}
-		if !reflect.DeepEqual(mp, lf) && !anyLimits(p) {
-			return fmt.Errorf("%v: the policies' plans differ with no NodePool limits", o.Strategy)
-		}
-		return nil
+	forSeedsWith(t, 1<<43, propertyCount(t)/10, func(seed uint64) property {
+		return func(p packing.Problem) error { return comparePolicies(p, problemgen.GenerateOptions(seed)) }
 	})
+}
+
+// comparePolicies solves p with o under both policies and checks that
+// LimitMostPods places no fewer pods and changes nothing without limits.
+func comparePolicies(p packing.Problem, o packing.Options) error {
+	o.LimitPolicy = packing.LimitLargestFirst
+	lf, err := solve(p, o)
+	if err != nil {
+		return err
+	}
+	o.LimitPolicy = packing.LimitMostPods
+	mp, err := solve(p, o)
+	if err != nil {
+		return err
+	}
+	if placedPods(p, mp) < placedPods(p, lf) {
+		return fmt.Errorf("%v: LimitMostPods places %d pods, LimitLargestFirst %d", o.Strategy, placedPods(p, mp), placedPods(p, lf))
+	}
+	if !reflect.DeepEqual(mp, lf) && !anyLimits(p) {
+		return fmt.Errorf("%v: the policies' plans differ with no NodePool limits", o.Strategy)
+	}
+	return nil
 }
 
 func anyLimits(p packing.Problem) bool {
