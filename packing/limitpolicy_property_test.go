@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -93,7 +94,7 @@ func placedPods(p packing.Problem, plan packing.Plan) int {
 // both policies and every strategy passes verify.Plan (no NodePool limit
 // is exceeded, every pod once); LimitMostPods places at least as many pods
 // as LimitLargestFirst with the same strategy; the same input gives the
-// same plan. It also checks that the problems exercise the rule: some
+// same plan, also under GOMAXPROCS(1) (see samePlansOneProc). It also checks that the problems exercise the rule: some
 // plan of LimitMostPods places more pods.
 func TestPropertyLimitPolicy(t *testing.T) {
 	catalogs := []*instancetypes.Catalog{buildCatalog(t, fakeIts(4)), buildCatalog(t, fakeIts(10)), buildCatalog(t, defaultTypes())}
@@ -136,6 +137,24 @@ func TestPropertyLimitPolicy(t *testing.T) {
 	props.TestingRun(t)
 	assert.Positive(t, more.Load(), "no generated problem had LimitMostPods place more pods: the generator misses binding limits")
 	t.Logf("LimitMostPods placed more pods than LimitLargestFirst in %d strategy runs", more.Load())
+	samePlansOneProc(t, catalogs)
+}
+
+// samePlansOneProc checks that the default plans of a few binding-limit
+// problems are the same under GOMAXPROCS(1): Best's reruns happen on its
+// two goroutines, whose results must not depend on timing.
+func samePlansOneProc(t *testing.T, catalogs []*instancetypes.Catalog) {
+	const n = 40
+	plans := make([]packing.Plan, n)
+	for seed := range uint64(n) {
+		plans[seed], _ = packing.Solve(limitProblem(seed, catalogs), packing.Options{})
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	for seed := range uint64(n) {
+		if c, _ := packing.Solve(limitProblem(seed, catalogs), packing.Options{}); !reflect.DeepEqual(plans[seed], c) {
+			t.Fatalf("seed %d: the plan under GOMAXPROCS(1) differs:\n%+v\n%+v", seed, plans[seed], c)
+		}
+	}
 }
 
 // TestPropertyLimitPolicyGenerated: on the general generated problems,
