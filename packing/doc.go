@@ -61,16 +61,33 @@
 //   - NodePool limits are charged with the chosen type's capacity, not the
 //     largest candidate's; candidates that would break the limit are left
 //     out of the claim's fallbacks.
-//   - When a NodePool limit binds, not every pod can be placed, and the two
-//     differ in which ones are. Karpenter takes the pods in its order
-//     (largest cpu, then memory, first); a pod whose claim would break the
-//     limit stays pending, and later, smaller pods may still be placed.
-//     Plain keeps that rule. Best compares its passes by the number of
-//     pods placed first and only then by price, so it may leave a large pod
-//     pending to place several smaller ones: it places at least as many
-//     pods as Plain, but not necessarily the pods Karpenter would, and with
-//     as many pods placed its plan may cost more than one that places
-//     fewer.
+//   - When a NodePool limit binds (a pass leaves a pod unschedulable that
+//     a pool would take but for its limits), not every pod can be placed,
+//     and the two differ in which ones are. Karpenter takes the pods in
+//     its order (largest cpu, then memory, first), each to the weightiest
+//     pool that takes it (K/controllers/provisioning/scheduling/
+//     scheduler.go:582-612, 695-789): a pod whose claim would break the
+//     limit stays pending, and later, smaller pods may still be placed. So
+//     a weighty limited pool spends its capacity on pods a lighter pool
+//     could hold, and a pod only it admits (a category or capacity type
+//     only it offers, a selector on its label) stays pending.
+//     [Options].LimitPolicy chooses. [LimitLargestFirst] is Karpenter's
+//     rule, and Plain with it is Karpenter's scheduler. [LimitMostPods],
+//     the default, gives a bound pool's capacity first to the pods that
+//     need it: a pass whose limit binds is run again with the pods that
+//     only bound pools admit (in any relaxation) first, in the pass's
+//     order and then smallest first, the others after, spilling to the
+//     other pools as the limit leaves them no room; the run placing more
+//     pods, then the cheaper, is kept. Where no limit binds nothing runs
+//     again and the plans are the same. The default departs from
+//     Karpenter because nodeplan loses no pod it can place: a pod left
+//     pending is a workload down, and Best already prefers the plan that
+//     places more pods to a cheaper one. Best also compares its passes
+//     by the number of pods placed first and only then by price, under
+//     either policy, so it may leave a large pod pending to place several
+//     smaller ones: it places at least as many pods as Plain, but not
+//     necessarily the pods Karpenter would, and with as many pods placed
+//     its plan may cost more than one that places fewer.
 //   - A self-affine pod (required pod affinity that selects itself) starts
 //     a new group only when no matching pod runs anywhere, as kube-scheduler
 //     decides; Karpenter also bootstraps it when the matching pods are in

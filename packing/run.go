@@ -24,6 +24,9 @@ type run struct {
 	seq  sequence
 	tie  *rand.Rand
 	ties int
+	// needs, in a rerun for LimitMostPods, puts the pods that need a
+	// bound pool first (limitpolicy.go); nil in every other pass.
+	needs *needOrder
 
 	// The pods: where each is and the order they were placed in (run.go:
 	// placed, moved); how far each is relaxed and why it last failed
@@ -92,7 +95,7 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 	if sc == nil {
 		sc = &scratch{}
 	}
-	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, memo: m, scratch: sc, held: map[reservation]int{}}
+	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, needs: spec.needs, memo: m, scratch: sc, held: map[reservation]int{}}
 	r.states = make([]podState, len(s.pods))
 	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
@@ -110,6 +113,7 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 func (r *run) solve() {
 	queue := slices.Clone(r.s.order)
 	r.reorder(queue)
+	r.needyFirst(queue)
 	for len(queue) > 0 {
 		var next []int
 		for k, i := range queue {

@@ -60,7 +60,7 @@ func (s *static) search(cost bool) pass {
 		}
 		best = s.keep(best, p)
 	}
-	return best
+	return s.reserveBest(best, cost, m, sc)
 }
 
 // sequences are a rule's greedy pod order and its other one: Karpenter's
@@ -83,9 +83,10 @@ func (s *static) keep(best, p pass) pass {
 // passSpec says how a pass runs: its claim rule, its pod order and, for a
 // random restart, the generator of its tie-breaks.
 type passSpec struct {
-	cost bool
-	seq  sequence
-	tie  *rand.Rand
+	cost  bool
+	seq   sequence
+	tie   *rand.Rand
+	needs *needOrder // LimitMostPods's rerun order (limitpolicy.go), or nil
 }
 
 // runPass runs one pass of Best: place every pod, then merge claims. m

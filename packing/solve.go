@@ -23,7 +23,9 @@ const (
 	// then Plain's, then the earlier pass. It never costs more than Plain.
 	Best Strategy = iota
 	// Plain is Karpenter's rule: the open claim with the fewest pods that
-	// takes the pod, else a new claim.
+	// takes the pod, else a new claim. With LimitLargestFirst it is
+	// Karpenter's scheduler; under the default LimitMostPods a binding
+	// NodePool limit runs it again (see [LimitPolicy]).
 	Plain
 	// CostAware puts a pod where it raises the plan's price least: on a
 	// claim whose cheapest type still has room, else on the cheapest
@@ -78,6 +80,10 @@ type Options struct {
 	// one): the cheapest plan wins, however many nodes it has. It may not
 	// exceed instancetypes.MaxValidPrice.
 	NodeOverhead instancetypes.Price
+	// LimitPolicy chooses which pods get a NodePool's capacity when its
+	// limits bind; the default, LimitMostPods, gives it first to the pods
+	// no other NodePool can hold. See [LimitPolicy].
+	LimitPolicy LimitPolicy
 }
 
 func (o Options) nodeOverhead() instancetypes.Price { return max(0, o.NodeOverhead) }
@@ -98,7 +104,8 @@ const maxRestartsOption = 4096
 // Validate reports every invalid option, joined, each wrapping
 // [ErrInvalidOptions] and naming the option: a Strategy other than Best,
 // Plain or CostAware, Restarts above 4,096, a negative MaxInstanceTypes, a
-// NodeOverhead above [instancetypes.MaxValidPrice]. A negative Restarts
+// NodeOverhead above [instancetypes.MaxValidPrice], a LimitPolicy other
+// than LimitMostPods or LimitLargestFirst. A negative Restarts
 // (none) and a negative NodeOverhead (none) are valid.
 func (o Options) Validate() error {
 	var errs []error
@@ -116,6 +123,9 @@ func (o Options) Validate() error {
 	}
 	if o.NodeOverhead > instancetypes.MaxValidPrice {
 		bad("NodeOverhead", "%s is above %s", o.NodeOverhead, instancetypes.MaxValidPrice)
+	}
+	if o.LimitPolicy > LimitLargestFirst {
+		bad("LimitPolicy", "%d is not LimitMostPods or LimitLargestFirst", o.LimitPolicy)
 	}
 	return errors.Join(errs...)
 }
@@ -243,10 +253,11 @@ func solveWith(s *static, cost bool) (Plan, error) {
 	primary, _ := s.sequences(cost)
 	r := newRun(s, passSpec{cost: cost, seq: primary}, nil, nil)
 	r.solve()
+	r, st := s.reserveSingle(r, primary)
 	if err := s.cancelled(); err != nil {
 		return Plan{}, err
 	}
-	return r.plan(), nil
+	return r.render(st), nil
 }
 
 // best runs both strategies, each with its restarts, concurrently and

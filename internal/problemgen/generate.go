@@ -161,6 +161,7 @@ func DecodeOptions(s *Stream) packing.Options {
 		PriorityOrder:     s.IntN(2) == 1,
 		MaxInstanceTypes:  int(s.Pick([]int64{0, 1, 2, 600, -1, math.MinInt64, math.MaxInt64})),
 		NodeOverhead:      instancetypes.Price(s.Pick(extremeInts)),
+		LimitPolicy:       packing.LimitPolicy(s.IntN(3)), // 2 is invalid
 	}
 }
 

@@ -12,9 +12,9 @@ import (
 // across their range: every strategy, no restarts to a few (never the
 // default's dozens, so that a property's cost stays that of a few
 // solves), any seed, preferences ignored or not, priority order or not,
-// candidate types capped at one, a few or not at all, and per-node
-// overheads from none (zero or negative) to the largest valid. The same
-// seed always gives the same options.
+// candidate types capped at one, a few or not at all, per-node
+// overheads from none (zero or negative) to the largest valid, and either
+// limit policy. The same seed always gives the same options.
 func GenerateOptions(seed uint64) packing.Options {
 	g := &gen{src: rand.New(rand.NewPCG(seed, seed^0x2545f4914f6cdd1d))}
 	return packing.Options{
@@ -25,6 +25,7 @@ func GenerateOptions(seed uint64) packing.Options {
 		PriorityOrder:     g.chance(1, 3),
 		MaxInstanceTypes:  pick(g, []int{0, 0, 1, 2, 3, 600}),
 		NodeOverhead:      pick(g, []instancetypes.Price{0, 0, -1, 10_000_000, 1_000_000_000, instancetypes.MaxValidPrice}),
+		LimitPolicy:       pick(g, []packing.LimitPolicy{packing.LimitMostPods, packing.LimitLargestFirst}),
 	}
 }
 
@@ -47,6 +48,10 @@ var optionCorruptions = []optionCorruption{
 	func(g *gen, o *packing.Options) string {
 		o.NodeOverhead = pick(g, []instancetypes.Price{instancetypes.MaxValidPrice + 1, instancetypes.MaxPrice})
 		return "node overhead above the price bound"
+	},
+	func(g *gen, o *packing.Options) string {
+		o.LimitPolicy = packing.LimitLargestFirst + packing.LimitPolicy(1+g.intn(254))
+		return "limit policy out of range"
 	},
 }
 

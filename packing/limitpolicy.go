@@ -1,0 +1,201 @@
+package packing
+
+import (
+	"cmp"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/internal/enum"
+)
+
+// LimitPolicy chooses which pending pods get a NodePool's capacity when
+// the pool's limits bind, that is, when a pass leaves a pod unschedulable
+// that the pool would take but for its limits. The zero LimitPolicy is
+// LimitMostPods.
+type LimitPolicy uint8
+
+const (
+	// LimitMostPods (the default) gives a bound pool's capacity first to
+	// the pods that need it. When a pass leaves a pod unschedulable that
+	// a NodePool would take but for its limits (resources or nodes), the
+	// pass is run twice more with the same claim rule and pod order, but
+	// for the needy pods: those that only such bound pools admit (no
+	// other NodePool, of any weight, admits them in any of their
+	// relaxations). They go first, in the pass's order in the first run and smallest
+	// first in the second, so that a limit too small for all of them
+	// holds as many as it can; the other pods follow in the pass's order,
+	// take the capacity left and spill to the other pools. The run that
+	// places the most pods, then the cheapest (with
+	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
+	// are placed than under LimitLargestFirst with the same strategy.
+	// Plain and CostAware rerun their one pass; Best reruns a rule's
+	// greedy order, merging as in its other passes, after the rule's
+	// restarts when the best of its passes leaves a pod out for a limit.
+	// Where no limit binds nothing runs again and the plan is
+	// LimitLargestFirst's, byte for byte.
+	LimitMostPods LimitPolicy = iota
+	// LimitLargestFirst is Karpenter's rule: every pass takes the pods in
+	// its own order (Plain's is Karpenter's, largest cpu then memory
+	// first), and a pod takes a pool's capacity when its turn comes, even
+	// when another pool could hold it and a later pod only this one.
+	LimitLargestFirst
+)
+
+var limitPolicyNames = [...]string{"LimitMostPods", "LimitLargestFirst"}
+
+// String returns the policy's name.
+func (p LimitPolicy) String() string { return enum.String(p, "LimitPolicy", limitPolicyNames[:]) }
+
+// needOrder is a rerun's pod order under LimitMostPods: the needy pods
+// (per pod index) go first, in the pass's order or, when smallest, the
+// smallest first; the others follow in the pass's order.
+type needOrder struct {
+	needy    []bool
+	smallest bool
+}
+
+// needyFirst moves the needy pods of r.needs to the front of queue,
+// stably; nothing without r.needs.
+func (r *run) needyFirst(queue []int) {
+	if r.needs == nil {
+		return
+	}
+	needy := make([]int, 0, len(queue))
+	var rest []int
+	for _, i := range queue {
+		if r.needs.needy[i] {
+			needy = append(needy, i)
+		} else {
+			rest = append(rest, i)
+		}
+	}
+	if r.needs.smallest {
+		pods, byPriority := r.s.prob.Pods, r.s.opts.PriorityOrder
+		slices.SortStableFunc(needy, func(a, b int) int {
+			pa, pb := &pods[a], &pods[b]
+			c := 0
+			if byPriority {
+				c = cmp.Compare(pb.Priority, pa.Priority)
+			}
+			return cmp.Or(c, cmpSize(pb, pa, false))
+		})
+	}
+	copy(queue[copy(queue, needy):], rest)
+}
+
+// reserveBest is Best's search under LimitMostPods: best, or a rerun of
+// the rule's primary order with the needy pods first (see needOrders),
+// whichever is better (see static.better; best on a tie).
+func (s *static) reserveBest(best pass, cost bool, m *memo, sc *scratch) pass {
+	if s.opts.LimitPolicy != LimitMostPods || s.halted() {
+		return best
+	}
+	primary, _ := s.sequences(cost)
+	for _, n := range best.r.needOrders() {
+		if s.halted() {
+			break
+		}
+		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: primary, needs: n}, m, sc))
+	}
+	return best
+}
+
+// reserveSingle is reserveBest for a single pass r of Plain or CostAware,
+// in sequence seq, without merging: r or a rerun, and its settlement.
+func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
+	st := r.settle()
+	if s.opts.LimitPolicy != LimitMostPods || s.halted() {
+		return r, st
+	}
+	for _, n := range r.needOrders() {
+		if s.halted() {
+			break
+		}
+		q := newRun(s, passSpec{cost: r.cost, seq: seq, needs: n}, r.memo, r.scratch)
+		q.solve()
+		if qs := q.settle(); s.better(qs, st) {
+			r, st = q, qs
+		}
+	}
+	return r, st
+}
+
+// needOrders are the orders of the reruns LimitMostPods asks for after
+// run r: none when no limit bound in r or no pod needs a bound pool;
+// else the needy pods first in r's order, and then smallest first.
+func (r *run) needOrders() []*needOrder {
+	bound := r.boundPools()
+	if bound == nil {
+		return nil
+	}
+	needy, found := r.needyPods(bound)
+	if !found {
+		return nil
+	}
+	return []*needOrder{{needy: needy}, {needy: needy, smallest: true}}
+}
+
+// boundPools reports, per pool, whether its limits (resources or nodes)
+// are why some pod r left unschedulable cannot go there, as diagnose
+// judges it at the end of r; nil when no pool's are.
+func (r *run) boundPools() []bool {
+	var bound []bool
+	for i, w := range r.where {
+		if w.kind != unplaced || !r.s.pods[i].compiled() {
+			continue
+		}
+		v := r.view(i)
+		for pi, pl := range r.s.pools {
+			if len(pl.np.Limits) == 0 || bound != nil && bound[pi] {
+				continue
+			}
+			if r.diagnosePool(v, pi, v.info.pod.Key()).Kind == LimitExceeded {
+				if bound == nil {
+					bound = make([]bool, len(r.s.pools))
+				}
+				bound[pi] = true
+			}
+		}
+	}
+	return bound
+}
+
+// needyPods marks the pods that some bound pool admits and no other pool
+// does, in any of their relaxations (see admits), and reports whether
+// there is one. It judges on a new run of r's rule, so with only the
+// existing nodes counted against the pools' limits.
+func (r *run) needyPods(bound []bool) ([]bool, bool) {
+	t := newRun(r.s, passSpec{cost: r.cost}, r.memo, r.scratch)
+	needy := make([]bool, len(r.s.pods))
+	found := false
+	for i := range r.s.pods {
+		if !r.s.pods[i].compiled() {
+			continue
+		}
+		byBound, byOther := false, false
+		for ok := true; ok && !byOther; ok = t.relax(i) {
+			v := t.view(i)
+			for pi := 0; pi < len(r.s.pools) && !byOther; pi++ {
+				if t.admits(v, pi) {
+					byBound = byBound || bound[pi]
+					byOther = !bound[pi]
+				}
+			}
+		}
+		needy[i] = byBound && !byOther
+		found = found || needy[i]
+	}
+	return needy, found
+}
+
+// admits reports whether pool pi would take the pod of v on a new claim
+// as far as the pod alone goes: diagnose finds nothing short of the
+// pool's limits or the placements (host ports, minValues, topology)
+// against it.
+func (r *run) admits(v view, pi int) bool {
+	return stage(r.diagnosePool(v, pi, v.info.pod.Key()).Kind) >= stage(LimitExceeded)
+}
+
+// compiled reports whether the pod has a view to place: a required
+// node-affinity alternative and no invalid volume (attempt fails the
+// others before any placement).
+func (info *podInfo) compiled() bool { return len(info.alts) > 0 && info.invalid == "" }

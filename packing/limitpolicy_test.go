@@ -1,0 +1,163 @@
+package packing_test
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// The binding-limit rows: NodePool "a" (weight 10, a cpu limit) takes
+// every pod; "b" (weight 0, no limit) takes only the pods that do not ask
+// for team=a, the label "a" puts on its nodes. Under Karpenter's order
+// (LimitLargestFirst) the larger general pods fill "a" to its limit and a
+// pod only "a" admits is left out; LimitMostPods places it and spills a
+// general pod to "b".
+func limitPools(limit string) []packing.NodePool {
+	return []packing.NodePool{
+		pool("a", poolWeight(10), poolLabels("team", "a"), poolLimits("cpu", limit)),
+		pool("b"),
+	}
+}
+
+// general pods of the rows: 1.9 cpu, a small-instance-type's allocatable
+// (2 cpu less 100m overhead), any pool takes them.
+func general(n int) []packing.Pod { return mkPods("g", n, req("cpu", "1.9")) }
+
+func exclusive(name, cpu string) packing.Pod {
+	return mkPod(name, req("cpu", cpu), nodeSelector("team", "a"))
+}
+
+var (
+	largestFirst = packing.Options{LimitPolicy: packing.LimitLargestFirst}
+	mostPods     = packing.Options{LimitPolicy: packing.LimitMostPods}
+)
+
+// withStrategy is o with strategy s.
+func withStrategy(o packing.Options, s packing.Strategy) packing.Options {
+	o.Strategy = s
+	return o
+}
+
+// poolOf asserts that each named pod went to a NodeClaim of NodePool np.
+func poolOf(np string, pods ...string) func(*testing.T, outcome) {
+	return func(t *testing.T, o outcome) {
+		for _, p := range pods {
+			wantLabel(p, requirements.LabelNodePool, np)(t, o)
+		}
+	}
+}
+
+func TestLimitPolicy(t *testing.T) {
+	// "a"'s limit of 4 cpu is two 2-cpu nodes: Karpenter's order fills
+	// them with two general pods, larger than the exclusive ones.
+	binding := append(general(3), exclusive("e1", "1"), exclusive("e2", "1"))
+	// Three 1-cpu pods fit one 4-cpu node with a 3-cpu pod's room to
+	// spare; a 3-cpu pod first leaves room for none of them.
+	smallest := []packing.Pod{exclusive("big", "3"), exclusive("s1", "1"), exclusive("s2", "1"), exclusive("s3", "1")}
+	var rows []row
+	for _, s := range []packing.Strategy{packing.Best, packing.Plain, packing.CostAware} {
+		rows = append(rows,
+			row{name: s.String() + "/LargestFirst: general pods take the limited pool, a pod only it admits is left out",
+				pools: limitPools("4"), pods: binding, opts: withStrategy(largestFirst, s), claims: anyClaims, unsched: []string{"e1", "e2"},
+				check: func(t *testing.T, o outcome) {
+					why, _ := o.reason("e1")
+					assert.Equal(t, packing.LimitExceeded, why.Kind)
+					assert.Equal(t, "a", why.NodePool)
+				}},
+			row{name: s.String() + "/MostPods: the pods only the limited pool admits go there first, a general pod spills",
+				pools: limitPools("4"), pods: binding, opts: withStrategy(mostPods, s), claims: anyClaims,
+				check: all(poolOf("a", "e1", "e2"), func(t *testing.T, o outcome) {
+					inB := 0
+					for _, g := range []string{"g-00", "g-01", "g-02"} {
+						if v, _ := o.labelOf(g, requirements.LabelNodePool); v == "b" {
+							inB++
+						}
+					}
+					assert.Equal(t, 2, inB, "general pods spilled to b")
+				})},
+			row{name: s.String() + "/LargestFirst: a limit too small for every pod only it admits holds the largest",
+				pools: limitPools("4"), pods: smallest, opts: withStrategy(largestFirst, s), claims: 1, unsched: []string{"s1", "s2", "s3"}},
+			row{name: s.String() + "/MostPods: a limit too small for every pod only it admits holds the most",
+				pools: limitPools("4"), pods: smallest, opts: withStrategy(mostPods, s), claims: 1, unsched: []string{"big"}},
+			// No limit binds: the general pods go to the weightier pool, as
+			// Karpenter; the policy changes nothing.
+			row{name: s.String() + "/MostPods: a limit that does not bind keeps the weight order",
+				pools: limitPools("8"), pods: binding, opts: withStrategy(mostPods, s), claims: anyClaims,
+				check: poolOf("a", "g-00", "g-01", "g-02", "e1", "e2")},
+		)
+	}
+	runRows(t, rows)
+}
+
+// TestLimitPolicyKarpenterRows runs Karpenter's resource-limit rows
+// (K/controllers/provisioning/suite_test.go, v1.14.1) under both policies:
+// with one NodePool no pod has another pool to go to, so the policy does
+// not change which pods are placed.
+func TestLimitPolicyKarpenterRows(t *testing.T) {
+	limited := func(kv ...string) []packing.NodePool { return []packing.NodePool{pool("default", poolLimits(kv...))} }
+	anti := []podOpt{podLabels("app", "x"), antiAffinity(podTerm(requirements.LabelHostname, 0, "app", "x"))}
+	var rows []row
+	for _, o := range []packing.Options{largestFirst, mostPods, withStrategy(largestFirst, packing.Plain), withStrategy(mostPods, packing.Plain)} {
+		name := fmt.Sprintf("%v/%v/", o.Strategy, o.LimitPolicy)
+		rows = append(rows,
+			// suite_test.go:765 "should schedule if limits would be met"
+			row{name: name + "suite_test.go:765 a type within the limit schedules", pools: limited("cpu", "2"),
+				pods: []packing.Pod{cpuPod("p", "1.75")}, opts: o, claims: 1, check: wantType("p", "small-instance-type")},
+			// suite_test.go:782 "should partially schedule if limits would be exceeded"
+			row{name: name + "suite_test.go:782 partial scheduling when the limit would be exceeded", pools: limited("cpu", "3"),
+				pods: []packing.Pod{cpuPod("a", "1.5", anti...), cpuPod("b", "1.5", anti...)}, opts: o, claims: 1, unsched: []string{"b"}},
+			// suite_test.go:832 "should not schedule if limits would be exceeded"
+			row{name: name + "suite_test.go:832 no type within the limit", pools: limited("cpu", "2"),
+				pods: []packing.Pod{cpuPod("p", "2.1")}, opts: o, unsched: []string{"p"}},
+			// suite_test.go:891 "should not schedule if limits would be exceeded (node)":
+			// Karpenter's test provisions the three pods in three rounds, this row in one.
+			row{name: name + "suite_test.go:891 the nodes limit", pools: limited("nodes", "2"),
+				pods: []packing.Pod{cpuPod("a", "1.5", anti...), cpuPod("b", "1.4", anti...), cpuPod("c", "1.3", anti...)},
+				opts: o, claims: 2, unsched: []string{"c"}},
+		)
+	}
+	runRows(t, rows)
+}
+
+// TestLimitPolicyUnchangedWithoutBindingLimits: where no limit binds, both
+// policies give the same plan, byte for byte.
+func TestLimitPolicyUnchangedWithoutBindingLimits(t *testing.T) {
+	for _, s := range []packing.Strategy{packing.Best, packing.Plain, packing.CostAware} {
+		p := packing.Problem{Pods: append(general(5), exclusive("e1", "1"), exclusive("e2", "1")),
+			NodePools: limitPools("100"), Catalog: buildCatalog(t, defaultTypes())}
+		a, err := packing.Solve(p, withStrategy(largestFirst, s))
+		require.NoError(t, err)
+		b, err := packing.Solve(p, withStrategy(mostPods, s))
+		require.NoError(t, err)
+		assert.Equal(t, a, b, "%v", s)
+		assert.Empty(t, a.Unschedulable)
+	}
+}
+
+func TestLimitPolicyString(t *testing.T) {
+	assert.Equal(t, "LimitMostPods", packing.LimitMostPods.String())
+	assert.Equal(t, "LimitLargestFirst", packing.LimitLargestFirst.String())
+	assert.Equal(t, "LimitPolicy(7)", packing.LimitPolicy(7).String())
+	assert.Equal(t, packing.LimitMostPods, packing.Options{}.LimitPolicy, "the zero Options take the default")
+}
+
+func TestLimitPolicyValidate(t *testing.T) {
+	for _, v := range []packing.LimitPolicy{2, 200, 255} {
+		err := packing.Options{LimitPolicy: v}.Validate()
+		require.ErrorIs(t, err, packing.ErrInvalidOptions)
+		assert.Contains(t, err.Error(), "LimitPolicy")
+		p := packing.Problem{Pods: general(1), NodePools: limitPools("8"), Catalog: buildCatalog(t, defaultTypes())}
+		plan, err := packing.Solve(p, packing.Options{LimitPolicy: v})
+		assert.True(t, errors.Is(err, packing.ErrInvalidOptions))
+		assert.Equal(t, packing.Plan{}, plan)
+	}
+	for _, v := range []packing.LimitPolicy{packing.LimitMostPods, packing.LimitLargestFirst} {
+		assert.NoError(t, packing.Options{LimitPolicy: v}.Validate())
+	}
+}
