@@ -181,7 +181,10 @@ const (
 	SpotToSpot
 	// ScoreTooLow: the savings are not worth the disruption.
 	ScoreTooLow
-	// Changed: an earlier command moved pods onto the node.
+	// Changed: an earlier command moved pods onto the node. Plan no longer
+	// gives it: such a node is a candidate again on the next pass, as in
+	// Karpenter (kept only while its consolidateAfter runs, Why
+	// ConsolidateAfter). The value stays so that the later ones keep theirs.
 	Changed
 	// Capped: Options.MaxSingle single-node commands were planned before
 	// the node was tried.
