@@ -29,6 +29,31 @@
 //     window (packing.Node.Settling; pending pods and those of deleting
 //     nodes may), and a node that takes displaced pods has a pod event at
 //     Now for the passes after.
+//   - Delete or replace is decided as Karpenter's computeConsolidation
+//     (K/controllers/disruption/consolidation.go:159-259): no new NodeClaim
+//     for the displaced pods means delete; exactly one, replace, if an
+//     instance type cheaper than the candidates together remains (for
+//     multi-node also cheaper than any candidate of that type,
+//     filterOutSameInstanceType); more than one, no command. As the
+//     candidates are out of the simulation, a node of a multi-node prefix
+//     is no home for the others' pods, and the binary search keeps the
+//     longest valid prefix even when it launches a node and a shorter one
+//     would be a pure delete. The simulation's solver minimises price and
+//     may spread the displaced pods over several small new nodes where
+//     Karpenter's scheduler fills one NodeClaim; so before rejecting a move
+//     for needing more than one, Plan simulates it again with Karpenter's
+//     packing rule (packing.Plain). Without that, nodeplan rejected longer
+//     prefixes Karpenter accepts and took a shorter one that put the pods
+//     on an existing node the longer prefix held — the kind of case the
+//     issue saw (Karpenter launched a c6i.2xlarge for one 8Gi pod where
+//     nodeplan used an existing node): Karpenter's decision was the one its
+//     rules give (TestPlanDeleteOrReplace). Where both rules yield one new
+//     node, nodeplan's may be the cheaper. Candidates of equal savings
+//     ratio are ordered by name, where Karpenter's unstable sort leaves
+//     them in any order, so the two may still choose different prefixes.
+//     NodeClaims a simulation opens only for pending pods are the
+//     provisioner's business and do not count, where Karpenter counts
+//     every new NodeClaim of its simulation.
 //   - Only reschedulable pods move (packing.Pod.Reschedulable, Karpenter's
 //     IsReschedulable): daemonset pods, mirror pods (owner Node) and
 //     terminating pods (deletionTimestamp set; a StatefulSet's excepted,

@@ -283,16 +283,18 @@ func (s *state) multiNode() (*Command, error) {
 	}
 	lo, hi := 1, min(len(cands)-1, s.o.maxCandidates()-1)
 	var best *Command
+	seq, named := s.seq, s.seq
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		seq := s.seq
+		s.seq = seq // every try names its claims from the same number
 		cmd, why := s.compute(cands[:mid+1], MultiNode, false)
 		if why == nil {
-			best, lo = &cmd, mid+1
+			best, named, lo = &cmd, s.seq, mid+1
 		} else {
-			s.seq, hi = seq, mid-1
+			hi = mid - 1
 		}
 	}
+	s.seq = named
 	return best, nil
 }
 
