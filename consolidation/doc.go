@@ -132,6 +132,26 @@
 // With Options.Repack a further m→n search (see [Options]) follows; each
 // command it finds is followed by Karpenter's loop again.
 //
+// Where nodeplan does better than Karpenter, soundly (every command is
+// simulated and checked by the same rules, and [VerifyCommands] accepts
+// it):
+//
+//   - With Options.Repack, after Karpenter's loop has reached its
+//     fixpoint, an m→n search: any number of replacements (Karpenter
+//     launches at most one and never splits a node into smaller ones),
+//     every prefix of the candidates rather than a binary search (whether
+//     a prefix can go is not monotone in its length, so the binary search
+//     skips valid ones), then the best set grown by later candidates
+//     (so a candidate that blocks a prefix is stepped over). Each command
+//     it finds is followed by Karpenter's loop again, whose chains then
+//     go on from it. As the search starts from the loop's fixpoint and
+//     every command saves, a plan with Repack saves at least as much as
+//     one without (a tested property).
+//   - Where Karpenter's rule and nodeplan's both find one new node, the
+//     solver picks the cheapest it can pack (cost-aware, packing.Best);
+//     Karpenter's scheduler takes the first claim that fits.
+//   - Ties are broken by name, so the same snapshot gives the same plan.
+//
 // An [Explanation] that names a price writes it in the currency of the
 // candidate's catalog ("cheaper than 1.013000 CNY/hour", through
 // instancetypes.Price.Format); [Command.String] and the checker's

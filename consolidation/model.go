@@ -59,8 +59,11 @@ type Options struct {
 	// Repack runs the m→n search after Karpenter's methods: it tries each
 	// prefix of the candidates (savings-ratio order) with any number of
 	// replacements, keeps the one that saves most within the budgets, then
-	// grows it by each later candidate whose addition saves more.
-	// MaxIterations caps its simulations, half per phase; 0 means 200.
+	// grows it by each later candidate whose addition saves more. Each
+	// command it finds is applied and followed by Karpenter's methods
+	// again, then by the search again, until neither finds a command.
+	// MaxIterations caps the simulations of each search, half per phase;
+	// 0 means 200.
 	Repack        bool
 	MaxIterations int
 	// Solver is passed to packing.Solve for every simulation.
