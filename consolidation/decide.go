@@ -51,10 +51,11 @@ func (s *state) compute(cands []candidate, method Method, many bool) (Command, *
 // (packing.Plain) when the solver, minimising price, spread the displaced
 // pods over several new nodes: Karpenter's scheduler fills one NodeClaim
 // while a type holds its pods, so where its rule needs at most one new
-// node, one may do. It returns that move when it needs at most one.
+// node, one may do. It returns that move when it needs at most one; it
+// does not simulate when room shows no cheaper node could do.
 func (s *state) oneClaim(cands []candidate) (move, bool) {
 	o := s.o.Solver
-	if o.Strategy == packing.Plain {
+	if o.Strategy == packing.Plain || !s.roomForOne(cands) {
 		return move{}, false
 	}
 	o.Strategy = packing.Plain

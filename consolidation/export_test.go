@@ -1,6 +1,11 @@
 package consolidation
 
-import "slices"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/nodeplan/nodeplan/packing"
+)
 
 // After returns the cluster as Plan's state stands after applying cmds to
 // c (candidates marked for deletion with the pods that stay, displaced
@@ -48,11 +53,35 @@ func RoomVerdicts(c Cluster, o Options) (ruledOut int, wrong []string, err error
 		s.seq = seq
 	}
 	for _, c := range cands {
-		check([]candidate{c}, SingleNode, s.room.fitsOne(s, c, s.threshold(c.price)))
+		check([]candidate{c}, SingleNode, s.room.fitsOne(s, []candidate{c}, s.threshold(c.price)))
 	}
 	for k := 1; k <= min(6, len(cands)); k++ {
 		set := cands[:k]
 		check(set, Repack, s.room.fitsMany(s, set, s.threshold(sumPrice(set))))
+		if !s.room.fitsOne(s, set, s.threshold(sumPrice(set))) {
+			ruledOut++
+			wrong = append(wrong, s.oneCheaper(set)...)
+		}
 	}
 	return ruledOut, wrong, nil
+}
+
+// oneCheaper lists the moves of set, simulated with the configured
+// solver and with packing.Plain, that need at most one new node cheaper
+// than the set: what fitsOne must not rule out.
+func (s *state) oneCheaper(set []candidate) []string {
+	var out []string
+	for _, o := range []packing.Options{s.o.Solver, {Strategy: packing.Plain}} {
+		m, why := s.tryMove(o, set)
+		switch {
+		case why != nil || len(m.claims) > 1:
+		case len(m.claims) == 0:
+			out = append(out, fmt.Sprintf("delete %d candidates", len(set)))
+		default:
+			if _, why := s.cheaper(m, MultiNode); why == nil {
+				out = append(out, fmt.Sprintf("replace %d candidates by one %s", len(set), m.claims[0].InstanceType))
+			}
+		}
+	}
+	return out
 }

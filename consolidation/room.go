@@ -11,8 +11,9 @@ import (
 
 // room is a necessary condition for a move, checked before simulating it
 // where simulations would be many: a node that took displaced pods, which
-// single-node consolidation re-evaluates after every command, and each
-// set the repack tries. The candidates' pods must fit, in CPU, memory and
+// single-node consolidation re-evaluates after every command, each set
+// the repack tries, and a move simulated again with Karpenter's packing
+// rule (oneClaim). The candidates' pods must fit, in CPU, memory and
 // ephemeral storage summed, in the usable free room of the other nodes
 // (initialized, not being deleted, not settling, and with room for at
 // least the smallest of those pods: a node without it takes none) and in
@@ -141,11 +142,11 @@ func (r *room) usable(s *state, cands []candidate, least resources.List) resourc
 	return have
 }
 
-// fitsOne reports whether c's pods may fit the room of the other nodes
-// plus one new node cheaper than limit.
-func (r *room) fitsOne(s *state, c candidate, limit instancetypes.Price) bool {
-	need, least := demand([]candidate{c})
-	have := r.usable(s, []candidate{c}, least)
+// fitsOne reports whether the candidates' pods may fit the room of the
+// other nodes plus one new node cheaper than limit.
+func (r *room) fitsOne(s *state, cands []candidate, limit instancetypes.Price) bool {
+	need, least := demand(cands)
+	have := r.usable(s, cands, least)
 	if k, _ := slices.BinarySearch(r.prices, limit); k > 0 {
 		have = have.Add(r.largest[k-1])
 	}
@@ -175,7 +176,7 @@ func (s *state) noRoom(c candidate, measured *bool) *Explanation {
 		return nil
 	}
 	s.measureRoom(measured)
-	if s.room.fitsOne(s, c, s.threshold(c.price)) {
+	if s.room.fitsOne(s, []candidate{c}, s.threshold(c.price)) {
 		return nil
 	}
 	return explain(c.name, NoCheaperReplacement,
@@ -192,4 +193,12 @@ func (s *state) measureRoom(measured *bool) {
 		s.room.measure(s)
 		*measured = true
 	}
+}
+
+// roomForOne reports whether the candidates' pods may fit the other nodes
+// and one new node cheaper than them, measuring room afresh.
+func (s *state) roomForOne(cands []candidate) bool {
+	measured := false
+	s.measureRoom(&measured)
+	return s.room.fitsOne(s, cands, s.threshold(sumPrice(cands)))
 }
