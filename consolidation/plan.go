@@ -139,8 +139,9 @@ func (s *state) passes() ([]Command, error) {
 	for {
 		cmd, err := s.emptiness()
 		if err == nil && cmd == nil && multi {
+			skipped = false
 			if cmd, err = s.multiNode(); cmd == nil {
-				multi, skipped = false, false
+				multi = false
 			}
 		}
 		if err == nil && cmd == nil && (s.o.MaxSingle == 0 || singles < s.o.MaxSingle) {
