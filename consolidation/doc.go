@@ -47,8 +47,7 @@
 //     on an existing node the longer prefix held — the kind of case the
 //     issue saw (Karpenter launched a c6i.2xlarge for one 8Gi pod where
 //     nodeplan used an existing node): Karpenter's decision was the one its
-//     rules give (TestPlanDeleteOrReplace). Where both rules yield one new
-//     node, nodeplan's may be the cheaper. Candidates of equal savings
+//     rules give (TestPlanDeleteOrReplace). Candidates of equal savings
 //     ratio are ordered by name, where Karpenter's unstable sort leaves
 //     them in any order, so the two may still choose different prefixes.
 //     NodeClaims a simulation opens only for pending pods are the
@@ -147,9 +146,12 @@
 //     go on from it. As the search starts from the loop's fixpoint and
 //     every command saves, a plan with Repack saves at least as much as
 //     one without (a tested property).
-//   - Where Karpenter's rule and nodeplan's both find one new node, the
-//     solver picks the cheapest it can pack (cost-aware, packing.Best);
-//     Karpenter's scheduler takes the first claim that fits.
+//   - The simulation's solver places the displaced pods between the
+//     remaining nodes and the new one to minimise price (packing.Best,
+//     the better of Karpenter's first-fit rule and a cost-aware one), so
+//     where both find one new node, nodeplan's may be the smaller; only
+//     when it needs more than one does Plan fall back to Karpenter's rule
+//     alone (above).
 //   - Ties are broken by name, so the same snapshot gives the same plan.
 //
 // An [Explanation] that names a price writes it in the currency of the
