@@ -37,6 +37,7 @@ func (s *state) evict(gone map[string]bool) map[disruption.PodRef]packing.Pod {
 		if !gone[n.Name] && !n.MarkedForDeletion {
 			continue
 		}
+		s.retry.left(n.NodePool, gone[n.Name], s.w.Movable(i))
 		for _, p := range n.Pods {
 			moved[disruption.Ref(&p)] = p
 		}
@@ -51,7 +52,7 @@ func (s *state) bind(byNode map[string][]packing.Pod) {
 	for i, n := range s.w.Nodes() {
 		if pods, ok := byNode[n.Name]; ok {
 			s.w.Bind(i, pods...)
-			s.changed[n.Name] = true
+			s.retry.received(n.Name, n.NodePool)
 			s.c.LastPodEvent[n.Name] = s.c.Now
 		}
 	}

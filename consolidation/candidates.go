@@ -81,9 +81,6 @@ func (s *state) candidate(n *packing.Node) (candidate, *Explanation) {
 	if why := s.timing(n, pool); why != nil {
 		return candidate{}, why
 	}
-	if s.changed[n.Name] {
-		return candidate{}, explain(n.Name, Changed, "node %s receives pods from an earlier command", n.Name)
-	}
 	return candidate{name: n.Name, pool: pool, node: n, price: n.Price, pods: pods, cost: rescheduleCost(pods)}, nil
 }
 

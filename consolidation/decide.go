@@ -26,12 +26,16 @@ type move struct {
 // home, a replace when one cheaper NodeClaim is needed, or why neither.
 // many allows several replacements (the repack).
 func (s *state) compute(cands []candidate, method Method, many bool) (Command, *Explanation) {
-	m, why := s.tryMove(cands)
+	m, why := s.tryMove(s.o.Solver, cands)
 	if why != nil {
 		return Command{}, why
 	}
 	if len(m.claims) > 1 && !many {
-		return Command{}, s.why(cands, NoCheaperReplacement, "replacing needs %d new nodes", len(m.claims))
+		one, ok := s.oneClaim(cands)
+		if !ok {
+			return Command{}, s.why(cands, NoCheaperReplacement, "replacing needs %d new nodes", len(m.claims))
+		}
+		m = one
 	}
 	if len(m.claims) > 1 || len(m.claims) == 0 {
 		return s.finish(m, method, m.claims)
@@ -43,8 +47,24 @@ func (s *state) compute(cands []candidate, method Method, many bool) (Command, *
 	return s.finish(m, method, []packing.NodeClaim{claim})
 }
 
-func (s *state) tryMove(cands []candidate) (move, *Explanation) {
-	m, err := s.simulate(cands)
+// oneClaim simulates cands again with Karpenter's packing rule
+// (packing.Plain) when the solver, minimising price, spread the displaced
+// pods over several new nodes: Karpenter's scheduler fills one NodeClaim
+// while a type holds its pods, so where its rule needs at most one new
+// node, one may do. It returns that move when it needs at most one; it
+// does not simulate when room shows no cheaper node could do.
+func (s *state) oneClaim(cands []candidate) (move, bool) {
+	o := s.o.Solver
+	if o.Strategy == packing.Plain || !s.roomForOne(cands) {
+		return move{}, false
+	}
+	o.Strategy = packing.Plain
+	m, why := s.tryMove(o, cands)
+	return m, why == nil && len(m.claims) <= 1
+}
+
+func (s *state) tryMove(o packing.Options, cands []candidate) (move, *Explanation) {
+	m, err := s.simulateWith(o, cands)
 	if err != nil {
 		return move{}, s.why(cands, PodsDoNotFit, "simulation failed: %v", err)
 	}

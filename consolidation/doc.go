@@ -29,6 +29,30 @@
 //     window (packing.Node.Settling; pending pods and those of deleting
 //     nodes may), and a node that takes displaced pods has a pod event at
 //     Now for the passes after.
+//   - Delete or replace is decided as Karpenter's computeConsolidation
+//     (K/controllers/disruption/consolidation.go:159-259): no new NodeClaim
+//     for the displaced pods means delete; exactly one, replace, if an
+//     instance type cheaper than the candidates together remains (for
+//     multi-node also cheaper than any candidate of that type,
+//     filterOutSameInstanceType); more than one, no command. As the
+//     candidates are out of the simulation, a node of a multi-node prefix
+//     is no home for the others' pods, and the binary search keeps the
+//     longest valid prefix even when it launches a node and a shorter one
+//     would be a pure delete. The simulation's solver minimises price and
+//     may spread the displaced pods over several small new nodes where
+//     Karpenter's scheduler fills one NodeClaim; so before rejecting a move
+//     for needing more than one, Plan simulates it again with Karpenter's
+//     packing rule (packing.Plain). Without that, nodeplan rejected longer
+//     prefixes Karpenter accepts and took a shorter one that put the pods
+//     on an existing node the longer prefix held — the kind of case the
+//     issue saw (Karpenter launched a c6i.2xlarge for one 8Gi pod where
+//     nodeplan used an existing node): Karpenter's decision was the one its
+//     rules give (TestPlanDeleteOrReplace). Candidates of equal savings
+//     ratio are ordered by name, where Karpenter's unstable sort leaves
+//     them in any order, so the two may still choose different prefixes.
+//     NodeClaims a simulation opens only for pending pods are the
+//     provisioner's business and do not count, where Karpenter counts
+//     every new NodeClaim of its simulation.
 //   - Only reschedulable pods move (packing.Pod.Reschedulable, Karpenter's
 //     IsReschedulable): daemonset pods, mirror pods (owner Node) and
 //     terminating pods (deletionTimestamp set; a StatefulSet's excepted,
@@ -79,10 +103,56 @@
 // (candidates marked for deletion, pods moved, replacements in flight)
 // before the next pass, so budgets and placements stay consistent; the
 // state is a disruption.WhatIf, the what-if drift simulates on too, and
-// [VerifyCommands] runs on disruption.Verifier, drift's checker core. One
-// shortcut: once multi-node finds nothing, it is tried again only after an
-// emptiness or multi-node command, not after every single-node one.
-// With Options.Repack a further m→n search (see [Options]) follows.
+// [VerifyCommands] runs on disruption.Verifier, drift's checker core.
+// As in Karpenter, whose controller requeues at once after a command and
+// evaluates every method anew (K/controllers/disruption/controller.go:176-178),
+// every pass re-evaluates every node: a node that took displaced pods is a
+// candidate again as soon as its NodePool's consolidateAfter has passed
+// since that pod event — at once with consolidateAfter 0, which is how
+// chains of commands arise (the Consolidatable condition,
+// K/controllers/nodeclaim/disruption/consolidation.go:65-80); with a
+// longer consolidateAfter it is kept, Why ConsolidateAfter, and takes no
+// more displaced pods. Plan ends only when a full pass finds nothing, so
+// running it again on the cluster its commands leave finds nothing more
+// (a tested property). Every command saves (Savings > 0) or only deletes
+// nodes, and replacements, in flight, are no candidates, so no node is
+// replaced back and the plan has at most as many commands as nodes. Two
+// shortcuts keep this cheap. Once multi-node finds nothing, it is tried
+// again only after an emptiness or multi-node command and once more before
+// the plan ends, not after every single-node one (which only takes room
+// away): the end is still a fixpoint, but a multi-node command Karpenter
+// would issue between two single-node ones may come after them. And
+// single-node consolidation does not simulate a candidate again whose
+// simulation failed until the candidate takes pods, a command places pods
+// of nodes that were already deleting, or (for ScoreTooLow) its pool's
+// totals change: nothing else gives its pods room (the packer is a
+// heuristic, so this is a premise, which the fixpoint property checks on
+// generated clusters).
+// With Options.Repack a further m→n search (see [Options]) follows; each
+// command it finds is followed by Karpenter's loop again.
+//
+// Where nodeplan does better than Karpenter, soundly (every command is
+// simulated and checked by the same rules, and [VerifyCommands] accepts
+// it):
+//
+//   - With Options.Repack, after Karpenter's loop has reached its
+//     fixpoint, an m→n search: any number of replacements (Karpenter
+//     launches at most one and never splits a node into smaller ones),
+//     every prefix of the candidates rather than a binary search (whether
+//     a prefix can go is not monotone in its length, so the binary search
+//     skips valid ones), then the best set grown by later candidates
+//     (so a candidate that blocks a prefix is stepped over). Each command
+//     it finds is followed by Karpenter's loop again, whose chains then
+//     go on from it. As the search starts from the loop's fixpoint and
+//     every command saves, a plan with Repack saves at least as much as
+//     one without (a tested property).
+//   - The simulation's solver places the displaced pods between the
+//     remaining nodes and the new one to minimise price (packing.Best,
+//     the better of Karpenter's first-fit rule and a cost-aware one), so
+//     where both find one new node, nodeplan's may be the smaller; only
+//     when it needs more than one does Plan fall back to Karpenter's rule
+//     alone (above).
+//   - Ties are broken by name, so the same snapshot gives the same plan.
 //
 // An [Explanation] that names a price writes it in the currency of the
 // candidate's catalog ("cheaper than 1.013000 CNY/hour", through
@@ -91,20 +161,27 @@
 // amount without a currency ("saves 0.200000/h").
 //
 // Cost model: one packing.Solve per simulated move. Emptiness is O(nodes);
-// each multi-node pass makes O(log 100) solves; single-node at most one
-// per candidate over the whole plan (a candidate that failed is not tried
-// again), stopping at Options.MaxSingle; the repack at most
-// Options.MaxIterations. Plan validates the cluster once up front
+// each multi-node pass makes O(log 100) solves; single-node one per
+// candidate, and one more after each event that may change its outcome
+// (above), stopping at Options.MaxSingle; the repack at most
+// Options.MaxIterations per command it finds. A node that took pods is
+// checked first against a bound on the room it could move into (the free
+// room of the nodes that may take pods plus the largest instance type
+// cheaper than it, summed per resource; the repack's sets likewise, with
+// new nodes at the cheapest price per unit), which rules out without a
+// solve what the solve would rule out; the packer fills the nodes it
+// moves pods onto, so most of them fail it. Plan validates the cluster once up front
 // (packing.Problem.Validate: every node, pod and label string, O(cluster
 // size)); a simulation's Solve does not check the input nodes and their
 // pods again, which a simulation only moves, but checks what it adds: the
 // pending and displaced pods, the replacements in flight from earlier
 // commands with their pods, the NodePools and the uniqueness of node names
 // (packing.SolveVouched), O(pods moved + nodes). On BenchmarkConsolidate's
-// 2,000-node, 20,000-pod fragmented cluster (72 simulations) the Plan
-// takes 0.85 million allocations, 1.50 million before this and the
-// solver's other changes of 2026-12-03, and plans in about 0.6 s on 2
-// cores (benchmarks/RESULTS.md).
+// 2,000-node, 20,000-pod fragmented cluster the Plan takes 0.91 million
+// allocations, 0.78 million when nodes that took pods were not
+// re-evaluated (timings in benchmarks/RESULTS.md); with Options.Repack 3.4
+// million, as the repack now spends its Options.MaxIterations on those
+// nodes, which it skipped before.
 // Plan is pure and deterministic and does not modify its input; it is safe
 // for concurrent use.
 package consolidation

@@ -59,8 +59,11 @@ type Options struct {
 	// Repack runs the m→n search after Karpenter's methods: it tries each
 	// prefix of the candidates (savings-ratio order) with any number of
 	// replacements, keeps the one that saves most within the budgets, then
-	// grows it by each later candidate whose addition saves more.
-	// MaxIterations caps its simulations, half per phase; 0 means 200.
+	// grows it by each later candidate whose addition saves more. Each
+	// command it finds is applied and followed by Karpenter's methods
+	// again, then by the search again, until neither finds a command.
+	// MaxIterations caps the simulations of each search, half per phase;
+	// 0 means 200.
 	Repack        bool
 	MaxIterations int
 	// Solver is passed to packing.Solve for every simulation.
@@ -181,7 +184,10 @@ const (
 	SpotToSpot
 	// ScoreTooLow: the savings are not worth the disruption.
 	ScoreTooLow
-	// Changed: an earlier command moved pods onto the node.
+	// Changed: an earlier command moved pods onto the node. Plan no longer
+	// gives it: such a node is a candidate again on the next pass, as in
+	// Karpenter (kept only while its consolidateAfter runs, Why
+	// ConsolidateAfter). The value stays so that the later ones keep theirs.
 	Changed
 	// Capped: Options.MaxSingle single-node commands were planned before
 	// the node was tried.

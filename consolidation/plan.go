@@ -28,11 +28,16 @@ type state struct {
 	// w is the what-if: the nodes, of which the input's were validated
 	// once by newState, so the simulations' solves check only the rest
 	// (packing.SolveVouched).
-	w       *disruption.WhatIf
-	pools   map[string]*packing.NodePool
-	changed map[string]bool
-	kept    map[string]Explanation
-	seq     int
+	w     *disruption.WhatIf
+	pools map[string]*packing.NodePool
+	kept  map[string]Explanation
+	seq   int
+	// retry is what single-node consolidation remembers of the candidates
+	// whose simulation failed (retry.go).
+	retry retries
+	// room bounds what a node that took pods can still shed (room.go);
+	// nil until first needed.
+	room *room
 	// buffers is the provisioning pass's headroom (buffer.go).
 	buffers headroom
 }
@@ -41,7 +46,7 @@ func newState(c Cluster, o Options) (*state, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, changed: map[string]bool{}, kept: map[string]Explanation{}}
+	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, kept: map[string]Explanation{}, retry: newRetries()}
 	s.c.Nodes = nil
 	s.c.LastPodEvent = c.podEvents() // bind records the moves' pod events
 	for i := range c.NodePools {
@@ -91,31 +96,50 @@ func Plan(c Cluster, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	cmds, err := s.passes()
+	cmds, err := s.rounds()
 	if err != nil {
 		return Result{}, err
 	}
-	more, err := s.repack()
-	if err != nil {
-		return Result{}, err
-	}
-	cmds = append(cmds, more...)
 	return Result{Commands: cmds, Kept: s.explanations(c.Nodes, cmds)}, nil
+}
+
+// rounds runs Karpenter's loop (passes) to its end and then, with
+// Options.Repack, the m→n search; each repack command is followed by the
+// loop again, until neither finds a command. Every command retires at
+// least one initialized node and replacements are not candidates, so
+// there are at most as many rounds as nodes.
+func (s *state) rounds() ([]Command, error) {
+	var cmds []Command
+	for {
+		more, err := s.passes()
+		cmds = append(cmds, more...)
+		if err != nil {
+			return nil, err
+		}
+		if more, err = s.repack(); err != nil || len(more) == 0 {
+			return cmds, err
+		}
+		cmds = append(cmds, more...)
+	}
 }
 
 // passes runs Karpenter's disruption loop on the evolving state: each pass
 // tries emptiness, then multi-node, then single-node consolidation, and
-// the first method that finds a command ends the pass. Multi-node is not
-// retried after it found nothing until an emptiness or multi-node command
-// changes the cluster (a single-node command takes capacity away), which
-// keeps a long tail of single-node commands from costing seven extra
-// simulations each.
+// the first method that finds a command ends the pass; every node, those
+// that took displaced pods included, is a candidate again on the next
+// pass (if its consolidateAfter allows). Multi-node is not retried after
+// it found nothing until an emptiness or multi-node command changes the
+// cluster, which keeps a long tail of single-node commands from costing
+// seven extra simulations each; but before the loop ends it runs once more
+// on the state the single-node commands left, so that the plan ends only
+// when a full pass finds nothing.
 func (s *state) passes() ([]Command, error) {
 	var cmds []Command
-	singles, multi := 0, true
+	singles, multi, skipped := 0, true, false
 	for {
 		cmd, err := s.emptiness()
 		if err == nil && cmd == nil && multi {
+			skipped = false
 			if cmd, err = s.multiNode(); cmd == nil {
 				multi = false
 			}
@@ -125,15 +149,18 @@ func (s *state) passes() ([]Command, error) {
 				singles++
 			}
 		}
+		if err == nil && cmd == nil && skipped {
+			cmd, err = s.multiNode()
+			skipped = false
+		}
 		if err == nil && cmd == nil && s.o.MaxSingle > 0 && singles >= s.o.MaxSingle {
 			s.keepCapped()
 		}
 		if err != nil || cmd == nil {
 			return cmds, err
 		}
-		if cmd.Method != SingleNode {
-			multi = true
-		}
+		multi = multi || cmd.Method != SingleNode
+		skipped = skipped || !multi
 		s.apply(*cmd)
 		cmds = append(cmds, *cmd)
 	}
@@ -257,48 +284,50 @@ func (s *state) multiNode() (*Command, error) {
 	}
 	lo, hi := 1, min(len(cands)-1, s.o.maxCandidates()-1)
 	var best *Command
+	seq, named := s.seq, s.seq
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		seq := s.seq
+		s.seq = seq // every try names its claims from the same number
 		cmd, why := s.compute(cands[:mid+1], MultiNode, false)
 		if why == nil {
-			best, lo = &cmd, mid+1
+			best, named, lo = &cmd, s.seq, mid+1
 		} else {
-			s.seq, hi = seq, mid-1
+			hi = mid - 1
 		}
 	}
+	s.seq = named
 	return best, nil
 }
 
 // nextSingle tries the candidates alone, in order, for the first that can
-// be deleted or replaced by one cheaper node.
+// be deleted or replaced by one cheaper node, skipping those whose failure
+// still holds (retries).
 func (s *state) nextSingle() (*Command, error) {
 	budget, err := s.budgets(disruption.Underutilized)
 	if err != nil {
 		return nil, err
 	}
+	measured := false
 	for _, c := range s.underutilized() {
 		if budget[c.pool.Name] <= 0 {
 			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized))
 			continue
 		}
-		if s.tried(c) {
+		if s.retry.skip(c) {
+			continue
+		}
+		if why := s.noRoom(c, &measured); why != nil {
+			s.keep(*why)
+			s.retry.fail(c, why.Why)
 			continue
 		}
 		cmd, why := s.compute([]candidate{c}, SingleNode, false)
 		if why != nil {
 			s.keep(*why)
+			s.retry.fail(c, why.Why)
 			continue
 		}
 		return &cmd, nil
 	}
 	return nil, nil
-}
-
-// tried reports whether c already failed a single-node simulation; nothing
-// a later single-node command does can give its pods more room, as those
-// commands only remove capacity or add in-flight nodes.
-func (s *state) tried(c candidate) bool {
-	e, ok := s.kept[c.name]
-	return ok && (e.Why == PodsDoNotFit || e.Why == NoCheaperReplacement || e.Why == SpotToSpot || e.Why == ScoreTooLow)
 }

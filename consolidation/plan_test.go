@@ -82,7 +82,7 @@ func TestPlanBehaviours(t *testing.T) {
 			c.node("b", 4)
 			c.node("c", 8, 3000)
 		}, consolidation.Options{}, want{cmds: []string{"Empty delete [a] (+0) saves 0.200000/h", "Underutilized delete [c] (+0) saves 0.400000/h"},
-			kept: map[string]consolidation.Why{"b": consolidation.Changed}}},
+			kept: map[string]consolidation.Why{"b": consolidation.NoCheaperReplacement}}},
 		{"zero budget blocks everything", func(c *cluster) {
 			c.NodePools[0] = pool("default", packing.Budget{Nodes: "0"})
 			c.node("a", 4)

@@ -26,6 +26,8 @@ func (s *state) repack() ([]Command, error) {
 		return nil, err
 	}
 	cands := s.withinBudget(s.underutilized(), budget, disruption.Underutilized)
+	measured := false
+	s.measureRoom(&measured)
 	tries := s.o.maxIterations()
 	set, best := s.bestPrefix(cands, (tries+1)/2)
 	set, _ = s.grow(set, best, cands, tries/2)
@@ -38,8 +40,12 @@ func (s *state) repack() ([]Command, error) {
 }
 
 // try simulates deleting set with any replacements and returns the
-// savings, 0 when the move is not allowed; the state is left as it was.
+// savings, 0 when the move is not allowed (without simulating when room
+// shows it); the state is left as it was.
 func (s *state) try(set []candidate) instancetypes.Price {
+	if !s.room.fitsMany(s, set, s.threshold(sumPrice(set))) {
+		return 0 // room shows the simulation would fail
+	}
 	seq := s.seq
 	cmd, why := s.compute(set, Repack, true)
 	s.seq = seq

@@ -25,6 +25,11 @@ type sim struct {
 // in-flight replacements; so the solve checks only those pending pods and
 // the replacements (packing.SolveVouched).
 func (s *state) simulate(cands []candidate) (sim, error) {
+	return s.simulateWith(s.o.Solver, cands)
+}
+
+// simulateWith is simulate with solver options o.
+func (s *state) simulateWith(o packing.Options, cands []candidate) (sim, error) {
 	gone := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		gone[c.name] = true
@@ -44,7 +49,7 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	plan, err := s.w.Solve(pods, nodes)
+	plan, err := s.w.SolveWith(o, pods, nodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }
 

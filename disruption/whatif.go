@@ -68,9 +68,15 @@ func (w *WhatIf) Movable(i int) int { return w.movable[i] }
 // Solve solves the base problem with pods pending on nodes (the what-if's
 // nodes as the caller reshaped them for the command) and returns the plan.
 func (w *WhatIf) Solve(pods []packing.Pod, nodes []packing.Node) (packing.Plan, error) {
+	return w.SolveWith(w.opts, pods, nodes)
+}
+
+// SolveWith is [WhatIf.Solve] with solver options o instead of the
+// what-if's.
+func (w *WhatIf) SolveWith(o packing.Options, pods []packing.Pod, nodes []packing.Node) (packing.Plan, error) {
 	p := w.base
 	p.Pods, p.Nodes = pods, nodes
-	return packing.SolveVouched(context.Background(), w.vouched, p, w.opts)
+	return packing.SolveVouched(context.Background(), w.vouched, p, o)
 }
 
 // Retire marks node i for deletion, left with only the pods keep.
