@@ -74,6 +74,20 @@ func (h honoured) all(on bool) honoured {
 // per-term report (see PreferenceCost), measured with at most
 // maxPreferenceSolves more.
 func solveBudget(ctx context.Context, p *Problem, o Options, fault func(cost bool)) (Plan, error) {
+	var plan Plan
+	err := guard(func() error {
+		var err error
+		plan, err = searchBudget(ctx, p, o, fault)
+		return err
+	})
+	if err != nil {
+		return Plan{}, err
+	}
+	return plan, nil
+}
+
+// searchBudget is solveBudget without its guard against panics.
+func searchBudget(ctx context.Context, p *Problem, o Options, fault func(cost bool)) (Plan, error) {
 	terms, pods := preferenceTerms(p)
 	b := &budgetSearch{ctx: ctx, prob: p, opts: o, fault: fault, terms: terms, pods: pods, plans: map[string]Plan{},
 		limit: maxPreferenceSolves}

@@ -155,12 +155,12 @@ func TestBudgetPreferenceTerms(t *testing.T) {
 		got = append(got, fmt.Sprintf("%v (%d pods, honoured %v, cost %s)", c.Term, c.Pods, c.Honoured, c.Cost))
 	}
 	assert.Equal(t, []string{
-		"default/pods without owner: PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (1 pods, honoured true, cost 0.000000/h)",
-		"default/ReplicaSet/a: PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (3 pods, honoured true, cost 0.000000/h)",
-		"default/ReplicaSet/a: PreferredNodeAffinity weight 5: topology.kubernetes.io/zone In [test-zone-3] (3 pods, honoured true, cost 0.000000/h)",
-		"default/ReplicaSet/b: PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (2 pods, honoured true, cost 0.000000/h)",
-		"default/ReplicaSet/a: PreferredPodAffinity weight 50: topologyKey topology.kubernetes.io/zone, selector app In [a], namespace default (3 pods, honoured true, cost 0.000000/h)",
-		"default/ReplicaSet/a: ScheduleAnywaySpread weight 0: maxSkew 1, topologyKey topology.kubernetes.io/zone, selector app In [a], namespace default (3 pods, honoured false, cost 0.414748365/h)",
+		"default (no owner): PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (1 pods, honoured true, cost 0.000000/h)",
+		"ReplicaSet default/a: PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (3 pods, honoured true, cost 0.000000/h)",
+		"ReplicaSet default/a: PreferredNodeAffinity weight 5: topology.kubernetes.io/zone In [test-zone-3] (3 pods, honoured true, cost 0.000000/h)",
+		"ReplicaSet default/b: PreferredNodeAffinity weight 10: topology.kubernetes.io/zone In [test-zone-2] (2 pods, honoured true, cost 0.000000/h)",
+		"ReplicaSet default/a: PreferredPodAffinity weight 50: topologyKey topology.kubernetes.io/zone, selector app In [a], namespace default (3 pods, honoured true, cost 0.000000/h)",
+		"ReplicaSet default/a: ScheduleAnywaySpread weight 0: maxSkew 1, topologyKey topology.kubernetes.io/zone, selector app In [a], namespace default (3 pods, honoured false, cost 0.414748365/h)",
 	}, got)
 }
 
@@ -253,6 +253,9 @@ func TestPreferencePolicyString(t *testing.T) {
 		packing.IgnorePreferences.String(), packing.BudgetPreferences.String(), packing.PreferencePolicy(3).String()})
 	assert.Equal(t, "ScheduleAnywaySpread", packing.ScheduleAnywaySpread.String())
 	assert.Equal(t, "PreferenceKind(9)", packing.PreferenceKind(9).String())
+	for owner, want := range map[string]string{"ReplicaSet/web-5d8f": "ReplicaSet shop/web-5d8f", "": "shop (no owner)", "odd": "odd in shop"} {
+		assert.Equal(t, want, packing.PreferenceTerm{Namespace: "shop", Owner: owner}.Label())
+	}
 }
 
 // TestPropertyBudgetPreferences: over generated problems and budgets, the

@@ -27,11 +27,13 @@ const (
 	// IgnorePreferences is Karpenter's policy Ignore: every preferred term
 	// is dropped up front.
 	IgnorePreferences
-	// BudgetPreferences honours preferred terms while the plan's price
-	// stays within Options.PreferenceBudget of the plan that ignores them
-	// all, relaxing the dearest terms first (see Options.Preferences and
-	// package doc), and reports in Plan.Preferences what each term adds to
-	// the price. Karpenter has no such policy.
+	// BudgetPreferences honours preferred terms while the plan's Price
+	// (without Options.NodeOverhead) stays within Options.PreferenceBudget
+	// of the plan that ignores them all, and the plan leaves no more pods
+	// out than that one, relaxing the dearest terms first, and reports in
+	// Plan.Preferences what each term adds to the price. Each step is a
+	// full solve: at most 64 decide and 64 more measure the report (see
+	// the package doc). Karpenter has no such policy.
 	BudgetPreferences
 )
 
@@ -83,13 +85,24 @@ type PreferenceTerm struct {
 	Term string
 }
 
-// String returns the term in one line, as "ns/Owner: kind weight N: term".
+// String returns the term in one line, as "ReplicaSet shop/web:
+// PreferredPodAntiAffinity weight 100: topologyKey …" (see
+// [PreferenceTerm.Label]).
 func (t PreferenceTerm) String() string {
-	owner := t.Owner
-	if owner == "" {
-		owner = "pods without owner"
+	return fmt.Sprintf("%s: %s weight %d: %s", t.Label(), t.Kind, t.Weight, t.Term)
+}
+
+// Label names the term's pods by their owner: "ReplicaSet shop/web", or
+// "shop (no owner)" for pods without one.
+func (t PreferenceTerm) Label() string {
+	kind, name, ok := strings.Cut(t.Owner, "/")
+	switch {
+	case ok:
+		return kind + " " + ObjectKey(t.Namespace, name)
+	case t.Owner != "":
+		return t.Owner + " in " + t.Namespace
 	}
-	return fmt.Sprintf("%s: %s weight %d: %s", ObjectKey(t.Namespace, owner), t.Kind, t.Weight, t.Term)
+	return t.Namespace + " (no owner)"
 }
 
 // PreferenceCost is what honouring one preferred term adds to a plan's

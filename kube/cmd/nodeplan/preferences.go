@@ -73,11 +73,10 @@ func writePreferences(w io.Writer, r *kube.ReportPreferences, currency string) e
 	return tw.Flush()
 }
 
+// ownerName is the term's owner as packing.PreferenceTerm.Label writes
+// it: "Deployment shop/web".
 func ownerName(t kube.ReportPreference) string {
-	if t.Owner == "" {
-		return t.Namespace + "/(no owner)"
-	}
-	return t.Namespace + "/" + t.Owner
+	return packing.PreferenceTerm{Namespace: t.Namespace, Owner: t.Owner}.Label()
 }
 
 func costText(t kube.ReportPreference) string {

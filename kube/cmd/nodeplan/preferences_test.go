@@ -51,9 +51,9 @@ func TestPreferencesFlag(t *testing.T) {
 	assert.Contains(t, respect, "12 new nodes, 15 pods scheduled, 0 unschedulable: 0.576000 USD/hour")
 	assert.Contains(t, ignore, "3 new nodes, 15 pods scheduled, 0 unschedulable: 0.268800 USD/hour")
 	assert.Contains(t, within, "4 new nodes, 15 pods scheduled, 0 unschedulable: 0.268800 USD/hour")
-	assert.Contains(t, within, "  shop/Deployment/db   PreferredPodAntiAffinity  100     3     yes       0.000000         "+
+	assert.Contains(t, within, "  Deployment shop/db   PreferredPodAntiAffinity  100     3     yes       0.000000         "+
 		"topologyKey kubernetes.io/hostname, selector app In [db], namespace shop\n")
-	assert.Contains(t, within, "  shop/Deployment/web  PreferredPodAntiAffinity  100     12    no        0.307200         "+
+	assert.Contains(t, within, "  Deployment shop/web  PreferredPodAntiAffinity  100     12    no        0.307200         "+
 		"topologyKey kubernetes.io/hostname, selector app In [web], namespace shop\n")
 
 	out, _ := check(t, []string{"provision", "-f", dir, "--preferences", "within=0.1", "-o", "json"}, exitOK, `"preferences": {`, "")
