@@ -1,11 +1,13 @@
 package packing_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
 	"reflect"
 	"slices"
+	"sync/atomic"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -343,4 +345,31 @@ func TestConformancePreferencePolicies(t *testing.T) {
 			pods: []packing.Pod{mkPod("p", prefer(100, in(requirements.LabelArch, "arm64")))}, claims: 1,
 			check: wantType("p", "arm-instance-type")},
 	})
+}
+
+// countdown is a context that is done after its Err has been asked n
+// times: it cancels a solve partway. Best's two goroutines share it.
+type countdown struct {
+	context.Context
+	n *atomic.Int64
+}
+
+func (c countdown) Err() error {
+	if c.n.Add(-1) < 0 {
+		return context.Canceled
+	}
+	return nil
+}
+
+// TestBudgetPreferencesCancelled: a context done partway through the
+// budget search's solves gives its error and the zero Plan.
+func TestBudgetPreferencesCancelled(t *testing.T) {
+	p := budgetProblem(t)
+	for _, n := range []int64{0, 1, 5, 20, 60} {
+		var left atomic.Int64
+		left.Store(n)
+		plan, err := packing.SolveContext(countdown{context.Background(), &left}, p, budget(0.1))
+		require.ErrorIs(t, err, context.Canceled, "after %d checks", n)
+		assert.Equal(t, packing.Plan{}, plan)
+	}
 }
