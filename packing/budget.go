@@ -65,7 +65,9 @@ func (h honoured) all(on bool) honoured {
 // (1 + PreferenceBudget) × C0 or leaves more pods out than the reference,
 // it relaxes the honoured term whose relaxation lowers the price most
 // (more pods placed first, then the larger saving, then the term order)
-// and solves again. Every solve is Solve with the same options, so the
+// and solves again; once it fits, it honours again each relaxed term,
+// last relaxed first, with which the plan still fits. Every solve is
+// Solve with the same options, so the
 // result is deterministic. At most maxPreferenceSolves solves decide:
 // when the next round of measures does not fit, the term dearest at the
 // last measure (else the one most pods have) is relaxed without
@@ -98,7 +100,10 @@ func searchBudget(ctx context.Context, p *Problem, o Options, fault func(cost bo
 	}
 	limit := budgetLimit(ref.Price, o.PreferenceBudget)
 	fits := func(pl Plan) bool { return len(pl.Unschedulable) <= len(ref.Unschedulable) && pl.Price <= limit }
-	h, err := b.decide(none.all(true), fits)
+	h, relaxed, err := b.decide(none.all(true), fits)
+	if err == nil {
+		h, err = b.restore(h, relaxed, fits)
+	}
 	if err != nil {
 		return Plan{}, err
 	}
@@ -131,24 +136,44 @@ func compareSavings(a, b saving) int {
 }
 
 // decide relaxes terms of h, dearest first, until the plan fits, and
-// returns the terms left honoured.
-func (b *budgetSearch) decide(h honoured, fits func(Plan) bool) (honoured, error) {
+// returns the terms left honoured and those it relaxed, in order.
+func (b *budgetSearch) decide(h honoured, fits func(Plan) bool) (honoured, []int, error) {
 	cur, err := b.solve(h)
 	savings := make([]saving, len(h))
+	var relaxed []int
 	for err == nil && !fits(cur) {
 		live := b.live(h)
 		switch {
 		case b.solves >= b.limit:
-			return h.all(false), nil // the reference plan, solved first
+			return h.all(false), nil, nil // the reference plan, solved first
 		case b.solves+b.unsolved(h, live) <= b.limit:
 			err = b.measure(h, cur, live, savings)
 		}
 		if err == nil {
-			h = h.with(dearest(live, savings, b.pods), false)
+			t := dearest(live, savings, b.pods)
+			relaxed = append(relaxed, t)
+			h = h.with(t, false)
 			cur, err = b.solve(h)
 		}
 	}
-	return h, err
+	return h, relaxed, err
+}
+
+// restore honours again, one at a time, the relaxed terms (latest relaxed,
+// so cheapest, first) with which the plan still fits, while solves are
+// left: a term that cost much beside one relaxed after it may cost little
+// without it.
+func (b *budgetSearch) restore(h honoured, relaxed []int, fits func(Plan) bool) (honoured, error) {
+	for i := len(relaxed) - 1; i >= 0 && b.solves < b.limit; i-- {
+		pl, err := b.solve(h.with(relaxed[i], true))
+		if err != nil {
+			return h, err
+		}
+		if fits(pl) {
+			h = h.with(relaxed[i], true)
+		}
+	}
+	return h, nil
 }
 
 // live returns the terms h honours.

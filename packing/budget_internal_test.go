@@ -50,3 +50,26 @@ func TestDearest(t *testing.T) {
 		})
 	}
 }
+
+// TestDecideRestore runs the search on made-up plan prices for three
+// terms A, B, C (a key says which are honoured: "100" is A alone): the
+// greedy relaxes A (saving 15), then B, then C to fit 80; restoring, C
+// and B do not fit again, but A alone does (60), as it was dear only
+// beside B.
+func TestDecideRestore(t *testing.T) {
+	prices := map[string]instancetypes.Price{"111": 100, "011": 85, "101": 90, "110": 99, "001": 83, "010": 84,
+		"000": 50, "100": 60}
+	b := &budgetSearch{plans: map[string]Plan{}, limit: maxPreferenceSolves, pods: []int{1, 1, 1}}
+	for k, p := range prices {
+		b.plans[k] = Plan{Price: p}
+	}
+	fits := func(pl Plan) bool { return pl.Price <= 80 }
+	h, relaxed, err := b.decide(honoured{true, true, true}, fits)
+	assert.NoError(t, err)
+	assert.Equal(t, "000", h.key())
+	assert.Equal(t, []int{0, 1, 2}, relaxed)
+	h, err = b.restore(h, relaxed, fits)
+	assert.NoError(t, err)
+	assert.Equal(t, "100", h.key())
+	assert.Zero(t, b.solves, "every plan was known")
+}
