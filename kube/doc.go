@@ -574,11 +574,17 @@
 //	  message (the Provisioning condition Karpenter would write); the
 //	  buffers' virtual pods are in no other field, but their requests are
 //	  in the requests{} of the new nodes that hold them
+//	preferences:      only under --preferences within=F ([Preferences]):
+//	  policy ("Budget"), budget (F), terms[]: the pending pods' preferred
+//	  terms grouped per owner and term: namespace, owner, kind
+//	  (PreferredNodeAffinity, PreferredPodAffinity, PreferredPodAntiAffinity,
+//	  ScheduleAnywaySpread), weight, term, pods, honoured, measured,
+//	  costPerHour (what honouring it adds, the other terms as decided)
 //
 // Added since the first release of the schema: nodes[].arch,
 // unschedulableGroups, summary.currency, notes, summary.existingUnknownPrice
-// and null nodes[].pricePerHour, headroom, and the reasons AttachLimit and
-// InvalidVolume. summary.pricePerMonth has two decimals, as
+// and null nodes[].pricePerHour, headroom, preferences, and the reasons
+// AttachLimit and InvalidVolume. summary.pricePerMonth has two decimals, as
 // the table's (it had six, of an unrounded product).
 //
 // # Try it on your cluster

@@ -33,6 +33,9 @@ type Report struct {
 	// Headroom reports the CapacityBuffers ([Headroom]); absent without
 	// any.
 	Headroom []BufferHeadroom `json:"headroom,omitempty"`
+	// Preferences report the preferred terms under the budget preference
+	// policy ([Preferences]); absent under the others.
+	Preferences *ReportPreferences `json:"preferences,omitempty"`
 }
 
 // ReportNode is one node of a Report.

@@ -30,6 +30,8 @@ type static struct {
 	// PreferNoSchedule taint (compile.go).
 	labels     []map[string]string
 	softTaints bool
+	// drop are the preferred terms relaxed up front (prefs.go); nil: none.
+	drop map[PreferenceTerm]bool
 	// domains are, per topology key, its known domains, sorted, and
 	// domainTaints, per domain, the taint sets of the nodes and pools that
 	// may be in it (domains.go: collectDomains).
@@ -52,8 +54,12 @@ type static struct {
 
 // compile compiles problem p for a solve with options o: the static every
 // run of the solve shares.
-func compile(p *Problem, o Options) *static {
-	s := &static{prob: p, opts: o}
+func compile(p *Problem, o Options) *static { return compileWithout(p, o, nil) }
+
+// compileWithout is compile with the preferred terms in drop relaxed up
+// front, as IgnorePreferences relaxes them all (nil: none).
+func compileWithout(p *Problem, o Options, drop map[PreferenceTerm]bool) *static {
+	s := &static{prob: p, opts: o, drop: drop}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
 	s.labels = labelsOf(p.Nodes)

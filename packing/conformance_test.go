@@ -238,7 +238,7 @@ func TestConformancePreferences(t *testing.T) {
 		{name: "preferred node affinity is followed by default",
 			pods: []packing.Pod{mkPod("p", prefer(100, in(requirements.LabelArch, "arm64")))}, claims: 1,
 			check: wantType("p", "arm-instance-type")},
-		{name: "preferred node affinity is ignored with IgnorePreferences", opts: packing.Options{IgnorePreferences: true},
+		{name: "preferred node affinity is ignored with IgnorePreferences", opts: packing.Options{Preferences: packing.IgnorePreferences},
 			pods: []packing.Pod{mkPod("p", prefer(100, in(requirements.LabelArch, "arm64")))}, claims: 1,
 			check: wantType("p", "small-instance-type")},
 	})
@@ -807,7 +807,7 @@ func TestConformanceTopologySpread(t *testing.T) {
 			pods:   mkPods("p", 5, lab, nodeSelector(ct, "spot"), withSpread(ignoreAffinity(spreadBy(ct, 1, app...)))),
 			claims: 1, unsched: []string{"p-01", "p-02", "p-03", "p-04"}, check: wantSkew(ct, []int{1}, app...)},
 		{name: "ScheduleAnyway spread is dropped up front with IgnorePreferences",
-			opts: packing.Options{Strategy: packing.Plain, IgnorePreferences: true},
+			opts: packing.Options{Strategy: packing.Plain, Preferences: packing.IgnorePreferences},
 			pods: mkPods("p", 4, lab, withSpread(anyway(spreadBy(zone, 1, app...)))), claims: 1,
 			check: wantSkew(zone, []int{4}, app...)},
 		{name: "a spread over instance types takes only types that hold the pod (nodeplan: the domain is chosen among those that fit)",

@@ -16,6 +16,34 @@
 // preferences relaxed in Karpenter's order; failed pods retried while a pass
 // makes progress.
 //
+// Preferences (preferred node and pod (anti-)affinity, ScheduleAnyway
+// spreads) follow Options.Preferences: RespectPreferences, the default,
+// and IgnorePreferences are Karpenter's two policies. BudgetPreferences
+// is nodeplan's own, because Respect can cost far more than the pods need
+// (a preferred hostname anti-affinity takes a node per pod: 1.5 times the
+// price of ignoring it on Karpenter's preference benchmark) and Ignore
+// gives up preferences that cost nothing. It groups the pending pods'
+// terms per namespace, owner and term; solves ignoring them all (price
+// C0) and respecting them all; and while the plan costs more than
+// (1 + Options.PreferenceBudget) × C0 or leaves more pods out than the
+// ignoring plan, measures what relaxing each honoured term saves (one
+// solve each) and relaxes the dearest, up front for every pod that has
+// it; then it honours again, last relaxed first, each relaxed term with
+// which the plan still fits. Every solve is a full Solve with the same
+// options, so the result is deterministic; at most 64 solves decide (past
+// that, the terms are relaxed dearest first without measuring, and at the
+// cap all are, which is the ignoring plan) and at most 64 more measure
+// Plan.Preferences: per term, whether the plan honours it and what
+// honouring it adds to the price, the other terms as decided (the
+// restoring pass uses the decision's solves while any are left, and its
+// plans serve the report). An honoured term is honoured as
+// Respect honours it: a pod that fits nowhere still relaxes it. The
+// search is greedy: terms that cost only together (two deployments each
+// forcing a node per pod) each measure near zero while both are
+// honoured, so it may relax more terms than the fewest that would do
+// (the pass that honours terms again recovers some); it always ends
+// within the budget.
+//
 // Buffer pods (Pod.Buffer: a CapacityBuffer's virtual pods, package
 // buffer) are pending pods to the solve, so provisioning keeps their room,
 // but, as Karpenter drops its virtual pods from the scheduling results,

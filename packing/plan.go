@@ -29,6 +29,12 @@ type Plan struct {
 	// Headroom is where the buffer pods ([Pod.Buffer]) went, by pod
 	// index: they are in no other field of the Plan.
 	Headroom []Headroom
+
+	// Preferences are, under [BudgetPreferences] only, the pending pods'
+	// preferred terms, grouped by owner and term, with whether the plan
+	// honours each and what honouring it adds to Price; nil under the
+	// other policies, which measure nothing.
+	Preferences []PreferenceCost
 }
 
 // Binding places a pod on an existing node.

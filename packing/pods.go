@@ -104,11 +104,9 @@ func (s *static) compilePods() {
 func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
 	info := podInfo{pod: p, req: podRequests(p.Requests), invalid: invalidVolume(p)}
 	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.Volumes.reqs())
-	if !s.opts.IgnorePreferences {
-		info.prefs = p.NodeAffinity.Preferred
-	}
+	info.prefs = s.preferred(p)
 	for _, ts := range p.TopologySpread {
-		if ts.WhenUnsatisfiable == ScheduleAnyway && s.opts.IgnorePreferences {
+		if ts.WhenUnsatisfiable == ScheduleAnyway && !s.keepsSpread(p, ts) {
 			continue
 		}
 		info.add(spreadConstraint(s.counter(index, spreadCounter(p, ts)), ts))
@@ -128,7 +126,7 @@ func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
 
 func (s *static) addTerms(info *podInfo, index map[string]int32, terms []PodAffinityTerm, kind conKind) {
 	for _, t := range terms {
-		if t.Weight > 0 && s.opts.IgnorePreferences {
+		if t.Weight > 0 && !s.keepsTerm(info.pod, t, kind) {
 			continue
 		}
 		c := constraint{counter: s.counter(index, antiCounter(info.pod, t)), kind: kind, soft: t.Weight > 0, weight: t.Weight}

@@ -225,7 +225,7 @@ func TestPropertyStrategies(t *testing.T) {
 		if _, err := verified(p, packing.Options{Strategy: packing.CostAware, PriorityOrder: true}); err != nil {
 			return err
 		}
-		if _, err := verified(p, packing.Options{Strategy: packing.Plain, IgnorePreferences: true}); err != nil {
+		if _, err := verified(p, packing.Options{Strategy: packing.Plain, Preferences: packing.IgnorePreferences}); err != nil {
 			return err
 		}
 		best, err := solve(p, searched)

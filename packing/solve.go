@@ -63,10 +63,16 @@ type Options struct {
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
 	// Plan. The zero value is a seed like any other.
 	Seed uint64
-	// IgnorePreferences drops preferred node affinity, preferred pod
-	// (anti-)affinity and ScheduleAnyway spread up front, as Karpenter's
-	// preference policy Ignore.
-	IgnorePreferences bool
+	// Preferences is what Solve does with preferred node affinity,
+	// preferred pod (anti-)affinity and ScheduleAnyway spreads; the
+	// default, RespectPreferences, is Karpenter's (see PreferencePolicy).
+	Preferences PreferencePolicy
+	// PreferenceBudget is, under BudgetPreferences, how much dearer than
+	// the plan that ignores every preference the plan may be: 0.10 is at
+	// most 10 % above it; the zero value keeps only the preferences that
+	// cost nothing. It is invalid when negative, NaN or infinite, and when
+	// not zero under another policy.
+	PreferenceBudget float64
 	// PriorityOrder places higher-priority pods first.
 	PriorityOrder bool
 	// MaxInstanceTypes caps each NodeClaim's candidate types; 0 means 600
@@ -105,8 +111,10 @@ const maxRestartsOption = 4096
 // [ErrInvalidOptions] and naming the option: a Strategy other than Best,
 // Plain or CostAware, Restarts above 4,096, a negative MaxInstanceTypes, a
 // NodeOverhead above [instancetypes.MaxValidPrice], a LimitPolicy other
-// than LimitMostPods or LimitLargestFirst. A negative Restarts
-// (none) and a negative NodeOverhead (none) are valid.
+// than LimitMostPods or LimitLargestFirst, a Preferences policy out of
+// range, a negative, NaN or infinite PreferenceBudget or one set under a
+// policy other than BudgetPreferences. A negative Restarts (none) and a
+// negative NodeOverhead (none) are valid.
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -127,6 +135,7 @@ func (o Options) Validate() error {
 	if o.LimitPolicy > LimitLargestFirst {
 		bad("LimitPolicy", "%d is not LimitMostPods or LimitLargestFirst", o.LimitPolicy)
 	}
+	errs = append(errs, o.validatePreferences()...)
 	return errors.Join(errs...)
 }
 
@@ -183,9 +192,18 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, faul
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
+	if o.Preferences == BudgetPreferences {
+		return solveBudget(ctx, &p, o, fault)
+	}
+	return solveValid(ctx, &p, o, fault, nil)
+}
+
+// solveValid solves the valid problem p with the preferred terms in drop
+// relaxed up front (see solveBudget; nil relaxes none).
+func solveValid(ctx context.Context, p *Problem, o Options, fault func(cost bool), drop map[PreferenceTerm]bool) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
-		s := compile(&p, o)
+		s := compileWithout(p, o, drop)
 		s.ctx, s.fault = ctx, fault
 		var err error
 		plan, err = s.solve()

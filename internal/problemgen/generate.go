@@ -147,23 +147,29 @@ func (s *Stream) IntN(n int) int { return s.g.intn(n) }
 func (s *Stream) Pick(choices []int64) int64 { return pick(s.g, choices) }
 
 // DecodeOptions reads solver options from s: the zero Options once the
-// bytes run out, else any strategy (valid or not), restarts, instance-type
-// caps and node overheads among small, negative and extreme values.
+// bytes run out, else any strategy and preference policy (valid or not),
+// restarts, instance-type caps, node overheads and preference budgets
+// among small, negative and extreme values.
 func DecodeOptions(s *Stream) packing.Options {
 	if s.IntN(4) != 3 {
 		return packing.Options{}
 	}
 	return packing.Options{
-		Strategy:          packing.Strategy(s.IntN(5)),
-		Restarts:          int(s.Pick([]int64{0, -1, 1, 3, math.MinInt64, 4097, math.MaxInt64})),
-		Seed:              uint64(s.IntN(1 << 16)),
-		IgnorePreferences: s.IntN(2) == 1,
-		PriorityOrder:     s.IntN(2) == 1,
-		MaxInstanceTypes:  int(s.Pick([]int64{0, 1, 2, 600, -1, math.MinInt64, math.MaxInt64})),
-		NodeOverhead:      instancetypes.Price(s.Pick(extremeInts)),
-		LimitPolicy:       packing.LimitPolicy(s.IntN(3)), // 2 is invalid
+		Strategy:         packing.Strategy(s.IntN(5)),
+		Restarts:         int(s.Pick([]int64{0, -1, 1, 3, math.MinInt64, 4097, math.MaxInt64})),
+		Seed:             uint64(s.IntN(1 << 16)),
+		Preferences:      packing.PreferencePolicy(s.IntN(4)),
+		PriorityOrder:    s.IntN(2) == 1,
+		MaxInstanceTypes: int(s.Pick([]int64{0, 1, 2, 600, -1, math.MinInt64, math.MaxInt64})),
+		NodeOverhead:     instancetypes.Price(s.Pick(extremeInts)),
+		LimitPolicy:      packing.LimitPolicy(s.IntN(3)), // 2 is invalid
+		PreferenceBudget: pick(s.g, decodedBudgets),
 	}
 }
+
+// decodedBudgets are the PreferenceBudget values DecodeOptions draws,
+// valid and not.
+var decodedBudgets = []float64{0, 0.1, 1e9, -1, math.NaN(), math.Inf(1)}
 
 // intn returns a choice in [0, n); 0 when n <= 0.
 func (g *gen) intn(n int) int {

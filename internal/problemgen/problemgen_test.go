@@ -167,12 +167,14 @@ func TestGenerateOptions(t *testing.T) {
 		seen[o.Strategy.String()] = true
 		seen["restarts "+strconv.Itoa(o.Restarts)] = true
 		seen["max types "+strconv.Itoa(o.MaxInstanceTypes)] = true
-		seen[fmt.Sprint("ignore ", o.IgnorePreferences, " priority ", o.PriorityOrder)] = true
+		seen[fmt.Sprint("ignore ", o.Preferences == packing.IgnorePreferences, " priority ", o.PriorityOrder)] = true
+		seen[fmt.Sprint("preferences ", o.Preferences, " ", o.PreferenceBudget)] = true
 		seen["overhead "+o.NodeOverhead.String()] = true
 	}
 	for _, name := range []string{"Best", "Plain", "CostAware", "restarts -1", "restarts 8", "max types 1",
 		"max types 600", "ignore true priority true", "ignore false priority false",
-		"overhead " + instancetypes.MaxValidPrice.String(), "overhead " + instancetypes.Price(-1).String()} {
+		"overhead " + instancetypes.MaxValidPrice.String(), "overhead " + instancetypes.Price(-1).String(),
+		"preferences Budget 0", "preferences Budget 0.1", "preferences Budget 1e+09"} {
 		assert.True(t, seen[name], "no generated options have %s", name)
 	}
 }

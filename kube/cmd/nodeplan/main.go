@@ -7,6 +7,7 @@
 //	nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
 //	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+//	      [--preferences respect|ignore|within=F]
 //	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -89,6 +90,17 @@
 // prices) and how many fit nowhere, and the Provisioning condition; -o
 // json has them as headroom[]. diff, whose plan launches and prices the
 // same nodes, prints and reports the same headroom.
+//
+// Preferences: provision --preferences respect (the default, Karpenter's)
+// honours preferred node and pod (anti-)affinity and ScheduleAnyway
+// spreads, relaxing them pod by pod only where a pod fits nowhere;
+// ignore drops them (Karpenter's Ignore); within=F honours them while
+// the plan costs at most F (0.10: 10 %) more than the plan that ignores
+// them, relaxing the dearest first (packing.BudgetPreferences, which
+// Karpenter lacks), and after the table prints one line a preferred term
+// (owner, kind, weight, pods, honoured or not, and what honouring it adds
+// to the hourly price, the other terms as decided); -o json has them as
+// preferences.terms[].
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes
 // of NodePools are labelled with (topology.kubernetes.io/region, as

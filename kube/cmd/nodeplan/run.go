@@ -30,6 +30,7 @@ usage:
   nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
         [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
+        [--preferences respect|ignore|within=F]
         [--then-consolidate [--now RFC3339] [--spot-to-spot]]
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -108,6 +109,8 @@ type config struct {
 	cluster      clusterConfig // without -f; see cluster.go
 	// thenConsolidate is provision's --then-consolidate.
 	thenConsolidate bool
+	// preferences is provision's --preferences (see preferences.go).
+	preferences preferencesFlag
 
 	prices, capacityTypes string // see catalog.go
 
@@ -144,6 +147,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 	case "provision":
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
+		fs.Var(&c.preferences, "preferences", "preferred affinities and ScheduleAnyway spreads: respect (Karpenter's default), ignore, or within=F: honoured while the plan costs at most F (0.10: 10 %) more than ignoring them, the dearest relaxed first, with what each adds to the price")
 	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
@@ -227,7 +231,8 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	if err != nil {
 		return provisioned{}, err
 	}
-	p, err := packing.Solve(prob, packing.Options{})
+	opts := c.preferences.options()
+	p, err := packing.Solve(prob, opts)
 	if err != nil {
 		return provisioned{}, err
 	}
@@ -238,6 +243,7 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	warnings := slices.Concat(s.cluster.Warnings, s.cluster.BufferWarnings(), kube.PriceWarnings(&prob))
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
+	res.report.Preferences = kube.Preferences(opts, &p)
 	return res, nil
 }
 
@@ -265,6 +271,9 @@ func write(c config, res *provisioned, stdout, stderr io.Writer) error {
 	if err := writeHeadroom(stdout, res.report.Headroom); err != nil {
 		return err
 	}
+	if err := writePreferences(stdout, res.report.Preferences, res.report.Summary.Currency); err != nil {
+		return err
+	}
 	return writeWarnings(stdout, res.report.Warnings)
 }
 
@@ -275,6 +284,9 @@ func writeSummary(res *provisioned, w io.Writer) error {
 		return err
 	}
 	if err := writeHeadroom(w, res.report.Headroom); err != nil {
+		return err
+	}
+	if err := writePreferences(w, res.report.Preferences, res.report.Summary.Currency); err != nil {
 		return err
 	}
 	return writeWarnings(w, res.report.Warnings)
