@@ -7,7 +7,7 @@
 //	nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
 //	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
-//	      [--preferences respect|ignore|within=F]
+//	      [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first]
 //	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -101,6 +101,12 @@
 // (owner, kind, weight, pods, honoured or not, and what honouring it adds
 // to the hourly price, the other terms as decided); -o json has them as
 // preferences.terms[].
+//
+// Limits: when a NodePool's limits bind, provision --limit-policy
+// most-pods (the default) gives its capacity first to the pods no other
+// NodePool admits, so no pod stays pending that another order would place;
+// largest-first is Karpenter's order, largest cpu then memory first
+// (packing.LimitPolicy).
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes
 // of NodePools are labelled with (topology.kubernetes.io/region, as

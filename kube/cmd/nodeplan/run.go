@@ -30,7 +30,7 @@ usage:
   nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
         [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
-        [--preferences respect|ignore|within=F]
+        [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first]
         [--then-consolidate [--now RFC3339] [--spot-to-spot]]
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -111,6 +111,8 @@ type config struct {
 	thenConsolidate bool
 	// preferences is provision's --preferences (see preferences.go).
 	preferences preferencesFlag
+	// limitPolicy is provision's --limit-policy (see limitpolicy.go).
+	limitPolicy limitPolicyFlag
 
 	prices, capacityTypes string // see catalog.go
 
@@ -148,6 +150,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
 		fs.Var(&c.preferences, "preferences", "preferred affinities and ScheduleAnyway spreads: respect (Karpenter's default), ignore, or within=F: honoured while the plan costs at most F (0.10: 10 %) more than ignoring them, the dearest relaxed first, with what each adds to the price")
+		fs.Var(&c.limitPolicy, "limit-policy", "when a NodePool's limits bind, which pods get its capacity: most-pods (the default: first the pods no other NodePool admits) or largest-first (Karpenter's order)")
 	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
 	}
@@ -231,7 +234,7 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	if err != nil {
 		return provisioned{}, err
 	}
-	opts := c.preferences.options()
+	opts := c.solverOptions()
 	p, err := packing.Solve(prob, opts)
 	if err != nil {
 		return provisioned{}, err
@@ -245,6 +248,13 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
 	res.report.Preferences = kube.Preferences(opts, &p)
 	return res, nil
+}
+
+// solverOptions are the packing options provision's flags ask for.
+func (c config) solverOptions() packing.Options {
+	o := c.preferences.options()
+	o.LimitPolicy = packing.LimitPolicy(c.limitPolicy)
+	return o
 }
 
 // write prints res in c's output format. The tables go to stdout; with
