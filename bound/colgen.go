@@ -33,6 +33,9 @@ type colgen struct {
 	rho   float64 // the last round's ρ
 	// center is the dual point that certified best so far.
 	center []float64
+	// cert is the best certificate: the dual point (y, z, restricted w),
+	// the w it was certified with, and its ρ.
+	cert cert
 	// effort multiplies the search budget: it grows when a round finds no
 	// cut but cannot certify the optimum.
 	effort int
@@ -67,18 +70,28 @@ func (g *colgen) run() {
 		}
 		v := g.tab.values()
 		cuts := g.certify(v)
-		if len(cuts) == 0 && g.rho > 1+cutTol && g.effort < maxEffort {
+		added := 0
+		for _, c := range cuts {
+			if g.addCut(c) {
+				added++
+			}
+		}
+		if added == 0 && g.rho > 1+cutTol && g.effort < maxEffort {
 			g.effort *= 8 // stalled on searches out of budget: search deeper
 			continue
 		}
-		if len(cuts) == 0 {
+		if added == 0 {
 			g.done = g.rho <= 1+cutTol
 			return
 		}
-		for _, c := range cuts {
-			g.addCut(c)
-		}
 	}
+}
+
+// cert is a certified dual point: (v's y and z, w)/rho is feasible for
+// the full dual, with objective the bound.
+type cert struct {
+	v, w []float64
+	rho  float64
 }
 
 // cut is a pattern of a column (col ≥ 0) or of an existing node (node ≥ 0)
@@ -125,11 +138,12 @@ func (g *colgen) seed() {
 }
 
 // addCut adds the dual constraint of a pattern, scaled to right-hand side
-// 1 for a column (0 for a free one), unless it is there already.
-func (g *colgen) addCut(c cut) {
+// 1 for a column (0 for a free one), unless it is there already; it
+// reports whether it added it.
+func (g *colgen) addCut(c cut) bool {
 	key := fmt.Sprint(c.col, c.node, c.pattern)
 	if g.seen[key] {
-		return
+		return false
 	}
 	g.seen[key] = true
 	coef := make([]float64, g.nv())
@@ -140,7 +154,7 @@ func (g *colgen) addCut(c cut) {
 		}
 		coef[k+g.m.nz+c.node] = -1
 		g.tab.addRow(coef, 0)
-		return
+		return true
 	}
 	col := &g.m.cols[c.col]
 	scale := 1.0
@@ -155,6 +169,7 @@ func (g *colgen) addCut(c cut) {
 		coef[k+pv.first+i] = -u * scale
 	}
 	g.tab.addRow(coef, col.price*scale)
+	return true
 }
 
 // certify computes the bound certified by the restricted dual's values v
@@ -172,36 +187,41 @@ func (g *colgen) addCut(c cut) {
 // best-certified point so far (the stability centre, as Wentges'
 // smoothing), which moves to whichever certifies more. Both give cuts.
 func (g *colgen) certify(v []float64) []cut {
-	lb, rho, cuts := g.evaluate(v)
+	lb, c, cuts := g.evaluate(v)
 	if g.center != nil {
 		mid := make([]float64, len(v))
 		for i := range v {
 			mid[i] = (v[i] + g.center[i]) / 2
 		}
-		lbMid, rhoMid, more := g.evaluate(mid)
+		lbMid, cMid, more := g.evaluate(mid)
 		cuts = append(cuts, more...)
 		if lbMid > lb {
-			lb, rho, v = lbMid, rhoMid, mid
+			lb, c, v = lbMid, cMid, mid
 		}
 	}
 	if g.center == nil || lb > g.best {
 		g.center = v
 	}
-	g.best = max(g.best, lb)
-	g.rho = rho
+	if lb > g.best {
+		g.best, g.cert = lb, c
+	}
+	g.rho = c.rho
 	slices.SortStableFunc(cuts, func(a, b cut) int { return cmp.Compare(b.ratio, a.ratio) })
 	return cuts[:min(len(cuts), g.o.cutsPerRound())]
 }
 
-// evaluate is the bound certified at v, its ρ and the cuts found.
-func (g *colgen) evaluate(v []float64) (float64, float64, []cut) {
+// evaluate is the bound certified at v, its certificate and the cuts
+// found.
+func (g *colgen) evaluate(v []float64) (float64, cert, []cut) {
 	k := len(g.m.count)
 	y, z := v[:k], v[k:k+g.m.nz]
 	p := newPricer(g.m, y, g.o.searchNodes()*g.effort)
 	rho, cuts := g.columnsRho(p, z)
 	var free float64
+	ws := make([]float64, len(g.m.nodes))
 	for n := range g.m.nodes {
 		w, c := g.nodeValue(p, n, v[k+g.m.nz+n])
+		ws[n] = w * (1 + slack)
 		free += w
 		if c != nil {
 			cuts = append(cuts, *c)
@@ -218,7 +238,7 @@ func (g *colgen) evaluate(v []float64) (float64, float64, []cut) {
 	}
 	rho = max(1, rho*(1+slack))
 	lb := (gain - charge - free*(1+slack) - slack*(gain+charge+free)) / rho
-	return lb, rho, cuts
+	return lb, cert{v: v, w: ws, rho: rho}, cuts
 }
 
 // columnsRho bounds every column's priced ratio: first a cheap upper

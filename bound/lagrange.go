@@ -22,7 +22,7 @@ type lagrange struct {
 	fit    []float64
 	lambda []float64
 	mu     []float64
-	brk    []brk     // scratch: breakpoints of a line search
+	brk    []brk // scratch: breakpoints of a line search
 }
 
 type brk struct{ t, w float64 }

@@ -24,11 +24,11 @@ type model struct {
 	cols   []column
 	nodes  []room
 	pools  []poolVars
-	nz     int // limit variables, all pools
+	nz     int            // limit variables, all pools
 	sets   [][]bool       // per distinct class list of a room: which classes it admits
 	setIdx map[string]int // sets by their class list
 	pods   int            // pods the classes hold
-	skip   int // pods of the input set no room admits
+	skip   int            // pods of the input set no room admits
 	single []float64
 }
 
