@@ -18,9 +18,9 @@ const (
 // kind is a test instance type: cores, GiB, max pods and its price per
 // zone (0: not offered there), on-demand.
 type kind struct {
-	name         string
-	cpu, mem     int64 // millicores, GiB
-	pods         int64
+	name           string
+	cpu, mem       int64 // millicores, GiB
+	pods           int64
 	priceA, priceB float64
 }
 
