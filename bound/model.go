@@ -20,6 +20,7 @@ type model struct {
 	count  []float64        // per class: its pods
 	req    [][]int64        // per class, per dimension: its request
 	group  []int            // per class: its dense anti-affinity group, -1 none
+	rules  []int            // per class: its placement rules (packing.Class.Rules)
 	groups int
 	cols   []column
 	nodes  []room
@@ -190,7 +191,7 @@ func (m *model) merge(c *packing.Classes, keep, counts []int, limit int) []merge
 // mergeAt merges on the grid of sig significant bits, filling m's class
 // fields.
 func (m *model) mergeAt(c *packing.Classes, keep, counts []int, sig int) []mergedClass {
-	m.count, m.req, m.group, m.pods = nil, nil, nil, 0
+	m.count, m.req, m.group, m.rules, m.pods = nil, nil, nil, nil, 0
 	groups := map[int]int{}
 	index := map[string]int{}
 	var out []mergedClass
@@ -206,7 +207,7 @@ func (m *model) mergeAt(c *packing.Classes, keep, counts []int, sig int) []merge
 			j = len(out)
 			index[key] = j
 			out = append(out, mergedClass{rules: cl.Rules, group: cl.Group, req: req})
-			m.count, m.req = append(m.count, 0), append(m.req, req)
+			m.count, m.req, m.rules = append(m.count, 0), append(m.req, req), append(m.rules, cl.Rules)
 			m.group = append(m.group, denseGroup(groups, cl.Group))
 		}
 		m.count[j] += float64(counts[k])

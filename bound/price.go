@@ -93,15 +93,14 @@ func (p *pricer) fractional(r *room, admits []bool, d int) float64 {
 		if n == 0 {
 			continue
 		}
-		req := float64(p.m.req[k][d])
-		if req > 0 {
+		if req := float64(p.m.req[k][d]); req > 0 {
+			if capacity <= 0 {
+				break // the rest all need some: classes needing none come first
+			}
 			n = min(n, capacity/req)
 			capacity -= n * req
 		}
 		v += n * p.y[k]
-		if capacity <= 0 {
-			break
-		}
 	}
 	return v
 }
@@ -235,13 +234,13 @@ func (s *search) fractional(i, d int, order []int) float64 {
 		it := s.items[j]
 		n := float64(it.fit)
 		if req := float64(s.p.m.req[it.k][d]); req > 0 {
+			if capacity <= 0 {
+				break // the rest all need some: items needing none come first
+			}
 			n = min(n, capacity/req)
 			capacity -= n * req
 		}
 		v += n * s.p.y[it.k]
-		if capacity <= 0 {
-			break
-		}
 	}
 	return v
 }
