@@ -99,6 +99,7 @@ func (o Options) maxIterations() int { return defaulted(o.MaxIterations, 40) }
 func (o Options) maxClasses() int    { return defaulted(o.MaxClasses, 64) }
 func (o Options) maxPivots() int     { return 20000 }
 func (o Options) searchNodes() int   { return 2000 }
+func (o Options) searchWork() int    { return 600_000 }
 func (o Options) searchesPerRound() int {
 	return 48
 }

@@ -39,6 +39,10 @@ type colgen struct {
 	// effort multiplies the search budget: it grows when a round finds no
 	// cut but cannot certify the optimum.
 	effort int
+	// work is what is left of the branch-and-bound budget of the whole
+	// column generation (Options.searchWork): once spent, columns are
+	// priced by their Lagrangian bound alone.
+	work int
 }
 
 func (g *colgen) nv() int { return len(g.m.count) + g.m.nz + len(g.m.nodes) }
@@ -62,6 +66,7 @@ func (g *colgen) run() {
 	g.tab = newTableau(obj)
 	g.seen = map[string]bool{}
 	g.effort = 1
+	g.work = g.o.searchWork()
 	g.seed()
 	for g.iters < g.o.maxIterations() {
 		g.iters++
@@ -76,7 +81,7 @@ func (g *colgen) run() {
 				added++
 			}
 		}
-		if added == 0 && g.rho > 1+cutTol && g.effort < maxEffort {
+		if added == 0 && g.rho > 1+cutTol && g.effort < maxEffort && g.work > 0 {
 			g.effort *= 8 // stalled on searches out of budget: search deeper
 			continue
 		}
@@ -115,7 +120,7 @@ func (g *colgen) seed() {
 		coef[j] = 1 / (16 * top)
 		g.tab.addRow(coef, 1)
 	}
-	p := newPricer(g.m, make([]float64, k), 0)
+	p := newPricer(g.m, make([]float64, k), 0, new(int))
 	for j := range k {
 		best, at := math.Inf(1), -1
 		for c := range g.m.cols {
@@ -215,7 +220,7 @@ func (g *colgen) certify(v []float64) []cut {
 func (g *colgen) evaluate(v []float64) (float64, cert, []cut) {
 	k := len(g.m.count)
 	y, z := v[:k], v[k:k+g.m.nz]
-	p := newPricer(g.m, y, g.o.searchNodes()*g.effort)
+	p := newPricer(g.m, y, g.o.searchNodes()*g.effort, &g.work)
 	rho, cuts := g.columnsRho(p, z)
 	var free float64
 	ws := make([]float64, len(g.m.nodes))

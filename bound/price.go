@@ -14,10 +14,11 @@ type pricer struct {
 	y     []float64
 	order [][]int32 // per dimension: the classes with y > 0, by y per unit desc
 	nodes int       // branch-and-bound node budget per call
+	work  *int      // branch-and-bound nodes left for the whole column generation
 }
 
-func newPricer(m *model, y []float64, nodes int) *pricer {
-	p := &pricer{m: m, y: y, nodes: nodes, order: make([][]int32, len(m.names))}
+func newPricer(m *model, y []float64, nodes int, work *int) *pricer {
+	p := &pricer{m: m, y: y, nodes: nodes, work: work, order: make([][]int32, len(m.names))}
 	var pos []int32
 	for k, v := range y {
 		if v > 0 {
@@ -128,6 +129,7 @@ type search struct {
 	// Σ_g μ_g.
 	l       *lagrange
 	byRatio [][]int // per dimension: item indexes by ratio, best first
+	deep    bool    // bound by byRatio's fractional knapsacks too
 	reduced []float64
 	fixed   float64
 }
@@ -137,7 +139,12 @@ type search struct {
 // start (worth from); exact is false when the node budget ran out, and
 // then value is only the best found.
 func (p *pricer) exact(r *room, admits []bool, start []int64, from float64, l *lagrange) (value float64, pattern []int64, exact bool) {
-	s := &search{p: p, left: slices.Clone(r.alloc), used: make([]bool, p.m.groups), budget: p.nodes, l: l}
+	budget := min(p.nodes, *p.work)
+	if budget <= 0 {
+		return from, start, false
+	}
+	s := &search{p: p, left: slices.Clone(r.alloc), used: make([]bool, p.m.groups), budget: budget, l: l}
+	defer func() { *p.work -= budget - s.budget }()
 	for _, k := range r.classes {
 		if p.y[k] > 0 && admits[k] {
 			if n := p.fit(k, r.alloc); n > 0 {
@@ -217,8 +224,10 @@ func (s *search) bound(i int) float64 {
 	for d, r := range s.suffix[i] {
 		b = min(b, float64(s.left[d])*r)
 	}
-	for d, order := range s.byRatio {
-		b = min(b, s.fractional(i, d, order))
+	if s.deep {
+		for d, order := range s.byRatio {
+			b = min(b, s.fractional(i, d, order))
+		}
 	}
 	return b
 }
