@@ -128,8 +128,6 @@ type search struct {
 	// are, per item index, Σ of fit·(y − charge)⁺ from it on, and fixed
 	// Σ_g μ_g.
 	l       *lagrange
-	byRatio [][]int // per dimension: item indexes by ratio, best first
-	deep    bool    // bound by byRatio's fractional knapsacks too
 	reduced []float64
 	fixed   float64
 }
@@ -190,17 +188,6 @@ func (s *search) suffixes() {
 		s.fixed += mu
 	}
 	dims := len(s.p.m.names)
-	s.byRatio = make([][]int, dims)
-	for d := range dims {
-		order := make([]int, len(s.items))
-		for j := range order {
-			order[j] = j
-		}
-		slices.SortStableFunc(order, func(a, b int) int {
-			return cmp.Compare(s.p.ratio(s.items[b].k, d), s.p.ratio(s.items[a].k, d))
-		})
-		s.byRatio[d] = order
-	}
 	s.suffix = make([][]float64, len(s.items)+1)
 	s.suffix[len(s.items)] = make([]float64, dims)
 	for i := len(s.items) - 1; i >= 0; i-- {
@@ -224,34 +211,7 @@ func (s *search) bound(i int) float64 {
 	for d, r := range s.suffix[i] {
 		b = min(b, float64(s.left[d])*r)
 	}
-	if s.deep {
-		for d, order := range s.byRatio {
-			b = min(b, s.fractional(i, d, order))
-		}
-	}
 	return b
-}
-
-// fractional is the fractional knapsack of items i… on dimension d alone,
-// each at most its fit, within the room left.
-func (s *search) fractional(i, d int, order []int) float64 {
-	capacity, v := float64(s.left[d]), 0.0
-	for _, j := range order {
-		if j < i {
-			continue
-		}
-		it := s.items[j]
-		n := float64(it.fit)
-		if req := float64(s.p.m.req[it.k][d]); req > 0 {
-			if capacity <= 0 {
-				break // the rest all need some: items needing none come first
-			}
-			n = min(n, capacity/req)
-			capacity -= n * req
-		}
-		v += n * s.p.y[it.k]
-	}
-	return v
 }
 
 func (s *search) dfs(i int, value float64) {
