@@ -68,6 +68,12 @@ func (g *colgen) run() {
 	g.effort = 1
 	g.work = g.o.searchWork()
 	g.seed()
+	if v, c, ok := g.aggregate(); ok {
+		if lb := g.value(c); lb > g.best {
+			g.best, g.cert = lb, c
+		}
+		g.center = v
+	}
 	for g.iters < g.o.maxIterations() {
 		g.iters++
 		if g.tab.solve(g.o.maxPivots()) != nil {
