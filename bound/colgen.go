@@ -12,6 +12,10 @@ import (
 // covers the float rounding of the sums (a few ulps each) many times over.
 const slack = 1e-9
 
+// smooth is the weight of the stability centre in the point certified
+// beside each restricted optimum.
+const smooth = 0.5
+
 // cutTol is how far above its price a column's value must be to become a
 // cut: below it the column generation counts as converged.
 const cutTol = 1e-7
@@ -202,7 +206,7 @@ func (g *colgen) certify(v []float64) []cut {
 	if g.center != nil {
 		mid := make([]float64, len(v))
 		for i := range v {
-			mid[i] = (v[i] + g.center[i]) / 2
+			mid[i] = smooth*g.center[i] + (1-smooth)*v[i]
 		}
 		lbMid, cMid, more := g.evaluate(mid)
 		cuts = append(cuts, more...)
