@@ -86,8 +86,9 @@
 // pivots of O(rows × columns), and needs no robustness of its own: the
 // certificate re-checks whatever it returns, so a numerical slip can only
 // weaken the bound, never make it wrong. The tests check its optimum
-// against hand-computed LPs and the certificate against every pattern by
-// enumeration.
+// against hand-computed LPs and against gonum's lp.Simplex on random LPs
+// (gonum is this package's test dependency only), and the certificate
+// against every pattern by enumeration.
 //
 // # Cost
 //
