@@ -113,8 +113,9 @@ func defaulted(v, d int) int {
 }
 
 // Of bounds the price of the new nodes of any plan that places every
-// pending pod of p that some room could hold: an offer of a NodePool
-// (within its limits) or an existing node. With limits that no plan can
+// pending pod of p (buffer pods included: a plan pays for their room)
+// that some room could hold: an offer of a NodePool (within its limits)
+// or an existing node. With limits that no plan can
 // meet for all those pods the bound still holds, vacuously; compare a plan
 // that leaves pods unschedulable with [ForPlan]. It returns an error
 // wrapping [packing.ErrInvalidProblem] for an invalid p and

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/leanovate/gopter"
@@ -49,7 +50,7 @@ func TestPropertyBelowSolve(t *testing.T) {
 			return fmt.Sprintf("seed %d: ForPlan: %v", s.Seed, err)
 		case above(b.Dollars, plan.Price):
 			return fmt.Sprintf("seed %d: ForPlan %+v above the plan's %v", s.Seed, b, plan.Price)
-		case len(plan.Unschedulable) > 0 || len(s.Problem.Pods) == 0:
+		case len(plan.Unschedulable) > 0 || len(s.Problem.Pods) == 0 || slices.ContainsFunc(plan.Headroom, func(h packing.Headroom) bool { return h.Unschedulable }):
 			return ""
 		}
 		if b, err = Of(s.Problem, Options{}); err != nil || above(b.Dollars, plan.Price) {
