@@ -5,7 +5,6 @@ go 1.26.6
 require (
 	github.com/nodeplan/nodeplan v0.0.0-00010101000000-000000000000
 	github.com/stretchr/testify v1.12.1
-	gonum.org/v1/gonum v0.17.0
 	k8s.io/api v0.35.1
 	k8s.io/apimachinery v0.35.1
 	k8s.io/client-go v0.35.1

@@ -1,6 +1,7 @@
 package sidebyside
 
 import (
+	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -23,11 +24,13 @@ func TestLowerBound(t *testing.T) {
 		w           workload.Workload
 		single      float64
 		antiBound   float64
-		minNodes    int
+		lp          float64
 		unplaceable int
 	}{
-		{name: "one small pod", w: caWorkload(4, 1, 100, 100), single: price(0)},
-		{name: "anti-affinity", w: anti, single: price(0), antiBound: 3 * price(0), minNodes: 3},
+		// One pod needs a node: the cheapest.
+		{name: "one small pod", w: caWorkload(4, 1, 100, 100), single: price(0), lp: price(0)},
+		// Three pods no two of which share a node: three of the cheapest.
+		{name: "anti-affinity", w: anti, single: price(0), antiBound: 3 * price(0), lp: 3 * price(0)},
 		{name: "too big", w: caWorkload(4, 2, 9000, 100), unplaceable: 2},
 		{name: "empty", w: caWorkload(4, 0, 0, 0)},
 	}
@@ -37,7 +40,7 @@ func TestLowerBound(t *testing.T) {
 			require.NoError(t, err)
 			assert.InDelta(t, tc.single, b.SinglePod, 1e-9)
 			assert.InDelta(t, tc.antiBound, b.AntiAffinity, 1e-9)
-			assert.Equal(t, tc.minNodes, b.MinNodes)
+			assert.InDelta(t, tc.lp, b.LP, 1e-6)
 			assert.Equal(t, tc.unplaceable, b.Unplaceable)
 			assert.GreaterOrEqual(t, b.PricePerHour, max(b.LP, b.AntiAffinity, b.SinglePod))
 		})
@@ -45,16 +48,23 @@ func TestLowerBound(t *testing.T) {
 }
 
 // TestLowerBoundLP checks the LP on a case with a known optimum: 8 pods of
-// 900m on fake types with 900m·k+… allocatable; the cheapest cover of 7.2
-// cores by price per allocatable core is a fractional fake-it-3, whose
-// price per millicore (0.4+0.1·8Gi/1e9)/3900 bounds it.
+// 900m on fake types whose allocatable holds ⌊(1000k−overhead)/900⌋ of
+// them; the configuration LP covers the 8 pods with the type of least
+// price per pod it holds, fractionally. (The aggregated LP this bound
+// replaced priced 7.2 cores at fake-it-3's price per allocatable core,
+// below any plan: a node holds whole pods.)
 func TestLowerBoundLP(t *testing.T) {
 	w := caWorkload(4, 8, 900, 100)
 	b, err := LowerBound(w)
 	require.NoError(t, err)
-	it := workload.FakeInstanceTypes(4)[3]
-	perMilli := it.Offerings[0].PricePerHour / float64(it.CPUMilli-it.OverheadCPUMilli)
-	assert.InDelta(t, 8*900*perMilli, b.LP, 1e-6)
+	perPod := math.Inf(1)
+	for _, it := range workload.FakeInstanceTypes(4) {
+		if fit := (it.CPUMilli - it.OverheadCPUMilli) / 900; fit > 0 {
+			perPod = min(perPod, it.Offerings[0].PricePerHour/float64(fit))
+		}
+	}
+	assert.InDelta(t, 8*perPod, b.LP, 1e-6)
+	assert.True(t, b.Optimal)
 	plan, err := RunNodeplan(w, packing.Options{})
 	require.NoError(t, err)
 	assert.LessOrEqual(t, b.PricePerHour, plan.PricePerHour+1e-9)

@@ -1,0 +1,148 @@
+package bound
+
+import (
+	"math"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+func onlyType(name string) requirements.Set {
+	return requirements.NewSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, name))
+}
+
+// TestOf checks the configuration LP's value on problems small enough to
+// solve by hand; each row's comment derives it.
+func TestOf(t *testing.T) {
+	small := kind{name: "small", cpu: 2000, mem: 4, pods: 10, priceA: 0.10}
+	big := kind{name: "big", cpu: 4000, mem: 8, pods: 10, priceA: 0.15}
+	frag := kind{name: "big", cpu: 4000, mem: 8, pods: 10, priceA: 0.18}
+	tests := []struct {
+		name        string
+		p           packing.Problem
+		lp          float64
+		pods, unpl  int
+		single, aff float64
+	}{
+		{
+			// big holds all four at 0.15, 0.0375 a pod; small 0.05 a pod.
+			name: "cheapest per pod", lp: 0.15, pods: 4, single: 0.10,
+			p: packing.Problem{Pods: pods(4, 1000, 100), NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, small, big)},
+		},
+		{
+			// 1.5 cores a pod: small holds one (0.10), big two (0.09 a
+			// pod): 3 × 0.09, where summed demand alone gives 4.5/4 × 0.18.
+			name: "fragmentation", lp: 0.27, pods: 3, single: 0.10,
+			p: packing.Problem{Pods: pods(3, 1500, 100), NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, small, frag)},
+		},
+		{
+			// One pod of the group per node: three of the cheapest.
+			name: "hostname anti-affinity", lp: 0.30, pods: 3, single: 0.10, aff: 0.30,
+			p: packing.Problem{Pods: []packing.Pod{anti(pod("a", 500, 100), "x"), anti(pod("b", 500, 100), "x"), anti(pod("c", 500, 100), "x")},
+				NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, small, frag)},
+		},
+		{
+			// Both pods must go to zone b, where small costs 0.30.
+			name: "zone", lp: 0.30, pods: 2, single: 0.30,
+			p: packing.Problem{Pods: []packing.Pod{inZone(pod("a", 1000, 100), zoneB), inZone(pod("b", 1000, 100), zoneB)},
+				NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, kind{name: "small", cpu: 2000, mem: 4, pods: 10, priceA: 0.10, priceB: 0.30})},
+		},
+		{
+			// A 1-core daemonset leaves 3 cores: six pods need two nodes.
+			name: "daemonset", lp: 0.40, pods: 6, single: 0.20,
+			p: packing.Problem{Pods: pods(6, 1000, 100), NodePools: []packing.NodePool{pool("default")},
+				Catalog:    catalog(t, kind{name: "node", cpu: 4000, mem: 8, pods: 10, priceA: 0.20}),
+				DaemonSets: []packing.DaemonSet{{Name: "ds", Requests: resources.List{CPU: 1000}}}},
+		},
+		{
+			// The cheap pool's cpu limit allows one 4-core node: four pods
+			// there (0.10), four on the dear pool (0.30).
+			name: "limit", lp: 0.40, pods: 8, single: 0.10,
+			p: packing.Problem{Pods: pods(8, 1000, 100),
+				NodePools: []packing.NodePool{
+					{Name: "cheap", Weight: 10, Requirements: onlyType("cheap"), Limits: map[resources.Name]int64{resources.CPU: 4000}},
+					{Name: "dear", Requirements: onlyType("dear")}},
+				Catalog: catalog(t, kind{name: "cheap", cpu: 4000, mem: 8, pods: 10, priceA: 0.10}, kind{name: "dear", cpu: 4000, mem: 8, pods: 10, priceA: 0.30})},
+		},
+		{
+			// The existing node takes two pods for free; two more fill half
+			// of a 0.20 node.
+			name: "existing node", lp: 0.10, pods: 4,
+			p: packing.Problem{Pods: pods(4, 1000, 100), NodePools: []packing.NodePool{pool("default")},
+				Catalog: catalog(t, kind{name: "node", cpu: 4000, mem: 8, pods: 10, priceA: 0.20}),
+				Nodes: []packing.Node{{Name: "n1", NodePool: "default", InstanceType: "node", Zone: zoneA, Initialized: true,
+					Allocatable: resources.List{CPU: 2000, Memory: 8 * gib, Pods: 10}}}},
+		},
+		{
+			// No type has 10 cores: that pod is left out; the other needs a node.
+			name: "unplaceable", lp: 0.10, pods: 1, unpl: 1, single: 0.10,
+			p: packing.Problem{Pods: []packing.Pod{pod("a", 1000, 100), pod("huge", 10000, 100)},
+				NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, small)},
+		},
+		{
+			name: "no pods", p: packing.Problem{NodePools: []packing.NodePool{pool("default")}, Catalog: catalog(t, small)},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Of(tc.p, Options{})
+			require.NoError(t, err)
+			assert.InDelta(t, tc.lp, b.LP, 1e-6, "LP")
+			assert.LessOrEqual(t, b.LP, tc.lp, "a certified value never exceeds the LP optimum")
+			assert.True(t, b.Optimal, "converged")
+			assert.Equal(t, tc.pods, b.Pods, "pods")
+			assert.Equal(t, tc.unpl, b.Unplaceable, "unplaceable")
+			assert.InDelta(t, tc.single, b.SinglePod, 1e-9, "single pod")
+			assert.InDelta(t, tc.aff, b.AntiAffinity, 1e-9, "anti-affinity")
+			assert.Equal(t, max(b.LP, b.SinglePod, b.AntiAffinity), b.Dollars)
+			plan, err := packing.Solve(tc.p, packing.Options{})
+			require.NoError(t, err)
+			assert.LessOrEqual(t, b.Dollars, plan.Price.Dollars()*(1+1e-9), "bound above Solve's plan")
+		})
+	}
+}
+
+// TestForPlan bounds a plan a binding limit leaves pods of: only the
+// pods it placed count.
+func TestForPlan(t *testing.T) {
+	p := packing.Problem{Pods: pods(8, 1000, 100),
+		NodePools: []packing.NodePool{{Name: "cheap", Limits: map[resources.Name]int64{packing.LimitNodes: 1}}},
+		Catalog:   catalog(t, kind{name: "cheap", cpu: 4000, mem: 8, pods: 10, priceA: 0.10})}
+	plan, err := packing.Solve(p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, plan.Unschedulable, 4)
+	b, err := ForPlan(p, plan, Options{})
+	require.NoError(t, err)
+	assert.Equal(t, 4, b.Pods)
+	assert.InDelta(t, 0.10, b.Dollars, 1e-6)
+	assert.LessOrEqual(t, b.Dollars, plan.Price.Dollars())
+	assert.InDelta(t, 0, b.Gap(plan.Price), 1e-6)
+	assert.Equal(t, instancetypes.Price(99_999_999), Bound{Dollars: 0.0999999999}.Price(), "rounded down")
+
+	bad := plan
+	bad.Bindings = []packing.Binding{{Pod: 99, Node: "x"}}
+	_, err = ForPlan(p, bad, Options{})
+	assert.ErrorIs(t, err, ErrInvalidPlan)
+}
+
+func TestGap(t *testing.T) {
+	b := Bound{Dollars: 2}
+	assert.InDelta(t, 0.05, b.Gap(instancetypes.MustPriceFromDollars(2.1)), 1e-12)
+	assert.Equal(t, 0.0, Bound{}.Gap(0))
+	assert.True(t, math.IsInf(Bound{}.Gap(1), 1))
+}
+
+func TestOptionsValidate(t *testing.T) {
+	_, err := Of(packing.Problem{}, Options{MaxIterations: -1, MaxClasses: -2})
+	assert.ErrorIs(t, err, ErrInvalidOptions)
+	assert.ErrorContains(t, err, "MaxIterations")
+	assert.ErrorContains(t, err, "MaxClasses")
+	_, err = Of(packing.Problem{Pods: []packing.Pod{{Name: ""}}, NodePools: []packing.NodePool{pool("default")}}, Options{})
+	assert.ErrorIs(t, err, packing.ErrInvalidProblem)
+}

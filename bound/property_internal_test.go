@@ -1,0 +1,330 @@
+package bound
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"reflect"
+	"slices"
+	"testing"
+
+	"github.com/leanovate/gopter"
+	"github.com/leanovate/gopter/gen"
+	"github.com/leanovate/gopter/prop"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/problemgen"
+	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/resources"
+)
+
+func properties(t *testing.T, seed int64, n int) *gopter.Properties {
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = n
+	if testing.Short() {
+		params.MinSuccessfulTests = max(n/5, 10)
+	}
+	return gopter.NewProperties(params)
+}
+
+// above reports whether bound exceeds price beyond float rounding.
+func above(bound float64, price instancetypes.Price) bool {
+	return bound > price.Dollars()*(1+1e-9)+1e-12
+}
+
+// TestPropertyBelowSolve: on generated problems (pods with spreads,
+// affinities, zones, volumes; pools with limits, taints and weights;
+// daemonsets; existing nodes) the bound of the pods Solve's plan placed
+// never exceeds the plan's price, nor does Of's when the plan places
+// every pod.
+func TestPropertyBelowSolve(t *testing.T) {
+	props := properties(t, 2101, 200)
+	props.Property("ForPlan(p, Solve(p)) ≤ its price; Of(p) too when all placed", prop.ForAll(func(s problemgen.Seeded) string {
+		plan, err := packing.Solve(s.Problem, packing.Options{})
+		if err != nil {
+			return fmt.Sprintf("seed %d: solve: %v", s.Seed, err)
+		}
+		b, err := ForPlan(s.Problem, plan, Options{})
+		switch {
+		case err != nil:
+			return fmt.Sprintf("seed %d: ForPlan: %v", s.Seed, err)
+		case above(b.Dollars, plan.Price):
+			return fmt.Sprintf("seed %d: ForPlan %+v above the plan's %v", s.Seed, b, plan.Price)
+		case len(plan.Unschedulable) > 0 || len(s.Problem.Pods) == 0 || slices.ContainsFunc(plan.Headroom, func(h packing.Headroom) bool { return h.Unschedulable }):
+			return ""
+		}
+		if b, err = Of(s.Problem, Options{}); err != nil || above(b.Dollars, plan.Price) {
+			return fmt.Sprintf("seed %d: Of %+v (%v) above the plan's %v", s.Seed, b, err, plan.Price)
+		}
+		return ""
+	}, problemgen.GenSeeded(problemgen.Size{Pods: 30, Types: 12})))
+	props.TestingRun(t)
+}
+
+// TestPropertyDeterministic: the same input gives the same Bound, and the
+// input is not modified.
+func TestPropertyDeterministic(t *testing.T) {
+	props := properties(t, 2102, 100)
+	props.Property("Of is deterministic and leaves p as it was", prop.ForAll(func(s problemgen.Seeded) string {
+		before := problemgen.Clone(s.Problem)
+		a, errA := Of(s.Problem, Options{})
+		b, errB := Of(s.Problem, Options{MaxIterations: 40})
+		switch {
+		case fmt.Sprint(errA) != fmt.Sprint(errB) || a != b:
+			return fmt.Sprintf("seed %d: %+v (%v) then %+v (%v)", s.Seed, a, errA, b, errB)
+		case !reflect.DeepEqual(before, s.Problem):
+			return fmt.Sprintf("seed %d: the problem changed", s.Seed)
+		}
+		return ""
+	}, problemgen.GenSeeded(problemgen.Size{})))
+	props.TestingRun(t)
+}
+
+// TestPropertyCertificate re-checks the certificate independently of the
+// column generation: the best dual point, scaled by its ρ, is feasible
+// for every pattern of every (pool, type, offering) of the input (not only
+// the columns the model kept) and of every existing node, enumerated in
+// full, and its objective is the bound reported.
+func TestPropertyCertificate(t *testing.T) {
+	props := properties(t, 2103, 150)
+	props.Property("the certified dual is feasible", prop.ForAll(func(s problemgen.Seeded) string {
+		c, err := packing.GroupClasses(s.Problem)
+		if err != nil {
+			return ""
+		}
+		m := build(&c, nil, Options{})
+		g := &colgen{m: &m, o: Options{}}
+		g.run()
+		if g.best <= 0 {
+			return ""
+		}
+		if msg := checkCert(&c, &m, g.cert, g.best); msg != "" {
+			return fmt.Sprintf("seed %d: %s", s.Seed, msg)
+		}
+		return ""
+	}, problemgen.GenSeeded(problemgen.Size{Pods: 8, Types: 6, Nodes: 2})))
+	props.TestingRun(t)
+}
+
+// checkCert checks certificate ct of model m, built from c.
+func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
+	k := len(m.count)
+	y, z := ct.v[:k], ct.v[k:k+m.nz]
+	for pl, pr := range c.Pools {
+		if pr.NodesLeft <= 0 {
+			continue
+		}
+		pv := m.pools[pl]
+		for o, off := range pr.Offers {
+			tr := pr.Types[off.Type]
+			use, ok := limitUse(pr, pv, tr)
+			if !ok {
+				continue
+			}
+			var admitted []int32
+			for j := range k {
+				if c.Admits(m.rules[j], pl, o) {
+					admitted = append(admitted, int32(j))
+				}
+			}
+			alloc := make([]int64, len(m.names))
+			for d, n := range m.names {
+				alloc[d] = tr.Alloc.Get(n)
+			}
+			charge := 0.0
+			for i, u := range use {
+				charge += u * z[pv.first+i]
+			}
+			limit := off.Price.Dollars() * ct.rho
+			if v := bestPattern(m, y, admitted, alloc); v-charge > limit*(1+1e-12)+1e-15 {
+				return fmt.Sprintf("pool %s type %s offer %d: pattern worth %v − %v > %v·ρ", pr.Name, tr.Name, o, v, charge, off.Price.Dollars())
+			}
+		}
+	}
+	for n, nd := range m.nodes {
+		if v := bestPattern(m, y, nd.classes, nd.alloc); v > ct.w[n]*(1+1e-12)+1e-15 {
+			return fmt.Sprintf("node %d: pattern worth %v > w %v", n, v, ct.w[n])
+		}
+	}
+	obj := 0.0
+	for j, n := range m.count {
+		obj += n * y[j]
+	}
+	for _, pv := range m.pools {
+		for i, r := range pv.rhs {
+			obj -= r * z[pv.first+i]
+		}
+	}
+	for _, w := range ct.w {
+		obj -= w
+	}
+	if best > obj/ct.rho*(1+1e-9) {
+		return fmt.Sprintf("bound %v above the certificate's objective %v", best, obj/ct.rho)
+	}
+	return ""
+}
+
+// bestPattern enumerates every pattern of the admitted classes in alloc
+// (each class at most its count, one for a group's and at most one per
+// group) and returns the best value at y.
+func bestPattern(m *model, y []float64, admitted []int32, alloc []int64) float64 {
+	left := append([]int64(nil), alloc...)
+	used := map[int]bool{}
+	var rec func(i int) float64
+	rec = func(i int) float64 {
+		if i == len(admitted) {
+			return 0
+		}
+		k := admitted[i]
+		best := rec(i + 1)
+		g := m.group[k]
+		if g >= 0 && used[g] {
+			return best
+		}
+		limit := int64(m.count[k])
+		if g >= 0 {
+			limit = 1
+		}
+		for n := int64(1); n <= limit; n++ {
+			fits := true
+			for d, r := range m.req[k] {
+				fits = fits && r*n <= left[d]
+			}
+			if !fits {
+				break
+			}
+			for d, r := range m.req[k] {
+				left[d] -= r * n
+			}
+			if g >= 0 {
+				used[g] = true
+			}
+			best = max(best, float64(n)*max(y[k], 0)+rec(i+1))
+			if g >= 0 {
+				used[g] = false
+			}
+			for d, r := range m.req[k] {
+				left[d] += r * n
+			}
+		}
+		return best
+	}
+	return rec(0)
+}
+
+// tiny is a problem brute force solves: one pool, up to 6 pods (some in a
+// hostname anti-affinity group), up to 3 types in one zone, maybe a
+// daemonset.
+type tiny struct {
+	p     packing.Problem
+	kinds []kind
+	ds    int64
+}
+
+func genTiny() gopter.Gen {
+	return gen.UInt64().Map(func(seed uint64) tiny {
+		r := rand.New(rand.NewPCG(seed, 21))
+		var tn tiny
+		for i := range 1 + r.IntN(3) {
+			tn.kinds = append(tn.kinds, kind{name: fmt.Sprintf("t%d", i), cpu: 1000 * int64(1+r.IntN(6)), mem: int64(1 + r.IntN(8)),
+				pods: int64(2 + r.IntN(6)), priceA: float64(1+r.IntN(40)) / 100})
+		}
+		var ps []packing.Pod
+		for i := range 1 + r.IntN(6) {
+			p := pod(fmt.Sprintf("p%d", i), 100*int64(1+r.IntN(30)), 256*int64(1+r.IntN(16)))
+			if r.IntN(3) == 0 {
+				p = anti(p, "x")
+			}
+			ps = append(ps, p)
+		}
+		tn.p = packing.Problem{Pods: ps, NodePools: []packing.NodePool{pool("default")}, Catalog: catalogOf(tn.kinds)}
+		if r.IntN(2) == 0 {
+			tn.ds = 100 * int64(r.IntN(10))
+			tn.p.DaemonSets = []packing.DaemonSet{{Name: "ds", Requests: resources.List{CPU: tn.ds}}}
+		}
+		return tn
+	})
+}
+
+func catalogOf(kinds []kind) *instancetypes.Catalog {
+	types := make([]instancetypes.InstanceType, len(kinds))
+	for i, k := range kinds {
+		types[i] = k.build()
+	}
+	c, err := instancetypes.New(types)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
+
+// bruteForce is the cheapest plan of tn: every partition of the pods into
+// nodes, each node the cheapest type that holds its pods (with the
+// daemonset and one pod slot each, at most one pod of the group); +Inf
+// when some pod fits no type.
+func bruteForce(tn tiny) float64 {
+	n := len(tn.p.Pods)
+	bins := make([]int, n)
+	best := math.Inf(1)
+	var rec func(i, used int)
+	rec = func(i, used int) {
+		if i == n {
+			total := 0.0
+			for b := range used {
+				total += tn.nodeCost(bins, b)
+			}
+			best = min(best, total)
+			return
+		}
+		for b := 0; b <= used; b++ {
+			bins[i] = b
+			rec(i+1, max(used, b+1))
+		}
+	}
+	rec(0, 0)
+	return best
+}
+
+func (tn tiny) nodeCost(bins []int, b int) float64 {
+	var cpu, mem, pods int64
+	group := 0
+	for i, p := range tn.p.Pods {
+		if bins[i] == b {
+			cpu, mem, pods = cpu+p.Requests.CPU, mem+p.Requests.Memory, pods+1
+			if len(p.AntiAffinity) > 0 {
+				group++
+			}
+		}
+	}
+	if group > 1 {
+		return math.Inf(1)
+	}
+	best := math.Inf(1)
+	for _, k := range tn.kinds {
+		dsPods := int64(len(tn.p.DaemonSets)) // a daemonset takes a pod slot, whatever it requests
+		if cpu+tn.ds <= k.cpu && mem <= k.mem*gib && pods+dsPods <= k.pods {
+			best = min(best, k.priceA)
+		}
+	}
+	return best
+}
+
+// TestPropertyBelowBruteForce: on tiny problems the bound never exceeds
+// the optimum found by brute force.
+func TestPropertyBelowBruteForce(t *testing.T) {
+	props := properties(t, 2104, 300)
+	props.Property("Of(p) ≤ the optimum", prop.ForAll(func(tn tiny) string {
+		opt := bruteForce(tn)
+		b, err := Of(tn.p, Options{})
+		switch {
+		case err != nil:
+			return err.Error()
+		case b.Unplaceable > 0 || math.IsInf(opt, 1):
+			return ""
+		case b.Dollars > opt*(1+1e-9):
+			return fmt.Sprintf("bound %+v above the optimum %v of %s", b, opt, problemgen.Dump(tn.p))
+		}
+		return ""
+	}, genTiny()))
+	props.TestingRun(t)
+}
