@@ -115,7 +115,7 @@ func GroupClasses(p Problem) (Classes, error) {
 	if err := p.Validate(); err != nil {
 		return Classes{}, err
 	}
-	s := compile(&p, Options{IgnorePreferences: true})
+	s := compile(&p, Options{Preferences: IgnorePreferences})
 	r := newRun(s, passSpec{}, nil, nil)
 	var c Classes
 	c.Pools = poolRooms(r)
