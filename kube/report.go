@@ -36,6 +36,10 @@ type Report struct {
 	// Preferences report the preferred terms under the budget preference
 	// policy ([Preferences]); absent under the others.
 	Preferences *ReportPreferences `json:"preferences,omitempty"`
+	// Bound is how far the plan's new nodes can be from the cheapest
+	// ones placing the same pods ([NewReportBound]); absent where no bound was
+	// computed (reports of other commands).
+	Bound *ReportBound `json:"bound,omitempty"`
 }
 
 // ReportNode is one node of a Report.

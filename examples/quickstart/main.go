@@ -1,7 +1,8 @@
 // Command quickstart packs a realistic mixed workload onto the embedded AWS
 // catalog and prints the plan as nodeplan provision does (package planview):
 // one line per node, the totals, and the pods that cannot be placed,
-// grouped by owner, with the reason.
+// grouped by owner, with the reason; then how far the plan can be from the
+// cheapest one placing the same pods (package bound).
 //
 //	go run ./examples/quickstart
 package main
@@ -11,6 +12,7 @@ import (
 	"io"
 	"os"
 
+	"github.com/nodeplan/nodeplan/bound"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
@@ -37,7 +39,15 @@ func run(w io.Writer) error {
 	}
 	v := planview.New(&p, &plan)
 	o := catalog.Origin()
-	return v.WriteTable(w, planview.Options{Currency: o.Currency, Notes: planview.Notes(o, planview.Knobs{})})
+	if err := v.WriteTable(w, planview.Options{Currency: o.Currency, Notes: planview.Notes(o, planview.Knobs{})}); err != nil {
+		return err
+	}
+	b, err := bound.ForPlan(p, plan, bound.Options{})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "\n%s\n", planview.Gap(plan.Price, b, o.Currency))
+	return err
 }
 
 var gpuTaint = requirements.Taint{Key: string(resources.GPU), Value: "true", Effect: requirements.NoSchedule}

@@ -28,4 +28,6 @@ func TestQuickstart(t *testing.T) {
 	assert.Equal(t, string(want), out.String())
 	assert.Contains(t, out.String(), "Deployment default/train-giant ×1 — Insufficient: no instance type in NodePool gpu has 64 nvidia.com/gpu",
 		"the one pod no instance type holds is reported with its reason")
+	assert.Regexp(t, `\n[0-9.]+ USD/hour — within [0-9.]+ % of the best possible \([0-9.]+ USD/hour lower bound\)\n$`, out.String(),
+		"the plan ends with its gap to the certified lower bound")
 }

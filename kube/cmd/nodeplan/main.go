@@ -102,6 +102,14 @@
 // to the hourly price, the other terms as decided); -o json has them as
 // preferences.terms[].
 //
+// Bound: after the table, provision says how far the plan's new nodes can
+// be from the cheapest ones placing the same pods: "2.689600 USD/hour —
+// within 9.2 % of the best possible (2.463999 USD/hour lower bound)", the
+// bound certified by package bound (bound.ForPlan: the configuration LP
+// of the pods the plan placed; see its doc for what it relaxes); -o json
+// has it as bound{pricePerHour, lowerBoundPerHour, gap, optimal, pods,
+// classes}.
+//
 // Limits: when a NodePool's limits bind, provision --limit-policy
 // most-pods (the default) gives its capacity first to the pods no other
 // NodePool admits, so no pod stays pending that another order would place;

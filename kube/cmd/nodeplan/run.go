@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/nodeplan/nodeplan/bound"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
@@ -218,6 +219,9 @@ type provisioned struct {
 	opts   planview.Options
 	report kube.Report
 	claims []kube.NodeClaim
+	// gap is the plan's line against its certified lower bound
+	// (planview.Gap).
+	gap string
 
 	snap snapshot
 	prob packing.Problem
@@ -247,6 +251,12 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
 	res.report.Preferences = kube.Preferences(opts, &p)
+	b, err := bound.ForPlan(prob, p, bound.Options{})
+	if err != nil {
+		return provisioned{}, err
+	}
+	res.gap = planview.Gap(p.Price, b, prices.currency)
+	res.report.Bound = kube.NewReportBound(b, p.Price)
 	return res, nil
 }
 
@@ -278,6 +288,9 @@ func write(c config, res *provisioned, stdout, stderr io.Writer) error {
 	if err := res.view.WriteTable(stdout, res.opts); err != nil {
 		return err
 	}
+	if err := writeGap(stdout, res.gap); err != nil {
+		return err
+	}
 	if err := writeHeadroom(stdout, res.report.Headroom); err != nil {
 		return err
 	}
@@ -293,6 +306,9 @@ func writeSummary(res *provisioned, w io.Writer) error {
 	if err := res.view.WriteSummary(w, res.opts); err != nil {
 		return err
 	}
+	if err := writeGap(w, res.gap); err != nil {
+		return err
+	}
 	if err := writeHeadroom(w, res.report.Headroom); err != nil {
 		return err
 	}
@@ -300,6 +316,16 @@ func writeSummary(res *provisioned, w io.Writer) error {
 		return err
 	}
 	return writeWarnings(w, res.report.Warnings)
+}
+
+// writeGap writes the plan's line against its certified lower bound
+// (planview.Gap), after a blank line; nothing when it is "".
+func writeGap(w io.Writer, gap string) error {
+	if gap == "" {
+		return nil
+	}
+	_, err := fmt.Fprintf(w, "\n%s\n", gap)
+	return err
 }
 
 func writeYAML(claims []kube.NodeClaim, w io.Writer) error {
