@@ -23,6 +23,13 @@ func Problem(w workload.Workload, catalog *instancetypes.Catalog) (packing.Probl
 		}
 	}
 	p := packing.Problem{Catalog: catalog}
+	for _, wd := range w.DaemonSets {
+		ds, err := daemonSet(wd)
+		if err != nil {
+			return p, err
+		}
+		p.DaemonSets = append(p.DaemonSets, ds)
+	}
 	for _, np := range w.NodePools {
 		pool, err := nodePool(np)
 		if err != nil {
@@ -57,6 +64,9 @@ func instanceType(it workload.InstanceType) (instancetypes.InstanceType, error) 
 	t := instancetypes.InstanceType{Name: it.Name,
 		Capacity: resources.List{CPU: it.CPUMilli, Memory: it.MemoryBytes, Pods: it.Pods},
 		Overhead: resources.List{CPU: it.OverheadCPUMilli, Memory: it.OverheadMemoryBytes}}
+	if it.GPU > 0 {
+		t.Capacity = t.Capacity.With(resources.GPU, it.GPU)
+	}
 	zones, cts := map[string]bool{}, map[string]bool{}
 	for _, o := range it.Offerings {
 		off, err := offering(o)
@@ -116,7 +126,7 @@ func expressions(rs []workload.Requirement) ([]requirements.Expression, error) {
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, requirements.Expression{Key: r.Key, Operator: op, Values: r.Values})
+		out = append(out, requirements.Expression{Key: r.Key, Operator: op, Values: r.Values, MinValues: r.MinValues})
 	}
 	return out, nil
 }
@@ -145,6 +155,20 @@ func Pod(wp workload.Pod) (packing.Pod, error) {
 	p.Affinity = terms(wp.PodAffinity)
 	p.AntiAffinity = terms(wp.PodAntiAffinity)
 	return p, err
+}
+
+// daemonSet converts a daemonset's pod template: its requests (GPUs
+// included) and its node selector.
+func daemonSet(wd workload.Pod) (packing.DaemonSet, error) {
+	p, err := Pod(wd)
+	if err != nil {
+		return packing.DaemonSet{}, fmt.Errorf("daemonset %s: %w", wd.Name, err)
+	}
+	req := p.Requests
+	if wd.GPU > 0 {
+		req = req.With(resources.GPU, wd.GPU)
+	}
+	return packing.DaemonSet{Namespace: wd.Namespace, Name: wd.Name, Requests: req, NodeAffinity: p.NodeAffinity}, nil
 }
 
 func terms(ts []workload.AffinityTerm) []packing.PodAffinityTerm {

@@ -69,7 +69,8 @@
 //     pods) and, in half of those, a random blend of cpu and memory as the
 //     size order, and keeps the best plan: the same input still gives the
 //     same plan. Options.Restarts sets how many; by default at most about
-//     1,024 extra pod placements a rule, none past 1,024 pods.
+//     1,024 extra pod placements a rule, and past 1,024 pods the other
+//     rule's pod order alone.
 //   - After every pass Best merges pairs of claims of one NodePool that a
 //     single node holds for no more than the two cost: cheaper, or as cheap
 //     with a node fewer. Karpenter fills one claim as far as it goes, so it
@@ -248,8 +249,8 @@
 // type). Best runs its two rules on two goroutines, each pass followed by a
 // merge of O(rounds × claims × 8) bitset operations; the default restarts
 // add at most about 1,024 pod placements per rule, so they cost much on
-// small problems (a 100-pod solve takes several times as long) and
-// nothing past 1,024 pods. [SolveContext] checks its context every 64
+// small problems (a 100-pod solve takes several times as long), and past
+// 1,024 pods the second pod order doubles each rule's passes. [SolveContext] checks its context every 64
 // pods of a pass, before every merge round and every restart: a
 // cancelled solve stops within that much work and returns no plan.
 //

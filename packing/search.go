@@ -12,7 +12,12 @@ const (
 	maxRestarts   = 32
 )
 
-// restarts is how many restarts each of Best's strategies runs on p.
+// restarts is how many restarts each of Best's strategies runs on p. The
+// default is at least one, the rule's other greedy order, however large
+// the problem: on large problems the order matters as much as on small
+// ones (a 1,538-pod zone-spread problem on small nodes packs into 275
+// nodes by the shares order against 285 by FFD, where Karpenter's luckier
+// runs need 281), and it costs one pass.
 func (o Options) restarts(p *Problem) int {
 	switch {
 	case o.Restarts < 0:
@@ -24,7 +29,7 @@ func (o Options) restarts(p *Problem) int {
 	for i := range p.Nodes {
 		work += len(p.Nodes[i].Pods)
 	}
-	return min(maxRestarts, restartBudget/max(1, work))
+	return max(1, min(maxRestarts, restartBudget/max(1, work)))
 }
 
 // pass is a finished run and its settled prices.

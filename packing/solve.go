@@ -56,9 +56,10 @@ type Options struct {
 	// vary from run to run; the restarts let Best find the good ones on
 	// purpose. A rule's random restarts stop early when one meets no tie.
 	// The zero value means the default, min(32, 1024 / (pods + nodes +
-	// their pods)): at most about 1,024 extra pod placements per rule, so
-	// none past 1,024 pods. A negative value runs none; more than 4,096 is
-	// invalid. Plain and CostAware alone never restart.
+	// their pods)) but at least 1: at most about 1,024 extra pod
+	// placements per rule, so past 1,024 pods only the other greedy order.
+	// A negative value runs none; more than 4,096 is invalid. Plain and
+	// CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
 	// Plan. The zero value is a seed like any other.

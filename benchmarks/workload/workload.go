@@ -9,18 +9,22 @@ import (
 // that may launch them and the pending pods to place. Catalog, when not
 // empty, names an embedded catalog (only [CatalogAWS] so far) that runners
 // use instead of InstanceTypes, which is then empty. The zero Workload has no
-// instance types, no NodePools and no pods.
+// instance types, no NodePools and no pods. DaemonSets are the pod
+// templates of the cluster's daemonsets: each runs on every new node whose
+// labels satisfy its NodeSelector, so its requests are overhead there.
 type Workload struct {
 	Name          string
 	Catalog       string
 	InstanceTypes []InstanceType
 	NodePools     []NodePool
 	Pods          []Pod
+	DaemonSets    []Pod
 }
 
 // InstanceType is a machine shape. Quantities are integers: CPU in
 // millicores, memory in bytes, Pods as a count. Allocatable capacity is
-// capacity minus the overhead. Labels holds the labels beyond the well-known
+// capacity minus the overhead; GPU is the nvidia.com/gpu devices, 0 for
+// none. Labels holds the labels beyond the well-known
 // ones (instance type, arch, os, zone, capacity type), for example `integer`,
 // `size` and `special`. The zero InstanceType has no capacity and no
 // offerings.
@@ -29,6 +33,7 @@ type InstanceType struct {
 	CPUMilli            int64
 	MemoryBytes         int64
 	Pods                int64
+	GPU                 int64
 	OverheadCPUMilli    int64
 	OverheadMemoryBytes int64
 	Labels              map[string]string
@@ -61,12 +66,15 @@ type NodePool struct {
 }
 
 // Requirement is a constraint on one node label, in Kubernetes terms: Operator
-// is one of In, NotIn, Exists, DoesNotExist, Gt, Lt. The zero Requirement has
-// no key and is not valid.
+// is one of In, NotIn, Exists, DoesNotExist, Gt, Lt. MinValues, on a
+// NodePool's requirement, asks for at least that many distinct values among
+// a new node's instance type options (Karpenter's minValues); 0 asks for
+// none. The zero Requirement has no key and is not valid.
 type Requirement struct {
-	Key      string
-	Operator string
-	Values   []string
+	Key       string
+	Operator  string
+	Values    []string
+	MinValues int
 }
 
 // Taint is a node taint; Effect is NoSchedule, PreferNoSchedule or

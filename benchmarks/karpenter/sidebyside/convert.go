@@ -40,15 +40,19 @@ func instanceTypes(its []workload.InstanceType) []*cloudprovider.InstanceType {
 }
 
 func instanceType(it workload.InstanceType, extraKeys []string) *cloudprovider.InstanceType {
+	capacity := corev1.ResourceList{
+		corev1.ResourceCPU:    *resource.NewMilliQuantity(it.CPUMilli, resource.DecimalSI),
+		corev1.ResourceMemory: *resource.NewQuantity(it.MemoryBytes, resource.BinarySI),
+		corev1.ResourcePods:   *resource.NewQuantity(it.Pods, resource.DecimalSI),
+	}
+	if it.GPU > 0 {
+		capacity[corev1.ResourceName(resources.GPU)] = *resource.NewQuantity(it.GPU, resource.DecimalSI)
+	}
 	return &cloudprovider.InstanceType{
 		Name:         it.Name,
 		Requirements: typeRequirements(it, extraKeys),
 		Offerings:    offerings(it.Offerings),
-		Capacity: corev1.ResourceList{
-			corev1.ResourceCPU:    *resource.NewMilliQuantity(it.CPUMilli, resource.DecimalSI),
-			corev1.ResourceMemory: *resource.NewQuantity(it.MemoryBytes, resource.BinarySI),
-			corev1.ResourcePods:   *resource.NewQuantity(it.Pods, resource.DecimalSI),
-		},
+		Capacity:     capacity,
 		Overhead: &cloudprovider.InstanceTypeOverhead{KubeReserved: corev1.ResourceList{
 			corev1.ResourceCPU:    *resource.NewMilliQuantity(it.OverheadCPUMilli, resource.DecimalSI),
 			corev1.ResourceMemory: *resource.NewQuantity(it.OverheadMemoryBytes, resource.BinarySI),
@@ -124,9 +128,13 @@ func weight(w int32) *int32 {
 func poolRequirements(reqs []workload.Requirement) []v1.NodeSelectorRequirementWithMinValues {
 	out := make([]v1.NodeSelectorRequirementWithMinValues, 0, len(reqs))
 	for _, r := range reqs {
-		out = append(out, v1.NodeSelectorRequirementWithMinValues{
+		req := v1.NodeSelectorRequirementWithMinValues{
 			Key: r.Key, Operator: corev1.NodeSelectorOperator(r.Operator), Values: slices.Clone(r.Values),
-		})
+		}
+		if r.MinValues > 0 {
+			req.MinValues = &r.MinValues
+		}
+		out = append(out, req)
 	}
 	return out
 }

@@ -76,7 +76,9 @@ func RunKarpenter(w workload.Workload, opts KarpenterOptions) (Result, error) {
 // Prepare converts w into Karpenter's types and builds its scheduler the way
 // Karpenter's scheduling benchmark does (fake cloud provider, fake client,
 // state.NewCluster, NewTopology, NewScheduler, 5 concurrent reconciles).
-// Every NodePool may launch every instance type. It does not modify w. The
+// Every NodePool may launch every instance type; w.DaemonSets are the
+// daemonset pods whose requests Karpenter adds to every new node they
+// schedule on. It does not modify w. The
 // first call silences controller-runtime's global logger.
 func Prepare(w workload.Workload, opts KarpenterOptions) (*Run, error) {
 	if len(w.NodePools) == 0 {
@@ -102,7 +104,7 @@ func Prepare(w workload.Workload, opts KarpenterOptions) (*Run, error) {
 	if err != nil {
 		return nil, fmt.Errorf("workload %q: karpenter topology: %w", w.Name, err)
 	}
-	s := scheduling.NewScheduler(ctx, client, pools, cluster, nil, topology, byPool, nil,
+	s := scheduling.NewScheduler(ctx, client, pools, cluster, nil, topology, byPool, pods(w.DaemonSets),
 		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil, sopts...)
 	return &Run{ctx: ctx, scheduler: s, pods: ps}, nil
 }
