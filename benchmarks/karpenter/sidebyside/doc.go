@@ -18,4 +18,23 @@
 // (see TestDifferential).
 // Converted pods get a fixed creation time and UIDs hashed from their names,
 // so Karpenter's pod order is the same from run to run.
+//
+// Consolidation: [GenerateFragmented] draws a running, underused cluster
+// ([Fragmented]: nodes of Karpenter's fake types with deployments' pods
+// bound, PDBs, do-not-disrupt pods, zone and hostname spreads, one
+// NodePool consolidating WhenEmptyOrUnderutilized after 0s under a
+// budget), converted once for each side. [RunKarpenterConsolidation] runs
+// Karpenter's real disruption methods (Emptiness, StaticDrift, Drift,
+// MultiNodeConsolidation, SingleNodeConsolidation) as a library, on a
+// controller-runtime fake client with Karpenter's field indexes, its fake
+// cloud provider, state.Cluster, provisioner and queue, a fake clock and a
+// no-op command validator, as its disruption suite sets them up. It drives
+// each method as Controller.disrupt does and ends a pass at the first
+// command, as Reconcile does, but executes the command itself instead of
+// the orchestration queue (which waits for real launches and drains):
+// replacements come up initialized at once at their cheapest compatible
+// offering, displaced pods are bound where Karpenter's simulation put
+// them, candidates are deleted, so budgets free up as soon as a command
+// is done. [RunNodeplanConsolidation] times consolidation.Plan on the same
+// cluster.
 package sidebyside

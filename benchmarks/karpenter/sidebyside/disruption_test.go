@@ -1,0 +1,157 @@
+package sidebyside
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/consolidation"
+)
+
+// TestGenerateFragmented: the generator is deterministic, puts every pod
+// on exactly one node within the node's allocatable, keeps each
+// deployment's spread, and draws 5 to 60 nodes.
+func TestGenerateFragmented(t *testing.T) {
+	for seed := range uint64(40) {
+		f := GenerateFragmented(seed, 0)
+		require.True(t, reflect.DeepEqual(f, GenerateFragmented(seed, 0)), "seed %d: not deterministic", seed)
+		require.GreaterOrEqual(t, len(f.Nodes), 5, "seed %d", seed)
+		require.LessOrEqual(t, len(f.Nodes), 60, "seed %d", seed)
+		require.NotEmpty(t, f.Workload.Pods, "seed %d", seed)
+		types := map[string]workload.InstanceType{}
+		for _, it := range f.Workload.InstanceTypes {
+			types[it.Name] = it
+		}
+		seen := make([]int, len(f.Workload.Pods))
+		zones := map[string]map[string]int{}
+		for _, n := range f.Nodes {
+			it := types[n.InstanceType]
+			var cpu, mem int64
+			hosts := map[string]int{}
+			for _, i := range n.Pods {
+				seen[i]++
+				p := f.Workload.Pods[i]
+				cpu, mem = cpu+p.CPUMilli, mem+p.MemoryBytes
+				for _, s := range p.TopologySpread {
+					switch s.Key {
+					case hostnameKey:
+						hosts[p.Labels["app"]]++
+						require.Equal(t, 1, hosts[p.Labels["app"]], "seed %d: two %s replicas on %s", seed, p.Labels["app"], n.Name)
+					case zoneKey:
+						if zones[p.Labels["app"]] == nil {
+							zones[p.Labels["app"]] = map[string]int{}
+						}
+						zones[p.Labels["app"]][n.Zone]++
+					}
+				}
+			}
+			require.LessOrEqual(t, cpu, it.CPUMilli-it.OverheadCPUMilli, "seed %d: %s cpu", seed, n.Name)
+			require.LessOrEqual(t, mem, it.MemoryBytes-it.OverheadMemoryBytes, "seed %d: %s memory", seed, n.Name)
+			require.LessOrEqual(t, int64(len(n.Pods)), it.Pods, "seed %d: %s pods", seed, n.Name)
+		}
+		for i, c := range seen {
+			require.Equal(t, 1, c, "seed %d: pod %s bound %d times", seed, f.Workload.Pods[i].Name, c)
+		}
+		for app, byZone := range zones {
+			lo, hi := len(f.Workload.Pods), 0
+			for _, z := range fragmentedZones {
+				lo, hi = min(lo, byZone[z]), max(hi, byZone[z])
+			}
+			require.LessOrEqual(t, hi-lo, 1, "seed %d: %s zone skew %v", seed, app, byZone)
+		}
+	}
+	require.Len(t, GenerateFragmented(1, 7).Nodes, 7)
+}
+
+// handMade is a two- or three-node cluster on fake types for the rows of
+// TestConsolidationRows: nodes[i] is "<type> <pod>…", each pod
+// "<name>:<app>:<millicores>".
+func handMade(nodes []string, pdbs []PDB, doNotDisrupt ...string) Fragmented {
+	f := GenerateFragmented(0, 1)
+	f.Name, f.Budget, f.PDBs, f.DoNotDisrupt, f.Nodes = "hand-made", "100%", pdbs, map[string]bool{}, nil
+	f.Workload.Pods = nil
+	for _, p := range doNotDisrupt {
+		f.DoNotDisrupt[p] = true
+	}
+	for i, spec := range nodes {
+		fields := strings.Fields(spec)
+		n := BoundNode{Name: fmt.Sprintf("node-%d", i), InstanceType: fields[0], Zone: fragmentedZones[0]}
+		for _, p := range fields[1:] {
+			var name, app string
+			var milli int64
+			parts := strings.Split(p, ":")
+			name, app = parts[0], parts[1]
+			_, _ = fmt.Sscan(parts[2], &milli)
+			n.Pods = append(n.Pods, len(f.Workload.Pods))
+			f.Workload.Pods = append(f.Workload.Pods, workload.Pod{Namespace: fragmentedNamespace, Name: name,
+				Labels: map[string]string{"app": app}, CPUMilli: milli, MemoryBytes: 128 << 20})
+		}
+		f.Nodes = append(f.Nodes, n)
+	}
+	return f
+}
+
+// TestConsolidationRows: behaviour rows of Karpenter's disruption suites,
+// through the harness and through nodeplan; both must give the listed
+// candidates (each command's, in order) and no replacement.
+func TestConsolidationRows(t *testing.T) {
+	rows := []struct {
+		name  string
+		f     Fragmented
+		moves [][]string
+	}{
+		{ // emptiness_test.go:111 "should allow all empty nodes to be disrupted"; fake-it-0 is the cheapest type
+			name:  "empty node deleted",
+			f:     handMade([]string{"fake-it-1", "fake-it-0 a:web:100"}, nil),
+			moves: [][]string{{"node-0"}},
+		},
+		{ // consolidation_test.go:2587 "can delete nodes, considers PDB"
+			name: "PDB with no disruption allowed keeps its node",
+			f: handMade([]string{"fake-it-3 a:web:100 b:web:100", "fake-it-3 c:db:100"},
+				[]PDB{{Name: "db", Selector: map[string]string{"app": "db"}}}),
+			moves: [][]string{{"node-0"}},
+		},
+		{ // consolidation_test.go:2686 "can delete nodes, considers karpenter.sh/do-not-disrupt set to true on pods"
+			name:  "do-not-disrupt pod keeps its node",
+			f:     handMade([]string{"fake-it-3 a:web:100 b:web:100", "fake-it-3 c:db:100"}, nil, "c"),
+			moves: [][]string{{"node-0"}},
+		},
+	}
+	for _, row := range rows {
+		t.Run(row.name, func(t *testing.T) {
+			k, err := RunKarpenterConsolidation(row.f, DisruptionOptions{})
+			require.NoError(t, err)
+			n, err := RunNodeplanConsolidation(row.f, consolidation.Options{})
+			require.NoError(t, err)
+			for side, r := range map[string]Consolidated{"karpenter": k, "nodeplan": n} {
+				var got [][]string
+				for _, m := range r.Moves {
+					require.Empty(t, m.Replacements, "%s: %v", side, r.Moves)
+					got = append(got, m.Candidates)
+				}
+				require.Equal(t, row.moves, got, "%s: %v", side, r.Moves)
+			}
+			require.InDelta(t, k.Saved(), n.Saved(), 1e-6)
+		})
+	}
+}
+
+// ratio is a ÷ b, or 1 when both are 0.
+func ratio(a, b float64) float64 {
+	if b == 0 && a == 0 {
+		return 1
+	}
+	return a / b
+}
+
+func moveList(ms []Move) string {
+	var b strings.Builder
+	for _, m := range ms {
+		fmt.Fprintf(&b, "  %s\n", m)
+	}
+	return b.String()
+}
