@@ -35,10 +35,21 @@ import (
 var ErrDisruption = errors.New("sidebyside: karpenter disruption")
 
 // DisruptionOptions tune [RunKarpenterConsolidation]. The zero value runs
-// until no method yields a command, at most 500 commands.
+// until no method yields a command, at most 500 commands, each executed
+// in full before the next pass.
 type DisruptionOptions struct {
 	// MaxCommands caps the commands executed; 0 means 500.
 	MaxCommands int
+	// Wave leaves every command in flight, as right after
+	// Queue.StartCommand (disruption/queue.go:311) while the queue waits:
+	// its candidates marked for deletion with their pods still bound
+	// (later simulations reschedule them, and the budgets count them as
+	// disrupting), its replacements launched but not initialized. The
+	// loop then measures the burst of commands Karpenter issues before
+	// any completes; a candidate's price counts as saved once it is
+	// marked. The zero value executes each command in full before the
+	// next pass: the end state once every command has completed.
+	Wave bool
 }
 
 // nopValidator accepts every command at once, as the NopValidator of
@@ -64,7 +75,9 @@ type disruptionHarness struct {
 	recorder events.Recorder
 	methods  []disruption.Method
 	pool     string
-	prices   map[string]float64 // node name → $/h
+	prices   map[string]float64 // node name → $/h, nodes not marked for deletion
+	marked   map[string]bool    // nodes marked for deletion (Wave)
+	wave     bool
 	launched int
 }
 
@@ -79,7 +92,8 @@ type disruptionHarness struct {
 // replacements launched (the cheapest compatible offering) and
 // initialized, the candidates' pods bound where Karpenter's simulation put
 // them, the candidates deleted, every NodeClaim Consolidatable. It stops
-// when a pass yields nothing or after MaxCommands commands. Duration sums
+// when a pass yields nothing or after MaxCommands commands; with
+// DisruptionOptions.Wave commands stay in flight instead. Duration sums
 // the passes (computing the commands), not the execution. Karpenter's
 // methods shuffle and iterate maps, so runs of one cluster may differ.
 func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated, error) {
@@ -87,6 +101,7 @@ func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated,
 	if err != nil {
 		return Consolidated{}, err
 	}
+	h.wave = o.Wave
 	out := Consolidated{Before: h.price()}
 	limit := cmpOr(o.MaxCommands, 500)
 	for len(out.Moves) < limit {
@@ -138,7 +153,7 @@ func newDisruptionHarness(f Fragmented) (*disruptionHarness, error) {
 	queue := disruption.NewQueue(kube, recorder, cluster, clk, prov)
 	c := disruption.MakeConsolidation(clk, cluster, kube, prov, provider, recorder, queue)
 	h := &disruptionHarness{ctx: ctx, clk: clk, client: kube, provider: provider, cluster: cluster, queue: queue,
-		recorder: recorder, prices: map[string]float64{},
+		recorder: recorder, prices: map[string]float64{}, marked: map[string]bool{},
 		methods: []disruption.Method{
 			disruption.NewEmptiness(c, disruption.WithValidator(nopValidator{})),
 			disruption.NewStaticDrift(cluster, prov, provider),
@@ -200,7 +215,7 @@ func (h *disruptionHarness) apply(f Fragmented, its []*cloudprovider.InstanceTyp
 		if it == nil {
 			return fmt.Errorf("node %s: instance type %q: %w", n.Name, n.InstanceType, ErrUnknownInstanceType)
 		}
-		if err := h.addNode(n.Name, it, n.Zone, f.nodePrice(n)); err != nil {
+		if err := h.addNode(n.Name, it, n.Zone, f.nodePrice(n), true); err != nil {
 			return err
 		}
 		for _, i := range n.Pods {
@@ -232,12 +247,12 @@ func (h *disruptionHarness) apply(f Fragmented, its []*cloudprovider.InstanceTyp
 	return nil
 }
 
-// addNode creates a launched, registered and initialized NodeClaim and its
-// Ready Node of type it in zone, labelled as the fake provider's Create
-// labels a launch (the type's single-valued requirements, then the
-// offering's zone and capacity type), Consolidatable, and tells the state
-// cluster.
-func (h *disruptionHarness) addNode(name string, it *cloudprovider.InstanceType, zone string, price float64) error {
+// addNode creates a launched and registered NodeClaim and its Ready Node
+// of type it in zone, labelled as the fake provider's Create labels a
+// launch (the type's single-valued requirements, then the offering's zone
+// and capacity type), Consolidatable, initialized when initialized says
+// so, and tells the state cluster.
+func (h *disruptionHarness) addNode(name string, it *cloudprovider.InstanceType, zone string, price float64, initialized bool) error {
 	labels := map[string]string{}
 	for key, r := range it.Requirements {
 		if r.Operator() == corev1.NodeSelectorOpIn {
@@ -249,14 +264,18 @@ func (h *disruptionHarness) addNode(name string, it *cloudprovider.InstanceType,
 	labels[v1.NodePoolLabelKey] = h.pool
 	labels[corev1.LabelHostname] = name
 	labels[v1.NodeRegisteredLabelKey] = "true"
-	labels[v1.NodeInitializedLabelKey] = "true"
+	conditions := []string{v1.ConditionTypeLaunched, v1.ConditionTypeRegistered, v1.ConditionTypeConsolidatable}
+	if initialized {
+		labels[v1.NodeInitializedLabelKey] = "true"
+		conditions = append(conditions, v1.ConditionTypeInitialized)
+	}
 	nc := test.NodeClaim(v1.NodeClaim{
 		ObjectMeta: metav1.ObjectMeta{Name: name, Labels: labels},
 		Status: v1.NodeClaimStatus{ProviderID: "fake://" + name, NodeName: name,
 			Capacity: it.Capacity, Allocatable: it.Allocatable()},
 	})
 	nc.CreationTimestamp = metav1.NewTime(h.clk.Now().Add(-time.Hour))
-	for _, c := range []string{v1.ConditionTypeLaunched, v1.ConditionTypeRegistered, v1.ConditionTypeInitialized, v1.ConditionTypeConsolidatable} {
+	for _, c := range conditions {
 		nc.StatusConditions().SetTrue(c)
 	}
 	node := test.NodeClaimLinkedNode(nc)
@@ -341,11 +360,14 @@ func (h *disruptionHarness) execute(m disruption.Method, cmd disruption.Command)
 		}
 		name := fmt.Sprintf("karpenter-%d", h.launched)
 		h.launched++
-		if err := h.addNode(name, it, o.Requirements.Get(corev1.LabelTopologyZone).Any(), o.Price); err != nil {
+		if err := h.addNode(name, it, o.Requirements.Get(corev1.LabelTopologyZone).Any(), o.Price, !h.wave); err != nil {
 			return move, err
 		}
 		move.Replacements = append(move.Replacements, it.Name)
 		move.Savings -= o.Price
+		if h.wave {
+			continue
+		}
 		for _, p := range r.Pods {
 			if err := h.bind(p, name); err != nil {
 				return move, err
@@ -353,6 +375,9 @@ func (h *disruptionHarness) execute(m disruption.Method, cmd disruption.Command)
 		}
 	}
 	for _, en := range cmd.Results.ExistingNodes {
+		if h.wave {
+			break
+		}
 		for _, p := range en.Pods {
 			if err := h.bind(p, en.Name()); err != nil {
 				return move, err
@@ -360,7 +385,7 @@ func (h *disruptionHarness) execute(m disruption.Method, cmd disruption.Command)
 		}
 	}
 	for _, c := range cmd.Candidates {
-		if err := h.remove(c); err != nil {
+		if err := h.retire(c); err != nil {
 			return move, err
 		}
 	}
@@ -380,6 +405,17 @@ func (h *disruptionHarness) bind(p *corev1.Pod, node string) error {
 		return fmt.Errorf("%w: bind %s to %s: %w", ErrDisruption, p.Name, node, err)
 	}
 	return h.cluster.UpdatePod(h.ctx, cur)
+}
+
+// retire marks candidate c for deletion in a wave, or else removes it.
+func (h *disruptionHarness) retire(c *disruption.Candidate) error {
+	if !h.wave {
+		return h.remove(c)
+	}
+	h.cluster.MarkForDeletion(c.ProviderID())
+	h.marked[c.Name()] = true
+	delete(h.prices, c.Name())
+	return nil
 }
 
 // remove deletes candidate c's NodeClaim and Node; its pods must have been
@@ -413,7 +449,8 @@ func (h *disruptionHarness) price() float64 {
 	return sum
 }
 
-// check confirms every pod is still bound to a node that exists.
+// check confirms every pod is still bound to a node that exists (or, in a
+// wave, is marked for deletion).
 func (h *disruptionHarness) check(pods int) error {
 	var list corev1.PodList
 	if err := h.client.List(h.ctx, &list); err != nil {
@@ -421,7 +458,7 @@ func (h *disruptionHarness) check(pods int) error {
 	}
 	bound := 0
 	for _, p := range list.Items {
-		if _, ok := h.prices[p.Spec.NodeName]; ok {
+		if _, ok := h.prices[p.Spec.NodeName]; ok || h.marked[p.Spec.NodeName] {
 			bound++
 		}
 	}

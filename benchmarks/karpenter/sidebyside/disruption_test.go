@@ -140,6 +140,26 @@ func TestConsolidationRows(t *testing.T) {
 	}
 }
 
+// TestConsolidationWave: under a budget of one node, the full loop
+// consolidates four underused nodes command after command, as each
+// completes and frees the budget; a wave stops after the first command,
+// whose candidate, marked for deletion, spends the budget
+// (BuildDisruptionBudgetMapping, disruption/helpers.go:262-314).
+func TestConsolidationWave(t *testing.T) {
+	f := handMade([]string{"fake-it-3 a:web:100", "fake-it-3 b:web:100", "fake-it-3 c:web:100", "fake-it-3 d:web:100"}, nil)
+	f.Budget = "1"
+	full, err := RunKarpenterConsolidation(f, DisruptionOptions{})
+	require.NoError(t, err)
+	require.GreaterOrEqual(t, len(full.Moves), 3, "%v", full.Moves)
+	wave, err := RunKarpenterConsolidation(f, DisruptionOptions{Wave: true})
+	require.NoError(t, err)
+	require.Len(t, wave.Moves, 1, "%v", wave.Moves)
+	require.Greater(t, full.Saved(), wave.Saved())
+	capped, err := RunKarpenterConsolidation(f, DisruptionOptions{MaxCommands: 2})
+	require.NoError(t, err)
+	require.Len(t, capped.Moves, 2, "%v", capped.Moves)
+}
+
 // ratio is a ÷ b, or 1 when both are 0.
 func ratio(a, b float64) float64 {
 	if b == 0 && a == 0 {
