@@ -160,6 +160,36 @@ func TestConsolidationWave(t *testing.T) {
 	require.Len(t, capped.Moves, 2, "%v", capped.Moves)
 }
 
+// TestConsolidationAccounting: on generated clusters, each side starts at
+// the cluster's price, every command saves money, and the savings are the
+// sum of the commands' (Karpenter's full loop and wave alike; its harness
+// also checks that no pod is lost).
+func TestConsolidationAccounting(t *testing.T) {
+	seeds := []uint64{7, 8, 9}
+	if testing.Short() {
+		seeds = seeds[:1]
+	}
+	for _, seed := range seeds {
+		f := GenerateFragmented(seed, 12)
+		n, err := RunNodeplanConsolidation(f, consolidation.Options{})
+		require.NoError(t, err)
+		k, err := RunKarpenterConsolidation(f, DisruptionOptions{})
+		require.NoError(t, err)
+		w, err := RunKarpenterConsolidation(f, DisruptionOptions{Wave: true})
+		require.NoError(t, err)
+		for side, r := range map[string]Consolidated{"nodeplan": n, "karpenter": k, "wave": w} {
+			require.InDelta(t, f.Price(), r.Before, 1e-9, "seed %d %s", seed, side)
+			sum := 0.0
+			for _, m := range r.Moves {
+				require.Positive(t, m.Savings, "seed %d %s: %s", seed, side, m)
+				sum += m.Savings
+			}
+			require.InDelta(t, sum, r.Saved(), 1e-6, "seed %d %s: %v", seed, side, r.Moves)
+		}
+		require.NotEmpty(t, k.Moves, "seed %d: the generated cluster gave Karpenter nothing to do", seed)
+	}
+}
+
 // ratio is a ÷ b, or 1 when both are 0.
 func ratio(a, b float64) float64 {
 	if b == 0 && a == 0 {
