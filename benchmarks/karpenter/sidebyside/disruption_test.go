@@ -22,49 +22,88 @@ func TestGenerateFragmented(t *testing.T) {
 		require.GreaterOrEqual(t, len(f.Nodes), 5, "seed %d", seed)
 		require.LessOrEqual(t, len(f.Nodes), 60, "seed %d", seed)
 		require.NotEmpty(t, f.Workload.Pods, "seed %d", seed)
-		types := map[string]workload.InstanceType{}
-		for _, it := range f.Workload.InstanceTypes {
-			types[it.Name] = it
-		}
-		seen := make([]int, len(f.Workload.Pods))
-		zones := map[string]map[string]int{}
-		for _, n := range f.Nodes {
-			it := types[n.InstanceType]
-			var cpu, mem int64
-			hosts := map[string]int{}
-			for _, i := range n.Pods {
-				seen[i]++
-				p := f.Workload.Pods[i]
-				cpu, mem = cpu+p.CPUMilli, mem+p.MemoryBytes
-				for _, s := range p.TopologySpread {
-					switch s.Key {
-					case hostnameKey:
-						hosts[p.Labels["app"]]++
-						require.Equal(t, 1, hosts[p.Labels["app"]], "seed %d: two %s replicas on %s", seed, p.Labels["app"], n.Name)
-					case zoneKey:
-						if zones[p.Labels["app"]] == nil {
-							zones[p.Labels["app"]] = map[string]int{}
-						}
-						zones[p.Labels["app"]][n.Zone]++
-					}
-				}
-			}
-			require.LessOrEqual(t, cpu, it.CPUMilli-it.OverheadCPUMilli, "seed %d: %s cpu", seed, n.Name)
-			require.LessOrEqual(t, mem, it.MemoryBytes-it.OverheadMemoryBytes, "seed %d: %s memory", seed, n.Name)
-			require.LessOrEqual(t, int64(len(n.Pods)), it.Pods, "seed %d: %s pods", seed, n.Name)
-		}
-		for i, c := range seen {
-			require.Equal(t, 1, c, "seed %d: pod %s bound %d times", seed, f.Workload.Pods[i].Name, c)
-		}
-		for app, byZone := range zones {
-			lo, hi := len(f.Workload.Pods), 0
-			for _, z := range fragmentedZones {
-				lo, hi = min(lo, byZone[z]), max(hi, byZone[z])
-			}
-			require.LessOrEqual(t, hi-lo, 1, "seed %d: %s zone skew %v", seed, app, byZone)
-		}
+		require.Empty(t, fragmentedViolation(f), "seed %d", seed)
 	}
 	require.Len(t, GenerateFragmented(1, 7).Nodes, 7)
+}
+
+// FuzzGenerateFragmented: for any seed and 0 to 60 nodes, the generated
+// cluster holds fragmentedViolation's invariants, has the nodes asked
+// for, converts for nodeplan, and consolidation.Plan plans it without an
+// error (TestConsolidationCommandsVerify checks the commands). The seed
+// corpus runs in normal tests.
+func FuzzGenerateFragmented(f *testing.F) {
+	f.Add(uint64(0), uint8(0))
+	f.Add(uint64(1), uint8(1))
+	f.Add(uint64(2104), uint8(0))
+	f.Add(uint64(1<<64-1), uint8(60))
+	f.Fuzz(func(t *testing.T, seed uint64, nodes uint8) {
+		n := int(nodes % 61)
+		g := GenerateFragmented(seed, n)
+		if n > 0 {
+			require.Len(t, g.Nodes, n)
+		}
+		require.Empty(t, fragmentedViolation(g))
+		c, err := g.NodeplanCluster()
+		require.NoError(t, err)
+		_, err = consolidation.Plan(c, consolidation.Options{})
+		require.NoError(t, err)
+	})
+}
+
+// fragmentedViolation says what in f breaks the generator's promises (a
+// pod not bound exactly once, a node over its allocatable, two replicas
+// of a hostname-spread deployment on one node, a zone-spread deployment
+// skewed by more than one), or "".
+func fragmentedViolation(f Fragmented) string {
+	types := map[string]workload.InstanceType{}
+	for _, it := range f.Workload.InstanceTypes {
+		types[it.Name] = it
+	}
+	seen := make([]int, len(f.Workload.Pods))
+	zones := map[string]map[string]int{}
+	for _, n := range f.Nodes {
+		it := types[n.InstanceType]
+		var cpu, mem int64
+		hosts := map[string]int{}
+		for _, i := range n.Pods {
+			seen[i]++
+			p := f.Workload.Pods[i]
+			cpu, mem = cpu+p.CPUMilli, mem+p.MemoryBytes
+			for _, s := range p.TopologySpread {
+				app := p.Labels["app"]
+				switch s.Key {
+				case hostnameKey:
+					if hosts[app]++; hosts[app] > 1 {
+						return fmt.Sprintf("two %s replicas on %s", app, n.Name)
+					}
+				case zoneKey:
+					if zones[app] == nil {
+						zones[app] = map[string]int{}
+					}
+					zones[app][n.Zone]++
+				}
+			}
+		}
+		if cpu > it.CPUMilli-it.OverheadCPUMilli || mem > it.MemoryBytes-it.OverheadMemoryBytes || int64(len(n.Pods)) > it.Pods {
+			return fmt.Sprintf("%s (%s) over its allocatable: %dm, %d bytes, %d pods", n.Name, n.InstanceType, cpu, mem, len(n.Pods))
+		}
+	}
+	for i, c := range seen {
+		if c != 1 {
+			return fmt.Sprintf("pod %s bound %d times", f.Workload.Pods[i].Name, c)
+		}
+	}
+	for app, byZone := range zones {
+		lo, hi := len(f.Workload.Pods), 0
+		for _, z := range fragmentedZones {
+			lo, hi = min(lo, byZone[z]), max(hi, byZone[z])
+		}
+		if hi-lo > 1 {
+			return fmt.Sprintf("%s zone skew %v", app, byZone)
+		}
+	}
+	return ""
 }
 
 // handMade is a two- or three-node cluster on fake types for the rows of
