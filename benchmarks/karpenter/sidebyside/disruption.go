@@ -1,6 +1,7 @@
 package sidebyside
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -38,7 +39,7 @@ var ErrDisruption = errors.New("sidebyside: karpenter disruption")
 // until no method yields a command, at most 500 commands, each executed
 // in full before the next pass.
 type DisruptionOptions struct {
-	// MaxCommands caps the commands executed; 0 means 500.
+	// MaxCommands caps the commands executed; 0 (or less) means 500.
 	MaxCommands int
 	// Wave leaves every command in flight, as right after
 	// Queue.StartCommand (disruption/queue.go:311) while the queue waits:
@@ -103,7 +104,7 @@ func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated,
 	}
 	h.wave = o.Wave
 	out := Consolidated{Before: h.price()}
-	limit := cmpOr(o.MaxCommands, 500)
+	limit := cmp.Or(max(o.MaxCommands, 0), 500)
 	for len(out.Moves) < limit {
 		start := time.Now()
 		cmds, m, err := h.pass()
@@ -117,20 +118,21 @@ func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated,
 		for _, cmd := range cmds {
 			move, err := h.execute(m, cmd)
 			if err != nil {
-				return out, fmt.Errorf("%s: %w", f.Name, err)
+				return out, disruptionError(f.Name, err)
 			}
 			out.Moves = append(out.Moves, move)
 		}
 	}
 	out.After = h.price()
-	return out, h.check(len(f.Workload.Pods))
+	return out, disruptionError(f.Name, h.check(len(f.Workload.Pods)))
 }
 
-func cmpOr(v, d int) int {
-	if v > 0 {
-		return v
+// disruptionError wraps err in ErrDisruption unless it already is one.
+func disruptionError(name string, err error) error {
+	if err == nil || errors.Is(err, ErrDisruption) {
+		return err
 	}
-	return d
+	return fmt.Errorf("%s: %w: %w", name, ErrDisruption, err)
 }
 
 // newDisruptionHarness builds the control plane as Karpenter's disruption
