@@ -78,33 +78,35 @@ type disruptionHarness struct {
 	pool     string
 	prices   map[string]float64 // node name → $/h, nodes not marked for deletion
 	marked   map[string]bool    // nodes marked for deletion (Wave)
-	wave     bool
+	types    map[string]*cloudprovider.InstanceType
 	launched int
 }
 
-// RunKarpenterConsolidation applies f to a fresh Karpenter harness and runs
-// its disruption loop to the end: each pass runs the methods in
-// NewMethods' order (Emptiness, StaticDrift, Drift, MultiNodeConsolidation,
-// SingleNodeConsolidation, disruption/controller.go:101-115) as
-// Controller.disrupt does (GetCandidatesWithTotals filtered by
-// ShouldDisrupt, BuildDisruptionBudgetMapping, ComputeCommands), and the
-// first method yielding a command ends the pass, as Reconcile does
-// (controller.go:163-179). The command is then executed at once:
-// replacements launched (the cheapest compatible offering) and
-// initialized, the candidates' pods bound where Karpenter's simulation put
-// them, the candidates deleted, every NodeClaim Consolidatable. It stops
-// when a pass yields nothing or after MaxCommands commands; with
-// DisruptionOptions.Wave commands stay in flight instead. Duration sums
-// the passes (computing the commands), not the execution. Karpenter's
-// methods shuffle and iterate maps, so runs of one cluster may differ.
+// RunKarpenterConsolidation runs Karpenter's disruption loop on f to the
+// end: each pass runs the methods in NewMethods' order (Emptiness,
+// StaticDrift, Drift, MultiNodeConsolidation, SingleNodeConsolidation,
+// disruption/controller.go:101-115) as Controller.disrupt does
+// (GetCandidatesWithTotals filtered by ShouldDisrupt,
+// BuildDisruptionBudgetMapping, ComputeCommands), and the first method
+// yielding a command ends the pass, as Reconcile does
+// (controller.go:163-179). The command then completes at once through
+// [Fragmented.Complete], the code that completes nodeplan's
+// (RunNodeplanLoop): replacements launched at the cheapest compatible
+// offering and initialized, the candidates' pods bound where Karpenter's
+// simulation put them, the candidates deleted; the next pass runs on a
+// fresh harness holding the cluster as it now is (every NodeClaim
+// Consolidatable). It stops when a pass yields nothing or after
+// MaxCommands commands; with DisruptionOptions.Wave commands stay in
+// flight in one harness instead. Duration sums the passes (computing the
+// commands), not the setup or execution. Karpenter's methods shuffle and
+// iterate maps, so runs of one cluster may differ.
 func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated, error) {
+	out := Consolidated{Before: f.Price()}
+	limit := cmp.Or(max(o.MaxCommands, 0), 500)
 	h, err := newDisruptionHarness(f)
 	if err != nil {
-		return Consolidated{}, err
+		return out, err
 	}
-	h.wave = o.Wave
-	out := Consolidated{Before: h.price()}
-	limit := cmp.Or(max(o.MaxCommands, 0), 500)
 	for len(out.Moves) < limit {
 		start := time.Now()
 		cmds, m, err := h.pass()
@@ -116,12 +118,29 @@ func RunKarpenterConsolidation(f Fragmented, o DisruptionOptions) (Consolidated,
 			break
 		}
 		for _, cmd := range cmds {
-			move, err := h.execute(m, cmd)
+			move, err := h.move(m, cmd)
+			if err != nil {
+				return out, disruptionError(f.Name, err)
+			}
+			if o.Wave {
+				err = h.execute(move, cmd)
+			} else {
+				f, err = f.Complete(move)
+			}
 			if err != nil {
 				return out, disruptionError(f.Name, err)
 			}
 			out.Moves = append(out.Moves, move)
 		}
+		if !o.Wave && len(out.Moves) < limit {
+			if h, err = newDisruptionHarness(f); err != nil {
+				return out, err
+			}
+		}
+	}
+	if !o.Wave {
+		out.After, out.End = f.Price(), f
+		return out, nil
 	}
 	out.After = h.price()
 	return out, disruptionError(f.Name, h.check(len(f.Workload.Pods)))
@@ -208,12 +227,12 @@ func (h *disruptionHarness) apply(f Fragmented, its []*cloudprovider.InstanceTyp
 	if err := h.client.Create(h.ctx, pool); err != nil {
 		return err
 	}
-	byName := map[string]*cloudprovider.InstanceType{}
+	h.types = map[string]*cloudprovider.InstanceType{}
 	for _, it := range its {
-		byName[it.Name] = it
+		h.types[it.Name] = it
 	}
 	for _, n := range f.Nodes {
-		it := byName[n.InstanceType]
+		it := h.types[n.InstanceType]
 		if it == nil {
 			return fmt.Errorf("node %s: instance type %q: %w", n.Name, n.InstanceType, ErrUnknownInstanceType)
 		}
@@ -342,11 +361,10 @@ func (h *disruptionHarness) pass() ([]disruption.Command, disruption.Method, err
 var methodNames = map[string]string{"empty": "Emptiness", disruption.MultiNodeConsolidationType: "MultiNode",
 	disruption.SingleNodeConsolidationType: "SingleNode"}
 
-// execute carries cmd out at once: launches its replacements, binds the
-// candidates' pods where the simulation put them, deletes the candidates,
-// and moves the clock on a second so that the cluster's consolidation
-// state changes (state.Cluster.MarkUnconsolidated stamps the clock).
-func (h *disruptionHarness) execute(m disruption.Method, cmd disruption.Command) (Move, error) {
+// move is cmd as a Move: each replacement launched at its cheapest
+// compatible offering (its pods going there), the pods the simulation put
+// on existing nodes going there.
+func (h *disruptionHarness) move(m disruption.Method, cmd disruption.Command) (Move, error) {
 	move := Move{Method: methodNames[m.ConsolidationType()]}
 	if move.Method == "" {
 		move.Method = string(m.Reason())
@@ -355,90 +373,45 @@ func (h *disruptionHarness) execute(m disruption.Method, cmd disruption.Command)
 		move.Candidates = append(move.Candidates, c.Name())
 		move.Savings += h.prices[c.Name()]
 	}
-	for _, r := range cmd.Replacements {
+	for i, r := range cmd.Replacements {
 		it, o := cheapestLaunch(r.NodeClaim)
 		if o == nil {
 			return move, fmt.Errorf("%w: replacement of %v: no available offering", ErrDisruption, move.Candidates)
 		}
-		name := fmt.Sprintf("karpenter-%d", h.launched)
-		h.launched++
-		if err := h.addNode(name, it, o.Requirements.Get(corev1.LabelTopologyZone).Any(), o.Price, !h.wave); err != nil {
-			return move, err
-		}
-		move.Replacements = append(move.Replacements, it.Name)
+		move.Launches = append(move.Launches, Launch{InstanceType: it.Name, Zone: o.Requirements.Get(corev1.LabelTopologyZone).Any(), Price: o.Price})
 		move.Savings -= o.Price
-		if h.wave {
-			continue
-		}
 		for _, p := range r.Pods {
-			if err := h.bind(p, name); err != nil {
-				return move, err
-			}
+			move.Homes = append(move.Homes, Home{Pod: p.Name, Launch: i})
 		}
 	}
 	for _, en := range cmd.Results.ExistingNodes {
-		if h.wave {
-			break
-		}
 		for _, p := range en.Pods {
-			if err := h.bind(p, en.Name()); err != nil {
-				return move, err
-			}
+			move.Homes = append(move.Homes, Home{Pod: p.Name, Node: en.Name()})
 		}
 	}
-	for _, c := range cmd.Candidates {
-		if err := h.retire(c); err != nil {
-			return move, err
-		}
-	}
-	h.clk.Step(time.Second)
-	h.cluster.MarkUnconsolidated()
 	return move, nil
 }
 
-// bind moves pod p to node.
-func (h *disruptionHarness) bind(p *corev1.Pod, node string) error {
-	cur := &corev1.Pod{}
-	if err := h.client.Get(h.ctx, client.ObjectKeyFromObject(p), cur); err != nil {
-		return fmt.Errorf("%w: pod %s: %w", ErrDisruption, p.Name, err)
+// execute leaves move (of cmd) in flight, as a wave does: its launches
+// created but not initialized, its candidates marked for deletion with
+// their pods still bound; then it moves the clock on a second so that the
+// cluster's consolidation state changes (state.Cluster.MarkUnconsolidated
+// stamps the clock).
+func (h *disruptionHarness) execute(move Move, cmd disruption.Command) error {
+	for _, l := range move.Launches {
+		name := fmt.Sprintf("karpenter-%d", h.launched)
+		h.launched++
+		if err := h.addNode(name, h.types[l.InstanceType], l.Zone, l.Price, false); err != nil {
+			return err
+		}
 	}
-	cur.Spec.NodeName = node
-	if err := h.client.Update(h.ctx, cur); err != nil {
-		return fmt.Errorf("%w: bind %s to %s: %w", ErrDisruption, p.Name, node, err)
+	for _, c := range cmd.Candidates {
+		h.cluster.MarkForDeletion(c.ProviderID())
+		h.marked[c.Name()] = true
+		delete(h.prices, c.Name())
 	}
-	return h.cluster.UpdatePod(h.ctx, cur)
-}
-
-// retire marks candidate c for deletion in a wave, or else removes it.
-func (h *disruptionHarness) retire(c *disruption.Candidate) error {
-	if !h.wave {
-		return h.remove(c)
-	}
-	h.cluster.MarkForDeletion(c.ProviderID())
-	h.marked[c.Name()] = true
-	delete(h.prices, c.Name())
-	return nil
-}
-
-// remove deletes candidate c's NodeClaim and Node; its pods must have been
-// bound elsewhere first.
-func (h *disruptionHarness) remove(c *disruption.Candidate) error {
-	var left corev1.PodList
-	if err := h.client.List(h.ctx, &left, client.MatchingFields{"spec.nodeName": c.Name()}); err != nil {
-		return err
-	}
-	if len(left.Items) > 0 {
-		return fmt.Errorf("%w: deleting %s would drop pod %s", ErrDisruption, c.Name(), left.Items[0].Name)
-	}
-	if err := h.client.Delete(h.ctx, c.NodeClaim); err != nil {
-		return err
-	}
-	if err := h.client.Delete(h.ctx, c.Node); err != nil {
-		return err
-	}
-	h.cluster.DeleteNode(c.Node.Name)
-	h.cluster.DeleteNodeClaim(c.NodeClaim.Name)
-	delete(h.prices, c.Name())
+	h.clk.Step(time.Second)
+	h.cluster.MarkUnconsolidated()
 	return nil
 }
 

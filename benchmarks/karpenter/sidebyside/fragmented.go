@@ -29,6 +29,9 @@ type Fragmented struct {
 	DoNotDisrupt map[string]bool
 	// Budget is the pool's one disruption budget, "20%" or "3" say.
 	Budget string
+	// Launched counts the nodes completed commands launched
+	// ([Fragmented.Complete]), named launch-00, launch-01, …
+	Launched int
 }
 
 // BoundNode is an initialized on-demand node of the pool: its instance
