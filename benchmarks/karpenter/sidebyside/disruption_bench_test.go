@@ -13,11 +13,14 @@ import (
 var consolidationBenchSeeds = []uint64{2100, 2101, 2102, 2103, 2104, 2105, 2106, 2107}
 
 // BenchmarkConsolidationSideBySide consolidates each generated cluster
-// with nodeplan's consolidation.Plan and with Karpenter's disruption loop
-// (RunKarpenterConsolidation) in one iteration and reports, averaged over
-// the iterations, each side's $/h saved, commands and decision time in
-// milliseconds, and nodeplan's savings ÷ Karpenter's. Karpenter's loop
-// takes seconds on the larger clusters: run it with -benchtime 1x, e.g.
+// both ways in one iteration: to the end (nodeplan's RunNodeplanLoop,
+// Karpenter's full loop, each command completed before the next pass) and
+// at one instant (one consolidation.Plan, Karpenter's wave with commands
+// left in flight). It reports, averaged over the iterations, each side's
+// $/h saved, commands and decision time in milliseconds in both, and
+// nodeplan's savings ÷ Karpenter's (loop-ratio, wave-ratio). Karpenter's
+// loop takes seconds on the larger clusters: run it with -benchtime 1x,
+// e.g.
 //
 //	go test -run X -bench ConsolidationSideBySide -benchtime 1x ./sidebyside/
 //
@@ -27,27 +30,39 @@ func BenchmarkConsolidationSideBySide(b *testing.B) {
 		f := GenerateFragmented(seed, 0)
 		b.Run(fmt.Sprintf("seed=%d", seed), func(b *testing.B) {
 			b.ReportAllocs()
-			var n, k Consolidated
+			var loop, full, once, wave Consolidated
 			for b.Loop() {
-				nr, err := RunNodeplanConsolidation(f, consolidation.Options{})
-				if err != nil {
-					b.Fatal(err)
+				runs := []struct {
+					sum *Consolidated
+					run func() (Consolidated, error)
+				}{
+					{&loop, func() (Consolidated, error) { return RunNodeplanLoop(f, consolidation.Options{}, 0) }},
+					{&full, func() (Consolidated, error) { return RunKarpenterConsolidation(f, DisruptionOptions{}) }},
+					{&once, func() (Consolidated, error) { return RunNodeplanConsolidation(f, consolidation.Options{}) }},
+					{&wave, func() (Consolidated, error) { return RunKarpenterConsolidation(f, DisruptionOptions{Wave: true}) }},
 				}
-				kr, err := RunKarpenterConsolidation(f, DisruptionOptions{})
-				if err != nil {
-					b.Fatal(err)
+				for _, r := range runs {
+					got, err := r.run()
+					if err != nil {
+						b.Fatal(err)
+					}
+					*r.sum = accumulate(*r.sum, got)
 				}
-				n, k = accumulate(n, nr), accumulate(k, kr)
 			}
-			runs := float64(b.N)
+			n := float64(b.N)
 			b.ReportMetric(float64(len(f.Nodes)), "nodes")
-			b.ReportMetric(n.Saved()/runs, "nodeplan-$/h-saved")
-			b.ReportMetric(k.Saved()/runs, "karpenter-$/h-saved")
-			b.ReportMetric(ratio(n.Saved(), k.Saved()), "saved-ratio")
-			b.ReportMetric(float64(len(n.Moves))/runs, "nodeplan-commands")
-			b.ReportMetric(float64(len(k.Moves))/runs, "karpenter-commands")
-			b.ReportMetric(float64(n.Duration.Milliseconds())/runs, "nodeplan-ms")
-			b.ReportMetric(float64(k.Duration.Milliseconds())/runs, "karpenter-ms")
+			for _, m := range []struct {
+				kind string
+				n, k Consolidated
+			}{{"loop", loop, full}, {"wave", once, wave}} {
+				b.ReportMetric(m.n.Saved()/n, m.kind+"-nodeplan-$/h-saved")
+				b.ReportMetric(m.k.Saved()/n, m.kind+"-karpenter-$/h-saved")
+				b.ReportMetric(ratio(m.n.Saved(), m.k.Saved()), m.kind+"-ratio")
+				b.ReportMetric(float64(len(m.n.Moves))/n, m.kind+"-nodeplan-commands")
+				b.ReportMetric(float64(len(m.k.Moves))/n, m.kind+"-karpenter-commands")
+				b.ReportMetric(float64(m.n.Duration.Microseconds())/1000/n, m.kind+"-nodeplan-ms")
+				b.ReportMetric(float64(m.k.Duration.Microseconds())/1000/n, m.kind+"-karpenter-ms")
+			}
 		})
 	}
 }

@@ -14,8 +14,9 @@
 // adds the 4,000- and 5,000-pod sizes, which take several minutes.
 //
 // -consolidation instead consolidates -clusters generated fragmented
-// clusters (sidebyside.GenerateFragmented) with nodeplan's
-// consolidation.Plan and -runs times with Karpenter's disruption loop, and
+// clusters (sidebyside.GenerateFragmented) both ways: to the end (nodeplan's
+// RunNodeplanLoop against -runs runs of Karpenter's full loop) and at one
+// instant (one consolidation.Plan against -runs Karpenter waves), and
 // prints their savings, commands and times (it does not write RESULTS.md).
 package main
 
