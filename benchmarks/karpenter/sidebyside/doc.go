@@ -30,11 +30,16 @@
 // cloud provider, state.Cluster, provisioner and queue, a fake clock and a
 // no-op command validator, as its disruption suite sets them up. It drives
 // each method as Controller.disrupt does and ends a pass at the first
-// command, as Reconcile does, but executes the command itself instead of
+// command, as Reconcile does, but completes the command itself instead of
 // the orchestration queue (which waits for real launches and drains):
-// replacements come up initialized at once at their cheapest compatible
-// offering, displaced pods are bound where Karpenter's simulation put
-// them, candidates are deleted, so budgets free up as soon as a command
-// is done. [RunNodeplanConsolidation] times consolidation.Plan on the same
-// cluster.
+// [Fragmented.Complete] brings replacements up initialized at their
+// offering's price, binds displaced pods where the command's simulation
+// put them, deletes the candidates and checks that no pod is lost or
+// overcommits a node, and the next pass runs on a fresh harness of the
+// completed cluster, so budgets free up as soon as a command is done.
+// [RunNodeplanLoop] runs consolidation.Plan the same way (every command
+// of a Plan completed by the same Complete, then Plan again), so the two
+// loops compare like for like; [RunNodeplanConsolidation] times one Plan,
+// the decision at one instant, which compares with Karpenter's wave
+// (DisruptionOptions.Wave: commands left in flight, one budget).
 package sidebyside
