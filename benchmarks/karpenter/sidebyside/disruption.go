@@ -299,8 +299,15 @@ func (h *disruptionHarness) addNode(name string, it *cloudprovider.InstanceType,
 	for _, c := range conditions {
 		nc.StatusConditions().SetTrue(c)
 	}
+	// Nodes and NodeClaims are cluster-scoped: test.NodeClaim and
+	// test.NodeClaimLinkedNode default the namespace to "default", under
+	// which the fake client stores them, and then Karpenter's
+	// Topology.countDomains (scheduling/topology.go:419-428) finds no node
+	// by name and skips every bound pod, so spreads and affinities would
+	// ignore the pods already running.
+	nc.Namespace = ""
 	node := test.NodeClaimLinkedNode(nc)
-	node.Name = name
+	node.Name, node.Namespace = name, ""
 	node.CreationTimestamp = nc.CreationTimestamp
 	node.Spec.Taints = nil
 	node.Status.Phase = corev1.NodeRunning

@@ -257,3 +257,27 @@ func moveList(ms []Move) string {
 	}
 	return b.String()
 }
+
+// TestConsolidationCountsRunningPods: Karpenter's topology counts the pods
+// already bound (its Topology.countDomains finds their nodes by name,
+// scheduling/topology.go:419-428, so the harness's nodes are
+// cluster-scoped): deleting node-1 and node-2 may not put b beside a,
+// whose hostname spread (maxSkew 1) b shares
+// (scheduling/topologygroup.go:239-250), so both sides replace them by a
+// fake-it-0 and keep the spread.
+func TestConsolidationCountsRunningPods(t *testing.T) {
+	f := handMade([]string{"fake-it-0 a:web:100", "fake-it-1 c:db:100", "fake-it-3 b:web:100"}, nil)
+	for i := range f.Workload.Pods {
+		if f.Workload.Pods[i].Labels["app"] == "web" {
+			f.Workload.Pods[i].TopologySpread = []workload.Spread{{Key: hostnameKey, MaxSkew: 1, DoNotSchedule: true,
+				Selector: map[string]string{"app": "web"}}}
+		}
+	}
+	k, err := RunKarpenterConsolidation(f, DisruptionOptions{})
+	require.NoError(t, err)
+	require.Empty(t, fragmentedViolation(k.End), "%v", k.Moves)
+	n, err := RunNodeplanLoop(f, consolidation.Options{}, 0)
+	require.NoError(t, err)
+	require.Empty(t, fragmentedViolation(n.End), "%v", n.Moves)
+	require.InDelta(t, k.Saved(), n.Saved(), 1e-6, "karpenter %v, nodeplan %v", k.Moves, n.Moves)
+}
