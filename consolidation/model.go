@@ -109,7 +109,8 @@ type Result struct {
 // Command deletes its Candidates and launches its Replacements. Savings is
 // the candidates' hourly price minus the replacements'. Homes say where
 // each displaced pod lands, on an existing node or a replacement (never
-// Unschedulable).
+// Unschedulable), in the order the simulation placed them: binding the
+// pods in that order keeps every topology constraint at each step.
 // Replacements are named "consolidation-<k>", k counting on over the
 // plan's commands and skipping node names (disruption.ReplacementName).
 type Command struct {

@@ -91,20 +91,28 @@ func (m sim) claims() []packing.NodeClaim {
 	return out
 }
 
-// placements lists where every displaced pod lands; claims are looked up
-// by their names in the plan, renamed by rename.
+// placements lists where every displaced pod lands, in the order the
+// solve placed them (packing.Plan.Order: binding them in that order keeps
+// every topology constraint at each step); claims are looked up by their
+// names in the plan, renamed by rename.
 func (m sim) placements(rename map[string]string) []disruption.Home {
-	var out []disruption.Home
+	at := make(map[int]disruption.Home, len(m.pods)-m.first)
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[b.Pod]), Node: b.Node})
+			at[b.Pod] = disruption.Home{Pod: disruption.Ref(&m.pods[b.Pod]), Node: b.Node}
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[i]), NodeClaim: rename[nc.Name]})
+				at[i] = disruption.Home{Pod: disruption.Ref(&m.pods[i]), NodeClaim: rename[nc.Name]}
 			}
+		}
+	}
+	out := make([]disruption.Home, 0, len(at))
+	for _, i := range m.plan.Order {
+		if h, ok := at[i]; ok {
+			out = append(out, h)
 		}
 	}
 	return out

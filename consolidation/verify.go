@@ -90,7 +90,8 @@ type Violation = disruption.CommandViolation[Rule]
 //     Savings is the difference; no candidate of unknown price
 //     (packing.Node.PriceUnknown) is replaced, and Unpriced counts them.
 //
-// Topology is replayed in placement order; when that order breaks a
+// Topology is replayed in the order of each command's Homes (Plan lists
+// them in its solve's placement order); when that order breaks a
 // constraint, VerifyCommands looks for an order that keeps every step
 // valid (greedily, for up to 64 pods) before reporting it. The complexity
 // is one verify.Plan per command, or O(P²) of them for P displaced pods

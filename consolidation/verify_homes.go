@@ -31,12 +31,26 @@ func (v *cmdVerifier) homes(i int, cmd Command, cands []int) homes {
 	pods := v.displaced(cands)
 	v.assign(i, cmd, pods)
 	h := homes{Moves: disruption.NewMoves(v.problem(cands), cmd.Replacements), cands: cands}
-	for _, d := range pods {
-		if len(d.placed) > 0 {
-			v.place(i, &h, d)
-		}
+	for _, d := range byHome(cmd, pods) {
+		v.place(i, &h, d)
 	}
 	return h
+}
+
+// byHome returns the pods that have a home in the order of their first
+// home in cmd.Homes, the order the topology is replayed in: Plan lists
+// Homes in its solve's placement order, which keeps every topology
+// constraint at each step.
+func byHome(cmd Command, pods []displacedPod) []displacedPod {
+	first := make(map[disruption.PodRef]int, len(cmd.Homes))
+	for k := len(cmd.Homes) - 1; k >= 0; k-- {
+		first[cmd.Homes[k].Pod] = k
+	}
+	out := slices.DeleteFunc(slices.Clone(pods), func(d displacedPod) bool { return len(d.placed) == 0 })
+	slices.SortStableFunc(out, func(a, b displacedPod) int {
+		return first[disruption.Ref(&a.pod)] - first[disruption.Ref(&b.pod)]
+	})
+	return out
 }
 
 // displaced lists the reschedulable pods of the candidates (which must

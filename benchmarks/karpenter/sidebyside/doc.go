@@ -18,4 +18,28 @@
 // (see TestDifferential).
 // Converted pods get a fixed creation time and UIDs hashed from their names,
 // so Karpenter's pod order is the same from run to run.
+//
+// Consolidation: [GenerateFragmented] draws a running, underused cluster
+// ([Fragmented]: nodes of Karpenter's fake types with deployments' pods
+// bound, PDBs, do-not-disrupt pods, zone and hostname spreads, one
+// NodePool consolidating WhenEmptyOrUnderutilized after 0s under a
+// budget), converted once for each side. [RunKarpenterConsolidation] runs
+// Karpenter's real disruption methods (Emptiness, StaticDrift, Drift,
+// MultiNodeConsolidation, SingleNodeConsolidation) as a library, on a
+// controller-runtime fake client with Karpenter's field indexes, its fake
+// cloud provider, state.Cluster, provisioner and queue, a fake clock and a
+// no-op command validator, as its disruption suite sets them up. It drives
+// each method as Controller.disrupt does and ends a pass at the first
+// command, as Reconcile does, but completes the command itself instead of
+// the orchestration queue (which waits for real launches and drains):
+// [Fragmented.Complete] brings replacements up initialized at their
+// offering's price, binds displaced pods where the command's simulation
+// put them, deletes the candidates and checks that no pod is lost or
+// overcommits a node, and the next pass runs on a fresh harness of the
+// completed cluster, so budgets free up as soon as a command is done.
+// [RunNodeplanLoop] runs consolidation.Plan the same way (every command
+// of a Plan completed by the same Complete, then Plan again), so the two
+// loops compare like for like; [RunNodeplanConsolidation] times one Plan,
+// the decision at one instant, which compares with Karpenter's wave
+// (DisruptionOptions.Wave: commands left in flight, one budget).
 package sidebyside

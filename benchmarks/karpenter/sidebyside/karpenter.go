@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math"
 	"sync"
 	"time"
 
@@ -84,9 +83,7 @@ func Prepare(w workload.Workload, opts KarpenterOptions) (*Run, error) {
 	if len(w.NodePools) == 0 {
 		return nil, fmt.Errorf("workload %q: %w", w.Name, ErrNoNodePool)
 	}
-	quietLogs.Do(func() { log.SetLogger(logging.NopLogger) })
-	ctx := options.ToContext(injection.WithControllerName(context.Background(), "provisioner"), test.Options())
-	ctx = log.IntoContext(ctx, logging.NopLogger)
+	ctx := quietContext("provisioner")
 	its, err := karpenterTypes(w)
 	if err != nil {
 		return nil, err
@@ -107,6 +104,15 @@ func Prepare(w workload.Workload, opts KarpenterOptions) (*Run, error) {
 	s := scheduling.NewScheduler(ctx, client, pools, cluster, nil, topology, byPool, pods(w.DaemonSets),
 		events.NewRecorder(&record.FakeRecorder{}), clk, nil, nil, sopts...)
 	return &Run{ctx: ctx, scheduler: s, pods: ps}, nil
+}
+
+// quietContext is the context Karpenter's code runs under here: the
+// controller name, test.Options() and a no-op logger. The first call
+// silences controller-runtime's global logger.
+func quietContext(controller string) context.Context {
+	quietLogs.Do(func() { log.SetLogger(logging.NopLogger) })
+	ctx := options.ToContext(injection.WithControllerName(context.Background(), controller), test.Options())
+	return log.IntoContext(ctx, logging.NopLogger)
 }
 
 func nodePools(nps []workload.NodePool, its []*cloudprovider.InstanceType) ([]*v1.NodePool, map[string][]*cloudprovider.InstanceType) {
@@ -156,14 +162,22 @@ func (r *Run) Solve() (Result, error) {
 // launchPrice is the cheapest available offering, over the claim's instance
 // type options, compatible with the claim's requirements; 0 when none is.
 func launchPrice(nc *scheduling.NodeClaim) float64 {
-	best := math.Inf(1)
+	if _, o := cheapestLaunch(nc); o != nil {
+		return o.Price
+	}
+	return 0
+}
+
+// cheapestLaunch is the instance type and offering launchPrice prices: the
+// cheapest available offering compatible with the claim's requirements,
+// the first option on ties; nil, nil when none is.
+func cheapestLaunch(nc *scheduling.NodeClaim) (*cloudprovider.InstanceType, *cloudprovider.Offering) {
+	var bestType *cloudprovider.InstanceType
+	var best *cloudprovider.Offering
 	for _, it := range nc.InstanceTypeOptions {
-		if o := it.Offerings.Available().Compatible(nc.Requirements).Cheapest(); o != nil {
-			best = min(best, o.Price)
+		if o := it.Offerings.Available().Compatible(nc.Requirements).Cheapest(); o != nil && (best == nil || o.Price < best.Price) {
+			bestType, best = it, o
 		}
 	}
-	if math.IsInf(best, 1) {
-		return 0
-	}
-	return best
+	return bestType, best
 }

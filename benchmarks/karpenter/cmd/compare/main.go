@@ -12,6 +12,12 @@
 // <!-- compare:begin --> and <!-- compare:end --> (creating the file or the
 // section when absent) with the table, the command and the machine. -large
 // adds the 4,000- and 5,000-pod sizes, which take several minutes.
+//
+// -consolidation instead consolidates -clusters generated fragmented
+// clusters (sidebyside.GenerateFragmented) both ways: to the end (nodeplan's
+// RunNodeplanLoop against -runs runs of Karpenter's full loop) and at one
+// instant (one consolidation.Plan against -runs Karpenter waves), and
+// prints their savings, commands and times (it does not write RESULTS.md).
 package main
 
 import (
@@ -109,7 +115,16 @@ func main() {
 	large := flag.Bool("large", false, "add the 4,000- and 5,000-pod sizes")
 	runs := flag.Int("runs", 3, "solves per implementation and workload; pods/s is over the median")
 	write := flag.Bool("write", false, "rewrite the compare section of benchmarks/RESULTS.md")
+	consolidate := flag.Bool("consolidation", false, "compare consolidation on generated fragmented clusters instead")
+	clusters := flag.Int("clusters", 12, "generated clusters for -consolidation")
 	flag.Parse()
+	if *consolidate {
+		if err := runConsolidation(os.Stdout, max(*clusters, 1), max(*runs, 1)); err != nil {
+			fmt.Fprintln(os.Stderr, "compare:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*large, max(*runs, 1), *write); err != nil {
 		fmt.Fprintln(os.Stderr, "compare:", err)
 		os.Exit(1)
