@@ -106,7 +106,12 @@
 //     need it: a pass whose limit binds is run again with the pods that
 //     only bound pools admit (in any relaxation) first, in the pass's
 //     order and then smallest first, the others after, spilling to the
-//     other pools as the limit leaves them no room; the run placing more
+//     other pools as the limit leaves them no room; and, when a bound
+//     pool reaches a zone no other pool does (on-demand beside a spot
+//     pool whose types are offered in fewer zones), once more with that
+//     pool's claims for pods others admit kept to those zones, so that
+//     zone-spread pods are not held to the count of a zone the limit has
+//     starved. The run placing more
 //     pods, then the cheaper, is kept. Where no limit binds nothing runs
 //     again and the plans are the same. The default departs from
 //     Karpenter because nodeplan loses no pod it can place: a pod left

@@ -23,7 +23,11 @@ const (
 	// relaxations). They go first, in the pass's order in the first run and smallest
 	// first in the second, so that a limit too small for all of them
 	// holds as many as it can; the other pods follow in the pass's order,
-	// take the capacity left and spill to the other pools. The run that
+	// take the capacity left and spill to the other pools. When a bound
+	// pool reaches a zone no other pool does, a further rerun keeps its
+	// claims for pods other pools admit to those zones (see ownZones), so
+	// that its capacity is not spent where another pool could serve and
+	// zone spread hold every zone to a starved one. The run that
 	// places the most pods, then the cheapest (with
 	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
 	// are placed than under LimitLargestFirst with the same strategy.
@@ -51,6 +55,11 @@ func (p LimitPolicy) String() string { return enum.String(p, "LimitPolicy", limi
 type needOrder struct {
 	needy    []bool
 	smallest bool
+	// own, when set, reserves each bound pool's capacity for the zones
+	// only it reaches (see ownZones, keepsOwnZone); pairs are every
+	// pool's poolZones.
+	own   []map[string]bool
+	pairs [][]zoneCT
 }
 
 // needyFirst moves the needy pods of r.needs to the front of queue,
@@ -120,18 +129,24 @@ func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
 }
 
 // needOrders are the orders of the reruns LimitMostPods asks for after
-// run r: none when no limit bound in r or no pod needs a bound pool;
-// else the needy pods first in r's order, and then smallest first.
+// run r: none when no limit bound in r; else, when some pod needs a bound
+// pool, the needy pods first in r's order, and then smallest first; and,
+// when a bound pool reaches a zone no other pool does, the needy pods
+// first with that pool's capacity kept for those zones.
 func (r *run) needOrders() []*needOrder {
 	bound := r.boundPools()
 	if bound == nil {
 		return nil
 	}
+	var out []*needOrder
 	needy, found := r.needyPods(bound)
-	if !found {
-		return nil
+	if found {
+		out = append(out, &needOrder{needy: needy}, &needOrder{needy: needy, smallest: true})
 	}
-	return []*needOrder{{needy: needy}, {needy: needy, smallest: true}}
+	if own, pairs, ok := r.ownZones(bound); ok {
+		out = append(out, &needOrder{needy: needy, own: own, pairs: pairs})
+	}
+	return out
 }
 
 // boundPools reports, per pool, whether its limits (resources or nodes)

@@ -161,3 +161,37 @@ func TestLimitPolicyValidate(t *testing.T) {
 		assert.NoError(t, packing.Options{LimitPolicy: v}.Validate())
 	}
 }
+
+// TestLimitPolicyOwnZones: the limited on-demand pool "od" is the only one
+// reaching test-zone-3 (the fake types offer spot in zones 1 and 2 only).
+// Six zone-spread pods (maxSkew 1), one per small node, with "od"'s limit
+// two nodes: spent in zones spot also reaches, the limit leaves zone 3
+// empty and the spread holds zones 1 and 2 to one pod each. LimitMostPods'
+// own-zone rerun keeps "od" to zone 3 for them, and all six are placed.
+func TestLimitPolicyOwnZones(t *testing.T) {
+	pools := []packing.NodePool{
+		pool("od", poolWeight(10), poolReq(in(requirements.LabelCapacityType, "on-demand")), poolLimits("cpu", "4")),
+		pool("spot", poolReq(in(requirements.LabelCapacityType, "spot"))),
+	}
+	pods := mkPods("z", 6, req("cpu", "1.9"), podLabels("app", "z"), spread(spreadBy(requirements.LabelZone, 1, "app", "z")))
+	var rows []row
+	for _, s := range []packing.Strategy{packing.Best, packing.Plain, packing.CostAware} {
+		rows = append(rows,
+			row{name: s.String() + "/MostPods: the limited pool keeps to the zone only it reaches",
+				pools: pools, pods: pods, opts: withStrategy(mostPods, s), claims: anyClaims,
+				check: func(t *testing.T, o outcome) {
+					for _, nc := range o.plan.NodeClaims {
+						if nc.NodePool == "od" {
+							assert.Equal(t, "test-zone-3", nc.Offering.Zone, "%s", nc.Name)
+						}
+					}
+				}})
+	}
+	rows = append(rows,
+		row{name: "Best/LargestFirst: the limit spent in a zone spot reaches leaves a pod out",
+			pools: pools, pods: pods, opts: withStrategy(largestFirst, packing.Best), claims: anyClaims, unsched: []string{"z-03"}},
+		row{name: "Plain/LargestFirst: the limit spent in a zone spot reaches leaves four pods out",
+			pools: pools, pods: pods, opts: withStrategy(largestFirst, packing.Plain), claims: anyClaims,
+			unsched: []string{"z-02", "z-03", "z-04", "z-05"}})
+	runRows(t, rows)
+}

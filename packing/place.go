@@ -181,7 +181,7 @@ func (r *run) tryClaim(v view, c *claim, into *move) bool {
 		return false
 	}
 	pins, ok := r.topology(v, target{claim: c})
-	if !ok {
+	if !ok || !r.keepsOwnZone(v, c, pins) {
 		return false
 	}
 	cheap, ok := r.firstFit(v, c, need, pins)
