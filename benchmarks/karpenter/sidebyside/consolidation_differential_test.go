@@ -15,13 +15,13 @@ import (
 // nodeplan's fixed-point Price, per cluster, in $/h.
 const differentialSavingsTolerance = 1e-6
 
-// differentialSize is the sweep of TestConsolidationSavingsDifferential:
+// consolidationSweep is the sweep of TestConsolidationSavingsDifferential:
 // clusters generated from seed 2100 on with nodes nodes each (0: 5 to 60),
 // Karpenter run runs times on each. 6 clusters of 12 nodes, 2 runs; with
 // -short 3 of 10, 1 run; NODEPLAN_DIFF_LARGE=1 16 clusters of 5 to 60
 // nodes, 2 runs (minutes: Karpenter's full loop takes up to a minute and
 // a half on 60 nodes).
-func differentialSize(short bool) (clusters, nodes, runs int) {
+func consolidationSweep(short bool) (clusters, nodes, runs int) {
 	switch {
 	case os.Getenv("NODEPLAN_DIFF_LARGE") == "1":
 		return 16, 0, 2
@@ -45,7 +45,7 @@ func differentialSize(short bool) (clusters, nodes, runs int) {
 // iterate maps. Every failing cluster is reported with its seed, both
 // savings and both command lists.
 func TestConsolidationSavingsDifferential(t *testing.T) {
-	clusters, nodes, runs := differentialSize(testing.Short())
+	clusters, nodes, runs := consolidationSweep(testing.Short())
 	failed := 0
 	for i := range clusters {
 		seed := uint64(2100 + i)
