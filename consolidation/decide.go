@@ -58,7 +58,9 @@ func (s *state) oneClaim(cands []candidate) (move, bool) {
 	if o.Strategy == packing.Plain || !s.roomForOne(cands) {
 		return move{}, false
 	}
-	o.Strategy = packing.Plain
+	// Karpenter's scheduler: first fit, largest first also when a limit
+	// binds, preferences respected.
+	o.Strategy, o.LimitPolicy, o.Preferences = packing.Plain, packing.LimitLargestFirst, packing.RespectPreferences
 	m, why := s.tryMove(o, cands)
 	return m, why == nil && len(m.claims) <= 1
 }

@@ -37,6 +37,10 @@ func generatedCount(t *testing.T) int {
 func generatedOptions(seed uint64) consolidation.Options {
 	rng := rand.New(rand.NewPCG(seed, 17))
 	pick := func(vs ...int) int { return vs[rng.IntN(len(vs))] }
+	solver := problemgen.GenerateOptions(seed)
+	if solver.Preferences == packing.BudgetPreferences { // provisioning's policy, refused here
+		solver.Preferences, solver.PreferenceBudget = packing.RespectPreferences, 0
+	}
 	return consolidation.Options{
 		MinPriceImprovement: []float64{0, 0, 0.1, 0.5, 1}[rng.IntN(5)],
 		MinScore:            []float64{0, 0, 0.5, 3}[rng.IntN(4)],
@@ -45,7 +49,7 @@ func generatedOptions(seed uint64) consolidation.Options {
 		MaxSingle:           pick(0, 0, 1, 2),
 		Repack:              rng.IntN(2) == 0,
 		MaxIterations:       pick(0, 1, 8),
-		Solver:              problemgen.GenerateOptions(seed),
+		Solver:              solver,
 	}
 }
 

@@ -66,7 +66,8 @@ type Options struct {
 	// 0 means 200.
 	Repack        bool
 	MaxIterations int
-	// Solver is passed to packing.Solve for every simulation.
+	// Solver is passed to packing.Solve for every simulation; its
+	// Preferences may not be packing.BudgetPreferences.
 	Solver packing.Options
 }
 

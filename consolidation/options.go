@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"math"
+
+	"github.com/nodeplan/nodeplan/packing"
 )
 
 // ErrInvalidOptions is wrapped by the errors Plan, ValidateWith and
@@ -13,8 +15,10 @@ var ErrInvalidOptions = errors.New("invalid consolidation options")
 // Validate reports every invalid option, joined, each wrapping
 // [ErrInvalidOptions] and naming the option: MinPriceImprovement outside
 // 0..1 or NaN, MinScore negative or not finite, a negative MaxCandidates,
-// MaxSingle or MaxIterations, and invalid Solver options (which also wrap
-// packing.ErrInvalidOptions).
+// MaxSingle or MaxIterations, invalid Solver options (which also wrap
+// packing.ErrInvalidOptions), and Solver.Preferences
+// packing.BudgetPreferences (a provisioning policy: each simulation would
+// be a search of many solves whose report no command carries).
 func (o Options) Validate() error {
 	var errs []error
 	bad := func(name, format string, args ...any) {
@@ -36,6 +40,11 @@ func (o Options) Validate() error {
 	}
 	if err := o.Solver.Validate(); err != nil {
 		errs = append(errs, fmt.Errorf("%w: Solver: %w", ErrInvalidOptions, err))
+	}
+	if o.Solver.Preferences == packing.BudgetPreferences {
+		// Each simulation would be a budget search of up to 129 solves
+		// whose per-term report no command carries.
+		bad("Solver.Preferences", "%s is for provisioning; consolidation simulates with Respect or Ignore", o.Solver.Preferences)
 	}
 	return errors.Join(errs...)
 }

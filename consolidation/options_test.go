@@ -99,3 +99,15 @@ func TestPrices(t *testing.T) {
 	}
 	assert.Empty(t, consolidation.VerifyCommands(c.Cluster, r.Commands))
 }
+
+// TestOptionsBudgetPreferences: the budget preference policy is
+// provisioning's; consolidation refuses it by name rather than run a
+// budget search in every simulation.
+func TestOptionsBudgetPreferences(t *testing.T) {
+	err := consolidation.Options{Solver: packing.Options{Preferences: packing.BudgetPreferences, PreferenceBudget: 0.1}}.Validate()
+	require.ErrorIs(t, err, consolidation.ErrInvalidOptions)
+	assert.Contains(t, err.Error(), "Solver.Preferences")
+	for _, p := range []packing.PreferencePolicy{packing.RespectPreferences, packing.IgnorePreferences} {
+		assert.NoError(t, consolidation.Options{Solver: packing.Options{Preferences: p}}.Validate(), p.String())
+	}
+}

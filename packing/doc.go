@@ -114,8 +114,9 @@
 //     starved. The run placing more
 //     pods, then the cheaper, is kept. Where no limit binds nothing runs
 //     again and the plans are the same. The default departs from
-//     Karpenter because nodeplan loses no pod it can place: a pod left
-//     pending is a workload down, and Best already prefers the plan that
+//     Karpenter because a pod left pending is a workload down (it places
+//     no fewer pods than LimitLargestFirst and usually more, though its
+//     reruns are a heuristic, not a proof that no order places more), and Best already prefers the plan that
 //     places more pods to a cheaper one. Best also compares its passes
 //     by the number of pods placed first and only then by price, under
 //     either policy, so it may leave a large pod pending to place several

@@ -35,7 +35,11 @@ const (
 	// greedy order, merging as in its other passes, after the rule's
 	// restarts when the best of its passes leaves a pod out for a limit.
 	// Where no limit binds nothing runs again and the plan is
-	// LimitLargestFirst's, byte for byte.
+	// LimitLargestFirst's, byte for byte. With Options.PriorityOrder the
+	// reruns still put the needy pods first, whatever their priority, and
+	// the run placing more pods wins: a higher-priority pod may then stay
+	// pending so that more lower-priority ones are placed (choose
+	// LimitLargestFirst to keep priority first).
 	LimitMostPods LimitPolicy = iota
 	// LimitLargestFirst is Karpenter's rule: every pass takes the pods in
 	// its own order (Plain's is Karpenter's, largest cpu then memory
@@ -44,7 +48,7 @@ const (
 	LimitLargestFirst
 )
 
-var limitPolicyNames = [...]string{"LimitMostPods", "LimitLargestFirst"}
+var limitPolicyNames = [...]string{"MostPods", "LargestFirst"}
 
 // String returns the policy's name.
 func (p LimitPolicy) String() string { return enum.String(p, "LimitPolicy", limitPolicyNames[:]) }

@@ -141,8 +141,8 @@ func TestLimitPolicyUnchangedWithoutBindingLimits(t *testing.T) {
 }
 
 func TestLimitPolicyString(t *testing.T) {
-	assert.Equal(t, "LimitMostPods", packing.LimitMostPods.String())
-	assert.Equal(t, "LimitLargestFirst", packing.LimitLargestFirst.String())
+	assert.Equal(t, "MostPods", packing.LimitMostPods.String())
+	assert.Equal(t, "LargestFirst", packing.LimitLargestFirst.String())
 	assert.Equal(t, "LimitPolicy(7)", packing.LimitPolicy(7).String())
 	assert.Equal(t, packing.LimitMostPods, packing.Options{}.LimitPolicy, "the zero Options take the default")
 }

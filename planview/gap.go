@@ -10,7 +10,7 @@ import (
 
 // Gap says how far price, the hourly price of a plan's new nodes, lies
 // above b, a certified lower bound on the new nodes of any plan placing
-// the same pods ([bound.ForPlan]): "0.470000 USD/hour — within 12.3 % of
+// the same pods ([bound.ForPlan]): "0.470000 USD/hour — within 12.4 % of
 // the best possible (0.418000 USD/hour lower bound)". It is "" when both
 // are 0 (nothing to launch), and says so when only the bound is 0.
 // currency "" is [instancetypes.DefaultCurrency]. The bound is written

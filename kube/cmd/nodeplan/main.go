@@ -112,8 +112,8 @@
 //
 // Limits: when a NodePool's limits bind, provision --limit-policy
 // most-pods (the default) gives its capacity first to the pods no other
-// NodePool admits, so no pod stays pending that another order would place;
-// largest-first is Karpenter's order, largest cpu then memory first
+// NodePool admits, placing no fewer pods than largest-first and usually
+// more; largest-first is Karpenter's order, largest cpu then memory first
 // (packing.LimitPolicy).
 //
 // Region: --region, else, for the embedded catalogs, the region the nodes

@@ -194,6 +194,9 @@ func provision(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	c.cluster.progress = stderr
 	res, err := plan(c, stdin)
+	if err == nil {
+		err = res.bound()
+	}
 	if err != nil {
 		return fail("provision", err, stdout, stderr)
 	}
@@ -228,6 +231,19 @@ type provisioned struct {
 	plan packing.Plan
 }
 
+// bound adds the plan's gap to its certified lower bound (bound.ForPlan):
+// the line after the table and the report's bound. Only provision prints
+// it; diff, which solves the same plan, does not pay for it.
+func (res *provisioned) bound() error {
+	b, err := bound.ForPlan(res.prob, res.plan, bound.Options{})
+	if err != nil {
+		return err
+	}
+	res.gap = planview.Gap(res.plan.Price, b, res.report.Summary.Currency)
+	res.report.Bound = kube.NewReportBound(b, res.plan.Price)
+	return nil
+}
+
 // plan loads the manifests and the catalog and solves.
 func plan(c config, stdin io.Reader) (provisioned, error) {
 	s, err := load(c, stdin, time.Now)
@@ -251,12 +267,6 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
 	res.report.Preferences = kube.Preferences(opts, &p)
-	b, err := bound.ForPlan(prob, p, bound.Options{})
-	if err != nil {
-		return provisioned{}, err
-	}
-	res.gap = planview.Gap(p.Price, b, prices.currency)
-	res.report.Bound = kube.NewReportBound(b, p.Price)
 	return res, nil
 }
 
