@@ -146,3 +146,55 @@ func TestOptionsValidate(t *testing.T) {
 	_, err = Of(packing.Problem{Pods: []packing.Pod{{Name: ""}}, NodePools: []packing.NodePool{pool("default")}}, Options{})
 	assert.ErrorIs(t, err, packing.ErrInvalidProblem)
 }
+
+// TestOfLimits checks classes whose only fitting types break a pool's
+// limit: they are unplaceable, not held by the seed's cap alone; and a
+// type whose capacity equals what the limit leaves is kept.
+func TestOfLimits(t *testing.T) {
+	small := kind{name: "small", cpu: 2000, mem: 4, pods: 10, priceA: 0.10}
+	big := kind{name: "big", cpu: 4000, mem: 8, pods: 10, priceA: 0.15}
+	tests := []struct {
+		name       string
+		p          packing.Problem
+		lp         float64
+		pods, unpl int
+	}{
+		{
+			// big breaks the 2-core limit: the 3-core pod fits nothing.
+			name: "only type beyond limit", lp: 0.10, pods: 1, unpl: 1,
+			p: packing.Problem{Pods: []packing.Pod{pod("a", 1000, 100), pod("b", 3000, 100)},
+				NodePools: []packing.NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 2000}}},
+				Catalog:   catalog(t, small, big)},
+		},
+		{
+			// 15 cores left by the limit, where 15000/22000·22000 rounds below 15000.
+			name: "type at the limit", lp: 0.20, pods: 1,
+			p: packing.Problem{Pods: []packing.Pod{pod("a", 14000, 100)},
+				NodePools: []packing.NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 15000}}},
+				Catalog: catalog(t, kind{name: "at", cpu: 15000, mem: 8, pods: 10, priceA: 0.20},
+					kind{name: "over", cpu: 22000, mem: 8, pods: 10, priceA: 0.30})},
+		},
+		{
+			// Only the existing node holds a 3-core pod, and only one.
+			name: "existing node outnumbered", lp: 0, pods: 1, unpl: 2,
+			p: packing.Problem{Pods: pods(3, 3000, 100), NodePools: []packing.NodePool{pool("default")},
+				Catalog: catalog(t, small),
+				Nodes: []packing.Node{{Name: "n1", NodePool: "default", InstanceType: "small", Zone: zoneA, Initialized: true,
+					Allocatable: resources.List{CPU: 4000, Memory: 8 * gib, Pods: 10}}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Of(tc.p, Options{})
+			require.NoError(t, err)
+			assert.InDelta(t, tc.lp, b.LP, 1e-6, "LP")
+			assert.True(t, b.Optimal, "converged")
+			assert.Equal(t, tc.pods, b.Pods, "pods")
+			assert.Equal(t, tc.unpl, b.Unplaceable, "unplaceable")
+			plan, err := packing.Solve(tc.p, packing.Options{})
+			require.NoError(t, err)
+			assert.Len(t, plan.Unschedulable, tc.unpl)
+			assert.LessOrEqual(t, b.Dollars, plan.Price.Dollars()*(1+1e-9), "bound above Solve's plan")
+		})
+	}
+}
