@@ -198,3 +198,25 @@ func TestOfLimits(t *testing.T) {
 		})
 	}
 }
+
+// TestExactZeroDimension: a room with none of a dimension the classes do
+// not request (GPU beside general pods) is solved exactly within a small
+// budget; the per-dimension bound must not turn 0 × +Inf into NaN.
+func TestExactZeroDimension(t *testing.T) {
+	m := model{names: []resources.Name{resources.CPU, resources.Memory, resources.Pods, "nvidia.com/gpu"}}
+	y := []float64{}
+	for k := range 6 {
+		m.count = append(m.count, 40)
+		m.req = append(m.req, []int64{int64(300 + 170*k), int64(400+90*k) << 20, 1, 0})
+		m.group = append(m.group, -1)
+		y = append(y, 0.01*float64(3+k)+0.001*float64(k*k))
+	}
+	r := room{alloc: []int64{16000, 64 * gib, 110, 0}, classes: []int32{0, 1, 2, 3, 4, 5}}
+	admits := []bool{true, true, true, true, true, true}
+	work := 1 << 20
+	p := newPricer(&m, y, 2000, &work)
+	_, pat, val, l := p.lagrangeUB(&r, admits)
+	_, _, exact := p.exact(&r, admits, pat, val, l)
+	assert.True(t, exact, "solved within the budget")
+	assert.False(t, math.IsNaN(p.upper(&r, admits)))
+}

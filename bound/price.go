@@ -209,7 +209,9 @@ func (s *search) bound(i int) float64 {
 	}
 	b := lag
 	for d, r := range s.suffix[i] {
-		b = min(b, float64(s.left[d])*r)
+		if !math.IsInf(r, 1) { // an item requesting none of d: d bounds nothing
+			b = min(b, float64(s.left[d])*r)
+		}
 	}
 	return b
 }
