@@ -226,6 +226,7 @@ func (g *colgen) addCut(c cut) bool {
 // smoothing), which moves to whichever certifies more. Both give cuts.
 func (g *colgen) certify(v []float64) []cut {
 	lb, c, cuts := g.evaluate(v)
+	g.rho = c.rho // convergence is v's: a smoothed point's ρ says nothing of it
 	if g.center != nil {
 		mid := make([]float64, len(v))
 		for i := range v {
@@ -243,7 +244,6 @@ func (g *colgen) certify(v []float64) []cut {
 	if lb > g.best {
 		g.best, g.cert = lb, c
 	}
-	g.rho = c.rho
 	slices.SortStableFunc(cuts, func(a, b cut) int { return cmp.Compare(b.ratio, a.ratio) })
 	return cuts[:min(len(cuts), g.o.cutsPerRound())]
 }
