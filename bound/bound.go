@@ -130,13 +130,16 @@ func Of(p packing.Problem, o Options) (Bound, error) {
 // found room for ([packing.Plan.Headroom]); pods it left unschedulable are
 // left out. plan.Price ÷ the bound − 1 ([Bound.Gap]) is then how far plan
 // can be from the cheapest plan placing the same pods. The pod indexes
-// plan names must be p's: an index out of range is an error wrapping
-// [ErrInvalidPlan]. p and plan are not modified.
+// plan names must be p's, each placed once: an index out of range or
+// placed twice is an error wrapping [ErrInvalidPlan]. p and plan are not modified.
 func ForPlan(p packing.Problem, plan packing.Plan, o Options) (Bound, error) {
 	include := make([]bool, len(p.Pods))
 	mark := func(i int) error {
-		if i < 0 || i >= len(p.Pods) {
+		switch {
+		case i < 0 || i >= len(p.Pods):
 			return fmt.Errorf("%w: pod index %d is not in the problem's %d pods", ErrInvalidPlan, i, len(p.Pods))
+		case include[i]:
+			return fmt.Errorf("%w: pod %d (%s/%s) is placed twice", ErrInvalidPlan, i, p.Pods[i].Namespace, p.Pods[i].Name)
 		}
 		include[i] = true
 		return nil
@@ -162,7 +165,7 @@ func ForPlan(p packing.Problem, plan packing.Plan, o Options) (Bound, error) {
 }
 
 // ErrInvalidPlan is wrapped by the error ForPlan returns for a plan that
-// names pods the problem does not have.
+// names pods the problem does not have, or places a pod twice.
 var ErrInvalidPlan = errors.New("bound: invalid plan")
 
 func of(p packing.Problem, include []bool, o Options) (Bound, error) {

@@ -129,6 +129,16 @@ func TestForPlan(t *testing.T) {
 	bad.Bindings = []packing.Binding{{Pod: 99, Node: "x"}}
 	_, err = ForPlan(p, bad, Options{})
 	assert.ErrorIs(t, err, ErrInvalidPlan)
+
+	twice := plan
+	twice.Bindings = []packing.Binding{{Pod: plan.NodeClaims[0].Pods[0], Node: "x"}}
+	_, err = ForPlan(p, twice, Options{})
+	assert.ErrorIs(t, err, ErrInvalidPlan, "a pod bound and in a claim")
+	assert.ErrorContains(t, err, p.Pods[plan.NodeClaims[0].Pods[0]].Name)
+	twice.Bindings = []packing.Binding{{Pod: 0, Node: "x"}, {Pod: 0, Node: "y"}}
+	twice.NodeClaims = nil
+	_, err = ForPlan(p, twice, Options{})
+	assert.ErrorIs(t, err, ErrInvalidPlan, "a pod bound twice")
 }
 
 func TestGap(t *testing.T) {
