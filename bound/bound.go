@@ -32,8 +32,9 @@ type Bound struct {
 	// (no offer of any NodePool, no existing node): left out of the bound.
 	Unplaceable int
 	// Classes is how many classes the pods formed once merged on the grid
-	// (see Options.MaxClasses); Columns how many node configurations
-	// (pool, type, offering) the LP priced.
+	// (see Options.MaxClasses); Columns how many node configurations the
+	// LP priced: (pool, type, set of admitted placement rules), each at
+	// its cheapest offering, after dominated ones are dropped.
 	Classes, Columns int
 	// Iterations is how many rounds the column generation ran; Optimal
 	// says it converged: LP is then the LP's optimum (to 1e-7).
@@ -75,8 +76,8 @@ type Options struct {
 	// MaxClasses caps the classes the LP has: when the pods form more
 	// (distinct requests), requests are rounded down to a coarser grid
 	// (fewer significant bits of cpu, memory and ephemeral storage) until
-	// they form at most MaxClasses per placement rule and group, or the
-	// grid is one bit. 0 means 64; a negative value is invalid.
+	// they form at most MaxClasses classes in all, or the grid is one
+	// bit. 0 means 64; a negative value is invalid.
 	MaxClasses int
 }
 
