@@ -1,6 +1,7 @@
 package bound
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -394,15 +395,7 @@ func (m *model) typeColumns(c *packing.Classes, pl, t int, byRules [][]int32, us
 // column's constraint in the dual is implied by its dominator's, so the
 // bound does not change. Ties keep the first.
 func undominated(cols []column) []column {
-	slices.SortStableFunc(cols, func(a, b column) int {
-		if a.price != b.price {
-			if a.price < b.price {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cols, func(a, b column) int { return cmp.Compare(a.price, b.price) })
 	var out []column
 	for _, c := range cols {
 		if !slices.ContainsFunc(out, func(k column) bool { return dominates(k, c) }) {
