@@ -153,7 +153,9 @@ func TestPropertyCertificate(t *testing.T) {
 	props.TestingRun(t)
 }
 
-// checkCert checks certificate ct of model m, built from c.
+// checkCert checks certificate ct of model m, built from c: every offer
+// of c within its pool's limits (an integer test of its own, not the
+// model's limitUse), whatever columns the model kept.
 func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 	k := len(m.count)
 	y, z := ct.v[:k], ct.v[k:k+m.nz]
@@ -164,9 +166,15 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 		pv := m.pools[pl]
 		for o, off := range pr.Offers {
 			tr := pr.Types[off.Type]
-			use, ok := limitUse(pr, pv, tr)
-			if !ok {
-				continue
+			if slices.ContainsFunc(pr.Limits, func(l resources.Amount) bool { return tr.Capacity.Get(l.Name) > max(l.Value, 0) }) {
+				continue // beyond a limit, in integers as packing charges it
+			}
+			use := make([]float64, len(pv.names))
+			for i, n := range pv.names {
+				use[i] = 1 // the node count
+				if n != packing.LimitNodes {
+					use[i] = float64(tr.Capacity.Get(n)) / pv.scale[i]
+				}
 			}
 			var admitted []int32
 			for j := range k {
