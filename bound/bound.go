@@ -29,7 +29,9 @@ type Bound struct {
 	// Pods is how many pods the bound covers.
 	Pods int
 	// Unplaceable is how many pods of the set no room admits or holds
-	// (no offer of any NodePool, no existing node): left out of the bound.
+	// (no offer of any NodePool of a type within its limits, no existing
+	// node), and those of a class only existing nodes hold beyond what
+	// they hold: left out of the bound.
 	Unplaceable int
 	// Classes is how many classes the pods formed once merged on the grid
 	// (see Options.MaxClasses); Columns how many node configurations the
@@ -37,7 +39,9 @@ type Bound struct {
 	// its cheapest offering, after dominated ones are dropped.
 	Classes, Columns int
 	// Iterations is how many rounds the column generation ran; Optimal
-	// says it converged: LP is then the LP's optimum (to 1e-7).
+	// says it converged: LP is then the LP's optimum (to 1e-7). It is
+	// false when the value rests on the cap the first round puts on every
+	// class's dual: limits or existing nodes cannot hold all the pods.
 	Iterations int
 	Optimal    bool
 }
