@@ -29,14 +29,19 @@ type Bound struct {
 	// Pods is how many pods the bound covers.
 	Pods int
 	// Unplaceable is how many pods of the set no room admits or holds
-	// (no offer of any NodePool, no existing node): left out of the bound.
+	// (no offer of any NodePool of a type within its limits, no existing
+	// node), and those of a class only existing nodes hold beyond what
+	// they hold: left out of the bound.
 	Unplaceable int
 	// Classes is how many classes the pods formed once merged on the grid
-	// (see Options.MaxClasses); Columns how many node configurations
-	// (pool, type, offering) the LP priced.
+	// (see Options.MaxClasses); Columns how many node configurations the
+	// LP priced: (pool, type, set of admitted placement rules), each at
+	// its cheapest offering, after dominated ones are dropped.
 	Classes, Columns int
 	// Iterations is how many rounds the column generation ran; Optimal
-	// says it converged: LP is then the LP's optimum (to 1e-7).
+	// says it converged: LP is then the LP's optimum (to 1e-7). It is
+	// false when the value rests on the cap the first round puts on every
+	// class's dual: limits or existing nodes cannot hold all the pods.
 	Iterations int
 	Optimal    bool
 }
@@ -75,8 +80,8 @@ type Options struct {
 	// MaxClasses caps the classes the LP has: when the pods form more
 	// (distinct requests), requests are rounded down to a coarser grid
 	// (fewer significant bits of cpu, memory and ephemeral storage) until
-	// they form at most MaxClasses per placement rule and group, or the
-	// grid is one bit. 0 means 64; a negative value is invalid.
+	// they form at most MaxClasses classes in all, or the grid is one
+	// bit. 0 means 64; a negative value is invalid.
 	MaxClasses int
 }
 
@@ -130,13 +135,16 @@ func Of(p packing.Problem, o Options) (Bound, error) {
 // found room for ([packing.Plan.Headroom]); pods it left unschedulable are
 // left out. plan.Price ÷ the bound − 1 ([Bound.Gap]) is then how far plan
 // can be from the cheapest plan placing the same pods. The pod indexes
-// plan names must be p's: an index out of range is an error wrapping
-// [ErrInvalidPlan]. p and plan are not modified.
+// plan names must be p's, each placed once: an index out of range or
+// placed twice is an error wrapping [ErrInvalidPlan]. p and plan are not modified.
 func ForPlan(p packing.Problem, plan packing.Plan, o Options) (Bound, error) {
 	include := make([]bool, len(p.Pods))
 	mark := func(i int) error {
-		if i < 0 || i >= len(p.Pods) {
+		switch {
+		case i < 0 || i >= len(p.Pods):
 			return fmt.Errorf("%w: pod index %d is not in the problem's %d pods", ErrInvalidPlan, i, len(p.Pods))
+		case include[i]:
+			return fmt.Errorf("%w: pod %d (%s/%s) is placed twice", ErrInvalidPlan, i, p.Pods[i].Namespace, p.Pods[i].Name)
 		}
 		include[i] = true
 		return nil
@@ -162,7 +170,7 @@ func ForPlan(p packing.Problem, plan packing.Plan, o Options) (Bound, error) {
 }
 
 // ErrInvalidPlan is wrapped by the error ForPlan returns for a plan that
-// names pods the problem does not have.
+// names pods the problem does not have, or places a pod twice.
 var ErrInvalidPlan = errors.New("bound: invalid plan")
 
 func of(p packing.Problem, include []bool, o Options) (Bound, error) {

@@ -129,6 +129,16 @@ func TestForPlan(t *testing.T) {
 	bad.Bindings = []packing.Binding{{Pod: 99, Node: "x"}}
 	_, err = ForPlan(p, bad, Options{})
 	assert.ErrorIs(t, err, ErrInvalidPlan)
+
+	twice := plan
+	twice.Bindings = []packing.Binding{{Pod: plan.NodeClaims[0].Pods[0], Node: "x"}}
+	_, err = ForPlan(p, twice, Options{})
+	assert.ErrorIs(t, err, ErrInvalidPlan, "a pod bound and in a claim")
+	assert.ErrorContains(t, err, p.Pods[plan.NodeClaims[0].Pods[0]].Name)
+	twice.Bindings = []packing.Binding{{Pod: 0, Node: "x"}, {Pod: 0, Node: "y"}}
+	twice.NodeClaims = nil
+	_, err = ForPlan(p, twice, Options{})
+	assert.ErrorIs(t, err, ErrInvalidPlan, "a pod bound twice")
 }
 
 func TestGap(t *testing.T) {
@@ -145,4 +155,78 @@ func TestOptionsValidate(t *testing.T) {
 	assert.ErrorContains(t, err, "MaxClasses")
 	_, err = Of(packing.Problem{Pods: []packing.Pod{{Name: ""}}, NodePools: []packing.NodePool{pool("default")}}, Options{})
 	assert.ErrorIs(t, err, packing.ErrInvalidProblem)
+}
+
+// TestOfLimits checks classes whose only fitting types break a pool's
+// limit: they are unplaceable, not held by the seed's cap alone; and a
+// type whose capacity equals what the limit leaves is kept.
+func TestOfLimits(t *testing.T) {
+	small := kind{name: "small", cpu: 2000, mem: 4, pods: 10, priceA: 0.10}
+	big := kind{name: "big", cpu: 4000, mem: 8, pods: 10, priceA: 0.15}
+	tests := []struct {
+		name       string
+		p          packing.Problem
+		lp         float64
+		pods, unpl int
+	}{
+		{
+			// big breaks the 2-core limit: the 3-core pod fits nothing.
+			name: "only type beyond limit", lp: 0.10, pods: 1, unpl: 1,
+			p: packing.Problem{Pods: []packing.Pod{pod("a", 1000, 100), pod("b", 3000, 100)},
+				NodePools: []packing.NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 2000}}},
+				Catalog:   catalog(t, small, big)},
+		},
+		{
+			// 15 cores left by the limit, where 15000/22000·22000 rounds below 15000.
+			name: "type at the limit", lp: 0.20, pods: 1,
+			p: packing.Problem{Pods: []packing.Pod{pod("a", 14000, 100)},
+				NodePools: []packing.NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 15000}}},
+				Catalog: catalog(t, kind{name: "at", cpu: 15000, mem: 8, pods: 10, priceA: 0.20},
+					kind{name: "over", cpu: 22000, mem: 8, pods: 10, priceA: 0.30})},
+		},
+		{
+			// Only the existing node holds a 3-core pod, and only one.
+			name: "existing node outnumbered", lp: 0, pods: 1, unpl: 2,
+			p: packing.Problem{Pods: pods(3, 3000, 100), NodePools: []packing.NodePool{pool("default")},
+				Catalog: catalog(t, small),
+				Nodes: []packing.Node{{Name: "n1", NodePool: "default", InstanceType: "small", Zone: zoneA, Initialized: true,
+					Allocatable: resources.List{CPU: 4000, Memory: 8 * gib, Pods: 10}}}},
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b, err := Of(tc.p, Options{})
+			require.NoError(t, err)
+			assert.InDelta(t, tc.lp, b.LP, 1e-6, "LP")
+			assert.True(t, b.Optimal, "converged")
+			assert.Equal(t, tc.pods, b.Pods, "pods")
+			assert.Equal(t, tc.unpl, b.Unplaceable, "unplaceable")
+			plan, err := packing.Solve(tc.p, packing.Options{})
+			require.NoError(t, err)
+			assert.Len(t, plan.Unschedulable, tc.unpl)
+			assert.LessOrEqual(t, b.Dollars, plan.Price.Dollars()*(1+1e-9), "bound above Solve's plan")
+		})
+	}
+}
+
+// TestExactZeroDimension: a room with none of a dimension the classes do
+// not request (GPU beside general pods) is solved exactly within a small
+// budget; the per-dimension bound must not turn 0 × +Inf into NaN.
+func TestExactZeroDimension(t *testing.T) {
+	m := model{names: []resources.Name{resources.CPU, resources.Memory, resources.Pods, "nvidia.com/gpu"}}
+	y := []float64{}
+	for k := range 6 {
+		m.count = append(m.count, 40)
+		m.req = append(m.req, []int64{int64(300 + 170*k), int64(400+90*k) << 20, 1, 0})
+		m.group = append(m.group, -1)
+		y = append(y, 0.01*float64(3+k)+0.001*float64(k*k))
+	}
+	r := room{alloc: []int64{16000, 64 * gib, 110, 0}, classes: []int32{0, 1, 2, 3, 4, 5}}
+	admits := []bool{true, true, true, true, true, true}
+	work := 1 << 20
+	p := newPricer(&m, y, 2000, &work)
+	_, pat, val, l := p.lagrangeUB(&r, admits)
+	_, _, exact := p.exact(&r, admits, pat, val, l)
+	assert.True(t, exact, "solved within the budget")
+	assert.False(t, math.IsNaN(p.upper(&r, admits)))
 }

@@ -45,13 +45,23 @@ func (m *model) singlePod(k int32) float64 {
 	return best
 }
 
-func (m *model) fitsOne(k int32, alloc []int64) bool {
+// fitsOne reports whether alloc holds one pod of class k.
+func (m *model) fitsOne(k int32, alloc []int64) bool { return m.holds(k, alloc) > 0 }
+
+// holds is how many pods of class k alloc holds, alone and whatever the
+// class's count (math.MaxInt64 for a class requesting nothing); 0 when a
+// dimension is short, one it does not request included.
+func (m *model) holds(k int32, alloc []int64) int64 {
+	n := int64(math.MaxInt64)
 	for d, r := range m.req[k] {
-		if r > alloc[d] {
-			return false
+		switch {
+		case r > alloc[d]:
+			return 0
+		case r > 0:
+			n = min(n, alloc[d]/r)
 		}
 	}
-	return true
+	return n
 }
 
 // groupSum is group g's certificate.

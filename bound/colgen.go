@@ -34,7 +34,8 @@ type colgen struct {
 	best  float64
 	iters int
 	done  bool    // converged: no column prices above its cost
-	rho   float64 // the last round's ρ
+	rho   float64 // the ρ of the last round's restricted optimum
+	top   float64 // the seed caps every y at 16·top
 	// center is the dual point that certified best so far.
 	center []float64
 	// cert is the best certificate: the dual point (y, z, restricted w),
@@ -96,7 +97,7 @@ func (g *colgen) run() {
 			continue
 		}
 		if added == 0 {
-			g.done = g.rho <= 1+cutTol
+			g.done = g.rho <= 1+cutTol && !g.capped(v)
 			return
 		}
 	}
@@ -125,6 +126,7 @@ func (g *colgen) seed() {
 	for _, c := range g.m.cols {
 		top = max(top, c.price)
 	}
+	g.top = top
 	for j := range k {
 		coef := make([]float64, g.nv())
 		coef[j] = 1 / (16 * top)
@@ -150,6 +152,27 @@ func (g *colgen) seed() {
 			g.addCut(cut{col: at, node: -1, pattern: pat})
 		}
 	}
+}
+
+// capped reports whether v's value rests on the seed's cap: some y is at
+// it, and halving those y certifies less. The LP is then infeasible
+// (limits or existing nodes cannot hold every pod) and v is not its
+// optimum; a y at its cap that the value does not depend on (degenerate)
+// does not count.
+func (g *colgen) capped(v []float64) bool {
+	low := slices.Clone(v)
+	at := false
+	for j := range g.m.count {
+		if v[j] >= 16*g.top*(1-cutTol) {
+			low[j], at = v[j]/2, true
+		}
+	}
+	if !at {
+		return false
+	}
+	lb, _, _ := g.evaluate(v)
+	lbLow, _, _ := g.evaluate(low)
+	return lbLow < lb*(1-cutTol)
 }
 
 // addCut adds the dual constraint of a pattern, scaled to right-hand side
@@ -203,6 +226,7 @@ func (g *colgen) addCut(c cut) bool {
 // smoothing), which moves to whichever certifies more. Both give cuts.
 func (g *colgen) certify(v []float64) []cut {
 	lb, c, cuts := g.evaluate(v)
+	g.rho = c.rho // convergence is v's: a smoothed point's ρ says nothing of it
 	if g.center != nil {
 		mid := make([]float64, len(v))
 		for i := range v {
@@ -220,7 +244,6 @@ func (g *colgen) certify(v []float64) []cut {
 	if lb > g.best {
 		g.best, g.cert = lb, c
 	}
-	g.rho = c.rho
 	slices.SortStableFunc(cuts, func(a, b cut) int { return cmp.Compare(b.ratio, a.ratio) })
 	return cuts[:min(len(cuts), g.o.cutsPerRound())]
 }

@@ -41,7 +41,9 @@
 // requests are rounded down to a coarser grid (fewer significant bits)
 // until the classes are few enough; a smaller pod never costs more, so
 // the bound holds. Pods no room admits or holds ([Bound.Unplaceable]) are
-// left out. [Of] assumes every other pod is placed; when binding limits
+// left out: a type beyond its pool's limits (compared in integers, as
+// Solve charges them) holds none, and a class only existing nodes hold
+// keeps at most as many pods as they hold. [Of] assumes every other pod is placed; when binding limits
 // leave pods unschedulable in any plan, compare a plan with [ForPlan],
 // which bounds the pods that plan placed.
 //

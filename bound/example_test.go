@@ -39,10 +39,12 @@ func ExampleOf() {
 	if err != nil {
 		panic(err)
 	}
+	lower := b.Price()
+	lower -= lower % 1000 // floored to the micro-unit Amount prints: still a lower bound
 	fmt.Printf("$%s/h — within %.1f %% of the best possible ($%s/h lower bound)\n",
-		plan.Price.Amount(), 100*b.Gap(plan.Price), b.Price().Amount())
+		plan.Price.Amount(), 100*b.Gap(plan.Price), lower.Amount())
 	fmt.Println("optimal LP:", b.Optimal)
 	// Output:
-	// $0.280000/h — within 3.7 % of the best possible ($0.270000/h lower bound)
+	// $0.280000/h — within 3.7 % of the best possible ($0.269999/h lower bound)
 	// optimal LP: true
 }

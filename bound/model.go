@@ -1,6 +1,7 @@
 package bound
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -105,7 +106,33 @@ func build(c *packing.Classes, include []bool, o Options) model {
 	merged := m.merge(c, keep, counts, o.maxClasses())
 	m.columns(c, merged)
 	m.existing(c, merged)
+	m.clampExisting()
 	return m
+}
+
+// clampExisting caps each class no column holds a pod of at what the
+// existing nodes admitting it hold (each alone): no plan places more, so
+// the rest count as unplaceable; otherwise the LP would be infeasible
+// and its dual held only by the seed's cap.
+func (m *model) clampExisting() {
+	p := newPricer(m, make([]float64, len(m.count)), 0, new(int))
+	for k := range m.count {
+		if slices.ContainsFunc(m.cols, func(c column) bool { return m.sets[c.set][k] && m.fitsOne(int32(k), c.alloc) }) {
+			continue
+		}
+		held := 0.0
+		for _, n := range m.nodes {
+			if m.sets[n.set][k] {
+				held += float64(p.fit(int32(k), n.alloc))
+			}
+		}
+		if held < m.count[k] {
+			drop := int(m.count[k] - held)
+			m.count[k] -= float64(drop)
+			m.skip += drop
+			m.pods -= drop
+		}
+	}
 }
 
 // dimensions are cpu, memory, ephemeral storage and pods, then the
@@ -145,12 +172,13 @@ func anyRoom(c *packing.Classes) []bool {
 }
 
 // fitsSomewhere reports whether one pod of class k fits some admitting
-// offer's type or node.
+// offer's type within its pool's limits, or node.
 func fitsSomewhere(c *packing.Classes, k int, names []resources.Name) bool {
 	cl := c.Classes[k]
 	for pl, room := range c.Pools {
 		for o, off := range room.Offers {
-			if room.NodesLeft > 0 && c.Admits(cl.Rules, pl, o) && cl.Requests.Fits(room.Types[off.Type].Alloc) {
+			tr := room.Types[off.Type]
+			if room.NodesLeft > 0 && c.Admits(cl.Rules, pl, o) && withinLimits(room, tr) && cl.Requests.Fits(tr.Alloc) {
 				return true
 			}
 		}
@@ -289,19 +317,30 @@ func (m *model) poolVars(pr packing.PoolRoom) poolVars {
 // limitUse is what one node of type tr charges each limit variable,
 // scaled; false when one node alone exceeds a limit.
 func limitUse(pr packing.PoolRoom, pv poolVars, tr packing.TypeRoom) ([]float64, bool) {
+	if !withinLimits(pr, tr) {
+		return nil, false
+	}
 	use := make([]float64, len(pv.rhs))
 	for i, n := range pv.names {
 		if n == packing.LimitNodes {
 			use[i] = 1
 			continue
 		}
-		v := tr.Capacity.Get(n)
-		if float64(v) > pv.rhs[i]*pv.scale[i] {
-			return nil, false
-		}
-		use[i] = float64(v) / pv.scale[i]
+		use[i] = float64(tr.Capacity.Get(n)) / pv.scale[i]
 	}
 	return use, true
+}
+
+// withinLimits reports whether one node of type tr fits what pr's limits
+// leave, in integers as packing charges them (a capacity equal to what is
+// left fits).
+func withinLimits(pr packing.PoolRoom, tr packing.TypeRoom) bool {
+	for _, lim := range pr.Limits {
+		if tr.Capacity.Get(lim.Name) > max(lim.Value, 0) {
+			return false
+		}
+	}
+	return true
 }
 
 // classesByRules lists the merged classes of each placement rules.
@@ -356,15 +395,7 @@ func (m *model) typeColumns(c *packing.Classes, pl, t int, byRules [][]int32, us
 // column's constraint in the dual is implied by its dominator's, so the
 // bound does not change. Ties keep the first.
 func undominated(cols []column) []column {
-	slices.SortStableFunc(cols, func(a, b column) int {
-		if a.price != b.price {
-			if a.price < b.price {
-				return -1
-			}
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(cols, func(a, b column) int { return cmp.Compare(a.price, b.price) })
 	var out []column
 	for _, c := range cols {
 		if !slices.ContainsFunc(out, func(k column) bool { return dominates(k, c) }) {

@@ -49,12 +49,7 @@ func (p *pricer) fit(k int32, alloc []int64) int64 {
 	if p.m.group[k] >= 0 {
 		n = 1
 	}
-	for d, r := range p.m.req[k] {
-		if r > 0 {
-			n = min(n, alloc[d]/r)
-		}
-	}
-	return max(n, 0)
+	return min(n, p.m.holds(k, alloc))
 }
 
 // upper is an upper bound on what room r's pods are worth at y: the least
@@ -209,7 +204,9 @@ func (s *search) bound(i int) float64 {
 	}
 	b := lag
 	for d, r := range s.suffix[i] {
-		b = min(b, float64(s.left[d])*r)
+		if !math.IsInf(r, 1) { // an item requesting none of d: d bounds nothing
+			b = min(b, float64(s.left[d])*r)
+		}
 	}
 	return b
 }

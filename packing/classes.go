@@ -119,7 +119,8 @@ func GroupClasses(p Problem) (Classes, error) {
 	r := newRun(s, passSpec{}, nil, nil)
 	var c Classes
 	c.Pools = poolRooms(r)
-	c.Nodes = nodeRooms(r)
+	var nodes []*nodeT
+	c.Nodes, nodes = nodeRooms(r)
 	places := map[string]int{}
 	byKey := map[string]int{}
 	for i := range s.pods {
@@ -129,7 +130,7 @@ func GroupClasses(p Problem) (Classes, error) {
 		if !ok {
 			pi = len(c.admit)
 			places[pk] = pi
-			a, n := admission(r, c.Pools, info)
+			a, n := admission(r, nodes, c.Pools, info)
 			c.admit, c.onNode = append(c.admit, a), append(c.onNode, n)
 		}
 		g := hostGroup(s, info)
@@ -168,9 +169,9 @@ func hostGroup(s *static, info *podInfo) int {
 	return -1
 }
 
-// admission is, per pool, the offers of rooms a pod admits, and the nodes
-// of r.
-func admission(r *run, rooms []PoolRoom, info *podInfo) ([]bitset.Set, bitset.Set) {
+// admission is, per pool, the offers of rooms a pod admits, and which of
+// nodes (r's, as nodeRooms orders them) it admits.
+func admission(r *run, nodes []*nodeT, rooms []PoolRoom, info *podInfo) ([]bitset.Set, bitset.Set) {
 	tols := tolerateSoft(info.pod.Tolerations)
 	per := make([]bitset.Set, len(r.s.pools))
 	for pi, pl := range r.s.pools {
@@ -188,13 +189,13 @@ func admission(r *run, rooms []PoolRoom, info *podInfo) ([]bitset.Set, bitset.Se
 			}
 		}
 	}
-	nodes := bitset.New(len(r.nodes))
-	for ni, nd := range r.nodes {
+	admits := bitset.New(len(nodes))
+	for ni, nd := range nodes {
 		if requirements.Tolerates(tols, nd.taints) == nil && slices.ContainsFunc(info.alts, func(a requirements.Set) bool { return a.Satisfied(nd.labels) }) {
-			nodes.Add(ni)
+			admits.Add(ni)
 		}
 	}
-	return per, nodes
+	return per, admits
 }
 
 // poolRooms lists the compiled pools, with what their limits leave.
@@ -221,12 +222,15 @@ func poolRooms(r *run) []PoolRoom {
 	return out
 }
 
-// nodeRooms lists the nodes that take pods with their free room, by name.
-func nodeRooms(r *run) []NodeRoom {
-	slices.SortStableFunc(r.nodes, func(a, b *nodeT) int { return cmp.Compare(a.n.Name, b.n.Name) })
-	out := make([]NodeRoom, len(r.nodes))
-	for i, nd := range r.nodes {
+// nodeRooms lists the nodes that take pods with their free room, by name,
+// and those nodes in that order; r.nodes keeps its order (r.free is built
+// over it).
+func nodeRooms(r *run) ([]NodeRoom, []*nodeT) {
+	nodes := slices.Clone(r.nodes)
+	slices.SortStableFunc(nodes, func(a, b *nodeT) int { return cmp.Compare(a.n.Name, b.n.Name) })
+	out := make([]NodeRoom, len(nodes))
+	for i, nd := range nodes {
 		out[i] = NodeRoom{Name: nd.n.Name, Free: nd.free}
 	}
-	return out
+	return out, nodes
 }
