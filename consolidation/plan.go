@@ -272,7 +272,9 @@ func (s *state) underutilized() []candidate {
 
 // multiNode binary-searches the prefixes of the candidates (within budget,
 // at most MaxCandidates) for the longest that can be deleted or replaced
-// by one cheaper node, as Karpenter's firstNConsolidationOption.
+// by one cheaper node, as Karpenter's firstNConsolidationOption. A prefix
+// whose pods room shows cannot fit the other nodes and one cheaper node
+// fails without a simulation.
 func (s *state) multiNode() (*Command, error) {
 	budget, err := s.budgets(disruption.Underutilized)
 	if err != nil {
@@ -285,8 +287,14 @@ func (s *state) multiNode() (*Command, error) {
 	lo, hi := 1, min(len(cands)-1, s.o.maxCandidates()-1)
 	var best *Command
 	seq, named := s.seq, s.seq
+	measured := false
 	for lo <= hi {
 		mid := (lo + hi) / 2
+		s.measureRoom(&measured)
+		if !s.room.fitsOne(s, cands[:mid+1], s.threshold(sumPrice(cands[:mid+1]))) {
+			hi = mid - 1 // room shows the simulation would fail
+			continue
+		}
 		s.seq = seq // every try names its claims from the same number
 		cmd, why := s.compute(cands[:mid+1], MultiNode, false)
 		if why == nil {
