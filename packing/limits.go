@@ -90,8 +90,14 @@ func (u *usage) charge(pi int, pl *pool, from, to int) {
 // claims have pods, so both types are set.
 func (u *usage) join(pi int, pl *pool, a, b, to int) {
 	u.charge(pi, pl, a, to)
-	for i, capB := range pl.capLim[b] {
-		u.committed[pi][i] -= capB
+	u.close(pi, pl, b)
+}
+
+// close counts one claim of pool pl (index pi), counted at type t, no
+// more: merge joined it into another, or refill placed its pods elsewhere.
+func (u *usage) close(pi int, pl *pool, t int) {
+	for i, capT := range pl.capLim[t] {
+		u.committed[pi][i] -= capT
 	}
 	u.nodes[pi]--
 }

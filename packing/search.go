@@ -94,7 +94,8 @@ type passSpec struct {
 	needs *needOrder // LimitMostPods's rerun order (limitpolicy.go), or nil
 }
 
-// runPass runs one pass of Best: place every pod, then merge claims. m
+// runPass runs one pass of Best: place every pod, then merge claims and,
+// for the cost-aware rule, refill (refill.go). m
 // and sc are the goroutine's memo and scratch, handed on to its next pass.
 func (s *static) runPass(spec passSpec, m *memo, sc *scratch) pass {
 	if s.fault != nil {
@@ -103,6 +104,9 @@ func (s *static) runPass(spec passSpec, m *memo, sc *scratch) pass {
 	r := newRun(s, spec, m, sc)
 	r.solve()
 	r.merge()
+	if spec.cost {
+		r.refill()
+	}
 	return pass{r: r, st: r.settle()}
 }
 

@@ -18,7 +18,9 @@ type Strategy uint8
 const (
 	// Best runs Plain and CostAware, each followed by its seeded restarts
 	// (Options.Restarts); after every pass it merges pairs of claims that
-	// one node holds for no more than the two. It returns the best plan of
+	// one node holds for no more than the two, and after a cost-aware pass
+	// it removes claims whose pods fit the others' room (refill). It
+	// returns the best plan of
 	// all: more pods placed, then the lower price (with NodeOverhead),
 	// then Plain's, then the earlier pass. It never costs more than Plain.
 	Best Strategy = iota
