@@ -40,9 +40,12 @@ func TestGenericAWS(t *testing.T) {
 	t.Logf("nodes=%d price=%s", len(plan.NodeClaims), plan.Price)
 }
 
+// BenchmarkStrategyGeneric solves the generic AWS workload of 20,000 pods
+// with each strategy: Plain and CostAware alone, and Best (the default:
+// both, merged, refilled, and the second greedy order past 1,024 pods).
 func BenchmarkStrategyGeneric(b *testing.B) {
 	p := genericAWS(b, 20000)
-	for _, s := range []packing.Strategy{packing.Plain, packing.CostAware} {
+	for _, s := range []packing.Strategy{packing.Plain, packing.CostAware, packing.Best} {
 		b.Run(fmt.Sprintf("workload=generic-aws/pods=20000/strategy=%s", s), func(b *testing.B) {
 			benchSolve(b, p, packing.Options{Strategy: s})
 		})
