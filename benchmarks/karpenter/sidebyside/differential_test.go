@@ -578,8 +578,8 @@ func priceTolerance(a, b Result) float64 {
 //     same before refill (b176444); some Karpenter runs place all 367
 //     (in 24 runs: best $69.06/h on 15 nodes), so the CI run of
 //     2026-12-04 whose 8 runs found one failed. It was counted fixed by
-//     the own-zone rerun against the runs seen then; whether nodeplan's
-//     plan changed since or those runs never placed 367 is not known.
+//     the own-zone rerun (4a0df98), where nodeplan already placed 363:
+//     the Karpenter runs seen then placed fewer.
 //   - 22, 97, 162, 217 (17 to 34 zone-spread pods): every pod is placed,
 //     so no limit binds in packing's sense and no rerun runs; the limited
 //     pool's capacity goes to small nodes in every zone (162: three of
