@@ -288,9 +288,9 @@ func (s *state) multiNode() (*Command, error) {
 	var best *Command
 	seq, named := s.seq, s.seq
 	measured := false
+	s.measureRoom(&measured)
 	for lo <= hi {
 		mid := (lo + hi) / 2
-		s.measureRoom(&measured)
 		if !s.room.fitsOne(s, cands[:mid+1], s.threshold(sumPrice(cands[:mid+1]))) {
 			hi = mid - 1 // room shows the simulation would fail
 			continue

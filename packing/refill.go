@@ -32,22 +32,12 @@ func (r *run) refill() {
 	if len(cands) == 0 {
 		return
 	}
-	// merge changed claims' room and compact their ids without the index:
-	// index them afresh.
-	r.slack = newSlackIndex()
-	for _, c := range r.claims {
-		if !c.gone && c.typed() {
-			r.slack.insert(c)
-		}
-	}
+	r.reindexSlack()
 	plan := make([]*claim, 0, 64)
 	removed := false
 	for _, b := range cands {
 		if r.s.halted() {
 			break
-		}
-		if b.gone || !r.allFree(b) {
-			continue
 		}
 		plan = r.homesFor(b, plan[:0])
 		if plan == nil {
@@ -63,11 +53,12 @@ func (r *run) refill() {
 }
 
 // refillable lists the claims refill may remove, cheapest first (by the
-// price the pass counts them at), ties by position.
+// price the pass counts them at), ties by position. A claim keeps its type
+// and only gains free pods while refill runs, so the list stays true.
 func (r *run) refillable() []*claim {
 	var out []*claim
 	for _, c := range r.claims {
-		if !c.gone && len(c.pods) > 0 && !c.pl.minValues && r.mergeable(c) {
+		if !c.gone && len(c.pods) > 0 && !c.pl.minValues && r.mergeable(c) && r.allFree(c) {
 			out = append(out, c)
 		}
 	}
@@ -149,14 +140,13 @@ func (r *run) dissolve(b *claim, homes []*claim) {
 // the order of placement.
 func (r *run) dedupOrder() {
 	seen := make([]bool, len(r.s.pods))
-	out := r.order[:len(r.order)]
-	k := len(out)
-	for j := len(r.order) - 1; j >= 0; j-- {
+	k := len(r.order)
+	for j := len(r.order) - 1; j >= 0; j-- { // k ≥ j: each kept pod moves right
 		if i := r.order[j]; !seen[i] {
 			seen[i] = true
 			k--
-			out[k] = i
+			r.order[k] = i
 		}
 	}
-	r.order = append(r.order[:0], out[k:]...)
+	r.order = append(r.order[:0], r.order[k:]...)
 }

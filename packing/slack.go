@@ -44,6 +44,18 @@ func (s *slackIndex) remove(c *claim) {
 	}
 }
 
+// reindexSlack indexes the run's open claims afresh: merge and compact
+// change claims' room and ids without the index, which only placing and
+// refill read.
+func (r *run) reindexSlack() {
+	r.slack = newSlackIndex()
+	for _, c := range r.claims {
+		if !c.gone && c.typed() {
+			r.slack.insert(c)
+		}
+	}
+}
+
 // ascendFrom visits claims with at least cpu and mem left, least cpu room
 // first, while visit returns true. Each claim passed over for memory counts
 // against visits, which ascendFrom decrements.
