@@ -44,6 +44,21 @@ type Bound struct {
 	// class's dual: limits or existing nodes cannot hold all the pods.
 	Iterations int
 	Optimal    bool
+	// Configurations are the node configurations the last restricted LP's
+	// solution uses, summed per NodePool and instance type, by pool then
+	// type: a guide for a search (package guide uses it), not part of the
+	// certificate. Unless Optimal they are of a restricted LP, which may
+	// leave pods to the artificial columns that cap the duals; and the
+	// pods are merged classes, so that a configuration is not always a
+	// feasible node.
+	Configurations []Configuration
+}
+
+// Configuration is a NodePool's instance type and how many of its nodes
+// the LP's solution launches: fractional, as an LP's solution is.
+type Configuration struct {
+	NodePool, Type string
+	Nodes          float64
 }
 
 // Price is the bound as a Price, rounded down so that it stays a lower
@@ -185,7 +200,7 @@ func of(p packing.Problem, include []bool, o Options) (Bound, error) {
 	g := &colgen{m: &m, o: o}
 	g.run()
 	b := Bound{LP: g.best, Pods: m.pods, Unplaceable: m.skip, Classes: len(m.count), Columns: len(m.cols),
-		Iterations: g.iters, Optimal: g.done}
+		Iterations: g.iters, Optimal: g.done, Configurations: g.configurations(c.Pools)}
 	b.SinglePod, b.AntiAffinity = m.cheap()
 	b.Dollars = max(b.LP, b.SinglePod, b.AntiAffinity)
 	return b, nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/nodeplan/nodeplan/packing"
 )
 
 // Safety margins of the certificate: every priced value is inflated by
@@ -48,6 +50,8 @@ type colgen struct {
 	// column generation (Options.searchWork): once spent, columns are
 	// priced by their Lagrangian bound alone.
 	work int
+	// rows are the tableau's rows in order: a cap (col and node -1) or a cut.
+	rows []cut
 }
 
 func (g *colgen) nv() int { return len(g.m.count) + g.m.nz + len(g.m.nodes) }
@@ -131,6 +135,7 @@ func (g *colgen) seed() {
 		coef := make([]float64, g.nv())
 		coef[j] = 1 / (16 * top)
 		g.tab.addRow(coef, 1)
+		g.rows = append(g.rows, cut{col: -1, node: -1})
 	}
 	p := newPricer(g.m, make([]float64, k), 0, new(int))
 	for j := range k {
@@ -184,6 +189,7 @@ func (g *colgen) addCut(c cut) bool {
 		return false
 	}
 	g.seen[key] = true
+	g.rows = append(g.rows, c)
 	coef := make([]float64, g.nv())
 	k := len(g.m.count)
 	if c.node >= 0 {
@@ -356,4 +362,34 @@ func (g *colgen) nodeValue(p *pricer, n int, w float64) (float64, *cut) {
 		return ub, &cut{col: -1, node: n, pattern: pat, ratio: 1 + val - w}
 	}
 	return ub, nil
+}
+
+// configurations reads the restricted LP's primal solution off the
+// tableau: a row's multiplier is minus its slack's reduced cost, which
+// for a column's cut (scaled to right-hand side 1) is price·x. Rows of
+// the same pool and type are summed.
+func (g *colgen) configurations(pools []packing.PoolRoom) []Configuration {
+	if g.tab == nil {
+		return nil
+	}
+	nodes := map[[2]string]float64{}
+	for i, r := range g.rows {
+		if r.col < 0 {
+			continue
+		}
+		u := -g.tab.obj[g.tab.nv+i]
+		col := &g.m.cols[r.col]
+		if u <= pivotTol || col.price <= 0 {
+			continue
+		}
+		nodes[[2]string{pools[col.pool].Name, col.typ}] += u / col.price
+	}
+	out := make([]Configuration, 0, len(nodes))
+	for k, n := range nodes {
+		out = append(out, Configuration{NodePool: k[0], Type: k[1], Nodes: n})
+	}
+	slices.SortFunc(out, func(a, b Configuration) int {
+		return cmp.Or(cmp.Compare(a.NodePool, b.NodePool), cmp.Compare(a.Type, b.Type))
+	})
+	return out
 }

@@ -44,7 +44,11 @@ func ExampleOf() {
 	fmt.Printf("$%s/h — within %.1f %% of the best possible ($%s/h lower bound)\n",
 		plan.Price.Amount(), 100*b.Gap(plan.Price), lower.Amount())
 	fmt.Println("optimal LP:", b.Optimal)
+	for _, c := range b.Configurations {
+		fmt.Printf("the LP launches %.2f nodes of %s/%s\n", c.Nodes, c.NodePool, c.Type)
+	}
 	// Output:
 	// $0.280000/h — within 3.7 % of the best possible ($0.269999/h lower bound)
 	// optimal LP: true
+	// the LP launches 1.50 nodes of default/large
 }

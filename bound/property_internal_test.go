@@ -117,7 +117,7 @@ func TestPropertyDeterministic(t *testing.T) {
 		a, errA := Of(s.Problem, Options{})
 		b, errB := Of(s.Problem, Options{MaxIterations: 40})
 		switch {
-		case fmt.Sprint(errA) != fmt.Sprint(errB) || a != b:
+		case fmt.Sprint(errA) != fmt.Sprint(errB) || !reflect.DeepEqual(a, b):
 			return fmt.Sprintf("seed %d: %+v (%v) then %+v (%v)", s.Seed, a, errA, b, errB)
 		case !reflect.DeepEqual(before, s.Problem):
 			return fmt.Sprintf("seed %d: the problem changed", s.Seed)
@@ -125,6 +125,44 @@ func TestPropertyDeterministic(t *testing.T) {
 		return ""
 	}, problemgen.GenSeeded(problemgen.Size{})))
 	props.TestingRun(t)
+}
+
+// TestPropertyConfigurations: the LP's configurations name a NodePool of
+// the problem and an instance type of its catalog, once each, in order,
+// with a positive, finite number of nodes.
+func TestPropertyConfigurations(t *testing.T) {
+	props := properties(t, 2103, 100)
+	props.Property("configurations are the problem's pools and types", prop.ForAll(func(s problemgen.Seeded) string {
+		b, err := Of(s.Problem, Options{})
+		if err != nil {
+			return ""
+		}
+		return checkConfigurations(s.Problem, b.Configurations)
+	}, problemgen.GenSeeded(problemgen.Size{})))
+	props.TestingRun(t)
+}
+
+func checkConfigurations(p packing.Problem, cs []Configuration) string {
+	for i, c := range cs {
+		at := slices.IndexFunc(p.NodePools, func(np packing.NodePool) bool { return np.Name == c.NodePool })
+		if at < 0 {
+			return fmt.Sprintf("configuration %d: no NodePool %q", i, c.NodePool)
+		}
+		cat := p.Catalog
+		if p.NodePools[at].Catalog != nil {
+			cat = p.NodePools[at].Catalog
+		}
+		if _, ok := cat.Get(c.Type); !ok {
+			return fmt.Sprintf("configuration %d: NodePool %q has no type %q", i, c.NodePool, c.Type)
+		}
+		if !(c.Nodes > 0) || math.IsInf(c.Nodes, 0) {
+			return fmt.Sprintf("configuration %d: %v nodes", i, c.Nodes)
+		}
+		if i > 0 && (cs[i-1].NodePool > c.NodePool || cs[i-1].NodePool == c.NodePool && cs[i-1].Type >= c.Type) {
+			return fmt.Sprintf("configurations %d and %d are out of order", i-1, i)
+		}
+	}
+	return ""
 }
 
 // TestPropertyCertificate re-checks the certificate independently of the
