@@ -28,6 +28,16 @@ type ReportBound struct {
 	// they formed.
 	Pods    int `json:"pods"`
 	Classes int `json:"classes"`
+	// Guided is what provision --guided did (package guide); absent
+	// without it.
+	Guided *ReportGuided `json:"guided,omitempty"`
+}
+
+// ReportGuided is what a guided solve (package guide's Solve) did: whether its
+// plan was taken, and the price of the plan the search found alone.
+type ReportGuided struct {
+	Taken           bool    `json:"taken"`
+	UnguidedPerHour float64 `json:"unguidedPricePerHour"`
 }
 
 // NewReportBound describes b, a bound of a plan whose new nodes cost

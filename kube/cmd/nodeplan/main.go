@@ -7,7 +7,7 @@
 //	nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
 //	      [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
 //	      [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
-//	      [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first]
+//	      [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first] [--guided]
 //	      [--then-consolidate [--now RFC3339] [--spot-to-spot]]
 //	nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
 //	nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -108,7 +108,12 @@
 // bound certified by package bound (bound.ForPlan: the configuration LP
 // of the pods the plan placed; see its doc for what it relaxes); -o json
 // has it as bound{pricePerHour, lowerBoundPerHour, gap, optimal, pods,
-// classes}.
+// classes}. provision --guided (package guide) solves again with each
+// NodePool narrowed to the instance types the bound's LP launches and
+// keeps that plan when it is cheaper, leaves out the same pods and passes
+// the checker (packing/verify); a second line says which plan it kept and
+// what the search alone found, and the JSON bound has guided{taken,
+// unguidedPricePerHour}. Its NodeClaims list fewer types to fall back on.
 //
 // Limits: when a NodePool's limits bind, provision --limit-policy
 // most-pods (the default) gives its capacity first to the pods no other

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/bound"
+	"github.com/nodeplan/nodeplan/guide"
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/kube"
 	"github.com/nodeplan/nodeplan/packing"
@@ -31,7 +32,7 @@ usage:
   nodeplan provision [-f FILE|DIR... [-R]] [--catalog aws|azure|PATH] [--region R]
         [--zones Z,...] [--prices FILE] [--capacity-types on-demand,spot,reserved]
         [--spot-discount F] [-o table|wide|json|yaml] [--no-headers]
-        [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first]
+        [--preferences respect|ignore|within=F] [--limit-policy most-pods|largest-first] [--guided]
         [--then-consolidate [--now RFC3339] [--spot-to-spot]]
   nodeplan consolidate [-f FILE|DIR... [-R]] [--now RFC3339] [--spot-to-spot] [catalog flags] [-o table|json]
   nodeplan drift [-f FILE|DIR... [-R]] [--now RFC3339] [--expire-grace D] [catalog flags] [-o table|json]
@@ -114,6 +115,8 @@ type config struct {
 	preferences preferencesFlag
 	// limitPolicy is provision's --limit-policy (see limitpolicy.go).
 	limitPolicy limitPolicyFlag
+	// guided is provision's --guided: solve with package guide.
+	guided bool
 
 	prices, capacityTypes string // see catalog.go
 
@@ -151,6 +154,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
 		fs.Var(&c.preferences, "preferences", "preferred affinities and ScheduleAnyway spreads: respect (Karpenter's default), ignore, or within=F: honoured while the plan costs at most F (0.10: 10 %) more than ignoring them, the dearest relaxed first, with what each adds to the price")
+		fs.BoolVar(&c.guided, "guided", false, "solve again with each NodePool narrowed to the instance types the lower bound's LP launches, and keep that plan when it is cheaper and passes the checker (its NodeClaims then list fewer types to fall back on)")
 		fs.Var(&c.limitPolicy, "limit-policy", "when a NodePool's limits bind, which pods get its capacity: most-pods (the default: first the pods no other NodePool admits) or largest-first (Karpenter's order)")
 	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
@@ -229,19 +233,38 @@ type provisioned struct {
 	snap snapshot
 	prob packing.Problem
 	plan packing.Plan
+	// guided is guide.Solve's result under --guided, nil otherwise.
+	guided *guide.Result
 }
 
 // bound adds the plan's gap to its certified lower bound (bound.ForPlan):
 // the line after the table and the report's bound. Only provision prints
 // it; diff, which solves the same plan, does not pay for it.
+// Under --guided the bound is guide.Solve's, and a second line says
+// whether the guided plan was taken.
 func (res *provisioned) bound() error {
+	cur := res.report.Summary.Currency
+	if g := res.guided; g != nil {
+		res.gap = planview.Gap(res.plan.Price, g.Bound, cur) + "\n" + guidedLine(g, cur)
+		res.report.Bound = kube.NewReportBound(g.Bound, res.plan.Price)
+		res.report.Bound.Guided = &kube.ReportGuided{Taken: g.Guided, UnguidedPerHour: g.Unguided.Decimal()}
+		return nil
+	}
 	b, err := bound.ForPlan(res.prob, res.plan, bound.Options{})
 	if err != nil {
 		return err
 	}
-	res.gap = planview.Gap(res.plan.Price, b, res.report.Summary.Currency)
+	res.gap = planview.Gap(res.plan.Price, b, cur)
 	res.report.Bound = kube.NewReportBound(b, res.plan.Price)
 	return nil
+}
+
+// guidedLine says what --guided did.
+func guidedLine(g *guide.Result, currency string) string {
+	if g.Guided {
+		return fmt.Sprintf("guided by the LP's instance types (--guided): the search alone found %s %s/hour", g.Unguided.Amount(), currency)
+	}
+	return fmt.Sprintf("--guided: the LP's instance types gave no cheaper plan than the search's (%s %s/hour)", g.Unguided.Amount(), currency)
 }
 
 // plan loads the manifests and the catalog and solves.
@@ -255,14 +278,21 @@ func plan(c config, stdin io.Reader) (provisioned, error) {
 		return provisioned{}, err
 	}
 	opts := c.solverOptions()
-	p, err := packing.Solve(prob, opts)
-	if err != nil {
+	var guided *guide.Result
+	var p packing.Plan
+	if c.guided {
+		g, err := guide.Solve(prob, guide.Options{Packing: opts})
+		if err != nil {
+			return provisioned{}, err
+		}
+		guided, p = &g, g.Plan
+	} else if p, err = packing.Solve(prob, opts); err != nil {
 		return provisioned{}, err
 	}
 	prices := s.prices
 	res := provisioned{view: planview.New(&prob, &p), claims: kube.NodeClaims(p, s.cluster.NodePools, prices.currency),
 		opts: planview.Options{Currency: prices.currency, Notes: prices.notes, Wide: c.output == "wide", NoHeaders: c.noHeaders},
-		snap: s, prob: prob, plan: p}
+		snap: s, prob: prob, plan: p, guided: guided}
 	warnings := slices.Concat(s.cluster.Warnings, s.cluster.BufferWarnings(), kube.PriceWarnings(&prob))
 	res.report = kube.NewReport(&res.view, kube.ReportOptions{Currency: prices.currency, Notes: prices.notes, Warnings: warnings})
 	res.report.Headroom = kube.Headroom(s.cluster.Buffers, &prob, &p)
