@@ -1,13 +1,16 @@
 // Package guide solves a provisioning problem with the configuration LP's
 // help: it runs [packing.Solve], bounds the plan with [bound.ForPlan], and
-// solves the problem again with each NodePool's instance types narrowed
-// to those the LP's solution launches in that pool
-// ([bound.Bound.Configurations]). The LP sees every pod of a class at
+// solves the problem again, twice, with each NodePool's instance types
+// narrowed: to those the LP's solution launches in that pool
+// ([bound.Bound.Configurations]), and to those together with the types
+// of the first plan's NodeClaims. The LP sees every pod of a class at
 // once, where the search places them one after another and picks each
 // new node's type for the pods in hand; narrowed to the LP's types, the
-// same search packs the classes the way the LP found cheapest.
+// same search packs the classes the way the LP found cheapest. Neither
+// narrowing wins everywhere (the LP's restricted solution, stopped early,
+// may lack a type the search uses well), so both are tried.
 //
-// [Solve] keeps the guided plan only when it is strictly cheaper, leaves
+// [Solve] keeps the cheapest guided plan only when it is strictly cheaper, leaves
 // exactly the same pods unschedulable (so the bound of the unguided plan
 // bounds it as well) and passes the independent checker ([verify.Plan])
 // against the problem as given, not the narrowed one: a narrowed pool may
@@ -21,11 +24,7 @@
 // unschedulable pods carry the unguided plan's reasons, which speak of
 // the NodePools as written.
 //
-// Cost model: two solves, one bound (the LP: 10 ms to 1 s on 2 cores for
-// 1,000–5,000 pods) and one check; the same input gives the same Result.
-//
-// On Karpenter's diverse benchmark and the mixed and zone-spread
-// workloads the guided plan is 1.5–10 % cheaper; on basic-scale-out and
-// on preferred anti-affinity the unguided one is kept
-// (benchmarks/RESULTS.md).
+// Cost model: three solves, one bound (the LP: 10 ms to 1 s on 2 cores
+// for 1,000–5,000 pods) and one check of each cheaper plan until one
+// passes; the same input gives the same Result.
 package guide

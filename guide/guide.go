@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -21,7 +22,7 @@ type Options struct {
 // Result is [Solve]'s plan and what it learnt. Its zero value is the
 // result of a problem with nothing to place.
 type Result struct {
-	// Plan is the guided plan when Guided, else packing.Solve's.
+	// Plan is the cheapest guided plan when Guided, else packing.Solve's.
 	Plan packing.Plan
 	// Bound is bound.ForPlan of packing.Solve's plan; the guided plan
 	// places the same pods, so that it bounds Plan too.
@@ -30,17 +31,17 @@ type Result struct {
 	Guided bool
 	// Unguided is the price of packing.Solve's plan.
 	Unguided instancetypes.Price
-	// Violations are the checker's findings on a guided plan that was
-	// cheaper and left out the same pods but was rejected for them:
-	// empty, unless the narrowing broke a rule of the problem as given.
+	// Violations are the checker's findings on the guided plans that
+	// were cheaper and left out the same pods but were rejected for them:
+	// empty, unless a narrowing broke a rule of the problem as given.
 	Violations []verify.Violation
 }
 
-// Solve returns the cheaper of packing.Solve's plan of p and the plan of
-// p with its NodePools narrowed to the LP's instance types, with the
-// bound of the pods they place (see the package doc for when the guided
-// plan is taken). Errors are packing's and bound's, for invalid p or o.
-// p is not modified.
+// Solve returns the cheapest of packing.Solve's plan of p and the plans
+// of p with its NodePools narrowed by the LP's configurations, with the
+// bound of the pods they place (see the package doc for the narrowings
+// and when a guided plan is taken). Errors are packing's and bound's, for
+// invalid p or o. p is not modified.
 func Solve(p packing.Problem, o Options) (Result, error) {
 	base, err := packing.Solve(p, o.Packing)
 	if err != nil {
@@ -51,23 +52,52 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Plan: base, Bound: b, Unguided: base.Price}
-	q, ok := Narrow(p, b.Configurations)
-	if !ok {
-		return res, nil
+	var plans []packing.Plan
+	for _, cs := range narrowings(b.Configurations, base) {
+		q, ok := Narrow(p, cs)
+		if !ok {
+			continue
+		}
+		g, err := packing.Solve(q, o.Packing)
+		if err != nil {
+			return Result{}, fmt.Errorf("guide: the narrowed problem: %w", err)
+		}
+		if g.Price < base.Price && slices.Equal(unplaced(g), unplaced(base)) {
+			plans = append(plans, g)
+		}
 	}
-	g, err := packing.Solve(q, o.Packing)
-	if err != nil {
-		return Result{}, fmt.Errorf("guide: the narrowed problem: %w", err)
+	slices.SortStableFunc(plans, func(a, b packing.Plan) int { return cmp.Compare(a.Price, b.Price) })
+	for _, g := range plans {
+		g = withReasons(g, base)
+		if v := verify.Plan(p, g); len(v) > 0 {
+			res.Violations = append(res.Violations, v...)
+			continue
+		}
+		res.Plan, res.Guided = g, true
+		break
 	}
-	if g.Price >= base.Price || !slices.Equal(unplaced(g), unplaced(base)) {
-		return res, nil
-	}
-	g = withReasons(g, base)
-	if res.Violations = verify.Plan(p, g); len(res.Violations) > 0 {
-		return res, nil
-	}
-	res.Plan, res.Guided = g, true
 	return res, nil
+}
+
+// narrowings are the configurations Solve narrows p by: the LP's alone,
+// and the LP's with the types of base's NodeClaims (the search's own
+// choices, which the LP's restricted solution may lack), when they add
+// any.
+func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configuration {
+	if len(lp) == 0 {
+		return nil
+	}
+	union := slices.Clone(lp)
+	for _, c := range base.NodeClaims {
+		k := bound.Configuration{NodePool: c.NodePool, Type: c.InstanceType}
+		if !slices.ContainsFunc(union, func(u bound.Configuration) bool { return u.NodePool == k.NodePool && u.Type == k.Type }) {
+			union = append(union, k)
+		}
+	}
+	if len(union) == len(lp) {
+		return [][]bound.Configuration{lp}
+	}
+	return [][]bound.Configuration{lp, union}
 }
 
 // Narrow returns p with each NodePool that some configuration names

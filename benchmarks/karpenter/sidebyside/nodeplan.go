@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/guide"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -44,4 +45,33 @@ func RunNodeplan(w workload.Workload, opts packing.Options) (Result, error) {
 		return Result{}, err
 	}
 	return r.Solve()
+}
+
+// GuidedRun is a prepared guide.Solve of one workload: Solve times the
+// whole of it (packing.Solve, the bound, the narrowed solve and the check).
+type GuidedRun struct {
+	problem packing.Problem
+	opts    guide.Options
+}
+
+// PrepareGuided converts w as PrepareNodeplan does.
+func PrepareGuided(w workload.Workload, opts guide.Options) (*GuidedRun, error) {
+	p, err := nodeplanProblem(w)
+	if err != nil {
+		return nil, err
+	}
+	return &GuidedRun{problem: p, opts: opts}, nil
+}
+
+// Solve runs guide.Solve and reports its plan as a Result.
+func (r *GuidedRun) Solve() (Result, error) {
+	start := time.Now()
+	res, err := guide.Solve(r.problem, r.opts)
+	elapsed := time.Since(start)
+	if err != nil {
+		return Result{}, err
+	}
+	plan := res.Plan
+	return Result{Pods: len(r.problem.Pods), Scheduled: len(r.problem.Pods) - len(plan.Unschedulable),
+		NodeClaims: len(plan.NodeClaims), PricePerHour: plan.Price.Dollars(), Duration: elapsed}, nil
 }

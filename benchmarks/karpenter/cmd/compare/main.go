@@ -35,6 +35,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/benchmarks/karpenter/sidebyside"
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/guide"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -61,6 +62,7 @@ var impls = []impl{
 	{"nodeplan greedy", func(w workload.Workload) (solver, error) {
 		return sidebyside.PrepareNodeplan(w, packing.Options{Restarts: -1})
 	}},
+	{"nodeplan guided", func(w workload.Workload) (solver, error) { return sidebyside.PrepareGuided(w, guide.Options{}) }},
 	{"cluster-autoscaler least-waste", func(w workload.Workload) (solver, error) {
 		return sidebyside.PrepareClusterAutoscaler(w, sidebyside.CAOptions{Expander: sidebyside.ExpanderLeastWaste})
 	}},
@@ -265,7 +267,9 @@ $/h are from the last solve (Karpenter's vary from run to run: it breaks zone ti
 Karpenter's $/h prices each NodeClaim at the cheapest available offering, among its instance-type
 options, compatible with its requirements. "nodeplan" is packing.Solve's default (Strategy Best with
 its seeded restarts and merging); "nodeplan greedy" is the same with Restarts -1 (its two greedy passes,
-merged): the speed the restarts trade for price on small problems. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
+merged): the speed the restarts trade for price on small problems. "nodeplan guided" is guide.Solve:
+packing.Solve, its bound (bound.ForPlan), a second solve with each NodePool narrowed to the instance
+types the bound's LP launches, kept when cheaper and clean under verify.Plan; its time is all four. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
 its binpacking estimator per node group and the least-waste or price expander; see its doc for what is
 and is not modelled, notably zone-level constraints taken as satisfied); their pods/s is the model's
 speed, not CA's. The bound is package bound's certified configuration LP (pods grouped into classes,
