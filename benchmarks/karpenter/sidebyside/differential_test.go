@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
+	"github.com/nodeplan/nodeplan/guide"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -452,6 +453,14 @@ func TestDifferential(t *testing.T) {
 					t.Errorf("seed %d (%s): nodeplan scheduled %d pods, karpenter %d", seed, desc, n.Scheduled, best.Scheduled)
 				}
 				t.Logf("seed %d: known price shortfall (%s): price not asserted", seed, why)
+				if guidedFixes[seed] {
+					g, err := RunGuided(w, guide.Options{})
+					if err != nil {
+						t.Fatalf("seed %d (%s): guided: %v", seed, desc, err)
+					}
+					checkDifferential(t, seed, desc+", guide.Solve", best, g)
+					t.Logf("seed %d: guide.Solve %d pods $%.6f/h (%d nodes)", seed, g.Scheduled, g.PricePerHour, g.NodeClaims)
+				}
 			} else {
 				checkDifferential(t, seed, desc, best, n)
 			}
@@ -618,6 +627,12 @@ var priceShortfalls = map[int64]string{
 	// price would make the test fail at random.
 	222: "binding limit and a zone tie-break Karpenter's map order sometimes wins",
 }
+
+// guidedFixes are the priceShortfalls that guide.Solve (packing.Solve
+// guided by the bound's LP) does not fall short on: its plan is asserted
+// as packing.Solve's is elsewhere. Seed 62: $268.480355/h on 175 nodes, below the
+// best of 20 Karpenter runs ($269.109900/h, 2026-12-04).
+var guidedFixes = map[int64]bool{62: true}
 
 // liftKnownLimits returns w with its NodePools' limits removed when seed is
 // one of limitShortfalls and the seeds are the default ones.

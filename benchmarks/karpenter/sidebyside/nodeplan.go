@@ -75,3 +75,12 @@ func (r *GuidedRun) Solve() (Result, error) {
 	return Result{Pods: len(r.problem.Pods), Scheduled: len(r.problem.Pods) - len(plan.Unschedulable),
 		NodeClaims: len(plan.NodeClaims), PricePerHour: plan.Price.Dollars(), Duration: elapsed}, nil
 }
+
+// RunGuided prepares and solves w once with guide.Solve.
+func RunGuided(w workload.Workload, opts guide.Options) (Result, error) {
+	r, err := PrepareGuided(w, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return r.Solve()
+}
