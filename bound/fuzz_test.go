@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"slices"
 	"testing"
 
@@ -27,12 +26,7 @@ func FuzzOf(f *testing.F) {
 	f.Add([]byte{0})
 	f.Add([]byte{255, 255, 255, 255})
 	f.Add(make([]byte, 256))
-	rng := rand.New(rand.NewPCG(21, 1))
-	for i := range 24 {
-		b := make([]byte, 16<<(i%6))
-		for j := range b {
-			b[j] = byte(rng.UintN(256))
-		}
+	for _, b := range problemgen.RandomInputs(21, 1, 24, 16, 6) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

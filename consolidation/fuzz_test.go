@@ -3,7 +3,6 @@ package consolidation_test
 import (
 	"errors"
 	"math"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/consolidation"
@@ -25,12 +24,8 @@ func FuzzPlan(f *testing.F) {
 		p := problemgen.Generate(seed, problemgen.Size{})
 		f.Add([]byte(problemgen.Dump(p))[:min(64, len(problemgen.Dump(p)))])
 	}
-	rng := rand.New(rand.NewPCG(3, 5)) // long inputs leave bytes for hostile fields and options
-	for i := range 24 {
-		b := make([]byte, 64<<(i%5))
-		for j := range b {
-			b[j] = byte(rng.UintN(256))
-		}
+	// long inputs leave bytes for hostile fields and options
+	for _, b := range problemgen.RandomInputs(3, 5, 24, 64, 5) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -3,7 +3,6 @@ package guide_test
 import (
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"reflect"
 	"slices"
 	"testing"
@@ -167,12 +166,7 @@ func FuzzSolve(f *testing.F) {
 	f.Add([]byte(nil))
 	f.Add([]byte{0})
 	f.Add(make([]byte, 256))
-	rng := rand.New(rand.NewPCG(22, 1))
-	for i := range 24 {
-		b := make([]byte, 16<<(i%6))
-		for j := range b {
-			b[j] = byte(rng.UintN(256))
-		}
+	for _, b := range problemgen.RandomInputs(22, 1, 24, 16, 6) {
 		f.Add(b)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {

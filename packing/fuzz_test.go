@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
-	"math/rand/v2"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
@@ -72,14 +71,7 @@ func inputID(data []byte) string {
 // and random byte strings of several lengths from a fixed PCG.
 func fuzzSeeds() [][]byte {
 	seeds := [][]byte{nil, {0}, {255}, {1, 2, 3, 4, 5, 6, 7, 8}, make([]byte, 256)}
-	rng := rand.New(rand.NewPCG(1, 2))
-	for i := range 48 {
-		b := make([]byte, 16<<(i%6))
-		for j := range b {
-			b[j] = byte(rng.UintN(256))
-		}
-		seeds = append(seeds, b)
-	}
+	seeds = append(seeds, problemgen.RandomInputs(1, 2, 48, 16, 6)...)
 	return seeds
 }
 

@@ -330,3 +330,24 @@ func TestDumpCurrency(t *testing.T) {
 	assert.NotContains(t, d, "USD")
 	assert.Contains(t, Dump(Generate(1, Size{})), " types, prices in USD\n", "a catalog built by New is in the default currency")
 }
+
+func TestRandomInputs(t *testing.T) {
+	a := RandomInputs(1, 2, 7, 16, 3)
+	if len(a) != 7 {
+		t.Fatalf("%d inputs, want 7", len(a))
+	}
+	for i, b := range a {
+		if want := 16 << (i % 3); len(b) != want {
+			t.Fatalf("input %d: %d bytes, want %d", i, len(b), want)
+		}
+	}
+	if !reflect.DeepEqual(a, RandomInputs(1, 2, 7, 16, 3)) {
+		t.Fatal("not deterministic")
+	}
+	if reflect.DeepEqual(a, RandomInputs(2, 1, 7, 16, 3)) {
+		t.Fatal("the seeds change nothing")
+	}
+	if got := RandomInputs(1, 2, 2, 0, 0); len(got) != 2 || len(got[0]) != 1 {
+		t.Fatalf("base and sizes below 1: %v", got)
+	}
+}
