@@ -26,7 +26,7 @@ type move struct {
 // home, a replace when one cheaper NodeClaim is needed, or why neither.
 // many allows several replacements (the repack).
 func (s *state) compute(cands []candidate, method Method, many bool) (Command, *Explanation) {
-	m, why := s.tryMove(s.o.Solver, cands)
+	m, why := s.tryMove(s.o.Solver, cands, method == Repack)
 	if why != nil {
 		return Command{}, why
 	}
@@ -61,12 +61,14 @@ func (s *state) oneClaim(cands []candidate) (move, bool) {
 	// Karpenter's scheduler: first fit, largest first also when a limit
 	// binds, preferences respected.
 	o.Strategy, o.LimitPolicy, o.Preferences = packing.Plain, packing.LimitLargestFirst, packing.RespectPreferences
-	m, why := s.tryMove(o, cands)
+	m, why := s.tryMove(o, cands, false)
 	return m, why == nil && len(m.claims) <= 1
 }
 
-func (s *state) tryMove(o packing.Options, cands []candidate) (move, *Explanation) {
-	m, err := s.simulateWith(o, cands)
+// tryMove simulates cands with solver options o (see simulateWith for
+// steer) and checks that every displaced pod has a home.
+func (s *state) tryMove(o packing.Options, cands []candidate, steer bool) (move, *Explanation) {
+	m, err := s.simulateWith(o, cands, steer)
 	if err != nil {
 		return move{}, s.why(cands, PodsDoNotFit, "simulation failed: %v", err)
 	}

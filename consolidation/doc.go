@@ -141,7 +141,12 @@
 //     every prefix of the candidates rather than a binary search (whether
 //     a prefix can go is not monotone in its length, so the binary search
 //     skips valid ones), then the best set grown by later candidates
-//     (so a candidate that blocks a prefix is stepped over). Each command
+//     (so a candidate that blocks a prefix is stepped over). Its
+//     simulations send displaced pods past the nodes in flight (the
+//     replacements of the plan's earlier commands), where Karpenter's
+//     methods fail a move whose pods would land on one: the room an
+//     earlier replacement has left is no home until it is initialized, so
+//     the repack looks for other homes instead. Each command
 //     it finds is followed by Karpenter's loop again, whose chains then
 //     go on from it. As the search starts from the loop's fixpoint and
 //     every command saves, a plan with Repack saves at least as much as

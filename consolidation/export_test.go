@@ -72,7 +72,7 @@ func RoomVerdicts(c Cluster, o Options) (ruledOut int, wrong []string, err error
 func (s *state) oneCheaper(set []candidate) []string {
 	var out []string
 	for _, o := range []packing.Options{s.o.Solver, {Strategy: packing.Plain}} {
-		m, why := s.tryMove(o, set)
+		m, why := s.tryMove(o, set, false)
 		switch {
 		case why != nil || len(m.claims) > 1:
 		case len(m.claims) == 0:

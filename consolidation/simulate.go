@@ -25,11 +25,15 @@ type sim struct {
 // in-flight replacements; so the solve checks only those pending pods and
 // the replacements (packing.SolveVouched).
 func (s *state) simulate(cands []candidate) (sim, error) {
-	return s.simulateWith(s.o.Solver, cands)
+	return s.simulateWith(s.o.Solver, cands, false)
 }
 
-// simulateWith is simulate with solver options o.
-func (s *state) simulateWith(o packing.Options, cands []candidate) (sim, error) {
+// simulateWith is simulate with solver options o. With steer the nodes in
+// flight (the replacements of earlier commands) take no displaced pod, as
+// settling nodes: Karpenter's methods fail a move whose pods would land on
+// one (homeless), and simulate them as Karpenter does; the repack, which
+// goes beyond them, sends those pods elsewhere instead.
+func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (sim, error) {
 	gone := make(map[string]bool, len(cands))
 	for _, c := range cands {
 		gone[c.name] = true
@@ -42,7 +46,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate) (sim, error) 
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
 		if !gone[n.Name] {
-			n.Settling = s.c.settling(&n, s.pools[n.NodePool])
+			n.Settling = s.c.settling(&n, s.pools[n.NodePool]) || steer && !n.Initialized
 			nodes = append(nodes, n)
 		}
 	}
