@@ -16,16 +16,18 @@ const consolidationSeed = 2100
 
 // consolidationRow is one generated cluster consolidated by both sides.
 type consolidationRow struct {
-	f         sidebyside.Fragmented
-	loop      sidebyside.Consolidated   // sidebyside.RunNodeplanLoop
-	once      sidebyside.Consolidated   // one consolidation.Plan
-	karpenter []sidebyside.Consolidated // one per run, full loop
-	wave      []sidebyside.Consolidated // one per run, DisruptionOptions.Wave
+	f    sidebyside.Fragmented
+	loop sidebyside.Consolidated // sidebyside.RunNodeplanLoop
+	once sidebyside.Consolidated // one consolidation.Plan
+	// loopRepack and onceRepack are the same with Options.Repack.
+	loopRepack, onceRepack sidebyside.Consolidated
+	karpenter              []sidebyside.Consolidated // one per run, full loop
+	wave                   []sidebyside.Consolidated // one per run, DisruptionOptions.Wave
 }
 
 // runConsolidation consolidates clusters generated clusters
 // (sidebyside.GenerateFragmented from seed 2100 on) with nodeplan once as
-// a loop and once as one Plan, and with Karpenter's disruption loop runs
+// a loop and once as one Plan (each without and with Options.Repack), and with Karpenter's disruption loop runs
 // times, full and as one wave, and prints the two tables.
 func runConsolidation(w io.Writer, clusters, runs int) error {
 	start := time.Now()
@@ -38,6 +40,13 @@ func runConsolidation(w io.Writer, clusters, runs int) error {
 			return err
 		}
 		if r.once, err = sidebyside.RunNodeplanConsolidation(f, consolidation.Options{}); err != nil {
+			return err
+		}
+		repack := consolidation.Options{Repack: true}
+		if r.loopRepack, err = sidebyside.RunNodeplanLoop(f, repack, 0); err != nil {
+			return err
+		}
+		if r.onceRepack, err = sidebyside.RunNodeplanConsolidation(f, repack); err != nil {
 			return err
 		}
 		for range runs {
@@ -89,18 +98,19 @@ func printConsolidation(w io.Writer, rows []consolidationRow, runs int) {
 		fmt.Fprintf(w, "\n%s\n\n", map[string]string{
 			"loop": "To the end: nodeplan's loop (Plan, commands completed, Plan again) against Karpenter's full loop",
 			"wave": "At one instant: one nodeplan Plan against Karpenter's wave (commands left in flight)"}[kind])
-		fmt.Fprintln(w, "| cluster | nodes | pods | budget | $/h | nodeplan saved | cmds | ms | karpenter saved (median, max) | cmds | ms | ratio to max |")
-		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
+		fmt.Fprintln(w, "| cluster | nodes | pods | budget | $/h | nodeplan saved | cmds | ms | karpenter saved (median, max) | cmds | ms | ratio to max | with Repack saved | ms | ratio to max |")
+		fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|")
 		for _, r := range rows {
-			n, ks := r.loop, r.karpenter
+			n, nr, ks := r.loop, r.loopRepack, r.karpenter
 			if kind == "wave" {
-				n, ks = r.once, r.wave
+				n, nr, ks = r.once, r.onceRepack, r.wave
 			}
 			k, best := medianSaved(ks), maxSaved(ks)
-			fmt.Fprintf(w, "| %s | %d | %d | %s | %.2f | %.2f | %d | %.1f | %.2f, %.2f | %d | %d | %s |\n",
+			fmt.Fprintf(w, "| %s | %d | %d | %s | %.2f | %.2f | %d | %.1f | %.2f, %.2f | %d | %d | %s | %.2f | %.1f | %s |\n",
 				r.f.Name, len(r.f.Nodes), len(r.f.Workload.Pods), r.f.Budget, n.Before,
 				n.Saved(), len(n.Moves), float64(n.Duration.Microseconds())/1000,
-				k.Saved(), best, len(k.Moves), k.Duration.Milliseconds(), ratio(n.Saved(), best))
+				k.Saved(), best, len(k.Moves), k.Duration.Milliseconds(), ratio(n.Saved(), best),
+				nr.Saved(), float64(nr.Duration.Microseconds())/1000, ratio(nr.Saved(), best))
 		}
 	}
 	fmt.Fprintf(w, "\nNotes: $/h saved is before − after. Karpenter ran %d times per cluster each way (its methods shuffle and "+
@@ -108,5 +118,6 @@ func printConsolidation(w io.Writer, rows []consolidationRow, runs int) {
 		"timed); nodeplan's ms sum its Plans. Both loops complete each command with the same code "+
 		"(sidebyside.Fragmented.Complete) before planning again, so budgets free up as nodes go; a wave leaves "+
 		"commands in flight (candidates marked for deletion spend the budget), the burst Karpenter issues before any "+
-		"completes, which one Plan is. ratio is nodeplan's savings ÷ Karpenter's best run.\n", runs)
+		"completes, which one Plan is. ratio is nodeplan's savings ÷ Karpenter's best run. \"with Repack\" is nodeplan "+
+		"with consolidation.Options.Repack, its m→n search after Karpenter's methods (off by default).\n", runs)
 }
