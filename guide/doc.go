@@ -18,13 +18,17 @@
 // Otherwise it returns the unguided plan, and never a worse one.
 //
 // What the guided plan gives up: its NodeClaims in a narrowed pool list
-// only the LP's types among their candidates ([packing.NodeClaim]
+// only the narrowed types among their candidates ([packing.NodeClaim]
 // InstanceTypes, and an instance-type requirement), so a host has fewer
 // types to fall back on when the cheapest is out of capacity. Its
 // unschedulable pods carry the unguided plan's reasons, which speak of
-// the NodePools as written.
+// the NodePools as written; under packing.BudgetPreferences its
+// Preferences are the narrowed solve's, what each preferred term adds
+// within the narrowed pools.
 //
 // Cost model: three solves, one bound (the LP: 10 ms to 1 s on 2 cores
 // for 1,000–5,000 pods) and one check of each cheaper plan until one
-// passes; the same input gives the same Result.
+// passes; the same input gives the same Result. The check (O(P·Q) for
+// topology, see package verify) dominates: 1.6–2.1 s of 2.1–3.4 s at
+// 5,000 pods.
 package guide
