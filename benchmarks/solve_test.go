@@ -76,3 +76,25 @@ func BenchmarkStrategy(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkVerify is the independent checker (verify.Plan) on Solve's
+// plan of Karpenter's diverse workload: what guide.Solve pays for each
+// plan it takes.
+func BenchmarkVerify(b *testing.B) {
+	for _, n := range []int{1000, 5000} {
+		b.Run(fmt.Sprintf("workload=karpenter-diverse/pods=%d", n), func(b *testing.B) {
+			p := diverse(b, n)
+			plan, err := packing.Solve(p, packing.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			var violations int
+			for b.Loop() {
+				violations = len(verify.Plan(p, plan))
+			}
+			b.ReportMetric(float64(len(p.Pods))*float64(b.N)/b.Elapsed().Seconds(), "pods/s")
+			b.ReportMetric(float64(violations), "violations")
+		})
+	}
+}

@@ -38,7 +38,12 @@
 // Cost model: Plan is O(P·Q) for the topology replay, where P is the
 // number of placed pods with topology constraints (plus those that
 // anti-affine others) and Q the number of pods placed, and roughly linear
-// in the size of the problem and plan otherwise. Moves is one Plan call,
+// in the size of the problem and plan otherwise. The replay keeps, per
+// topology key and selector (a spread's namespace and selector, a term's
+// namespaces and selector), a running count per domain, so that pods with
+// the same constraint count the placed pods once between them: the
+// counting is O(S·Q) for S distinct ones, and what stays O(P·Q) is the
+// check that no placed pod's anti-affinity repels the next. Moves is one Plan call,
 // or, when the plan's order breaks a topology rule, a greedy search of
 // O(P²) Plan calls for P displaced pods, at most [MaxReorder] of them.
 // Neither modifies its inputs, and both are safe for concurrent use on

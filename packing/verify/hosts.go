@@ -21,6 +21,8 @@ type verifier struct {
 	hosts     []*host
 	placedOn  []*host
 	out       []Violation
+	// freshCounts makes the topology replay count from scratch (check).
+	freshCounts bool
 }
 
 // host is a node or a claim as [Plan] sees it. Exactly one of node and

@@ -131,10 +131,20 @@ func compareViolations(a, b Violation) int {
 //
 // The complexity is O(P·Q) for the topology replay, where P is the number
 // of placed pods with topology constraints (plus those that anti-affine
-// others) and Q the number of pods placed, and roughly linear otherwise.
+// others) and Q the number of pods placed, and roughly linear otherwise;
+// pods that share a selector share its running counts per domain, so that
+// the replay's counting is O(S·Q) for S distinct selectors.
 func Plan(p packing.Problem, plan packing.Plan) []Violation {
+	return check(p, plan, false)
+}
+
+// check is Plan; with fresh the topology replay counts every domain from
+// scratch for each pod rather than keeping running tallies (the tests
+// compare the two).
+func check(p packing.Problem, plan packing.Plan, fresh bool) []Violation {
 	pre := &verifier{p: p, plan: plan}
 	v := newVerifier(p, pre.withHeadroom())
+	v.freshCounts = fresh
 	v.out = append(pre.out, v.out...)
 	v.checkAccounting()
 	v.checkOrder()

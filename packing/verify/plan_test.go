@@ -643,3 +643,38 @@ func BenchmarkPlan(b *testing.B) {
 		Plan(p, plan)
 	}
 }
+
+// TestPlanTermNamespacesCountApart: two pods with the same required
+// anti-affinity term (app=solo per host, no namespaces named) in two
+// namespaces count only their own namespace's pods. node-1 runs solo-x in
+// default; solo-0 (default) goes to a new node, solo-1 (other) to node-1,
+// which holds no solo pod of its namespace: the plan is valid. The replay
+// keeps running counts per selector, and these two terms, alike but for
+// the namespace, must not share them.
+func TestPlanTermNamespacesCountApart(t *testing.T) {
+	c := vCatalog(t)
+	solo0, solo1 := vPod("solo-0", "solo", "500m"), vPod("solo-1", "solo", "500m")
+	solo1.Namespace = "other"
+	solo0.AntiAffinity = []packing.PodAffinityTerm{appTerm(requirements.LabelHostname, "solo")}
+	solo1.AntiAffinity = []packing.PodAffinityTerm{appTerm(requirements.LabelHostname, "solo")}
+	p := packing.Problem{
+		Catalog: c,
+		Pods:    []packing.Pod{solo0, solo1},
+		NodePools: []packing.NodePool{{Name: "default", Requirements: requirements.NewSet(
+			requirements.MustNew(requirements.LabelArch, requirements.In, "amd64"))}},
+		Nodes: []packing.Node{{Name: "node-1", InstanceType: "small", Zone: "a", Initialized: true,
+			Allocatable: vList("4", "8Gi", "10"), Pods: []packing.Pod{vPod("solo-x", "solo", "500m")}}},
+	}
+	plan := packing.Plan{
+		Bindings:   []packing.Binding{{Pod: 1, Node: "node-1"}},
+		NodeClaims: []packing.NodeClaim{vClaim(t, c, "zone-a", "a", []int{0}, vCPU("500m").With(resources.Pods, 1))},
+		Order:      []int{0, 1},
+		Price:      vPrice,
+	}
+	assert.Empty(t, Plan(p, plan))
+	plan.Bindings, plan.NodeClaims[0].Pods = nil, []int{0, 1} // solo-1 beside solo-0: still another namespace
+	plan.NodeClaims[0].Requests = vCPU("1").With(resources.Pods, 2)
+	assert.Empty(t, Plan(p, plan))
+	p.Pods[1].Namespace = "default" // now the two repel each other: solo-1's term, and solo-0's on solo-1
+	assert.Equal(t, []Rule{RulePodAntiAffinity, RulePodAntiAffinity}, rulesOf(Plan(p, plan)))
+}

@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
@@ -26,12 +28,23 @@ type domain struct {
 }
 
 // replay is the state of the topology replay: the pods placed so far, those
-// of them with required anti-affinity, and the domains of each key
-// (memoized).
+// of them with required anti-affinity, the domains of each key
+// (memoized), and the running counts per domain of each selector asked
+// about (tallies).
 type replay struct {
 	placed  []placement
 	anti    []int
 	domains map[string][]domain
+	tallies map[string]*tally
+}
+
+// tally counts, per value of a key, the pods of placed[:upTo] a selector
+// accepts. Placements are only appended and what counts of one is fixed
+// when it is recorded, so a tally brought up to date by counting the
+// placements since upTo equals a count from scratch.
+type tally struct {
+	counts map[string]int
+	upTo   int
 }
 
 func (t *replay) record(p *packing.Pod, h *host, uncounted bool) {
@@ -44,21 +57,78 @@ func (t *replay) record(p *packing.Pod, h *host, uncounted bool) {
 func isRequired(term packing.PodAffinityTerm) bool { return term.Weight == 0 }
 
 // countByDomain counts, per value of key, the placed pods match accepts.
-func (t *replay) countByDomain(key string, match func(*packing.Pod) bool) map[string]int {
-	counts := map[string]int{}
-	for _, q := range t.placed {
-		if val, ok := q.host.labels[key]; ok && !q.uncounted && match(q.pod) {
-			counts[val]++
+// sig names match: two calls with the same key and sig must pass matchers
+// that accept the same pods (see spreadSig and termSig), whose counts are
+// then kept and brought up to date rather than counted again. The caller
+// must not modify the map.
+func (t *replay) countByDomain(key, sig string, match func(*packing.Pod) bool) map[string]int {
+	id := strconv.Quote(key) + sig
+	tl := t.tallies[id]
+	if tl == nil {
+		tl = &tally{counts: map[string]int{}}
+		if t.tallies != nil { // nil: count from scratch every time
+			t.tallies[id] = tl
 		}
 	}
-	return counts
+	for _, q := range t.placed[tl.upTo:] {
+		if val, ok := q.host.labels[key]; ok && !q.uncounted && match(q.pod) {
+			tl.counts[val]++
+		}
+	}
+	tl.upTo = len(t.placed)
+	return tl.counts
+}
+
+// spreadSig names the matcher of a topology spread of a pod in namespace
+// ns with selector sel (spreadSelector's): what it accepts depends on
+// them alone.
+func spreadSig(ns string, sel requirements.Set) string {
+	return "s" + strconv.Quote(ns) + selectorSig(sel)
+}
+
+// termSig names the matcher termCounts(term, ns, ·): what it accepts
+// depends on the term's namespaces and selector and, when the term names
+// no namespace, on ns.
+func termSig(term packing.PodAffinityTerm, ns string) string {
+	var b strings.Builder
+	switch {
+	case term.AllNamespaces:
+		b.WriteString("t*")
+	case len(term.Namespaces) == 0:
+		b.WriteString("tn" + strconv.Quote(ns))
+	default:
+		b.WriteString("tl")
+		for _, n := range term.Namespaces {
+			b.WriteString(strconv.Quote(n))
+		}
+	}
+	b.WriteString(selectorSig(term.Selector))
+	return b.String()
+}
+
+// selectorSig encodes everything Set.Matches reads of sel, each string
+// quoted, so that different selectors get different encodings.
+func selectorSig(sel requirements.Set) string {
+	var b strings.Builder
+	for r := range sel.All() {
+		gte, hasGte, lte, hasLte := r.Bounds()
+		fmt.Fprintf(&b, "[%q %t %t %d %t %d", r.Key(), r.Complement(), hasGte, gte, hasLte, lte)
+		for _, v := range r.Values() {
+			b.WriteString(" " + strconv.Quote(v))
+		}
+		b.WriteString("]")
+	}
+	return b.String()
 }
 
 // checkTopology replays the placements in Plan.Order (then any placed pod
 // Order misses, by index) and checks each pod's required topology
 // constraints just before it is placed (rule 10).
 func (v *verifier) checkTopology() {
-	t := &replay{domains: map[string][]domain{}}
+	t := &replay{domains: map[string][]domain{}, tallies: map[string]*tally{}}
+	if v.freshCounts {
+		t.tallies = nil
+	}
 	for _, h := range v.nodeHosts() {
 		for j := range h.node.Pods {
 			t.record(&h.node.Pods[j], h, h.node.Pods[j].Terminating)
@@ -114,7 +184,7 @@ func (v *verifier) spreadProblem(t *replay, p *packing.Pod, h *host, c packing.T
 	}
 	sel := spreadSelector(p, c)
 	counted := func(q *packing.Pod) bool { return q.Namespace == p.Namespace && sel.Matches(q.Labels) == nil }
-	counts := t.countByDomain(key, counted)
+	counts := t.countByDomain(key, spreadSig(p.Namespace, sel), counted)
 	after := counts[d] + boolInt(counted(p))
 	if key == requirements.LabelHostname {
 		return skewProblem(d, after, 0, c.MaxSkew)
@@ -309,7 +379,7 @@ func (v *verifier) checkAffinities(t *replay, i int, h *host) {
 // affinityProblem explains why placing p on h breaks term, or returns "".
 func affinityProblem(t *replay, p *packing.Pod, h *host, term packing.PodAffinityTerm) string {
 	key := requirements.Normalize(term.TopologyKey)
-	counts := t.countByDomain(key, func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })
+	counts := t.countByDomain(key, termSig(term, p.Namespace), func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })
 	d, ok := h.labels[key]
 	switch {
 	case !ok:
@@ -342,7 +412,7 @@ func antiAffinityProblem(t *replay, p *packing.Pod, h *host, term packing.PodAff
 	if !ok {
 		return ""
 	}
-	if n := t.countByDomain(key, func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })[d]; n > 0 {
+	if n := t.countByDomain(key, termSig(term, p.Namespace), func(q *packing.Pod) bool { return termCounts(term, p.Namespace, q) })[d]; n > 0 {
 		return fmt.Sprintf("domain %s already holds %d pods the term selects", d, n)
 	}
 	return ""
