@@ -30,6 +30,7 @@ type model struct {
 	sets   [][]bool       // per distinct class list of a room: which classes it admits
 	setIdx map[string]int // sets by their class list
 	pods   int            // pods the classes hold
+	of     []int          // per packing class: the (merged) class it is in, -1 when left out
 	skip   int            // pods of the input set no room admits
 	single []float64
 }
@@ -220,6 +221,10 @@ func (m *model) merge(c *packing.Classes, keep, counts []int, limit int) []merge
 // fields.
 func (m *model) mergeAt(c *packing.Classes, keep, counts []int, sig int) []mergedClass {
 	m.count, m.req, m.group, m.rules, m.pods = nil, nil, nil, nil, 0
+	m.of = make([]int, len(c.Classes))
+	for k := range m.of {
+		m.of[k] = -1
+	}
 	groups := map[int]int{}
 	index := map[string]int{}
 	var out []mergedClass
@@ -240,6 +245,7 @@ func (m *model) mergeAt(c *packing.Classes, keep, counts []int, sig int) []merge
 		}
 		m.count[j] += float64(counts[k])
 		m.pods += counts[k]
+		m.of[k] = j
 	}
 	m.groups = len(groups)
 	return out

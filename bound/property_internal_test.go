@@ -168,35 +168,92 @@ func checkConfigurations(p packing.Problem, cs []Configuration) string {
 // TestPropertyCertificate re-checks the certificate independently of the
 // column generation: the best dual point, scaled by its ρ, is feasible
 // for every pattern of every (pool, type, offering) of the input (not only
-// the columns the model kept) and of every existing node, enumerated in
-// full, and its objective is the bound reported.
+// the columns the model kept), enumerated in full over the pods' own
+// classes and requests (not the model's merged, rounded-down ones: each
+// pod is worth its merged class's dual), and for every pattern of every
+// existing node; and its objective is the bound reported. It runs with
+// the default MaxClasses and with 2, which merges classes on coarse grids.
 func TestPropertyCertificate(t *testing.T) {
 	props := properties(t, 2103, 150)
+	merged := 0
 	props.Property("the certified dual is feasible", prop.ForAll(func(s problemgen.Seeded) string {
-		c, err := packing.GroupClasses(s.Problem)
-		if err != nil {
-			return ""
-		}
-		m := build(&c, nil, Options{})
-		g := &colgen{m: &m, o: Options{}}
+		return certified(s.Problem, &merged)
+	}, problemgen.GenSeeded(problemgen.Size{Pods: 8, Types: 6, Nodes: 2})))
+	props.Property("the certified dual is feasible for the pods of merged classes", prop.ForAll(func(tn tiny) string {
+		return certified(tn.p, &merged)
+	}, genTiny()))
+	props.TestingRun(t)
+	if merged == 0 {
+		t.Fatal("no model merged classes: the check of merging saw nothing")
+	}
+	t.Logf("models that merged classes: %d", merged)
+}
+
+// certified runs the column generation on p with the default MaxClasses
+// and with 2, checks each certificate (checkCert) and counts in merged the
+// models that merged classes.
+func certified(p packing.Problem, merged *int) string {
+	c, err := packing.GroupClasses(p)
+	if err != nil {
+		return ""
+	}
+	for _, o := range []Options{{}, {MaxClasses: 2}} {
+		m := build(&c, nil, o)
+		g := &colgen{m: &m, o: o}
 		g.run()
 		if g.best <= 0 {
-			return ""
+			continue
+		}
+		if kept := slices.DeleteFunc(slices.Clone(m.of), func(j int) bool { return j < 0 }); len(kept) > len(m.count) {
+			*merged++
 		}
 		if msg := checkCert(&c, &m, g.cert, g.best); msg != "" {
-			return fmt.Sprintf("seed %d: %s", s.Seed, msg)
+			return fmt.Sprintf("MaxClasses %d: %s\n%s", o.MaxClasses, msg, problemgen.Dump(p))
 		}
-		return ""
-	}, problemgen.GenSeeded(problemgen.Size{Pods: 8, Types: 6, Nodes: 2})))
-	props.TestingRun(t)
+	}
+	return ""
+}
+
+// patterns are classes as bestPattern enumerates them: per class its
+// requests (over the model's dimensions), its pod count and its dense
+// anti-affinity group (-1 none).
+type patterns struct {
+	req   [][]int64
+	count []float64
+	group []int
+}
+
+func modelPatterns(m *model) patterns { return patterns{req: m.req, count: m.count, group: m.group} }
+
+// podPatterns are c's own classes, those the model kept, with their exact
+// requests and counts, and y mapped onto them: each worth its merged
+// class's dual.
+func podPatterns(c *packing.Classes, m *model, y []float64) (patterns, []float64) {
+	var ps patterns
+	yk := make([]float64, len(c.Classes))
+	for k, cl := range c.Classes {
+		req := make([]int64, len(m.names))
+		for d, n := range m.names {
+			req[d] = cl.Requests.Get(n)
+		}
+		ps.req = append(ps.req, req)
+		ps.count = append(ps.count, float64(len(cl.Pods)))
+		ps.group = append(ps.group, cl.Group)
+		if j := m.of[k]; j >= 0 {
+			yk[k] = y[j]
+		}
+	}
+	return ps, yk
 }
 
 // checkCert checks certificate ct of model m, built from c: every offer
 // of c within its pool's limits (an integer test of its own, not the
-// model's limitUse), whatever columns the model kept.
+// model's limitUse), whatever columns the model kept, over c's own
+// classes.
 func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 	k := len(m.count)
 	y, z := ct.v[:k], ct.v[k:k+m.nz]
+	pods, yPods := podPatterns(c, m, y)
 	for pl, pr := range c.Pools {
 		if pr.NodesLeft <= 0 {
 			continue
@@ -215,8 +272,8 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 				}
 			}
 			var admitted []int32
-			for j := range k {
-				if c.Admits(m.rules[j], pl, o) {
+			for j, cl := range c.Classes {
+				if m.of[j] >= 0 && c.Admits(cl.Rules, pl, o) {
 					admitted = append(admitted, int32(j))
 				}
 			}
@@ -229,13 +286,13 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 				charge += u * z[pv.first+i]
 			}
 			limit := off.Price.Dollars() * ct.rho
-			if v := bestPattern(m, y, admitted, alloc); v-charge > limit*(1+1e-12)+1e-15 {
+			if v := bestPattern(pods, yPods, admitted, alloc); v-charge > limit*(1+1e-12)+1e-15 {
 				return fmt.Sprintf("pool %s type %s offer %d: pattern worth %v − %v > %v·ρ", pr.Name, tr.Name, o, v, charge, off.Price.Dollars())
 			}
 		}
 	}
 	for n, nd := range m.nodes {
-		if v := bestPattern(m, y, nd.classes, nd.alloc); v > ct.w[n]*(1+1e-12)+1e-15 {
+		if v := bestPattern(modelPatterns(m), y, nd.classes, nd.alloc); v > ct.w[n]*(1+1e-12)+1e-15 {
 			return fmt.Sprintf("node %d: pattern worth %v > w %v", n, v, ct.w[n])
 		}
 	}
@@ -260,7 +317,7 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 // bestPattern enumerates every pattern of the admitted classes in alloc
 // (each class at most its count, one for a group's and at most one per
 // group) and returns the best value at y.
-func bestPattern(m *model, y []float64, admitted []int32, alloc []int64) float64 {
+func bestPattern(m patterns, y []float64, admitted []int32, alloc []int64) float64 {
 	left := append([]int64(nil), alloc...)
 	used := map[int]bool{}
 	var rec func(i int) float64
