@@ -223,8 +223,6 @@ type patterns struct {
 	group []int
 }
 
-func modelPatterns(m *model) patterns { return patterns{req: m.req, count: m.count, group: m.group} }
-
 // podPatterns are c's own classes, those the model kept, with their exact
 // requests and counts, and y mapped onto them: each worth its merged
 // class's dual.
@@ -291,10 +289,8 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 			}
 		}
 	}
-	for n, nd := range m.nodes {
-		if v := bestPattern(modelPatterns(m), y, nd.classes, nd.alloc); v > ct.w[n]*(1+1e-12)+1e-15 {
-			return fmt.Sprintf("node %d: pattern worth %v > w %v", n, v, ct.w[n])
-		}
+	if msg := checkNodes(c, m, ct.w, pods, yPods); msg != "" {
+		return msg
 	}
 	obj := 0.0
 	for j, n := range m.count {
@@ -310,6 +306,40 @@ func checkCert(c *packing.Classes, m *model, ct cert, best float64) string {
 	}
 	if best > obj/ct.rho*(1+1e-9) {
 		return fmt.Sprintf("bound %v above the certificate's objective %v", best, obj/ct.rho)
+	}
+	return ""
+}
+
+// checkNodes checks the certificate's w against every existing node of c
+// that admits some pod the model kept (those the model has, in c's
+// order): no pattern of those pods in the node's free room is worth more
+// than its w.
+func checkNodes(c *packing.Classes, m *model, w []float64, pods patterns, yPods []float64) string {
+	i := 0
+	for n, nd := range c.Nodes {
+		var admitted []int32
+		for k, cl := range c.Classes {
+			if m.of[k] >= 0 && c.AdmitsNode(cl.Rules, n) {
+				admitted = append(admitted, int32(k))
+			}
+		}
+		if len(admitted) == 0 {
+			continue
+		}
+		if i == len(w) {
+			return fmt.Sprintf("node %s admits pods but the certificate has only %d nodes", nd.Name, len(w))
+		}
+		alloc := make([]int64, len(m.names))
+		for d, name := range m.names {
+			alloc[d] = nd.Free.Get(name)
+		}
+		if v := bestPattern(pods, yPods, admitted, alloc); v > w[i]*(1+1e-12)+1e-15 {
+			return fmt.Sprintf("node %s: pattern worth %v > w %v", nd.Name, v, w[i])
+		}
+		i++
+	}
+	if i != len(w) {
+		return fmt.Sprintf("%d nodes admit pods, the certificate has %d", i, len(w))
 	}
 	return ""
 }
