@@ -192,6 +192,27 @@ func TestPropertyHeadroom(t *testing.T) {
 	props.TestingRun(t)
 }
 
+// TestHeadroomRefill: marking pods as buffer pods changes no placement
+// when refill runs. TestPropertyHeadroom found this problem (a random
+// seed of a CI run, 2026-12-04): refill moved no buffer pod, so a claim
+// holding one stayed where, unmarked, its pods joined other claims
+// (pod 0 on pool-0-2 instead of pool-0-5).
+func TestHeadroomRefill(t *testing.T) {
+	plain := problemgen.Generate(14550797275687900167, problemgen.Size{})
+	marked := withBuffers(plain)
+	want, err1 := packing.Solve(plain, searched)
+	got, err2 := packing.Solve(marked, searched)
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if vs := verify.Plan(marked, got); len(vs) > 0 {
+		t.Fatal(vs)
+	}
+	if msg := sameBesidesHeadroom(marked.Pods, want, got); msg != "" {
+		t.Fatal(msg)
+	}
+}
+
 // sameBesidesHeadroom compares where each pod went in want (no buffer
 // pods) and got (the same pods, some marked), and returns "" or what
 // differs.

@@ -19,7 +19,7 @@ import (
 //
 // Only free pods move: no topology constraint of their own, counted by no
 // other pod's, not bound by hostname rules, and without host ports,
-// volumes, a buffer or an invalid-volume reason; so no count, pin or
+// volumes or an invalid-volume reason; so no count, pin or
 // hostname rule any other placement relied on changes. A claim is removed
 // only when every pod of it is free and fits a claim whose requirements
 // already admit the pod's (same signature: nothing narrows) at that
@@ -72,7 +72,7 @@ func (r *run) allFree(c *claim) bool {
 		info := &r.s.pods[i]
 		p := info.pod
 		if len(info.cons) > 0 || len(info.matches) > 0 || info.hostBound || info.invalid != "" ||
-			len(p.HostPorts) > 0 || p.Volumes != nil || p.Buffer != "" {
+			len(p.HostPorts) > 0 || p.Volumes != nil {
 			return false
 		}
 	}
