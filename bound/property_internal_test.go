@@ -18,15 +18,6 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-func properties(t *testing.T, seed int64, n int) *gopter.Properties {
-	params := gopter.DefaultTestParametersWithSeed(seed)
-	params.MinSuccessfulTests = n
-	if testing.Short() {
-		params.MinSuccessfulTests = max(n/5, 10)
-	}
-	return gopter.NewProperties(params)
-}
-
 // above reports whether bound exceeds price beyond float rounding.
 func above(bound float64, price instancetypes.Price) bool {
 	return bound > price.Dollars()*(1+1e-9)+1e-12
@@ -38,7 +29,7 @@ func above(bound float64, price instancetypes.Price) bool {
 // never exceeds the plan's price, nor does Of's when every pod the plan
 // left unschedulable is one no room (within the limits) holds alone.
 func TestPropertyBelowSolve(t *testing.T) {
-	props := properties(t, 2101, 200)
+	props := problemgen.Properties(2101, 200)
 	props.Property("ForPlan(p, Solve(p)) ≤ its price; Of(p) too when the rest fit no room", prop.ForAll(func(s problemgen.Seeded) string {
 		plan, err := packing.Solve(s.Problem, packing.Options{})
 		if err != nil {
@@ -111,7 +102,7 @@ func roomless(c *packing.Classes, k int) bool {
 // TestPropertyDeterministic: the same input gives the same Bound, and the
 // input is not modified.
 func TestPropertyDeterministic(t *testing.T) {
-	props := properties(t, 2102, 100)
+	props := problemgen.Properties(2102, 100)
 	props.Property("Of is deterministic and leaves p as it was", prop.ForAll(func(s problemgen.Seeded) string {
 		before := problemgen.Clone(s.Problem)
 		a, errA := Of(s.Problem, Options{})
@@ -131,7 +122,7 @@ func TestPropertyDeterministic(t *testing.T) {
 // the problem and an instance type of its catalog, once each, in order,
 // with a positive, finite number of nodes.
 func TestPropertyConfigurations(t *testing.T) {
-	props := properties(t, 2103, 100)
+	props := problemgen.Properties(2103, 100)
 	props.Property("configurations are the problem's pools and types", prop.ForAll(func(s problemgen.Seeded) string {
 		b, err := Of(s.Problem, Options{})
 		if err != nil {
@@ -174,7 +165,7 @@ func checkConfigurations(p packing.Problem, cs []Configuration) string {
 // existing node; and its objective is the bound reported. It runs with
 // the default MaxClasses and with 2, which merges classes on coarse grids.
 func TestPropertyCertificate(t *testing.T) {
-	props := properties(t, 2103, 150)
+	props := problemgen.Properties(2103, 150)
 	merged := 0
 	props.Property("the certified dual is feasible", prop.ForAll(func(s problemgen.Seeded) string {
 		return certified(s.Problem, &merged)
@@ -492,7 +483,7 @@ func (tn tiny) nodeCost(bins []int, b int) float64 {
 // TestPropertyBelowBruteForce: on tiny problems the bound never exceeds
 // the optimum found by brute force.
 func TestPropertyBelowBruteForce(t *testing.T) {
-	props := properties(t, 2104, 300)
+	props := problemgen.Properties(2104, 300)
 	props.Property("Of(p) ≤ the optimum", prop.ForAll(func(tn tiny) string {
 		opt := bruteForce(tn)
 		b, err := Of(tn.p, Options{})

@@ -7,7 +7,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/nodeplan/nodeplan/benchmarks"
@@ -90,12 +89,7 @@ func TestNarrow(t *testing.T) {
 // checker against the problem as given, costs no more than packing.Solve's
 // plan, leaves out the same pods, is deterministic and leaves p as it was.
 func TestPropertySolve(t *testing.T) {
-	params := gopter.DefaultTestParametersWithSeed(2104)
-	params.MinSuccessfulTests = 150
-	if testing.Short() {
-		params.MinSuccessfulTests = 30
-	}
-	props := gopter.NewProperties(params)
+	props := problemgen.Properties(2104, 150)
 	guided := 0
 	props.Property("Solve is a checked plan no dearer than packing.Solve's", prop.ForAll(func(s problemgen.Seeded) string {
 		before := problemgen.Clone(s.Problem)

@@ -1,6 +1,8 @@
 package problemgen
 
 import (
+	"testing"
+
 	"github.com/leanovate/gopter"
 	goptergen "github.com/leanovate/gopter/gen"
 
@@ -30,4 +32,16 @@ func GenSeeded(size Size) gopter.Gen {
 // from random bytes: possibly invalid ones.
 func GenDecoded() gopter.Gen {
 	return goptergen.SliceOf(goptergen.UInt8()).Map(func(data []uint8) packing.Problem { return Decode(data) })
+}
+
+// Properties returns gopter properties seeded with seed that need n
+// successful tests (a fifth, at least 10, under go test -short): the same
+// cases on every run.
+func Properties(seed int64, n int) *gopter.Properties {
+	params := gopter.DefaultTestParametersWithSeed(seed)
+	params.MinSuccessfulTests = n
+	if testing.Short() {
+		params.MinSuccessfulTests = max(n/5, 10)
+	}
+	return gopter.NewProperties(params)
 }

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/leanovate/gopter"
 	"github.com/leanovate/gopter/prop"
 
 	"github.com/nodeplan/nodeplan/internal/problemgen"
@@ -21,12 +20,7 @@ import (
 // Order reversed (so that constraints break part-way through), and with
 // two claims' pods swapped.
 func TestPropertyTalliesCountAsFromScratch(t *testing.T) {
-	params := gopter.DefaultTestParametersWithSeed(2105)
-	params.MinSuccessfulTests = 200
-	if testing.Short() {
-		params.MinSuccessfulTests = 40
-	}
-	props := gopter.NewProperties(params)
+	props := problemgen.Properties(2105, 200)
 	broken := 0
 	props.Property("tallies count as from scratch", prop.ForAll(func(s problemgen.Seeded) string {
 		plan, err := packing.Solve(s.Problem, packing.Options{})
