@@ -28,6 +28,7 @@
 //
 // Cost model: three solves, one bound (the LP: 10 ms to 1 s on 2 cores
 // for 1,000–5,000 pods) and one check of each cheaper plan until one
-// passes; the same input gives the same Result: 0.7–1.5 s in all at
-// 5,000 pods on the benchmark workloads, the bound the largest part.
+// passes; the same input gives the same Result: 0.3–1.5 s in all at
+// 5,000 pods on the benchmark workloads, the bound the largest part
+// where it takes more than a few milliseconds.
 package guide

@@ -52,6 +52,7 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 		return Result{}, err
 	}
 	res := Result{Plan: base, Bound: b, Unguided: base.Price}
+	left := unplaced(base)
 	var plans []packing.Plan
 	for _, cs := range narrowings(b.Configurations, base) {
 		q, ok := Narrow(p, cs)
@@ -62,7 +63,7 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 		if err != nil {
 			return Result{}, fmt.Errorf("guide: the narrowed problem: %w", err)
 		}
-		if g.Price < base.Price && slices.Equal(unplaced(g), unplaced(base)) {
+		if g.Price < base.Price && slices.Equal(unplaced(g), left) {
 			plans = append(plans, g)
 		}
 	}
@@ -88,10 +89,14 @@ func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configura
 		return nil
 	}
 	union := slices.Clone(lp)
+	seen := map[[2]string]bool{}
+	for _, c := range lp {
+		seen[[2]string{c.NodePool, c.Type}] = true
+	}
 	for _, c := range base.NodeClaims {
-		k := bound.Configuration{NodePool: c.NodePool, Type: c.InstanceType}
-		if !slices.ContainsFunc(union, func(u bound.Configuration) bool { return u.NodePool == k.NodePool && u.Type == k.Type }) {
-			union = append(union, k)
+		if k := [2]string{c.NodePool, c.InstanceType}; !seen[k] {
+			seen[k] = true
+			union = append(union, bound.Configuration{NodePool: k[0], Type: k[1]})
 		}
 	}
 	if len(union) == len(lp) {
