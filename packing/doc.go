@@ -120,9 +120,14 @@
 //     pool whose types are offered in fewer zones), once more with that
 //     pool's claims for pods others admit kept to those zones, so that
 //     zone-spread pods are not held to the count of a zone the limit has
-//     starved. The run placing more
-//     pods, then the cheaper, is kept. Where no limit binds nothing runs
-//     again and the plans are the same. The default departs from
+//     starved. A pool whose limits are full (no room for a new node for
+//     some pod placed in another pool), even with every pod placed, gets
+//     one rerun per zone with its nodes kept to that zone, so that its
+//     capacity goes where the other pools are dearer or absent (one
+//     on-demand node in the zone spot does not reach, spot in the
+//     others, as Karpenter's luckier runs do). The run placing more
+//     pods, then the cheaper, is kept. Where no limit binds or fills
+//     nothing runs again and the plans are the same. The default departs from
 //     Karpenter because a pod left pending is a workload down (it places
 //     no fewer pods than LimitLargestFirst and usually more, though its
 //     reruns are a heuristic, not a proof that no order places more), and Best already prefers the plan that

@@ -27,15 +27,23 @@ const (
 	// pool reaches a zone no other pool does, a further rerun keeps its
 	// claims for pods other pools admit to those zones (see ownZones), so
 	// that its capacity is not spent where another pool could serve and
-	// zone spread hold every zone to a starved one. The run that
+	// zone spread hold every zone to a starved one. And when a pool's
+	// limits are full, that is, they leave no room for a new node for
+	// some pod the pass placed in another pool, the pass is rerun once per
+	// zone of that pool with its nodes kept to that zone (see zoneOrders:
+	// only zones the other pools reach differently when no topology
+	// counts zones), so that its capacity goes where the other pools are
+	// dearer or absent, as on-demand capacity in a zone spot does not
+	// reach, even when every pod is placed. The run that
 	// places the most pods, then the cheapest (with
 	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
 	// are placed than under LimitLargestFirst with the same strategy.
 	// Plain and CostAware rerun their one pass; Best reruns a rule's
 	// greedy order, merging as in its other passes, after the rule's
-	// restarts when the best of its passes leaves a pod out for a limit.
-	// Where no limit binds nothing runs again and the plan is
-	// LimitLargestFirst's, byte for byte. With Options.PriorityOrder the
+	// restarts when the best of its passes leaves a pod out for a limit
+	// or fills a pool's limits. Where no limit binds or fills, nothing
+	// runs again and the plan is LimitLargestFirst's, byte for byte. With
+	// Options.PriorityOrder the
 	// reruns still put the needy pods first, whatever their priority, and
 	// the run placing more pods wins: a higher-priority pod may then stay
 	// pending so that more lower-priority ones are placed (choose
@@ -59,9 +67,10 @@ func (p LimitPolicy) String() string { return enum.String(p, "LimitPolicy", limi
 type needOrder struct {
 	needy    []bool
 	smallest bool
-	// own, when set, reserves each bound pool's capacity for the zones
-	// only it reaches (see ownZones, keepsOwnZone); pairs are every
-	// pool's poolZones.
+	// own, when set, keeps each pool's claims to the zones named for it
+	// (nil for a pool: anywhere), but for the needy pods: the zones
+	// only a bound pool reaches (ownZones) or one zone of a full pool
+	// (zoneOrders); see keepsOwnZone. pairs are every pool's poolZones.
 	own   []map[string]bool
 	pairs [][]zoneCT
 }
@@ -96,14 +105,14 @@ func (r *run) needyFirst(queue []int) {
 }
 
 // reserveBest is Best's search under LimitMostPods: best, or a rerun of
-// the rule's primary order with the needy pods first (see needOrders),
-// whichever is better (see static.better; best on a tie).
+// the rule's primary order (see reruns), whichever is better (see
+// static.better; best on a tie).
 func (s *static) reserveBest(best pass, cost bool, m *memo, sc *scratch) pass {
 	if s.opts.LimitPolicy != LimitMostPods || s.halted() {
 		return best
 	}
 	primary, _ := s.sequences(cost)
-	for _, n := range best.r.needOrders() {
+	for _, n := range best.r.reruns() {
 		if s.halted() {
 			break
 		}
@@ -119,7 +128,7 @@ func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
 	if s.opts.LimitPolicy != LimitMostPods || s.halted() {
 		return r, st
 	}
-	for _, n := range r.needOrders() {
+	for _, n := range r.reruns() {
 		if s.halted() {
 			break
 		}
@@ -131,6 +140,10 @@ func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
 	}
 	return r, st
 }
+
+// reruns are the orders of the reruns LimitMostPods asks for after run
+// r: needOrders' and zoneOrders'.
+func (r *run) reruns() []*needOrder { return append(r.needOrders(), r.zoneOrders()...) }
 
 // needOrders are the orders of the reruns LimitMostPods asks for after
 // run r: none when no limit bound in r; else, when some pod needs a bound

@@ -3,6 +3,7 @@ package packing_test
 import (
 	"errors"
 	"fmt"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -194,4 +195,54 @@ func TestLimitPolicyOwnZones(t *testing.T) {
 			pools: pools, pods: pods, opts: withStrategy(largestFirst, packing.Plain), claims: anyClaims,
 			unsched: []string{"z-02", "z-03", "z-04", "z-05"}})
 	runRows(t, rows)
+}
+
+// spotDiscount is the fake types of cheapSpot: spot in zones 1 and 2 at
+// 60 % of the on-demand price, on-demand in zones 1 to 3.
+func cheapSpot(n int) []typeSpec {
+	specs := fakeIts(n)
+	for i := range specs {
+		on := fakeType(specs[i]).Offerings[2].Price
+		spot := instancetypes.MustPriceFromDollars(on.Dollars() * 0.6)
+		specs[i].offerings = []instancetypes.Offering{
+			{Zone: zone1, CapacityType: instancetypes.Spot, Price: spot, Available: true},
+			{Zone: zone2, CapacityType: instancetypes.Spot, Price: spot, Available: true},
+			{Zone: zone1, CapacityType: instancetypes.OnDemand, Price: on, Available: true},
+			{Zone: zone2, CapacityType: instancetypes.OnDemand, Price: on, Available: true},
+			{Zone: zone3, CapacityType: instancetypes.OnDemand, Price: on, Available: true},
+		}
+	}
+	return specs
+}
+
+// TestLimitPolicyFullPoolZone: the on-demand pool "od" (weight 50, a
+// 12-cpu limit) is full after one node, spot (weight 20) costs 60 % of
+// on-demand but reaches zones 1 and 2 only, and "any" (weight 0) reaches
+// zone 3 at the on-demand price. 18 zone-spread pods (maxSkew 1) want six
+// a zone. Spent in zones 1 and 2, "od"'s limit leaves zone 3 to "any";
+// LimitMostPods' zone reruns try "od" in one zone at a time and keep it
+// where nothing cheaper reaches (seed 162 of TestDifferential in
+// benchmarks/karpenter: $13.28/h against Karpenter's best $11.14).
+func TestLimitPolicyFullPoolZone(t *testing.T) {
+	pools := []packing.NodePool{
+		pool("od", poolWeight(50), poolReq(in(requirements.LabelCapacityType, "on-demand")), poolLimits("cpu", "12")),
+		pool("spot", poolWeight(20), poolReq(in(requirements.LabelCapacityType, "spot"))),
+		pool("any"),
+	}
+	pods := mkPods("z", 18, req("cpu", "1.5", "memory", "4Gi"), podLabels("app", "z"), spread(spreadBy(requirements.LabelZone, 1, "app", "z")))
+	p := packing.Problem{Pods: pods, NodePools: pools, Catalog: buildCatalog(t, cheapSpot(20))}
+	karpenter, err := packing.Solve(p, largestFirst)
+	require.NoError(t, err)
+	require.Empty(t, karpenter.Unschedulable)
+	for _, s := range []packing.Strategy{packing.Best, packing.Plain, packing.CostAware} {
+		plan, err := packing.Solve(p, withStrategy(mostPods, s))
+		require.NoError(t, err)
+		require.Empty(t, plan.Unschedulable, "%v", s)
+		assert.Less(t, plan.Price, karpenter.Price, "%v", s)
+		for _, nc := range plan.NodeClaims {
+			if nc.NodePool == "od" {
+				assert.Equal(t, zone3, nc.Offering.Zone, "%v: %s", s, nc.Name)
+			}
+		}
+	}
 }

@@ -1,6 +1,10 @@
 package packing
 
-import "github.com/nodeplan/nodeplan/requirements"
+import (
+	"slices"
+
+	"github.com/nodeplan/nodeplan/requirements"
+)
 
 // poolZones are the zones and capacity types pool pl can launch a node
 // in: a usable offering of one of its types whose zone and capacity type
@@ -71,4 +75,103 @@ func (r *run) keepsOwnZone(v view, c *claim, pins []pin) bool {
 		}
 	}
 	return true
+}
+
+// zoneOrders are the reruns that try a full pool's capacity in one zone
+// at a time: for each pool whose limits r exhausted (see fullPools), one
+// rerun per zone in which the pool's claims stay in that zone, so that
+// the other pools serve the rest. When no pod's topology counts zones,
+// zones the other pools reach alike (the same pools and capacity types)
+// are alike to every pod, and only the first of them is tried; a pool
+// whose zones are all alike is not.
+func (r *run) zoneOrders() []*needOrder {
+	full := r.fullPools()
+	if full == nil {
+		return nil
+	}
+	counted := slices.ContainsFunc(r.s.counters, func(c counterDef) bool { return c.key == requirements.LabelZone })
+	pairs := make([][]zoneCT, len(r.s.pools))
+	for pi, pl := range r.s.pools {
+		pairs[pi] = pl.poolZones()
+	}
+	var out []*needOrder
+	var needy []bool
+	for pi := range r.s.pools {
+		if !full[pi] {
+			continue
+		}
+		zones := distinctZones(pairs, pi, counted)
+		if len(zones) < 2 {
+			continue
+		}
+		if needy == nil {
+			needy, _ = r.needyPods(full)
+		}
+		for _, z := range zones {
+			own := make([]map[string]bool, len(r.s.pools))
+			own[pi] = map[string]bool{z: true}
+			out = append(out, &needOrder{needy: needy, own: own, pairs: pairs})
+		}
+	}
+	return out
+}
+
+// distinctZones are the zones of pool pi worth a rerun each, in the order
+// first seen: all of them when topology counts zones (counted), else the
+// first of each set that the other pools reach alike.
+func distinctZones(pairs [][]zoneCT, pi int, counted bool) []string {
+	type poolCT struct {
+		pool int
+		ct   string
+	}
+	reach := func(z string) []poolCT {
+		var out []poolCT
+		for pj, ps := range pairs {
+			for _, p := range ps {
+				if pj != pi && p.zone == z {
+					out = append(out, poolCT{pj, p.ct})
+				}
+			}
+		}
+		return out
+	}
+	var zones []string
+	var reached [][]poolCT
+	for _, p := range pairs[pi] {
+		if slices.Contains(zones, p.zone) {
+			continue
+		}
+		rz := reach(p.zone)
+		if !counted && slices.ContainsFunc(reached, func(o []poolCT) bool { return slices.Equal(o, rz) }) {
+			continue
+		}
+		zones, reached = append(zones, p.zone), append(reached, rz)
+	}
+	return zones
+}
+
+// fullPools reports, per pool with limits, whether its limits leave no
+// room for a new claim for some pod r placed on another pool's claim that
+// the pool would take but for them; nil when no pool's do.
+func (r *run) fullPools() []bool {
+	var full []bool
+	for pi, pl := range r.s.pools {
+		if len(pl.np.Limits) == 0 {
+			continue
+		}
+		for i, w := range r.where {
+			if w.kind != onClaim || r.claims[w.index].pi == pi {
+				continue
+			}
+			v := r.view(i)
+			if r.diagnosePool(v, pi, v.info.pod.Key()).Kind == LimitExceeded {
+				if full == nil {
+					full = make([]bool, len(r.s.pools))
+				}
+				full[pi] = true
+				break
+			}
+		}
+	}
+	return full
 }

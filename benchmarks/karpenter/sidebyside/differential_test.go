@@ -572,16 +572,22 @@ func priceTolerance(a, b Result) float64 {
 
 // limitShortfalls are the seeds of the default set where the property
 // fails for the reason issue 21 lists third: a NodePool with a binding
-// limit spends its capacity on a dearer split of the pods (a dearer plan)
-// than some Karpenter run. Each is a pools problem that nodeplan solves
-// at most at Karpenter's best price once the limits are lifted, so until
-// packing's limits are fixed these seeds run with their limits lifted
-// (the rest of the problem as generated) and say so in their log. Outside
-// the default seeds (NODEPLAN_DIFFERENTIAL_SEEDS) nothing is lifted.
-// Seed 42 (fewer pods placed: the on-demand pool, the only one in
-// test-zone-3, spent its limit in zones spot also reaches, and zone
-// spread held the other zones to zone 3's count) is fixed by
-// LimitMostPods' own-zone rerun (packing/limitzones.go). Of those left:
+// limit spends its capacity where some Karpenter run does better. Each is
+// a pools problem that nodeplan solves at least as well as Karpenter's
+// best run once the limits are lifted, so until packing's limits are
+// fixed these seeds run with their limits lifted (the rest of the problem
+// as generated) and say so in their log. Outside the default seeds
+// (NODEPLAN_DIFFERENTIAL_SEEDS) nothing is lifted. Seed 42 (fewer pods
+// placed: the on-demand pool, the only one in test-zone-3, spent its
+// limit in zones spot also reaches) is fixed by LimitMostPods' own-zone
+// rerun (packing/limitzones.go); 22, 97, 162, 217 (17 to 34 zone-spread
+// pods, the limited pool's capacity spread as small nodes over every
+// zone where Karpenter's best run puts it on one node in one zone: 162
+// $13.28/h against $11.14), 187 (1,208 pods, on-demand weight 50 with a
+// limit beside spot at 0.6 × the price: $481.00/h against $408.10) and
+// price shortfall 222 by its full-pool zone reruns (zoneOrders; 162
+// $11.14/h, 187 $407.35, 222 $42.55 against Karpenter's best $48.35).
+// The one left:
 //   - 232 (367 zone- and hostname-spread pods, on-demand with a 60,662m
 //     limit beside spot): nodeplan places 363 ($69.12/h, 15 nodes), the
 //     same before refill (b176444); some Karpenter runs place all 367
@@ -589,21 +595,7 @@ func priceTolerance(a, b Result) float64 {
 //     2026-12-04 whose 8 runs found one failed. It was counted fixed by
 //     the own-zone rerun (4a0df98), where nodeplan already placed 363:
 //     the Karpenter runs seen then placed fewer.
-//   - 22, 97, 162, 217 (17 to 34 zone-spread pods): every pod is placed,
-//     so no limit binds in packing's sense and no rerun runs; the limited
-//     pool's capacity goes to small nodes in every zone (162: three of
-//     its nodes and three others, $13.28/h), where Karpenter's best run
-//     puts it on one node in one zone and the other pools' larger nodes
-//     in the others ($11.14/h on 3 nodes).
-//   - 187 (1,208 pods, hostname anti-affinity, on-demand weight 50 with a
-//     585,861m limit, spot at 0.6 × the price): Karpenter charges a new
-//     claim the largest capacity among its instance type options
-//     (K/controllers/provisioning/scheduling/scheduler.go:784,
-//     subtractMax), so two on-demand claims of any type exhaust the limit
-//     and 1,206 pods go to cheaper spot ($408.10/h); nodeplan charges the
-//     chosen type and honours the weight for 207 on-demand nodes
-//     ($481.00/h).
-var limitShortfalls = map[int64]bool{22: true, 97: true, 162: true, 187: true, 217: true, 232: true}
+var limitShortfalls = map[int64]bool{232: true}
 
 // priceShortfalls are the seeds of the default set where nodeplan's plan
 // is dearer than Karpenter's best run for a reason not fixed yet, and
@@ -618,14 +610,6 @@ var priceShortfalls = map[int64]string{
 	// $302.16/h against Karpenter's best $301.84/h of 3 runs): a luckier
 	// tie-break past 1,024 pods, where Best runs no random restarts.
 	62: "binding limit (no merging) and, past 1,024 pods, zone tie-breaks",
-	// 269 zone- and hostname-spread pods, an on-demand pool with a
-	// binding CPU limit beside spot: nodeplan $48.723047/h on 13 nodes
-	// (the same plan before and after the limit fixes); one of 8
-	// Karpenter runs in a CI run of 2026-12-04 found $48.345349/h on 13
-	// nodes, other runs $48.85-$50.49 on 14: a luckier zone tie-break
-	// that Karpenter's map order finds now and then, so this seed's
-	// price would make the test fail at random.
-	222: "binding limit and a zone tie-break Karpenter's map order sometimes wins",
 }
 
 // guidedFixes are the priceShortfalls that guide.Solve (packing.Solve
