@@ -197,7 +197,7 @@ func TestLimitPolicyOwnZones(t *testing.T) {
 	runRows(t, rows)
 }
 
-// spotDiscount is the fake types of cheapSpot: spot in zones 1 and 2 at
+// cheapSpot is fakeIts(n) with spot in zones 1 and 2 at
 // 60 % of the on-demand price, on-demand in zones 1 to 3.
 func cheapSpot(n int) []typeSpec {
 	specs := fakeIts(n)
