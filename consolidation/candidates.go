@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -27,6 +28,13 @@ func (c candidate) empty() bool { return len(c.pods) == 0 }
 
 // ratio is Karpenter's SavingsRatio: price per unit of disruption.
 func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
+
+// ratioKey is ratio in micro-dollars an hour per unit of disruption,
+// rounded: ratios that differ only by the rounding of prices to
+// nano-dollars (a node of twice the price and twice the pods) are equal
+// under it. Rounding is monotone, so candidates sorted by ratio keep
+// equal keys together.
+func (c candidate) ratioKey() float64 { return math.Round(c.ratio() * 1e6) }
 
 // stays is the negation of packing.Pod.Reschedulable on a value, for the
 // slices functions: the pod goes with its node.

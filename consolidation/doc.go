@@ -49,7 +49,12 @@
 //     nodeplan used an existing node): Karpenter's decision was the one its
 //     rules give (TestPlanDeleteOrReplace). Candidates of equal savings
 //     ratio are ordered by name, where Karpenter's unstable sort leaves
-//     them in any order, so the two may still choose different prefixes.
+//     them in any order, so the two may still choose different prefixes;
+//     but where a budget ends within such a run of candidates (equal to a
+//     micro-dollar an hour per unit of disruption), the dearer of them
+//     are the ones kept, as in Karpenter's luckiest order (the generated
+//     cluster fragmented-2107, 20 % budget: one Plan saves $19.83/h,
+//     Karpenter's best wave, where by name it saved $17.94).
 //     NodeClaims a simulation opens only for pending pods are the
 //     provisioner's business and do not count, where Karpenter counts
 //     every new NodeClaim of its simulation.

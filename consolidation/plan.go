@@ -1,6 +1,7 @@
 package consolidation
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"maps"
@@ -213,16 +214,38 @@ func (s *state) budgets(reason disruption.Reason) (map[string]int, error) {
 }
 
 // withinBudget keeps the candidates the budgets allow, in order, charging
-// each; the others are explained.
+// each; the others are explained. Where a pool's budget ends within a run
+// of candidates of equal savings ratio (see candidate.ratioKey), it keeps
+// the dearer of them: Karpenter's unstable sort leaves such a run in any
+// order, and the dearer save more.
 func (s *state) withinBudget(cands []candidate, budget map[string]int, reason disruption.Reason) []candidate {
 	var out []candidate
-	for _, c := range cands {
-		if budget[c.pool.Name] <= 0 {
-			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, reason))
-			continue
+	for i := 0; i < len(cands); {
+		j := i + 1
+		for j < len(cands) && cands[j].ratioKey() == cands[i].ratioKey() {
+			j++
 		}
-		budget[c.pool.Name]--
-		out = append(out, c)
+		run := cands[i:j]
+		byPrice := make([]int, len(run))
+		for k := range byPrice {
+			byPrice[k] = k
+		}
+		slices.SortStableFunc(byPrice, func(a, b int) int { return cmp.Compare(run[b].price, run[a].price) })
+		kept := make([]bool, len(run))
+		for _, k := range byPrice {
+			if budget[run[k].pool.Name] > 0 {
+				budget[run[k].pool.Name]--
+				kept[k] = true
+			}
+		}
+		for k, c := range run {
+			if kept[k] {
+				out = append(out, c)
+			} else {
+				s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, reason))
+			}
+		}
+		i = j
 	}
 	return out
 }

@@ -251,6 +251,17 @@ func TestPlanBehaviours(t *testing.T) {
 			c.node("a", 2, 100, 100, 100, 100, 100, 100, 100, 100)
 			c.node("z", 32, 31000)
 		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [a] (+0) saves 0.100000/h"}}},
+		{"among equal savings ratios the budget keeps the dearer nodes", func(c *cluster) {
+			// a: $0.05/h for 1 pod, b: $0.10/h for 3, d: $0.20/h for 7,
+			// each $0.025/h per unit of disruption (1 + a pod each); by
+			// name the budget of two kept a and b ($0.15/h).
+			c.NodePools[0] = pool("default", packing.Budget{Nodes: "2"})
+			c.node("a", 1, 500)
+			c.node("b", 2, 500, 500, 500)
+			c.node("d", 4, 400, 400, 400, 400, 400, 400, 400)
+			c.node("z", 16, 1000).Pods[0].DoNotDisrupt = "true"
+		}, consolidation.Options{}, want{cmds: []string{"Underutilized delete [b d] (+0) saves 0.300000/h"},
+			kept: map[string]consolidation.Why{"a": consolidation.Budget}}},
 		{"MinScore applies to every pool", func(c *cluster) {
 			c.node("a", 2, 100, 100, 100, 100, 100, 100, 100, 100)
 			c.node("z", 32, 31000)
