@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/requirements"
@@ -133,6 +134,7 @@ func distinctZones(pairs [][]zoneCT, pi int, counted bool) []string {
 				}
 			}
 		}
+		slices.SortFunc(out, func(a, b poolCT) int { return cmp.Or(cmp.Compare(a.pool, b.pool), cmp.Compare(a.ct, b.ct)) })
 		return out
 	}
 	var zones []string
