@@ -30,6 +30,9 @@ type pool struct {
 	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
 	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
 	minValues bool
+	// minVals are, for each key of reqs with minValues, each type's
+	// values of it (see typeValues).
+	minVals   map[string][][]string
 	typeKeys  map[string]bool    // label keys some type of the pool defines
 	reserved  bool               // some type has a reserved offering
 	limits    []resources.Amount // resource limits, by name; "nodes" aside
@@ -96,7 +99,13 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	pl.sortBySize()
 	pl.compileLimits()
 	for r := range pl.reqs.All() {
-		pl.minValues = pl.minValues || r.MinValues() > 0
+		if r.MinValues() > 0 {
+			pl.minValues = true
+			if pl.minVals == nil {
+				pl.minVals = map[string][][]string{}
+			}
+			pl.minVals[r.Key()] = pl.keyValues(r.Key())
+		}
 	}
 	return pl
 }
