@@ -220,34 +220,43 @@ func (s *state) budgets(reason disruption.Reason) (map[string]int, error) {
 // order, and the dearer save more.
 func (s *state) withinBudget(cands []candidate, budget map[string]int, reason disruption.Reason) []candidate {
 	var out []candidate
-	for i := 0; i < len(cands); {
-		j := i + 1
-		for j < len(cands) && cands[j].ratioKey() == cands[i].ratioKey() {
-			j++
+	for len(cands) > 0 {
+		n := 1
+		for n < len(cands) && cands[n].ratioKey() == cands[0].ratioKey() {
+			n++
 		}
-		run := cands[i:j]
-		byPrice := make([]int, len(run))
-		for k := range byPrice {
-			byPrice[k] = k
-		}
-		slices.SortStableFunc(byPrice, func(a, b int) int { return cmp.Compare(run[b].price, run[a].price) })
-		kept := make([]bool, len(run))
-		for _, k := range byPrice {
-			if budget[run[k].pool.Name] > 0 {
-				budget[run[k].pool.Name]--
-				kept[k] = true
-			}
-		}
-		for k, c := range run {
+		kept := chargeDearerFirst(cands[:n], budget)
+		for k, c := range cands[:n] {
 			if kept[k] {
 				out = append(out, c)
 			} else {
 				s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, reason))
 			}
 		}
-		i = j
+		cands = cands[n:]
 	}
 	return out
+}
+
+// chargeDearerFirst charges budget for the candidates of run, the dearer
+// first (in run's order on a tie), while their pools' budgets last, and
+// reports which it charged.
+func chargeDearerFirst(run []candidate, budget map[string]int) []bool {
+	order := make([]int, len(run))
+	for k := range order {
+		order[k] = k
+	}
+	if len(run) > 1 {
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(run[b].price, run[a].price) })
+	}
+	kept := make([]bool, len(run))
+	for _, k := range order {
+		if budget[run[k].pool.Name] > 0 {
+			budget[run[k].pool.Name]--
+			kept[k] = true
+		}
+	}
+	return kept
 }
 
 // emptiness deletes every empty candidate the Empty budgets allow, in one

@@ -135,7 +135,7 @@ func (d poolDiagnosis) limits() (Reason, bool) {
 }
 
 func (d poolDiagnosis) minValues() (Reason, bool) {
-	if !d.pl.minValues {
+	if !d.pl.hasMinValues() {
 		return Reason{}, false
 	}
 	c := emptyClaim(d.pl, d.pi) // narrowed does not change its candidates, the pool's

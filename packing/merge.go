@@ -160,7 +160,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	cand.And(compat)
 	pl.trim(cand, &cut, need)
 	fitExtended(pl, cand, need)
-	if !r.use.slackAfter(a, b, cand.Next(0)) || (pl.minValues && !satisfiesMinValues(pl, reqs, cand)) {
+	if !r.use.slackAfter(a, b, cand.Next(0)) || (pl.hasMinValues() && !satisfiesMinValues(pl, reqs, cand)) {
 		return false
 	}
 	mv.price, mv.priced = price, true

@@ -18,7 +18,8 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 			continue
 		}
 		vals := pl.typeValues(req.Key())
-		seen := make([]string, 0, min(n, 64))
+		var buf [16]string // on the stack for the usual minValues
+		seen := buf[:0]
 		for t := cand.Next(0); t >= 0 && len(seen) < n; t = cand.Next(t + 1) {
 			for _, val := range vals[t] {
 				if !slices.Contains(seen, val) && req.Has(val) {
@@ -32,6 +33,10 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 	}
 	return true
 }
+
+// hasMinValues reports whether some requirement of the pool has
+// minValues.
+func (pl *pool) hasMinValues() bool { return pl.minVals != nil }
 
 // typeValues are the values each type of pl has for key: compiled with the
 // pool for the keys of its own requirements with minValues, else computed.

@@ -185,7 +185,7 @@ func (r *run) tryClaim(v view, c *claim, into *move) bool {
 		return false
 	}
 	cheap, ok := r.firstFit(v, c, need, pins)
-	if !ok || (c.pl.minValues && !r.keepsMinValues(v, c, need, pins)) {
+	if !ok || (c.pl.hasMinValues() && !r.keepsMinValues(v, c, need, pins)) {
 		return false
 	}
 	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}

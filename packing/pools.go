@@ -18,20 +18,20 @@ import (
 // (domains.go: pinBits), offerPairs and offerMask (offerings.go:
 // maskOffers), limits, capLim and maxCapLim (limits.go: compileLimits).
 type pool struct {
-	np        *NodePool
-	reqs      requirements.Set // requirements ∩ labels ∩ nodepool name
-	taints    []requirements.Taint
-	types     []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
-	price     []instancetypes.Price         // cheapest offering of each type under reqs
-	alloc     []resources.List              // allocatable less daemonset overhead
-	daemon    []resources.List              // daemonset overhead per type
-	all       bitset.Set
-	maxAlloc  resources.List
-	pins      map[pin]bitset.Set      // types admitting key=value, for topology keys
-	pinList   map[string][]bitset.Set // the same by key, aligned with static.domains
-	minValues bool
+	np       *NodePool
+	reqs     requirements.Set // requirements ∩ labels ∩ nodepool name
+	taints   []requirements.Taint
+	types    []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
+	price    []instancetypes.Price         // cheapest offering of each type under reqs
+	alloc    []resources.List              // allocatable less daemonset overhead
+	daemon   []resources.List              // daemonset overhead per type
+	all      bitset.Set
+	maxAlloc resources.List
+	pins     map[pin]bitset.Set      // types admitting key=value, for topology keys
+	pinList  map[string][]bitset.Set // the same by key, aligned with static.domains
 	// minVals are, for each key of reqs with minValues, each type's
-	// values of it (see typeValues).
+	// values of it (see typeValues); nil when no requirement has
+	// minValues.
 	minVals   map[string][][]string
 	typeKeys  map[string]bool    // label keys some type of the pool defines
 	reserved  bool               // some type has a reserved offering
@@ -100,7 +100,6 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	pl.compileLimits()
 	for r := range pl.reqs.All() {
 		if r.MinValues() > 0 {
-			pl.minValues = true
 			if pl.minVals == nil {
 				pl.minVals = map[string][][]string{}
 			}

@@ -58,7 +58,7 @@ func (r *run) refill() {
 func (r *run) refillable() []*claim {
 	var out []*claim
 	for _, c := range r.claims {
-		if !c.gone && len(c.pods) > 0 && !c.pl.minValues && r.mergeable(c) && r.allFree(c) {
+		if !c.gone && len(c.pods) > 0 && !c.pl.hasMinValues() && r.mergeable(c) && r.allFree(c) {
 			out = append(out, c)
 		}
 	}
@@ -103,7 +103,7 @@ func (r *run) roomFor(v view, b *claim, extra map[*claim]resources.List) *claim 
 	var found *claim
 	visits := scanVisits
 	r.slack.ascendFrom(v.info.req.CPU, v.info.req.Memory, &visits, func(c *claim) bool {
-		if c == b || c.gone || !slices.Contains(c.sigs, v.sig) || c.pl.minValues || c.hasResv || c.pl.reserved ||
+		if c == b || c.gone || !slices.Contains(c.sigs, v.sig) || c.pl.hasMinValues() || c.hasResv || c.pl.reserved ||
 			!c.used.Add(extra[c]).Add(v.info.req).Fits(c.pl.alloc[c.cheap]) {
 			return true
 		}

@@ -112,7 +112,7 @@ func (r *run) options(c *claim, w *settling) ([]option, []int32) {
 	}
 	// Fallbacks that later claims pushed over the limits are dropped, unless
 	// that would break minValues.
-	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, idx)) {
+	if c.pl.hasMinValues() && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, idx)) {
 		idx = all
 	}
 	return priced, r.truncate(c, priced, idx)
@@ -124,7 +124,7 @@ func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
 		return idx
 	}
 	short := idx[:limit]
-	if c.pl.minValues && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, short)) {
+	if c.pl.hasMinValues() && !satisfiesMinValues(c.pl, c.reqs, optionSet(c, priced, short)) {
 		return idx
 	}
 	return short
