@@ -71,3 +71,20 @@ func BenchmarkAWS(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkParse builds a catalog from a catalog file: the embedded AWS
+// data read as a user's file (so with the repeated-key check a file gets),
+// priced by the file's own prices for us-east-1.
+func BenchmarkParse(b *testing.B) {
+	b.ReportAllocs()
+	b.SetBytes(int64(len(awsCatalog)))
+	var n int
+	for b.Loop() {
+		c, err := Parse(awsCatalog, Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n = c.Len()
+	}
+	b.ReportMetric(float64(n), "types")
+}

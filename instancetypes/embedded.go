@@ -150,6 +150,7 @@ type settings struct {
 	spotGiven   int // types whose spot price was given, not modelled
 	maxPods     int64
 	defaultPods int64
+	labels      labelBuilder // reused by every type's labels
 }
 
 // priceTable is the on-demand price source of a catalog.
@@ -167,7 +168,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 		return nil, err
 	}
 	if def.provider == "" { // a user's file; the embedded data has no repeated key (tested)
-		if path := repeatedKey(data); path != "" {
+		if path, ok := repeatedKey(data); ok {
 			return nil, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
 		}
 	}
@@ -366,7 +367,7 @@ func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	if err != nil || !ok {
 		return InstanceType{}, false, err
 	}
-	reqs, err := sp.labels(s.region)
+	reqs, err := sp.labels(s.region, &s.labels)
 	if err != nil {
 		return InstanceType{}, false, err
 	}

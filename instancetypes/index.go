@@ -85,7 +85,7 @@ func (ki *keyIndex) add(i int, r requirements.Requirement, n int) {
 		ki.complement.Add(i)
 		return
 	}
-	for _, v := range r.Values() {
+	for v := range r.All() {
 		b := ki.values[v]
 		if b == nil {
 			b = bitset.New(n)

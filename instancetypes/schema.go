@@ -96,47 +96,43 @@ func (s *spec) validate() []error {
 }
 
 // labels returns the requirement set of s, without zone, capacity type and
-// instance type, which New derives.
-func (s *spec) labels(region string) (requirements.Set, error) {
-	var b labelBuilder
-	b.in(requirements.LabelArch, s.Arch)
-	b.in(requirements.LabelOS, cmpOr(s.OS, []string{"linux"})...)
-	b.in(requirements.LabelRegion, region)
-	b.absent(requirements.LabelWindowsBuild)
-	b.in(requirements.LabelInstanceCPU, strconv.FormatInt(*s.VCPU, 10))
-	b.in(requirements.LabelInstanceMemory, strconv.FormatInt(*s.MemoryMiB, 10))
-	b.optional(requirements.LabelInstanceFamily, nonEmpty(s.Family))
-	b.optional(requirements.LabelInstanceSize, nonEmpty(s.Size))
+// instance type, which New derives. It builds the set in b, which it
+// resets first, so that a caller building many reuses one buffer. The
+// labels are added in key order, which spares NewSet its sort.
+func (s *spec) labels(region string, b *labelBuilder) (requirements.Set, error) {
+	b.reqs, b.errs = b.reqs[:0], nil
+	gpu, acc := s.GPUs > 0, s.Accelerators > 0 // a type without them has DoesNotExist for each, as Karpenter labels it
+	b.optional(requirements.LabelInstanceAcceleratorCount, when(acc, strconv.FormatInt(s.Accelerators, 10)))
+	b.optional(requirements.LabelInstanceAcceleratorMfr, when(acc && s.AcceleratorManufacturer != "", s.AcceleratorManufacturer))
+	b.optional(requirements.LabelInstanceAcceleratorName, when(acc && s.AcceleratorName != "", s.AcceleratorName))
+	b.in(requirements.LabelInstanceBareMetal, strconv.FormatBool(s.BareMetal))
 	b.optional(requirements.LabelInstanceCategory, s.Category)
-	b.optional(requirements.LabelInstanceGeneration, formatInt(s.Generation))
+	b.in(requirements.LabelInstanceCPU, strconv.FormatInt(*s.VCPU, 10))
 	b.optional(requirements.LabelInstanceCPUManufacturer, s.CPUManufacturer)
+	b.absent(requirements.LabelInstanceEBSBandwidth)
+	b.optional(requirements.LabelInstanceFamily, nonEmpty(s.Family))
+	b.optional(requirements.LabelInstanceGeneration, formatInt(s.Generation))
+	b.optional(requirements.LabelInstanceGPUCount, when(gpu, strconv.FormatInt(s.GPUs, 10)))
+	b.optional(requirements.LabelInstanceGPUManufacturer, when(gpu && s.GPUManufacturer != "", s.GPUManufacturer))
+	b.optional(requirements.LabelInstanceGPUMemory, when(gpu && s.GPUMemoryMiB != nil, fmtPtr(s.GPUMemoryMiB)))
+	b.optional(requirements.LabelInstanceGPUName, when(gpu && s.GPUName != "", s.GPUName))
 	b.optional(requirements.LabelInstanceHypervisor, s.Hypervisor)
 	b.optional(requirements.LabelInstanceLocalNVMe, formatInt(s.LocalNVMeGB))
+	b.in(requirements.LabelInstanceMemory, strconv.FormatInt(*s.MemoryMiB, 10))
 	b.optional(requirements.LabelInstanceNetworkBandwidth, formatInt(s.NetworkBandwidthMbps))
-	b.absent(requirements.LabelInstanceEBSBandwidth)
-	b.in(requirements.LabelInstanceBareMetal, strconv.FormatBool(s.BareMetal))
-	s.deviceLabels(&b)
+	b.optional(requirements.LabelInstanceSize, nonEmpty(s.Size))
+	b.in(requirements.LabelArch, s.Arch)
+	b.in(requirements.LabelOS, cmpOr(s.OS, []string{"linux"})...)
+	b.absent(requirements.LabelWindowsBuild)
+	b.in(requirements.LabelRegion, region)
 	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
 		b.override(k, s.Labels[k])
 	}
 	return requirements.NewSet(b.reqs...), b.err(s.Name)
 }
 
-// deviceLabels adds the GPU and accelerator labels, DoesNotExist when the
-// type has none, as Karpenter labels its types.
-func (s *spec) deviceLabels(b *labelBuilder) {
-	gpu := s.GPUs > 0
-	b.optional(requirements.LabelInstanceGPUCount, when(gpu, strconv.FormatInt(s.GPUs, 10)))
-	b.optional(requirements.LabelInstanceGPUName, when(gpu && s.GPUName != "", s.GPUName))
-	b.optional(requirements.LabelInstanceGPUManufacturer, when(gpu && s.GPUManufacturer != "", s.GPUManufacturer))
-	b.optional(requirements.LabelInstanceGPUMemory, when(gpu && s.GPUMemoryMiB != nil, fmtPtr(s.GPUMemoryMiB)))
-	acc := s.Accelerators > 0
-	b.optional(requirements.LabelInstanceAcceleratorCount, when(acc, strconv.FormatInt(s.Accelerators, 10)))
-	b.optional(requirements.LabelInstanceAcceleratorName, when(acc && s.AcceleratorName != "", s.AcceleratorName))
-	b.optional(requirements.LabelInstanceAcceleratorMfr, when(acc && s.AcceleratorManufacturer != "", s.AcceleratorManufacturer))
-}
-
 // labelBuilder collects requirements and the first errors building them.
+// The zero value is empty.
 type labelBuilder struct {
 	reqs []requirements.Requirement
 	errs []error
@@ -155,9 +151,14 @@ func (b *labelBuilder) add(key string, op requirements.Operator, values ...strin
 // ([labelValue]) since catalog data may hold names such as
 // "Standard NCASv3_T4 Family".
 func (b *labelBuilder) in(key string, values ...string) {
-	vs := make([]string, len(values))
+	vs, copied := values, false
 	for i, v := range values {
-		vs[i] = labelValue(v)
+		if l := labelValue(v); l != v {
+			if !copied { // the caller's values stay as they are
+				vs, copied = slices.Clone(values), true
+			}
+			vs[i] = l
+		}
 	}
 	b.add(key, requirements.In, vs...)
 }

@@ -140,7 +140,8 @@ func TestParseResourceModel(t *testing.T) {
 
 func TestEmbeddedCatalogs(t *testing.T) {
 	for _, data := range [][]byte{awsCatalog, azureCatalog, awsPrices} {
-		assert.Empty(t, repeatedKey(data), "AWS and Azure do not check their catalogs for repeated keys")
+		path, repeated := repeatedKey(data)
+		assert.False(t, repeated, "%s: AWS and Azure do not check their catalogs for repeated keys", path)
 	}
 	aws, err := AWS(Options{})
 	require.NoError(t, err)

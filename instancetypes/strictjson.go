@@ -1,60 +1,242 @@
 package instancetypes
 
 import (
-	"bytes"
 	"encoding/json"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // repeatedKey returns the path of the first key that a JSON object of data
-// repeats ("partitions.aws.regions.us-east-1.m5.large"), "" when none
-// does: encoding/json keeps the last value of a repeated key, silently.
-// Keys are compared case-insensitively, as encoding/json matches field
-// names. data must be valid JSON (decoded without error first); the
-// recursion is bounded by encoding/json's nesting limit. O(len(data)).
-func repeatedKey(data []byte) string {
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.UseNumber()
-	path, _ := walkKeys(dec, "")
-	return path
+// repeats ("partitions.aws.regions.us-east-1.m5.large") and true, or false
+// when none does: encoding/json keeps the last value of a repeated key,
+// silently. Keys are compared case-insensitively, as encoding/json matches
+// field names (strings.ToLower of the unescaped key). data should be valid
+// JSON (decoded without error first); on anything else it stops without
+// panicking and may miss a repeat. The recursion is bounded by the nesting
+// encoding/json accepted. O(len(data)); it allocates once per distinct key
+// and nothing per value.
+func repeatedKey(data []byte) (string, bool) {
+	w := keyWalk{data: data, names: map[string]name{}}
+	if w.value() {
+		return w.at(), true
+	}
+	return "", false
 }
 
-// walkKeys reads one value of dec and returns the path of its first
-// repeated key, "" when it has none.
-func walkKeys(dec *json.Decoder, path string) (string, error) {
-	tok, err := dec.Token()
-	if err != nil {
-		return "", err
-	}
-	switch tok {
-	case json.Delim('{'):
-		seen := map[string]bool{}
-		for dec.More() {
-			tok, err := dec.Token()
-			if err != nil {
-				return "", err
-			}
-			key, _ := tok.(string)
-			at := strings.TrimPrefix(path+"."+key, ".")
-			folded := strings.ToLower(key)
-			if seen[folded] {
-				return at, nil
-			}
-			seen[folded] = true
-			if p, err := walkKeys(dec, at); p != "" || err != nil {
-				return p, err
-			}
+// keyWalk scans JSON text by bytes, keeping the path down to the current
+// value.
+type keyWalk struct {
+	data  []byte
+	pos   int
+	path  []step
+	seen  []keySet        // by depth, reused by the objects at that depth
+	names map[string]name // the plain keys seen, so that a key allocates once
+}
+
+// name is a key and its folded form.
+type name struct{ key, folded string }
+
+// step is one level of a path: an object's key or an array's index.
+type step struct {
+	key   string
+	index int
+	isKey bool
+}
+
+// at renders the path: keys joined by '.', indexes as "[i]", an empty key
+// as "".
+func (w *keyWalk) at() string {
+	var b strings.Builder
+	for i, s := range w.path {
+		switch {
+		case !s.isKey:
+			b.WriteString("[" + strconv.Itoa(s.index) + "]")
+		case i > 0:
+			b.WriteByte('.')
+			fallthrough
+		default:
+			b.WriteString(cmpOrQuote(s.key))
 		}
-	case json.Delim('['):
-		for i := 0; dec.More(); i++ {
-			if p, err := walkKeys(dec, path+"["+strconv.Itoa(i)+"]"); p != "" || err != nil {
-				return p, err
-			}
-		}
-	default:
-		return "", nil
 	}
-	_, err = dec.Token() // the closing delimiter
-	return "", err
+	return b.String()
+}
+
+func cmpOrQuote(key string) string {
+	if key == "" {
+		return `""`
+	}
+	return key
+}
+
+func (w *keyWalk) space() {
+	for w.pos < len(w.data) {
+		switch w.data[w.pos] {
+		case ' ', '\t', '\r', '\n':
+			w.pos++
+		default:
+			return
+		}
+	}
+}
+
+// next reports whether the byte at the position is c, and skips it if so.
+func (w *keyWalk) next(c byte) bool {
+	w.space()
+	if w.pos < len(w.data) && w.data[w.pos] == c {
+		w.pos++
+		return true
+	}
+	return false
+}
+
+// value skips one value and reports whether an object in it repeats a key
+// (the path then leads to that key).
+func (w *keyWalk) value() bool {
+	w.space()
+	if w.pos >= len(w.data) {
+		return false
+	}
+	switch w.data[w.pos] {
+	case '{':
+		w.pos++
+		return w.object()
+	case '[':
+		w.pos++
+		return w.array()
+	case '"':
+		w.pos++
+		w.skipStr()
+		return false
+	}
+	for w.pos < len(w.data) && !strings.ContainsRune(",:]} \t\r\n\"[{", rune(w.data[w.pos])) {
+		w.pos++ // a number, true, false or null
+	}
+	return false
+}
+
+func (w *keyWalk) object() bool {
+	if w.next('}') {
+		return false
+	}
+	depth := len(w.path)
+	for len(w.seen) <= depth {
+		w.seen = append(w.seen, keySet{})
+	}
+	w.seen[depth].reset()
+	for w.next('"') {
+		k := w.key()
+		w.path = append(w.path, step{key: k.key, isKey: true})
+		if w.seen[depth].add(k.folded) {
+			return true
+		}
+		if !w.next(':') {
+			return false
+		}
+		if w.value() {
+			return true
+		}
+		w.path = w.path[:len(w.path)-1]
+		if !w.next(',') {
+			w.next('}')
+			return false
+		}
+	}
+	return false
+}
+
+func (w *keyWalk) array() bool {
+	if w.next(']') {
+		return false
+	}
+	for i := 0; ; i++ {
+		w.path = append(w.path, step{index: i})
+		if w.value() {
+			return true
+		}
+		w.path = w.path[:len(w.path)-1]
+		if !w.next(',') {
+			w.next(']')
+			return false
+		}
+	}
+}
+
+// key skips a string whose opening quote is behind the position and
+// returns its value, unescaped as encoding/json does, and folded.
+func (w *keyWalk) key() name {
+	start := w.pos
+	raw, escaped := w.skipStr()
+	if escaped || !utf8.Valid(raw) { // encoding/json's unescaping, which reads invalid UTF-8 as U+FFFD
+		var k string
+		if err := json.Unmarshal(w.data[start-1:min(w.pos, len(w.data))], &k); err != nil {
+			k = string(raw)
+		}
+		return name{k, strings.ToLower(k)}
+	}
+	if n, ok := w.names[string(raw)]; ok {
+		return n
+	}
+	k := string(raw)
+	n := name{k, strings.ToLower(k)}
+	w.names[k] = n
+	return n
+}
+
+// skipStr skips a string whose opening quote is behind the position and
+// returns its text between the quotes, and whether it has an escape.
+func (w *keyWalk) skipStr() (raw []byte, escaped bool) {
+	start := w.pos
+	for w.pos < len(w.data) && w.data[w.pos] != '"' {
+		if w.data[w.pos] == '\\' {
+			escaped = true
+			w.pos++
+		}
+		w.pos++
+	}
+	raw = w.data[start:min(w.pos, len(w.data))]
+	w.pos++ // the closing quote
+	return raw, escaped
+}
+
+// keySet holds the folded keys of one object: a list while it is short,
+// a map past that. Reset keeps both for the next object.
+type keySet struct {
+	few  []string
+	many map[string]bool
+	big  bool // the keys are in many
+}
+
+func (s *keySet) reset() {
+	s.few = s.few[:0]
+	if s.big {
+		clear(s.many)
+		s.big = false
+	}
+}
+
+// add records key and reports whether it was there already.
+func (s *keySet) add(key string) bool {
+	if s.big {
+		if s.many[key] {
+			return true
+		}
+		s.many[key] = true
+		return false
+	}
+	if slices.Contains(s.few, key) {
+		return true
+	}
+	s.few = append(s.few, key)
+	if len(s.few) > 32 {
+		if s.many == nil {
+			s.many = make(map[string]bool, 2*len(s.few))
+		}
+		for _, k := range s.few {
+			s.many[k] = true
+		}
+		s.big = true
+	}
+	return false
 }

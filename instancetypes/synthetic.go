@@ -143,7 +143,7 @@ func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size s
 		sp.GPUs, sp.GPUManufacturer, sp.GPUName = max(1, cpus/8), fam.gpu, fam.gpu+"-x"
 	}
 	s := settings{region: "synthetic-1"}
-	reqs, err := sp.labels(s.region)
+	reqs, err := sp.labels(s.region, &labelBuilder{})
 	src := s.source(&sp)
 	capacity, overhead, err2 := src.resources(Kubelet{})
 	if err := errors.Join(err, err2); err != nil {

@@ -23,11 +23,11 @@ func build(t InstanceType) (*InstanceType, error) {
 	if err != nil { // validateName accepted the name: a bug here
 		return nil, fieldErr(t.Name, "name", ErrInvalidName, "%v", err)
 	}
-	reqs, err := offeringRequirements(cp.Requirements.Without(requirements.LabelInstanceType).Add(name), cp.Offerings)
+	zone, ct, err := offeringLabels(cp.Offerings)
 	if err != nil {
 		return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "%v", err)
 	}
-	cp.Requirements = reqs
+	cp.Requirements = cp.Requirements.Replace(name, zone, ct)
 	return cp, nil
 }
 
@@ -110,45 +110,53 @@ func validateOfferings(t InstanceType) []error {
 	}
 	var errs []error
 	for i, o := range t.Offerings {
-		field := fmt.Sprintf("offerings[%d]", i)
+		field := func() string { return fmt.Sprintf("offerings[%d]", i) } // named only in an error
 		errs = append(errs, validateOffering(t.Name, field, o)...)
 		for j := range i {
 			if p := t.Offerings[j]; p.Zone == o.Zone && p.CapacityType == o.CapacityType && p.ReservationID == o.ReservationID {
-				errs = append(errs, fieldErr(t.Name, field, ErrInvalidOffering, "same zone, capacity type and reservation as offerings[%d]", j))
+				errs = append(errs, fieldErr(t.Name, field(), ErrInvalidOffering, "same zone, capacity type and reservation as offerings[%d]", j))
 			}
 		}
 	}
 	return errs
 }
 
-func validateOffering(typ, field string, o Offering) []error {
+func validateOffering(typ string, field func() string, o Offering) []error {
 	var errs []error
 	if !o.CapacityType.valid() {
-		errs = append(errs, fieldErr(typ, field+".capacityType", ErrInvalidCapacityType, "%s is not on-demand, spot or reserved", o.CapacityType))
+		errs = append(errs, fieldErr(typ, field()+".capacityType", ErrInvalidCapacityType, "%s is not on-demand, spot or reserved", o.CapacityType))
 	}
 	if o.Price < 0 || o.Price > MaxValidPrice {
-		errs = append(errs, fieldErr(typ, field+".price", ErrInvalidPrice, "%s is not in 0..%s", o.Price, MaxValidPrice))
+		errs = append(errs, fieldErr(typ, field()+".price", ErrInvalidPrice, "%s is not in 0..%s", o.Price, MaxValidPrice))
 	}
 	if o.Zone == "" {
-		errs = append(errs, fieldErr(typ, field+".zone", ErrInvalidOffering, "empty"))
+		errs = append(errs, fieldErr(typ, field()+".zone", ErrInvalidOffering, "empty"))
 	} else if err := requirements.ValidateValue(o.Zone); err != nil {
-		errs = append(errs, fieldErr(typ, field+".zone", ErrInvalidOffering, "%v", err))
+		errs = append(errs, fieldErr(typ, field()+".zone", ErrInvalidOffering, "%v", err))
 	}
 	if o.ReservedUnits < 0 {
-		errs = append(errs, fieldErr(typ, field+".reservedUnits", ErrInvalidOffering, "%d is negative", o.ReservedUnits))
+		errs = append(errs, fieldErr(typ, field()+".reservedUnits", ErrInvalidOffering, "%d is negative", o.ReservedUnits))
 	}
 	if o.CapacityType != Reserved && (o.ReservationID != "" || o.ReservedUnits != 0) {
-		errs = append(errs, fieldErr(typ, field+".reservationID", ErrInvalidOffering, "only reserved offerings have a reservation"))
+		errs = append(errs, fieldErr(typ, field()+".reservationID", ErrInvalidOffering, "only reserved offerings have a reservation"))
 	}
 	return errs
 }
 
 // offeringRequirements returns reqs with the zone and capacity-type
-// requirements replaced by In the values of the usable offerings
-// (DoesNotExist when there are none), as Karpenter derives them. The error
-// is one of an invalid zone, which validateOffering rejects first.
+// requirements replaced by those of offs ([offeringLabels]).
 func offeringRequirements(reqs requirements.Set, offs []Offering) (requirements.Set, error) {
-	var zones, cts []string
+	zone, ct, err := offeringLabels(offs)
+	if err != nil {
+		return reqs, err
+	}
+	return reqs.Replace(zone, ct), nil
+}
+
+// offeringLabels returns the zone and capacity-type requirements of offs:
+// In the values of the usable offerings, DoesNotExist when none is usable.
+func offeringLabels(offs []Offering) (zone, ct requirements.Requirement, err error) {
+	zones, cts := make([]string, 0, len(offs)), make([]string, 0, len(offs))
 	for _, o := range offs {
 		if o.Usable() {
 			zones = append(zones, o.Zone)
@@ -157,10 +165,7 @@ func offeringRequirements(reqs requirements.Set, offs []Offering) (requirements.
 	}
 	zone, err1 := inOrAbsent(requirements.LabelZone, zones)
 	ct, err2 := inOrAbsent(requirements.LabelCapacityType, cts)
-	if err := errors.Join(err1, err2); err != nil {
-		return reqs, err
-	}
-	return reqs.Without(requirements.LabelZone, requirements.LabelCapacityType).Add(zone, ct), nil
+	return zone, ct, errors.Join(err1, err2)
 }
 
 // inOrAbsent returns key In values, or key DoesNotExist for no values.

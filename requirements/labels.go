@@ -165,9 +165,13 @@ func isLabelName(s string) bool {
 // isDNSSubdomain reports whether s is dot-separated DNS labels (RFC 1123,
 // lowercase), whatever their lengths: the caller bounds the total.
 func isDNSSubdomain(s string) bool {
-	for part := range strings.SplitSeq(s, ".") {
-		if !isDNSLabel(part) {
-			return false
+	start := 0
+	for i := 0; i <= len(s); i++ {
+		if i == len(s) || s[i] == '.' {
+			if !isDNSLabel(s[start:i]) {
+				return false
+			}
+			start = i + 1
 		}
 	}
 	return true

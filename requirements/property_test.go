@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -80,17 +81,22 @@ func genReq() gopter.Gen {
 
 // genSet draws a set of zero to four requirements over setKeys.
 func genSet() gopter.Gen {
+	return genKeyed().Map(func(reqs []Requirement) Set { return NewSet(reqs...) })
+}
+
+// genKeyed draws zero to four requirements over setKeys, keys repeating.
+func genKeyed() gopter.Gen {
 	keyed := gopter.CombineGens(gen.IntRange(0, len(setKeys)-1), genReq()).Map(func(v []any) Requirement {
 		r := v[1].(Requirement)
 		r.key = setKeys[v[0].(int)]
 		return r
 	})
-	return gopter.CombineGens(gen.IntRange(0, 4), keyed, keyed, keyed, keyed).Map(func(v []any) Set {
+	return gopter.CombineGens(gen.IntRange(0, 4), keyed, keyed, keyed, keyed).Map(func(v []any) []Requirement {
 		reqs := make([]Requirement, 0, 4)
 		for i := 0; i < v[0].(int); i++ {
 			reqs = append(reqs, v[i+1].(Requirement))
 		}
-		return NewSet(reqs...)
+		return reqs
 	})
 }
 
@@ -178,6 +184,20 @@ func bruteCompatible(s, o Set, wellKnown bool) bool {
 
 func TestPropertiesSet(t *testing.T) {
 	props := gopter.NewProperties(propParameters())
+	props.Property("Replace is Without the keys, then Add", prop.ForAll(func(s Set, reqs []Requirement) bool {
+		keys := make([]string, 0, len(reqs))
+		for _, r := range reqs {
+			keys = append(keys, r.key)
+		}
+		return reflect.DeepEqual(s.Replace(reqs...), s.Without(keys...).Add(reqs...))
+	}, genSet(), genKeyed()))
+	props.Property("NewSet is Add one requirement at a time, in order", prop.ForAll(func(reqs []Requirement) bool {
+		var want Set
+		for _, r := range reqs {
+			want = want.Add(r)
+		}
+		return reflect.DeepEqual(NewSet(reqs...), want) && reflect.DeepEqual(Set{}.Add(reqs...), want)
+	}, genKeyed()))
 	props.Property("Intersects agrees with a brute-force restatement", prop.ForAll(func(s, o Set) bool {
 		return (s.Intersects(o) == nil) == bruteIntersects(s, o)
 	}, genSet(), genSet()))

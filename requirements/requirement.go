@@ -3,6 +3,7 @@ package requirements
 import (
 	"errors"
 	"fmt"
+	"iter"
 	"math"
 	"slices"
 	"strconv"
@@ -123,7 +124,9 @@ func validate(key string, op Operator, values []string) error {
 	return nil
 }
 
-// validateShape checks the operator and the number and form of values.
+// validateShape checks the operator and the number and form of values. An
+// error holds a copy of values, so that a caller's values can stay on its
+// stack.
 func validateShape(op Operator, values []string) error {
 	switch {
 	case op > Lte:
@@ -131,9 +134,9 @@ func validateShape(op Operator, values []string) error {
 	case (op == In || op == NotIn) && len(values) == 0:
 		return atField("values", fmt.Errorf("%w: operator %s needs at least one value", ErrInvalid, op))
 	case (op == Exists || op == DoesNotExist) && len(values) != 0:
-		return atField("values", fmt.Errorf("%w: operator %s takes no values, got %q", ErrInvalid, op, values))
+		return atField("values", fmt.Errorf("%w: operator %s takes no values, got %q", ErrInvalid, op, slices.Clone(values)))
 	case op.bounded() && len(values) != 1:
-		return atField("values", fmt.Errorf("%w: operator %s takes exactly one integer value, got %q", ErrInvalid, op, values))
+		return atField("values", fmt.Errorf("%w: operator %s takes exactly one integer value, got %q", ErrInvalid, op, slices.Clone(values)))
 	case op.bounded():
 		if _, ok := parseInt(values[0]); !ok {
 			return atField("values[0]", fmt.Errorf("%w: operator %s needs an integer value, got %q", ErrInvalid, op, values[0]))
@@ -178,6 +181,10 @@ func (r Requirement) MinValues() int { return r.minValues }
 // Values returns a sorted copy of the listed values: those allowed for In,
 // those excluded for NotIn.
 func (r Requirement) Values() []string { return slices.Clone(r.values) }
+
+// All yields the values [Requirement.Values] returns, in order, without
+// copying them.
+func (r Requirement) All() iter.Seq[string] { return slices.Values(r.values) }
 
 // Bounds returns the inclusive integer bounds and whether each is set.
 func (r Requirement) Bounds() (gte int64, hasGte bool, lte int64, hasLte bool) {

@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"cmp"
 	"fmt"
 	"iter"
 	"maps"
@@ -20,7 +21,41 @@ type Set struct {
 
 // NewSet returns the set of reqs; requirements on the same key are
 // intersected. NewSet does not modify reqs.
-func NewSet(reqs ...Requirement) Set { return Set{}.Add(reqs...) }
+func NewSet(reqs ...Requirement) Set {
+	if len(reqs) == 0 {
+		return Set{}
+	}
+	if strictlySorted(reqs) {
+		return Set{reqs: slices.Clone(reqs)}
+	}
+	var buf [32]int
+	order := buf[:0]
+	for i := range reqs {
+		order = append(order, i)
+	}
+	slices.SortFunc(order, func(i, j int) int { // by key, then as given: stable
+		return cmp.Or(strings.Compare(reqs[i].key, reqs[j].key), cmp.Compare(i, j))
+	})
+	out := make([]Requirement, 0, len(reqs))
+	for _, i := range order {
+		if n := len(out); n > 0 && out[n-1].key == reqs[i].key {
+			out[n-1] = out[n-1].Intersect(reqs[i]) // in the order given, as Add
+			continue
+		}
+		out = append(out, reqs[i])
+	}
+	return Set{reqs: out}
+}
+
+// strictlySorted reports whether the keys of reqs increase: a set as is.
+func strictlySorted(reqs []Requirement) bool {
+	for i := 1; i < len(reqs); i++ {
+		if reqs[i-1].key >= reqs[i].key {
+			return false
+		}
+	}
+	return true
+}
 
 // FromLabels returns the set a node with these labels satisfies exactly:
 // each key In its one value. Keys are normalised.
@@ -52,13 +87,38 @@ func (s Set) Validate() error {
 // Add returns s with each of reqs intersected into the requirement on its
 // key. The complexity is O((n+m) log) for m requirements added to n.
 func (s Set) Add(reqs ...Requirement) Set {
-	out := Set{reqs: slices.Clone(s.reqs)}
+	if len(s.reqs)+len(reqs) == 0 {
+		return Set{}
+	}
+	out := make([]Requirement, len(s.reqs), len(s.reqs)+len(reqs))
+	copy(out, s.reqs)
+	return Set{reqs: addTo(out, reqs)}
+}
+
+// Replace returns s with the requirements on the keys of reqs replaced:
+// s.Without(the keys of reqs).Add(reqs...), in one allocation.
+func (s Set) Replace(reqs ...Requirement) Set {
+	out := make([]Requirement, 0, len(s.reqs)+len(reqs))
+	for _, r := range s.reqs {
+		if !slices.ContainsFunc(reqs, func(o Requirement) bool { return o.key == r.key }) {
+			out = append(out, r)
+		}
+	}
+	if len(out)+len(reqs) == 0 {
+		return Set{}
+	}
+	return Set{reqs: addTo(out, reqs)}
+}
+
+// addTo intersects each of reqs into the sorted requirements out, whose
+// capacity must hold them all, and returns the extended slice.
+func addTo(out, reqs []Requirement) []Requirement {
 	for _, r := range reqs {
-		i, found := out.index(r.key)
+		i, found := slices.BinarySearchFunc(out, r.key, func(r Requirement, k string) int { return strings.Compare(r.key, k) })
 		if found {
-			out.reqs[i] = out.reqs[i].Intersect(r)
+			out[i] = out[i].Intersect(r)
 		} else {
-			out.reqs = slices.Insert(out.reqs, i, r)
+			out = slices.Insert(out, i, r)
 		}
 	}
 	return out
