@@ -30,6 +30,10 @@ type static struct {
 	// PreferNoSchedule taint (compile.go).
 	labels     []map[string]string
 	softTaints bool
+	// starts are, per node of prob.Nodes, what every run starts it from,
+	// and nodeOrder the order runs add them in (nodes.go: compileNodes).
+	starts    []nodeStart
+	nodeOrder []int
 	// drop are the preferred terms relaxed up front (prefs.go); nil: none.
 	drop map[PreferenceTerm]bool
 	// domains are, per topology key, its known domains, sorted, and
@@ -65,6 +69,7 @@ func compileWithout(p *Problem, o Options, drop map[PreferenceTerm]bool) *static
 	s.labels = labelsOf(p.Nodes)
 	s.compilePods()
 	s.compileCounters()
+	s.compileNodes()
 	s.domains = s.collectDomains()
 	for _, pl := range s.pools {
 		pinBits(pl, s.domains)

@@ -45,12 +45,12 @@ func tolerateSoft(tols []requirements.Toleration) []requirements.Toleration {
 // there but own no pod on it yet ([DaemonSet.Owns]),
 // as Karpenter reserves it: the daemonset tolerates the node's taints and its
 // node affinity matches the node's labels.
-func (s *static) pendingDaemons(n *Node, nd *nodeT) resources.List {
+func (s *static) pendingDaemons(n *Node, labels map[string]string, taints []requirements.Taint) resources.List {
 	var sum resources.List
-	matches := func(alt requirements.Set) bool { return alt.Matches(nd.labels) == nil }
+	matches := func(alt requirements.Set) bool { return alt.Matches(labels) == nil }
 	for i := range s.prob.DaemonSets {
 		ds := &s.prob.DaemonSets[i]
-		if !daemonBound(n, ds) && daemonRuns(ds, nd.taints, matches) {
+		if !daemonBound(n, ds) && daemonRuns(ds, taints, matches) {
 			sum = sum.Add(podRequests(ds.Requests))
 		}
 	}

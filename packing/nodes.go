@@ -19,17 +19,58 @@ type nodeT struct {
 	attach *attachUse // nil: no attach limits (volumes.go)
 }
 
-// addNodes registers the existing nodes, their pods' topology counts and
-// their pools' usage, and indexes the nodes' free room for first fit.
-// Initialized nodes come first, then by name.
-func (r *run) addNodes() {
-	nodes := r.s.prob.Nodes
-	idx := indexes(len(nodes))
-	slices.SortStableFunc(idx, func(a, b int) int {
+// nodeStart is an existing node as every run of a solve starts with it:
+// its effective taints, its free room after its pods and the daemonsets
+// still to come, its pods' host ports, and the topology counts its pods
+// add. compileNodes computes it once per solve, so that each pass copies
+// it instead of reading every bound pod again.
+type nodeStart struct {
+	taints  []requirements.Taint
+	free    resources.List
+	ports   []HostPort    // clipped, so that a run's append copies
+	tallies []domainCount // counted with run.tally
+	antis   []domainCount // counted with run.markAnti
+}
+
+// domainCount is one count of a topology counter in a domain.
+type domainCount struct {
+	counter int32
+	domain  string
+}
+
+// compileNodes computes every node's start (see nodeStart) and the order
+// runs add the nodes in: initialized nodes first, then by name.
+func (s *static) compileNodes() {
+	nodes := s.prob.Nodes
+	s.nodeOrder = indexes(len(nodes))
+	slices.SortStableFunc(s.nodeOrder, func(a, b int) int {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
-	for _, i := range idx {
-		r.addNode(&nodes[i], r.s.labels[i])
+	s.starts = make([]nodeStart, len(nodes))
+	for i := range nodes {
+		s.starts[i] = s.nodeStart(&nodes[i], s.labels[i])
+	}
+}
+
+func (s *static) nodeStart(n *Node, labels map[string]string) nodeStart {
+	st := nodeStart{taints: effectiveTaints(n, s), free: n.Allocatable}
+	for j := range n.Pods {
+		p := &n.Pods[j]
+		st.free = st.free.Sub(podRequests(p.Requests))
+		st.ports = append(st.ports, p.HostPorts...)
+		st.tallies, st.antis = s.existingCounts(p, labels, st.tallies, st.antis)
+	}
+	st.free = st.free.Sub(s.pendingDaemons(n, labels, st.taints))
+	st.ports = slices.Clip(st.ports)
+	return st
+}
+
+// addNodes registers the existing nodes, their pods' topology counts and
+// their pools' usage, and indexes the nodes' free room for first fit.
+func (r *run) addNodes() {
+	slab := make([]nodeT, len(r.s.nodeOrder)) // one allocation for the run's nodes
+	for k, i := range r.s.nodeOrder {
+		r.addNode(i, &slab[k])
 	}
 	r.free = newFreeTree(r.nodes)
 }
@@ -44,18 +85,18 @@ func cmpNodes(a, b *Node) int {
 	return strings.Compare(a.Name, b.Name)
 }
 
-// addNode registers a node with its labels (see nodeLabels). One marked
-// for deletion takes no new pods, but until it is gone its pods still
-// count for topology and its capacity for its pool's limits.
-func (r *run) addNode(n *Node, labels map[string]string) {
-	nd := &nodeT{n: n, labels: labels, taints: effectiveTaints(n, r.s), free: n.Allocatable, attach: newAttachUse(n)}
-	for j := range n.Pods {
-		p := &n.Pods[j]
-		nd.free = nd.free.Sub(podRequests(p.Requests))
-		nd.ports = append(nd.ports, p.HostPorts...)
-		r.recordExisting(p, nd)
+// addNode registers node i of the problem from its start, in nd. One marked for
+// deletion takes no new pods, but until it is gone its pods still count
+// for topology and its capacity for its pool's limits.
+func (r *run) addNode(i int, nd *nodeT) {
+	n, st := &r.s.prob.Nodes[i], &r.s.starts[i]
+	*nd = nodeT{n: n, labels: r.s.labels[i], taints: st.taints, free: st.free, ports: st.ports, attach: newAttachUse(n)}
+	for _, c := range st.tallies {
+		r.tally(c.counter, c.domain)
 	}
-	nd.free = nd.free.Sub(r.s.pendingDaemons(n, nd))
+	for _, c := range st.antis {
+		r.markAnti(c.counter, c.domain)
+	}
 	if !n.MarkedForDeletion {
 		r.nodes = append(r.nodes, nd)
 	}
@@ -89,26 +130,27 @@ func ephemeralTaint(key string) bool {
 	return false
 }
 
-// recordExisting counts a pod already bound to a node: a terminating one
-// only for its own required anti-affinity, as Karpenter ignores
-// terminating pods for topology (IgnoredForTopology) but tracks every
-// bound pod's anti-affinity.
-func (r *run) recordExisting(p *Pod, nd *nodeT) {
-	for _, c := range r.s.matching(p) {
-		if d, ok := nd.labels[r.s.counters[c].key]; ok && !p.Terminating {
-			r.tally(c, d)
+// existingCounts appends the counts of a pod already bound to a node with
+// these labels: a terminating one only for its own required
+// anti-affinity, as Karpenter ignores terminating pods for topology
+// (IgnoredForTopology) but tracks every bound pod's anti-affinity.
+func (s *static) existingCounts(p *Pod, labels map[string]string, tallies, antis []domainCount) ([]domainCount, []domainCount) {
+	for _, c := range s.matching(p) {
+		if d, ok := labels[s.counters[c].key]; ok && !p.Terminating {
+			tallies = append(tallies, domainCount{c, d})
 		}
 	}
 	for _, t := range p.AntiAffinity {
 		if t.Weight != 0 {
 			continue
 		}
-		if c, ok := r.s.lookupCounter(antiCounter(p, t)); ok {
-			if d, ok := nd.labels[r.s.counters[c].key]; ok {
-				r.markAnti(c, d)
+		if c, ok := s.lookupCounter(antiCounter(p, t)); ok {
+			if d, ok := labels[s.counters[c].key]; ok {
+				antis = append(antis, domainCount{c, d})
 			}
 		}
 	}
+	return tallies, antis
 }
 
 // lookupCounter finds the counter of definition c; false when no pod's
