@@ -90,11 +90,14 @@ const btreeDegree = 8
 // ErrInvalidOverhead, ErrInvalidPrice, ErrNoOfferings,
 // ErrInvalidCapacityType or ErrInvalidOffering. The complexity is
 // O(n log n + total labels).
-func New(types []InstanceType) (*Catalog, error) {
+func New(types []InstanceType) (*Catalog, error) { return newOf(types, false) }
+
+// newOf is New, with labelsValid passed to build.
+func newOf(types []InstanceType, labelsValid bool) (*Catalog, error) {
 	var errs []error
 	built := make([]*InstanceType, 0, len(types))
 	for i := range types {
-		t, err := build(types[i])
+		t, err := build(types[i], labelsValid)
 		if err != nil {
 			errs = append(errs, err)
 			continue

@@ -192,7 +192,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	c, err := New(types)
+	c, err := newOf(types, true) // every type's labels built by spec.labels
 	if err != nil {
 		return nil, err
 	}

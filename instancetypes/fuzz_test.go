@@ -17,12 +17,16 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":65,"arch":"arm64","maxPods":1}]}`))
 	f.Add([]byte(`{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":4096,"arch":"x","price":{"r":1e300}}]}`))
 	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":4096,"arch":"amd64","family":"Big Family!","labels":{"x.io/y":"z","topology.kubernetes.io/zone":"q"}}]}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, err := Parse(data, Options{})
 		if err != nil {
 			return
 		}
 		for _, it := range c.Types() {
+			if err := it.Requirements.Validate(); err != nil { // Parse vouches for them (newOf)
+				t.Fatalf("%s: %v", it.Name, err)
+			}
 			self := requirements.NewSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, it.Name))
 			if _, ok := it.Cheapest(self); !ok {
 				t.Fatalf("%s: no offering for itself", it.Name)

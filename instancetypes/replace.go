@@ -83,7 +83,7 @@ func (c *Catalog) replacements(types []InstanceType) ([]*InstanceType, []int, er
 // requirements kept, which saves most of build's cost.
 func rebuild(old *InstanceType, t InstanceType) (*InstanceType, error) {
 	if !reflect.DeepEqual(t.Requirements, old.Requirements) || !sameUsable(old.Offerings, t.Offerings) {
-		built, err := build(t)
+		built, err := build(t, false)
 		if err == nil && built.Requirements.String() != old.Requirements.String() {
 			return nil, fieldErr(t.Name, "requirements", ErrInvalidSpec,
 				"a replacement must keep the type's labels %s, got %s", old.Requirements, built.Requirements)

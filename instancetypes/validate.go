@@ -9,11 +9,16 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// build validates t and returns the catalog's own copy of it.
-func build(t InstanceType) (*InstanceType, error) {
+// build validates t and returns the catalog's own copy of it. With
+// labelsValid the caller vouches that t's requirements are valid (built by
+// requirements.New, as a catalog file's labels are), and they are not
+// checked again.
+func build(t InstanceType, labelsValid bool) (*InstanceType, error) {
 	errs := validateName(t.Name)
-	if err := t.Requirements.Validate(); err != nil {
-		errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
+	if !labelsValid {
+		if err := t.Requirements.Validate(); err != nil {
+			errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
+		}
 	}
 	cp, err := ownCopy(t, errs)
 	if err != nil {
