@@ -39,12 +39,12 @@ var quantityStrings = map[reflect.Type]string{
 	reflect.TypeFor[EBSVolume](): "volumeSize",
 }
 
-// decoded are the types Load reads objects into: the head of every object
-// and the type of each kind. Their plans are built once, on first use,
-// and shared by every Load (sharedPlans); a test checks that the list is
-// complete.
+// decoded are the types Load reads objects into: the head of every object,
+// the items of a List and the type of each kind. Their plans are built
+// once, on first use, and shared by every Load (sharedPlans); a test
+// checks that the list is complete.
 var decoded = []reflect.Type{
-	reflect.TypeFor[head](), reflect.TypeFor[corev1.Pod](), reflect.TypeFor[corev1.Node](),
+	reflect.TypeFor[head](), reflect.TypeFor[itemsOf](), reflect.TypeFor[corev1.Pod](), reflect.TypeFor[corev1.Node](),
 	reflect.TypeFor[appsv1.DaemonSet](), reflect.TypeFor[appsv1.Deployment](), reflect.TypeFor[appsv1.ReplicaSet](),
 	reflect.TypeFor[appsv1.StatefulSet](), reflect.TypeFor[batchv1.Job](), reflect.TypeFor[policyv1.PodDisruptionBudget](),
 	reflect.TypeFor[schedulingv1.PriorityClass](), reflect.TypeFor[NodePool](), reflect.TypeFor[nodeClaimManifest](),
@@ -146,6 +146,44 @@ func (c *checker) readHead(data []byte, h *head) error {
 	})
 	c.keep(&w)
 	return err
+}
+
+// listItems returns the text of each element of the items of data, a
+// List, in one pass that reads as json.Unmarshal into [itemsOf] would,
+// with readHead's rules (no member named items but under case folding, no
+// duplicate); the texts are slices of data. The error is a *fieldError.
+func (c *checker) listItems(data []byte) ([][]byte, error) {
+	w := c.walker(data)
+	var items [][]byte
+	err := w.structOf(c.plan(reflect.TypeFor[itemsOf]()), func(m *member) error {
+		if w.space() != '[' {
+			return w.value(m.plan) // null, or the mismatch
+		}
+		w.i++
+		if w.space() == ']' {
+			w.i++
+			return nil
+		}
+		for i := 0; ; i++ {
+			w.push(segment{index: i})
+			raw, err := w.raw()
+			if err != nil {
+				return err
+			}
+			w.pop()
+			items = append(items, raw)
+			if done, err := w.next(']'); done || err != nil {
+				return err
+			}
+		}
+	})
+	c.keep(&w)
+	return items, err
+}
+
+// itemsOf is the part of a List that listItems reads.
+type itemsOf struct {
+	Items []json.RawMessage `json:"items"`
 }
 
 // structOf reads the value at the read position as a struct of plan p,

@@ -60,6 +60,11 @@ func TestLoadTypedListItems(t *testing.T) {
 		{"typed list item keeps its own kind", `{"apiVersion":"v1","kind":"PodList","items":[{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"}}]}`, ""},
 		{"untyped List item without kind", `{"apiVersion":"v1","kind":"List","items":[{"metadata":{"name":"a"}}]}`, "f.json: document 1: items[0]: malformed document: no kind"},
 		{"empty typed list", `{"apiVersion":"v1","kind":"PodList","items":[]}` + "\n" + `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"}}`, ""},
+		{"null items and null item", `{"apiVersion":"v1","kind":"PodList","items":null}` + "\n" + `{"kind":"List","items":[null,{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a"}}]}`, ""},
+		{"items not an array", `{"apiVersion":"v1","kind":"List","items":{"kind":"Pod"}}`, "f.json: document 1: malformed document: items: "},
+		{"items under another case", `{"apiVersion":"v1","kind":"List","Items":[]}`, "f.json: document 1: malformed document: Items: unknown field: field names are case-sensitive; did you mean items?"},
+		{"items twice", `{"apiVersion":"v1","kind":"List","items":[],"items":[]}`, "f.json: document 1: malformed document: items: duplicate field"},
+		{"an item cut short", `{"apiVersion":"v1","kind":"List","items":[{"kind":"Pod"]}`, "f.json: document 1: malformed document"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -272,6 +272,12 @@ func documents(src Source) ([][]byte, error) {
 }
 
 func jsonDocuments(name string, data []byte) ([][]byte, error) {
+	if json.Valid(data) { // one document, the common case: read in place
+		if data[0] == '[' {
+			data = listOf(data)
+		}
+		return [][]byte{data}, nil
+	}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var docs [][]byte
 	for {
@@ -362,18 +368,15 @@ func appendObject(objs []object, o object, inherit head, c *checker) ([]object, 
 	if !isList(o.head.Kind) {
 		return append(objs, o), nil
 	}
-	var list struct {
-		Items []json.RawMessage `json:"items"`
-	}
-	if err := json.Unmarshal(o.raw, &list); err != nil {
-		return objs, o.fail(fmt.Errorf("%w: %v", ErrMalformed, err))
+	items, err := c.listItems(o.raw)
+	if err != nil {
+		return objs, o.fail(fmt.Errorf("%w: %w", ErrMalformed, err))
 	}
 	var elem head
 	if o.head.Kind != "List" {
 		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion
 	}
-	for i, raw := range list.Items {
-		var err error
+	for i, raw := range items {
 		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem, c); err != nil {
 			return objs, err
 		}
