@@ -98,7 +98,7 @@ func genSpec() gopter.Gen {
 // TestPropertyReplicasModel: Replicas agrees with the direct model, and
 // Evaluate makes exactly that many pods, each a buffer pod of the buffer.
 func TestPropertyReplicasModel(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261212) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 5000
 	props := gopter.NewProperties(params)
 	props.Property("Replicas == model", prop.ForAll(func(s spec) bool {

@@ -52,7 +52,7 @@ func fixpoint(c consolidation.Cluster, o consolidation.Options) string {
 // sequence verifies, and Plan has nothing more to do on the cluster the
 // commands leave.
 func TestPropertyFixpoint(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261215) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 200
 	props := gopter.NewProperties(params)
 	props.Property("spec clusters", prop.ForAll(func(sp spec) string {

@@ -61,7 +61,7 @@ func (sp spec) cluster() consolidation.Cluster {
 }
 
 func TestPlanProperties(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261214) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 150
 	props := gopter.NewProperties(params)
 	props.Property("safe, within budget, every pod housed, deterministic", prop.ForAll(func(sp spec) string {

@@ -13,7 +13,7 @@ import (
 // TestPlanVerifies checks, on the clusters of TestPlanProperties, that
 // VerifyCommands finds nothing wrong with what Plan returns.
 func TestPlanVerifies(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261213) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 150
 	props := gopter.NewProperties(params)
 	props.Property("VerifyCommands accepts Plan's commands", prop.ForAll(func(sp spec) string {

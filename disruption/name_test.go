@@ -50,7 +50,7 @@ func TestReplacementName(t *testing.T) {
 // value that taken does not report, numbered from from on, the same on
 // every call, and different for different numbers.
 func TestReplacementNameProperties(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261210) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 500
 	props := gopter.NewProperties(params)
 	props.Property("a free label value, deterministic, distinct per number", prop.ForAll(

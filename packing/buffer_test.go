@@ -173,7 +173,7 @@ func withBuffers(p packing.Problem) packing.Problem {
 // unmarked solve put it, and in no other field; every real pod keeps its
 // placement; and the plan verifies.
 func TestPropertyHeadroom(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261207) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 300
 	props := gopter.NewProperties(params)
 	props.Property("buffer pods are headroom only", prop.ForAll(func(seed uint64) string {

@@ -92,7 +92,7 @@ func index(nodes []packing.Node, name string) int {
 // has exactly one home, the same input gives the same plan, and the input
 // is not modified.
 func TestPlanProperties(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261208) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 200
 	props := gopter.NewProperties(params)
 	props.Property("the plan verifies, each pod once, deterministic, input unmodified", prop.ForAll(func(seed uint64) string {

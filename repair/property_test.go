@@ -76,7 +76,7 @@ func exactlyOnce(in repair.Input, res repair.Result) bool {
 // not depend on the order of the nodes; the input is not modified; a
 // replaced node's toleration has ended and its pool is within the cap.
 func TestDecideProperties(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261209) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 300
 	props := gopter.NewProperties(params)
 	decide := func(in repair.Input) repair.Result {

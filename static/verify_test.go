@@ -14,7 +14,7 @@ import (
 
 // Verify accepts every Result of Decide.
 func TestVerifyAcceptsDecide(t *testing.T) {
-	params := gopter.DefaultTestParameters()
+	params := gopter.DefaultTestParametersWithSeed(20261205) // fixed: every run checks the same cases
 	params.MinSuccessfulTests = 500
 	props := gopter.NewProperties(params)
 	props.Property("Verify(Decide(in)) is empty", prop.ForAll(func(seed uint64) bool {
