@@ -70,7 +70,7 @@ type needOrder struct {
 	// own, when set, keeps each pool's claims to the zones named for it
 	// (nil for a pool: anywhere), but for the needy pods: the zones
 	// only a bound pool reaches (ownZones) or one zone of a full pool
-	// (zoneOrders); see keepsOwnZone. pairs are every pool's poolZones.
+	// (zoneOrders); see keepsOwnZone. pairs are every pool's zones.
 	own   []map[string]bool
 	pairs [][]zoneCT
 }

@@ -7,10 +7,11 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// poolZones are the zones and capacity types pool pl can launch a node
+// launchZones are the zones and capacity types pool pl can launch a node
 // in: a usable offering of one of its types whose zone and capacity type
 // its requirements allow, each pair once, in the order first seen.
-func (pl *pool) poolZones() []zoneCT {
+// compilePool keeps them as pool.zones.
+func (pl *pool) launchZones() []zoneCT {
 	zone, ct := pl.reqs.Get(requirements.LabelZone), pl.reqs.Get(requirements.LabelCapacityType)
 	seen := map[zoneCT]bool{}
 	var out []zoneCT
@@ -28,14 +29,14 @@ func (pl *pool) poolZones() []zoneCT {
 
 // ownZones returns, per pool, the zones a bound pool reaches and no
 // unbound pool does (nil for an unbound pool or one with no such zone)
-// and the pool's poolZones, and whether some bound pool has such a zone. A bound pool's capacity spent in
+// and the pool's zones, and whether some bound pool has such a zone. A bound pool's capacity spent in
 // a zone another pool also reaches can starve a zone only it reaches, and
 // with it every zone-spread pod held to that zone's count.
 func (r *run) ownZones(bound []bool) ([]map[string]bool, [][]zoneCT, bool) {
 	pairs := make([][]zoneCT, len(r.s.pools))
 	others := map[string]bool{}
 	for pi, pl := range r.s.pools {
-		pairs[pi] = pl.poolZones()
+		pairs[pi] = pl.zones
 		if !bound[pi] {
 			for _, p := range pairs[pi] {
 				others[p.zone] = true
@@ -93,7 +94,7 @@ func (r *run) zoneOrders() []*needOrder {
 	counted := slices.ContainsFunc(r.s.counters, func(c counterDef) bool { return c.key == requirements.LabelZone })
 	pairs := make([][]zoneCT, len(r.s.pools))
 	for pi, pl := range r.s.pools {
-		pairs[pi] = pl.poolZones()
+		pairs[pi] = pl.zones
 	}
 	var out []*needOrder
 	var needy []bool

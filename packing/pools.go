@@ -45,6 +45,9 @@ type pool struct {
 	// more than 64 pairs, and offerings are then checked one by one.
 	offerPairs []zoneCT
 	offerMask  []uint64
+	// zones are the zones and capacity types the pool can launch a node
+	// in (launchZones), for LimitMostPods' zone reruns.
+	zones []zoneCT
 	// unfit are the types left out because their daemonset overhead alone
 	// does not fit them.
 	unfit []unfitType
@@ -88,6 +91,7 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	}
 	pl.sortTypes()
 	pl.maskOffers()
+	pl.zones = pl.launchZones()
 	pl.typeKeys = map[string]bool{}
 	for _, t := range pl.types {
 		for _, k := range t.Requirements.Keys() {
