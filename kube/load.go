@@ -101,7 +101,8 @@ type object struct {
 	file        string
 	index, item int
 	head        head
-	raw         []byte // JSON
+	raw         []byte      // JSON
+	pre         *predecoded // its decode, done ahead (predecode); nil: not
 }
 
 // head is the part of every object read before its kind is known.
@@ -194,7 +195,9 @@ func (o *object) fail(err error) error {
 // building, kind by kind. Sources that together hold
 // no object (empty, comments only, empty lists) are an error wrapping
 // [ErrNoObjects]. Load does not modify
-// sources. The complexity is linear in the input.
+// sources. The complexity is linear in the input. With a few hundred pods
+// or more, it decodes them on up to GOMAXPROCS goroutines; the result,
+// errors and warnings included, is the same for any GOMAXPROCS.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
 	b := builder{check: newChecker()}
@@ -207,6 +210,7 @@ func Load(sources ...Source) (Cluster, error) {
 	if len(objs) == 0 {
 		return Cluster{}, noObjects(sources)
 	}
+	predecode(objs)
 	for i := range objs {
 		if err := b.read(&objs[i]); err != nil {
 			return Cluster{}, objs[i].fail(err)
@@ -396,10 +400,32 @@ func isList(kind string) bool {
 // warning. So json.Unmarshal, which folds case and keeps the last
 // duplicate, decodes as the API server's case-sensitive decoder would.
 func (b *builder) decode(o *object, v any) error {
-	if err := b.check.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
-		return wrapObject(o.errorf("", nil), err)
+	if pre := o.pre; pre != nil && pre.took(v) {
+		o.pre = nil // taken: its copy of the value is not kept
+		if pre.checked {
+			b.unknown.add(o, &pre.unknown)
+		}
+		return pre.err
 	}
-	b.unknown.add(o, &b.check.unknown)
+	checked, err := decodeWith(&b.check, o, v)
+	if checked {
+		b.unknown.add(o, &b.check.unknown)
+	}
+	return err
+}
+
+// decodeWith checks o's JSON with c as a value of v's type and, when the
+// check passes (checked), decodes it into v; c.unknown then holds the
+// unknown fields the check skipped.
+func decodeWith(c *checker, o *object, v any) (checked bool, err error) {
+	if err := c.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
+		return false, wrapObject(o.errorf("", nil), err)
+	}
+	return true, unmarshal(o, v)
+}
+
+// unmarshal decodes o's checked JSON into v.
+func unmarshal(o *object, v any) error {
 	err := json.Unmarshal(o.raw, v)
 	if err == nil {
 		return nil

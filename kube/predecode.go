@@ -1,0 +1,80 @@
+package kube
+
+import (
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	corev1 "k8s.io/api/core/v1"
+)
+
+// predecoded is an object's decode done ahead of the builder, on another
+// goroutine (predecode): what builder.decode would have found.
+type predecoded struct {
+	v       corev1.Pod
+	checked bool
+	unknown unknownLog
+	err     error
+}
+
+// took stores the decoded value in v, when v is a value of its type, and
+// reports whether it did.
+func (p *predecoded) took(v any) bool {
+	pod, ok := v.(*corev1.Pod)
+	if ok && p.err == nil {
+		*pod = p.v
+	}
+	return ok
+}
+
+// Predecoding runs when there are at least predecodeMin pods, handing
+// each worker predecodeChunk at a time.
+const (
+	predecodeMin   = 256
+	predecodeChunk = 64
+)
+
+// predecode decodes the pods among objs (most of a large manifest, and of
+// the time its load takes) on up to GOMAXPROCS goroutines, each with its
+// own checker. Each object's decode depends on nothing but its own JSON,
+// and the builder still takes them in order, with their errors and
+// unknown fields, so Load's result is the same for any GOMAXPROCS.
+func predecode(objs []object) {
+	var pods []int
+	for i := range objs {
+		if h := objs[i].head; h.Kind == "Pod" && h.APIVersion == "v1" {
+			pods = append(pods, i)
+		}
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(pods)/predecodeChunk)
+	if len(pods) < predecodeMin || workers < 2 {
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			c := newChecker()
+			for {
+				k := int(next.Add(predecodeChunk)) - predecodeChunk
+				if k >= len(pods) {
+					return
+				}
+				for _, i := range pods[k:min(k+predecodeChunk, len(pods))] {
+					objs[i].pre = decodeAhead(&c, &objs[i])
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
+
+func decodeAhead(c *checker, o *object) *predecoded {
+	p := &predecoded{}
+	p.checked, p.err = decodeWith(c, o, &p.v)
+	if p.checked {
+		p.unknown = unknownLog{n: c.unknown.n, paths: slices.Clone(c.unknown.paths)}
+	}
+	return p
+}

@@ -1,0 +1,43 @@
+package kube
+
+import (
+	"bytes"
+	"runtime"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Pods decoded ahead on several goroutines give what one goroutine gives:
+// the same cluster and warnings (unknown fields, in order), and the same
+// first error when several pods are bad.
+func TestPredecodeAsSequential(t *testing.T) {
+	good := podList(2 * predecodeMin)
+	unknown := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00300"`), []byte(`"name":"web-5d8f9c7b6-00300","futureField":1`), 1)
+	bad := bytes.Replace(unknown, []byte(`"name":"web-5d8f9c7b6-00400"`), []byte(`"name":"web-5d8f9c7b6-00400","generation":"x"`), 1)
+	bad = bytes.Replace(bad, []byte(`"name":"web-5d8f9c7b6-00450"`), []byte(`"name":"web-5d8f9c7b6-00450","labels":"x"`), 1)
+	require.NotEqual(t, good, unknown)
+	require.NotEqual(t, unknown, bad)
+	load := func(procs int, data []byte) (Cluster, error) {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		return Load(Source{Name: "pods.json", Data: data})
+	}
+	for _, data := range [][]byte{good, unknown, bad} {
+		one, err1 := load(1, data)
+		two, err2 := load(2, data)
+		four, err4 := load(4, data)
+		assert.Equal(t, err1, err2)
+		assert.Equal(t, err1, err4)
+		assert.Equal(t, one, two)
+		assert.Equal(t, one, four)
+	}
+	c, err := load(2, unknown)
+	require.NoError(t, err)
+	assert.Len(t, c.Pods, 2*predecodeMin)
+	assert.Len(t, warningsWith(c, "spec.futureField"), 0, "metadata, not spec")
+	assert.NotEmpty(t, warningsWith(c, "metadata.futureField"))
+	_, err = load(2, bad)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "items[400]: Pod shop/web-5d8f9c7b6-00400: metadata.generation: cannot read", "the first bad pod")
+}
