@@ -59,6 +59,8 @@ type builder struct {
 	check          checker
 	seen           map[string]seen // by "Kind namespace/name"
 	in             snapshot        // the objects, decoded
+	expect         map[string]int  // the objects Load read, by kind, to size in's slices
+	nodeAt         map[string]int  // the first node of each name, by index of the Cluster's nodes (nodeIndex)
 	err            error           // the first error of addAll
 }
 
@@ -85,6 +87,7 @@ func (b *builder) warn(format string, args ...any) {
 // fields of Objects, each kind in its order, and returns the first error.
 func (b *builder) addAll() error {
 	s := &b.in
+	b.pods = slices.Grow(b.pods, len(s.Pods))
 	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
 	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
 	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
@@ -332,7 +335,9 @@ func (b *builder) build() (Cluster, error) {
 	c.Overlays = b.overlays
 	s := b.scales()
 	present := map[ref]int{}
-	for _, sp := range b.pods {
+	c.Pods = make([]packing.Pod, 0, pendingPods(b.pods))
+	for i := range b.pods {
+		sp := &b.pods[i]
 		if err := b.place(&c, sp, present, s); err != nil {
 			return Cluster{}, sp.obj.fail(err)
 		}
@@ -412,7 +417,7 @@ func (b *builder) statefulPods() map[ref]bool {
 // place converts one pod and puts it on its node, among the pending pods,
 // or nowhere with a warning; present counts it for its owners
 // ([scales.owners]).
-func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int, s scales) error {
+func (b *builder) place(c *Cluster, sp *sourced[corev1.Pod], present map[ref]int, s scales) error {
 	p := &sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		b.finish(p)
@@ -454,15 +459,39 @@ func (b *builder) place(c *Cluster, sp sourced[corev1.Pod], present map[ref]int,
 	return nil
 }
 
-func (b *builder) bind(c *Cluster, sp sourced[corev1.Pod], pod packing.Pod) error {
-	for i := range c.Nodes {
-		if c.Nodes[i].Name == sp.v.Spec.NodeName {
-			c.Nodes[i].Pods = append(c.Nodes[i].Pods, pod)
-			return nil
-		}
+func (b *builder) bind(c *Cluster, sp *sourced[corev1.Pod], pod packing.Pod) error {
+	if i, ok := b.nodeIndex(c)[sp.v.Spec.NodeName]; ok {
+		c.Nodes[i].Pods = append(c.Nodes[i].Pods, pod)
+		return nil
 	}
 	b.skips.add("Pod", "bound to a node that is not in the input", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
 	return nil
+}
+
+// nodeIndex returns the position of the first of c's nodes of each name,
+// built when first asked: pods are bound once every node is in c.
+func (b *builder) nodeIndex(c *Cluster) map[string]int {
+	if b.nodeAt == nil {
+		b.nodeAt = make(map[string]int, len(c.Nodes))
+		for i := range c.Nodes {
+			if _, dup := b.nodeAt[c.Nodes[i].Name]; !dup {
+				b.nodeAt[c.Nodes[i].Name] = i
+			}
+		}
+	}
+	return b.nodeAt
+}
+
+// pendingPods counts the pods of pods that name no node: at most the
+// cluster's pending pods.
+func pendingPods(pods []sourced[corev1.Pod]) int {
+	n := 0
+	for i := range pods {
+		if pods[i].v.Spec.NodeName == "" {
+			n++
+		}
+	}
+	return n
 }
 
 // finish counts a Succeeded or Failed pod for the Job that controls it.

@@ -211,6 +211,10 @@ func Load(sources ...Source) (Cluster, error) {
 		return Cluster{}, noObjects(sources)
 	}
 	predecode(objs)
+	b.expect = map[string]int{}
+	for i := range objs {
+		b.expect[objs[i].head.Kind]++
+	}
 	for i := range objs {
 		if err := b.read(&objs[i]); err != nil {
 			return Cluster{}, objs[i].fail(err)
@@ -483,6 +487,9 @@ func into[T any](field func(*snapshot) *[]T) handler {
 
 // keep appends v, read at o, to dst, a slice of b's snapshot.
 func keep[T any](b *builder, o *object, dst *[]T, v T) {
+	if *dst == nil {
+		*dst = make([]T, 0, max(1, b.expect[o.head.Kind])) // every object of the kind, not a growing copy
+	}
 	*dst = append(*dst, v)
 	if b.in.at == nil {
 		b.in.at = map[string][]*object{}
