@@ -13,6 +13,20 @@ import (
 // compilePool keeps them as pool.zones.
 func (pl *pool) launchZones() []zoneCT {
 	zone, ct := pl.reqs.Get(requirements.LabelZone), pl.reqs.Get(requirements.LabelCapacityType)
+	if pl.offerMask == nil {
+		return pl.scanZones(zone, ct)
+	}
+	var out []zoneCT // offerPairs are every usable pair, first seen: those the pool allows, in that order
+	for _, p := range pl.offerPairs {
+		if zone.Has(p.zone) && ct.Has(p.ct) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// scanZones is launchZones read from every offering.
+func (pl *pool) scanZones(zone, ct requirements.Requirement) []zoneCT {
 	seen := map[zoneCT]bool{}
 	var out []zoneCT
 	for _, t := range pl.types {
