@@ -1,9 +1,12 @@
 package instancetypes
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"slices"
+
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // WithTypes returns a catalog in which each type of c named by one of
@@ -84,7 +87,7 @@ func (c *Catalog) replacements(types []InstanceType) ([]*InstanceType, []int, er
 func rebuild(old *InstanceType, t InstanceType) (*InstanceType, error) {
 	if !reflect.DeepEqual(t.Requirements, old.Requirements) || !sameUsable(old.Offerings, t.Offerings) {
 		built, err := build(t, false)
-		if err == nil && built.Requirements.String() != old.Requirements.String() {
+		if err == nil && !sameRequirements(built.Requirements, old.Requirements) {
 			return nil, fieldErr(t.Name, "requirements", ErrInvalidSpec,
 				"a replacement must keep the type's labels %s, got %s", old.Requirements, built.Requirements)
 		}
@@ -119,4 +122,12 @@ func covers(a, b []Offering) bool {
 		}
 	}
 	return true
+}
+
+// sameRequirements reports whether a and b are the same requirements,
+// compared exactly (their String shortens long value lists).
+func sameRequirements(a, b requirements.Set) bool {
+	ka, _ := a.AppendBinary(nil)
+	kb, _ := b.AppendBinary(nil)
+	return bytes.Equal(ka, kb)
 }

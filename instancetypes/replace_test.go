@@ -35,9 +35,15 @@ func TestWithTypes(t *testing.T) {
 }
 
 func TestWithTypesErrors(t *testing.T) {
-	c, err := New([]InstanceType{testType("x", off("a", OnDemand, 1), off("b", OnDemand, 4))})
+	six := requirements.MustNew("example.com/tags", requirements.In, "t1", "t2", "t3", "t4", "t5", "t6")
+	tagged := testType("x", off("a", OnDemand, 1), off("b", OnDemand, 4))
+	tagged.Requirements = tagged.Requirements.Add(six)
+	c, err := New([]InstanceType{tagged})
 	require.NoError(t, err)
 	x0, _ := c.Get("x")
+	retagged := *x0 // the same labels to the eye: String shows five values of six
+	retagged.Requirements = x0.Requirements.Replace(requirements.MustNew("example.com/tags", requirements.In, "t1", "t2", "t3", "t4", "t5", "t7"))
+	require.Equal(t, x0.Requirements.String(), retagged.Requirements.String())
 	gone := *x0
 	gone.Offerings = gone.Offerings[:1] // zone b no longer offered: the labels change
 	bad := *x0
@@ -54,6 +60,7 @@ func TestWithTypesErrors(t *testing.T) {
 		{"labels change", []InstanceType{gone}, ErrInvalidSpec},
 		{"invalid capacity", []InstanceType{bad}, ErrInvalidCapacity},
 		{"requirements change", []InstanceType{relabelled}, ErrInvalidSpec},
+		{"a long value list changes", []InstanceType{retagged}, ErrInvalidSpec},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

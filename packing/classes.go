@@ -2,9 +2,9 @@ package packing
 
 import (
 	"cmp"
+	"encoding/binary"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -149,13 +149,20 @@ func GroupClasses(p Problem) (Classes, error) {
 // placeKey identifies the placement rules of a pod: its alternatives, its
 // tolerations and whether its volumes allow a new node.
 func placeKey(info *podInfo) string {
-	var b strings.Builder
+	b := binary.AppendUvarint(nil, uint64(len(info.alts)))
 	for _, a := range info.alts {
-		b.WriteString(a.String())
-		b.WriteByte('|')
+		b, _ = a.AppendBinary(b)
 	}
-	fmt.Fprintf(&b, "%v|%t", info.pod.Tolerations, info.invalid != "")
-	return b.String()
+	b = binary.AppendUvarint(b, uint64(len(info.pod.Tolerations)))
+	for _, t := range info.pod.Tolerations {
+		b = appendKeyString(b, t.Key)
+		b = appendKeyString(b, t.Value)
+		b = append(b, byte(t.Operator), byte(t.Effect))
+	}
+	if info.invalid != "" {
+		b = append(b, 1)
+	}
+	return string(b)
 }
 
 // hostGroup is the counter of the pod's first required hostname

@@ -66,11 +66,12 @@ func gapText(r requirements.Requirement, of string) string {
 	return fmt.Sprintf("no instance type in %s has %s", of, r)
 }
 
-// gapKey memoizes a gap query: a requirement (formatted) or a resource
-// name against a catalog.
+// gapKey memoizes a gap query: a requirement (its exact key, see
+// keys.go) or a resource name against a catalog.
 type gapKey struct {
-	cat *instancetypes.Catalog
-	q   string
+	cat      *instancetypes.Catalog
+	resource bool
+	q        string
 }
 
 // labelGap returns the first requirement of reqs, in key order, that asks
@@ -81,7 +82,8 @@ func (r *run) labelGap(cat *instancetypes.Catalog, reqs requirements.Set) (requi
 		if op := req.Operator(); op == requirements.NotIn || op == requirements.DoesNotExist {
 			continue
 		}
-		k := gapKey{cat, req.String()}
+		b, _ := req.AppendBinary(nil)
+		k := gapKey{cat, false, string(b)}
 		gap, seen := r.memo.gaps[k]
 		if !seen {
 			gap = labelMissing(cat, req)
@@ -116,7 +118,7 @@ func (r *run) resourceGap(cat *instancetypes.Catalog, need resources.List) (reso
 		if n <= 0 {
 			continue
 		}
-		k := gapKey{cat, "resource " + string(name)}
+		k := gapKey{cat, true, string(name)}
 		gap, seen := r.memo.gaps[k]
 		if !seen {
 			gap = !catalogHas(cat, name)

@@ -12,17 +12,17 @@ import (
 // pass's scratch buffers are its own: see scratch). Each field has one
 // writer, named beside it.
 type memo struct {
-	sigs   map[string]int32      // signatures by requirement key (intern)
-	bits   [][]bitset.Set        // per signature, per pool: compatible types (intern)
-	reqsOf []requirements.Set    // per signature: its requirements (intern)
-	names  map[[2]int]string     // claim names by (pool, claim index) (claimName)
-	prices map[priceKey][]option // pricing.go: pricedBy
-	gaps   map[gapKey]bool       // gaps.go: labelGap and resourceGap
+	sigs   map[string]int32    // signatures by requirement set (setKey; intern)
+	bits   [][]bitset.Set      // per signature, per pool: compatible types (intern)
+	reqsOf []requirements.Set  // per signature: its requirements (intern)
+	names  map[[2]int]string   // claim names by (pool, claim index) (claimName)
+	prices map[string][]option // pricing.go: pricedBy, by priceKey
+	gaps   map[gapKey]bool     // gaps.go: labelGap and resourceGap
 }
 
 // newMemo is an empty memo, for the first pass of a goroutine.
 func newMemo() *memo {
-	return &memo{sigs: map[string]int32{}, prices: map[priceKey][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
+	return &memo{sigs: map[string]int32{}, prices: map[string][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
 }
 
 // claimName names the claim at index id of a run, from pool pi: its
@@ -39,9 +39,15 @@ func (m *memo) claimName(pl *pool, pi, id int) string {
 
 // signature interns a requirement set and computes, once, the types of each
 // pool it is compatible with.
-func (r *run) signature(reqs requirements.Set) int32 { return r.intern(reqs.String(), reqs) }
+func (r *run) signature(reqs requirements.Set) int32 {
+	r.scratch.key, _ = reqs.AppendBinary(r.scratch.key[:0])
+	if id, ok := r.memo.sigs[string(r.scratch.key)]; ok {
+		return id
+	}
+	return r.intern(string(r.scratch.key), reqs)
+}
 
-// intern is signature with the set's key already formatted.
+// intern is signature with the set's key (setKey) already made.
 func (r *run) intern(key string, reqs requirements.Set) int32 {
 	if id, ok := r.memo.sigs[key]; ok {
 		return id

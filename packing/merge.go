@@ -118,7 +118,7 @@ func (r *run) mergeView(c *claim) bool {
 }
 
 func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
-	key := reqs.String()
+	key := setKey(reqs)
 	return mergeView{key: key, sig: r.intern(key, reqs), list: r.pricedBy(pl, pi, reqs, nil)}
 }
 

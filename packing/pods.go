@@ -2,9 +2,8 @@ package packing
 
 import (
 	"cmp"
-	"fmt"
+	"encoding/binary"
 	"slices"
-	"strings"
 
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
@@ -77,7 +76,18 @@ func (c *counterDef) counts(p *Pod) bool {
 }
 
 func (c *counterDef) signature() string {
-	return fmt.Sprintf("%s|%v|%s|%s", c.key, c.allNS, strings.Join(c.ns, ","), c.selector)
+	b := appendKeyString(nil, c.key)
+	if c.allNS {
+		b = append(b, 1)
+	} else {
+		b = append(b, 0)
+	}
+	b = binary.AppendUvarint(b, uint64(len(c.ns)))
+	for _, ns := range c.ns {
+		b = appendKeyString(b, ns)
+	}
+	b, _ = c.selector.AppendBinary(b)
+	return string(b)
 }
 
 // compilePods compiles every pending pod; counters are collected on the
@@ -119,7 +129,7 @@ func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
 		if len(info.prefs) > 0 {
 			info.reqs0 = withPreference(info.alts[0], info.prefs[0].Terms)
 		}
-		info.key0 = info.reqs0.String()
+		info.key0 = setKey(info.reqs0)
 	}
 	return info
 }

@@ -2,6 +2,7 @@ package packing
 
 import (
 	"cmp"
+	"encoding/binary"
 	"slices"
 	"strings"
 
@@ -31,8 +32,8 @@ func (r *run) priced(c *claim, units map[reservation]int) []option {
 // units left, and is neither read from the memo nor stored in it.
 func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reservation]int) []option {
 	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
-	key := priceKey{pi, zone.String(), ct.String()}
-	if opts, ok := r.memo.prices[key]; ok && !pl.reserved {
+	r.scratch.key = priceKey(r.scratch.key[:0], pi, zone, ct)
+	if opts, ok := r.memo.prices[string(r.scratch.key)]; ok && !pl.reserved {
 		return opts
 	}
 	var opts []option
@@ -45,14 +46,18 @@ func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reserv
 		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
 	if !pl.reserved {
-		r.memo.prices[key] = opts
+		r.memo.prices[string(r.scratch.key)] = opts
 	}
 	return opts
 }
 
-type priceKey struct {
-	pool     int
-	zone, ct string
+// priceKey appends to b the key of a price list: the pool's index and the
+// zone and capacity-type requirements, exactly (see keys.go).
+func priceKey(b []byte, pi int, zone, ct requirements.Requirement) []byte {
+	b = binary.AppendUvarint(b, uint64(pi))
+	b, _ = zone.AppendBinary(b)
+	b, _ = ct.AppendBinary(b)
+	return b
 }
 
 // cheapestOffering is the cheapest usable offering of t in the zones and

@@ -68,6 +68,7 @@ type scratch struct {
 	cands  []int      // topology.go: candidates
 	pinBuf []pin      // narrow.go: freshPins
 	fit    bitset.Set // place.go: pinnedCand
+	key    []byte     // memo.go: signature; pricing.go: pricedBy
 }
 
 // placeKind says where a pod of a run is.

@@ -1,6 +1,7 @@
 package requirements
 
 import (
+	"bytes"
 	"reflect"
 	"slices"
 	"strconv"
@@ -184,6 +185,16 @@ func bruteCompatible(s, o Set, wellKnown bool) bool {
 
 func TestPropertiesSet(t *testing.T) {
 	props := gopter.NewProperties(propParameters())
+	props.Property("AppendBinary tells sets apart exactly", prop.ForAll(func(a, b Set) bool {
+		ka, _ := a.AppendBinary(nil)
+		kb, _ := b.AppendBinary(nil)
+		return bytes.Equal(ka, kb) == sameSet(a, b)
+	}, genSet(), genSet()))
+	props.Property("AppendBinary appends", prop.ForAll(func(a Set) bool {
+		k, _ := a.AppendBinary(nil)
+		kk, _ := a.AppendBinary([]byte("prefix"))
+		return bytes.Equal(kk, append([]byte("prefix"), k...))
+	}, genSet()))
 	props.Property("Replace is Without the keys, then Add", prop.ForAll(func(s Set, reqs []Requirement) bool {
 		keys := make([]string, 0, len(reqs))
 		for _, r := range reqs {
@@ -241,4 +252,34 @@ func TestPropertiesSet(t *testing.T) {
 	props.TestingRun(t)
 	// The property above must not hold vacuously.
 	assert.Greater(t, covered, 500)
+}
+
+// sameSet reports whether a and b hold the same requirements, field by
+// field (values compared by content).
+func sameSet(a, b Set) bool {
+	return slices.EqualFunc(a.reqs, b.reqs, func(x, y Requirement) bool {
+		return x.key == y.key && x.complement == y.complement && slices.Equal(x.values, y.values) &&
+			x.hasGte == y.hasGte && x.hasLte == y.hasLte && (!x.hasGte || x.gte == y.gte) && (!x.hasLte || x.lte == y.lte) &&
+			x.minValues == y.minValues
+	})
+}
+
+// TestAppendBinaryLongLists: value lists that agree but for their last
+// value, past what String shows, encode apart, as do the operators and
+// bounds String spells alike.
+func TestAppendBinaryLongLists(t *testing.T) {
+	key := func(r Requirement) string { b, _ := NewSet(r).AppendBinary(nil); return string(b) }
+	long := []string{"a", "b", "c", "d", "e", "f", "g"}
+	for i := range long {
+		other := slices.Clone(long)
+		other[i] = "z" + other[i]
+		assert.NotEqual(t, key(MustNew("k", In, long...)), key(MustNew("k", In, other...)), "value %d", i)
+		assert.NotEqual(t, key(MustNew("k", NotIn, long...)), key(MustNew("k", NotIn, other...)), "value %d", i)
+	}
+	assert.NotEqual(t, key(MustNew("k", In, long...)), key(MustNew("k", NotIn, long...)))
+	assert.NotEqual(t, key(MustNew("k", Gt, "3")), key(MustNew("k", Lt, "3")))
+	assert.NotEqual(t, key(MustNew("k", Exists)), key(MustNew("k", DoesNotExist)))
+	five, _ := MustNew("k", In, long[:5]...).WithMinValues(2)
+	assert.NotEqual(t, key(MustNew("k", In, long[:5]...)), key(five))
+	assert.Equal(t, key(MustNew("k", In, "b", "a", "b")), key(MustNew("k", In, "a", "b")))
 }

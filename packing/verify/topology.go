@@ -106,19 +106,12 @@ func termSig(term packing.PodAffinityTerm, ns string) string {
 	return b.String()
 }
 
-// selectorSig encodes everything Set.Matches reads of sel, each string
-// quoted, so that different selectors get different encodings.
+// selectorSig encodes everything Set.Matches reads of sel, exactly
+// (requirements.Set.AppendBinary), so that different selectors get
+// different encodings.
 func selectorSig(sel requirements.Set) string {
-	var b strings.Builder
-	for r := range sel.All() {
-		gte, hasGte, lte, hasLte := r.Bounds()
-		fmt.Fprintf(&b, "[%q %t %t %d %t %d", r.Key(), r.Complement(), hasGte, gte, hasLte, lte)
-		for _, v := range r.Values() {
-			b.WriteString(" " + strconv.Quote(v))
-		}
-		b.WriteString("]")
-	}
-	return b.String()
+	b, _ := sel.AppendBinary(nil)
+	return string(b)
 }
 
 // checkTopology replays the placements in Plan.Order (then any placed pod
