@@ -17,9 +17,10 @@ import (
 // existing nodes and [WhatIf.Launch] its replacements as in-flight nodes.
 //
 // A WhatIf owns its node slice; pod slices are replaced, never changed in
-// place, so the nodes it was made from are not modified. Each node it
-// holds carries its effective labels ([packing.Node.EffectiveLabels]), so
-// that solves need not rebuild them. It keeps, per
+// place, so the nodes it was made from are not modified. Each node the
+// caller vouched for (see NewWhatIf) carries its effective labels
+// ([packing.Node.EffectiveLabels]), so that solves need not rebuild them;
+// the others keep their own, which every solve checks. It keeps, per
 // node, the count of its reschedulable pods ([WhatIf.Movable]), and looks
 // nodes up by name in O(1). It is not safe for concurrent use. The zero
 // WhatIf is not usable: make one with [NewWhatIf].
@@ -96,7 +97,9 @@ func (w *WhatIf) Bind(i int, pods ...packing.Pod) {
 // Launch adds node n after the others: a replacement in flight, or, as
 // [NewWhatIf] uses it, one of the cluster's nodes.
 func (w *WhatIf) Launch(n packing.Node) {
-	n.Labels = n.EffectiveLabels() // the same labels to every solve, which then reads them as they are
+	if w.vouched.Has(n.Name) { // validated: every solve then reads its labels as they are
+		n.Labels = n.EffectiveLabels()
+	}
 	if _, dup := w.byName[n.Name]; !dup {
 		w.byName[n.Name] = len(w.nodes)
 	}

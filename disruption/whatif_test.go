@@ -50,3 +50,18 @@ func TestWhatIfSolve(t *testing.T) {
 	_, err = w.Solve(nil, []packing.Node{bad})
 	assert.ErrorIs(t, err, packing.ErrInvalidProblem)
 }
+
+// TestWhatIfLabels: a node the caller vouched for is held with its
+// effective labels, the same to every solve; any other keeps its own
+// labels, which each solve checks as given (repair solves unvouched nodes
+// and hands them back).
+func TestWhatIfLabels(t *testing.T) {
+	beta := map[string]string{"failure-domain.beta.kubernetes.io/zone": "zone-a"}
+	nodes := []packing.Node{{Name: "v", Zone: "zone-a", Labels: beta}, {Name: "u", Zone: "zone-a", Labels: beta}}
+	v := vouch.Of(nodes[:1], func(n *packing.Node) string { return n.Name })
+	w := disruption.NewWhatIf(nodes, packing.Problem{}, v, packing.Options{})
+	assert.Equal(t, nodes[0].EffectiveLabels(), w.Nodes()[0].Labels)
+	assert.NotContains(t, w.Nodes()[0].Labels, "failure-domain.beta.kubernetes.io/zone")
+	assert.Equal(t, beta, w.Nodes()[1].Labels, "not vouched for: as given")
+	assert.Equal(t, map[string]string{"failure-domain.beta.kubernetes.io/zone": "zone-a"}, nodes[0].Labels, "the input is not modified")
+}

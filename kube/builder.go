@@ -335,7 +335,9 @@ func (b *builder) build() (Cluster, error) {
 	c.Overlays = b.overlays
 	s := b.scales()
 	present := map[ref]int{}
-	c.Pods = make([]packing.Pod, 0, pendingPods(b.pods))
+	if n := pendingPods(b.pods); n > 0 {
+		c.Pods = make([]packing.Pod, 0, n) // else nil, as without pods
+	}
 	for i := range b.pods {
 		sp := &b.pods[i]
 		if err := b.place(&c, sp, present, s); err != nil {

@@ -41,3 +41,13 @@ func TestPredecodeAsSequential(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[400]: Pod shop/web-5d8f9c7b6-00400: metadata.generation: cannot read", "the first bad pod")
 }
+
+// A manifest without pending pods gives no pending pods: nil, as before
+// Load sized the slice.
+func TestLoadNoPendingPods(t *testing.T) {
+	c, err := Load(Source{Name: "n.json", Data: []byte(`{"apiVersion":"v1","kind":"Node","metadata":{"name":"n1"},` +
+		`"status":{"allocatable":{"cpu":"2","memory":"4Gi","pods":"10"}}}`)})
+	require.NoError(t, err)
+	assert.Nil(t, c.Pods)
+	assert.Len(t, c.Nodes, 1)
+}

@@ -170,7 +170,8 @@ func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 // a cluster once and then solve many simulations of it (consolidation and
 // drift): a node of p whose name v vouches for is taken to be the node of
 // that name that the caller validated with [Problem.Validate], with at most
-// its pods, Initialized, MarkedForDeletion and Settling changed, and its
+// its pods, Initialized, MarkedForDeletion and Settling changed and its
+// labels replaced by its effective labels ([Node.EffectiveLabels]), and its
 // pods to be pods of that problem (bound or pending) with at most Displaced
 // changed; such a node is checked only for a name no other node of p has.
 // Everything else of p is checked as Solve checks it: the pending pods

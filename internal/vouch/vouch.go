@@ -5,7 +5,8 @@
 // packing.Problem.Validate accepted; every node of a later simulation with
 // one of those names must be that node, with at most its pods (themselves
 // validated, bound or pending, pods of that problem) and its
-// Initialized, MarkedForDeletion and Settling flags changed.
+// Initialized, MarkedForDeletion and Settling flags changed, and its
+// labels replaced by its effective labels.
 //
 // The package is internal: a program outside the module cannot import it,
 // so the only Nodes it can hand to packing is the zero value, which
