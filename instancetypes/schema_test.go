@@ -109,6 +109,9 @@ func TestParseErrors(t *testing.T) {
 			Options{Region: "r"}, ErrInvalidPrice, `"a": spotPrice.r: invalid price: invalid price: 0 per hour is below the minimum`},
 		{"repeated price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1,"r":0.5}}]}`,
 			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].price.r: the key is repeated in its object`},
+		{"a field twice, once with a long s", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1},` +
+			`"spotPrice":{"r":0.2},"\u017fpotPrice":{"r":0.9}}]}`,
+			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].ſpotPrice: the key is repeated in its object`},
 		{"bad label", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","labels":{"k":"a b"}}]}`, Options{}, ErrInvalidSpec, `"a": labels`},
 		{"bad capacity", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","capacity":{"cpu":"x"}}]}`, Options{}, ErrInvalidSpec, `"a": capacity`},
 		{"overhead too big", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","overhead":{"memory":"2Gi"}}]}`, Options{}, ErrInvalidOverhead, `"a": overhead.memory`},

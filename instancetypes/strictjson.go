@@ -5,14 +5,15 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
 // repeatedKey returns the path of the first key that a JSON object of data
 // repeats ("partitions.aws.regions.us-east-1.m5.large") and true, or false
 // when none does: encoding/json keeps the last value of a repeated key,
-// silently. Keys are compared case-insensitively, as encoding/json matches
-// field names (strings.ToLower of the unescaped key). data should be valid
+// silently. Keys are compared as encoding/json matches field names
+// (foldKey of the unescaped key). data should be valid
 // JSON (decoded without error first); on anything else it stops without
 // panicking and may miss a repeat. The recursion is bounded by the nesting
 // encoding/json accepted. O(len(data)); it allocates once per distinct key
@@ -173,13 +174,13 @@ func (w *keyWalk) key() name {
 		if err := json.Unmarshal(w.data[start-1:min(w.pos, len(w.data))], &k); err != nil {
 			k = string(raw)
 		}
-		return name{k, strings.ToLower(k)}
+		return name{k, foldKey(k)}
 	}
 	if n, ok := w.names[string(raw)]; ok {
 		return n
 	}
 	k := string(raw)
-	n := name{k, strings.ToLower(k)}
+	n := name{k, foldKey(k)}
 	w.names[k] = n
 	return n
 }
@@ -239,4 +240,20 @@ func (s *keySet) add(key string) bool {
 		s.big = true
 	}
 	return false
+}
+
+// foldKey folds a key as encoding/json folds a member name to match it to
+// a field (its foldName): each rune to the smallest rune of its simple
+// case-folding orbit, so that "ſpotPrice" (long s) and "\u212a" (Kelvin
+// sign) fold as "spotPrice" and "k" do.
+func foldKey(s string) string {
+	return strings.Map(func(r rune) rune {
+		for {
+			next := unicode.SimpleFold(r)
+			if next <= r {
+				return next
+			}
+			r = next
+		}
+	}, s)
 }

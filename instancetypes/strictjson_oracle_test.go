@@ -34,7 +34,7 @@ func tokenWalkKeys(dec *json.Decoder, path string) (string, error) {
 			}
 			key, _ := tok.(string)
 			at := strings.TrimPrefix(path+"."+key, ".")
-			folded := strings.ToLower(key)
+			folded := foldKey(key)
 			if seen[folded] {
 				return at, nil
 			}

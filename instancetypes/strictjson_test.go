@@ -38,6 +38,9 @@ func TestRepeatedKey(t *testing.T) {
 		{`{"a"1,"a":2}`, "", false},
 		{`"\`, "", false},
 		{"{\"\xff\":1,\"\xfe\":2}", "\ufffd", true},
+		{`{"spotPrice":1,"\u017fpotPrice":2}`, "\u017fpotPrice", true}, // a long s folds as s does
+		{`{"k":1,"\u212a":2}`, "\u212a", true},                         // the Kelvin sign as k
+		{`{"\u00e9":1,"\u00c9":2}`, "\u00c9", true},
 		{"{\"\xc3\xa9\":1,\"\xc3\x89\":2}", "\u00c9", true},
 	} {
 		path, repeated := repeatedKey([]byte(tc.data))
