@@ -168,7 +168,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 		return nil, err
 	}
 	if def.provider == "" { // a user's file; the embedded data has no repeated key (tested)
-		if path, ok := repeatedKey(data); ok {
+		if path, ok := repeatedKey(data, catalogMaps); ok {
 			return nil, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
 		}
 	}

@@ -148,7 +148,7 @@ func decodePriceList(data []byte, checkKeys bool) (priceList, error) {
 	if !checkKeys {
 		return list, nil
 	}
-	if path, ok := repeatedKey(data); ok {
+	if path, ok := repeatedKey(data, priceListMaps); ok {
 		return list, fieldErr("", "prices", ErrInvalidPrice, "%s: the key is repeated in its object", path)
 	}
 	return list, nil

@@ -12,14 +12,16 @@ import (
 // repeatedKey returns the path of the first key that a JSON object of data
 // repeats ("partitions.aws.regions.us-east-1.m5.large") and true, or false
 // when none does: encoding/json keeps the last value of a repeated key,
-// silently. Keys are compared as encoding/json matches field names
-// (foldKey of the unescaped key). data should be valid
+// silently. Keys are compared as encoding/json matches them: those of an
+// object decoded as a struct folded as it matches field names (foldKey of
+// the unescaped key), those of an object decoded as a map (maps reports
+// which, by path; nil: none) exactly. data should be valid
 // JSON (decoded without error first); on anything else it stops without
 // panicking and may miss a repeat. The recursion is bounded by the nesting
 // encoding/json accepted. O(len(data)); it allocates once per distinct key
 // and nothing per value.
-func repeatedKey(data []byte) (string, bool) {
-	w := keyWalk{data: data, names: map[string]name{}}
+func repeatedKey(data []byte, maps func(path []step) bool) (string, bool) {
+	w := keyWalk{data: data, names: map[string]name{}, maps: maps}
 	if w.value() {
 		return w.at(), true
 	}
@@ -34,6 +36,7 @@ type keyWalk struct {
 	path  []step
 	seen  []keySet        // by depth, reused by the objects at that depth
 	names map[string]name // the plain keys seen, so that a key allocates once
+	maps  func(path []step) bool
 }
 
 // name is a key and its folded form.
@@ -41,9 +44,9 @@ type name struct{ key, folded string }
 
 // step is one level of a path: an object's key or an array's index.
 type step struct {
-	key   string
-	index int
-	isKey bool
+	key, folded string
+	index       int
+	isKey       bool
 }
 
 // at renders the path: keys joined by '.', indexes as "[i]", an empty key
@@ -121,15 +124,19 @@ func (w *keyWalk) object() bool {
 	if w.next('}') {
 		return false
 	}
-	depth := len(w.path)
+	depth, exact := len(w.path), w.maps != nil && w.maps(w.path)
 	for len(w.seen) <= depth {
 		w.seen = append(w.seen, keySet{})
 	}
 	w.seen[depth].reset()
 	for w.next('"') {
 		k := w.key()
-		w.path = append(w.path, step{key: k.key, isKey: true})
-		if w.seen[depth].add(k.folded) {
+		w.path = append(w.path, step{key: k.key, folded: k.folded, isKey: true})
+		same := k.folded // a struct's member
+		if exact {
+			same = k.key // a map's key
+		}
+		if w.seen[depth].add(same) {
 			return true
 		}
 		if !w.next(':') {
@@ -256,4 +263,30 @@ func foldKey(s string) string {
 			r = next
 		}
 	}, s)
+}
+
+// The objects of a catalog file and of a price list that encoding/json
+// decodes as maps, by path (keys folded as foldKey folds them: ASCII in
+// upper case); their keys are compared exactly.
+
+// catalogMaps: an instance type's price, spotPrice, labels, capacity and
+// overhead.
+func catalogMaps(path []step) bool {
+	if len(path) != 3 || path[0].folded != "INSTANCETYPES" || path[1].isKey || !path[2].isKey {
+		return false
+	}
+	switch path[2].folded {
+	case "PRICE", "SPOTPRICE", "LABELS", "CAPACITY", "OVERHEAD":
+		return true
+	}
+	return false
+}
+
+// priceListMaps: the partitions, a partition's regions and a region's
+// prices.
+func priceListMaps(path []step) bool {
+	if len(path) == 0 || path[0].folded != "PARTITIONS" {
+		return false
+	}
+	return len(path) == 1 || len(path) >= 3 && len(path) <= 4 && path[2].folded == "REGIONS"
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 func TestRepeatedKey(t *testing.T) {
@@ -43,7 +44,34 @@ func TestRepeatedKey(t *testing.T) {
 		{`{"\u00e9":1,"\u00c9":2}`, "\u00c9", true},
 		{"{\"\xc3\xa9\":1,\"\xc3\x89\":2}", "\u00c9", true},
 	} {
-		path, repeated := repeatedKey([]byte(tc.data))
+		path, repeated := repeatedKey([]byte(tc.data), nil)
+		assert.Equal(t, tc.repeated, repeated, tc.data)
+		assert.Equal(t, tc.path, path, tc.data)
+	}
+}
+
+// TestRepeatedKeyMaps: the keys of an object decoded as a map are
+// compared exactly (label keys differ by case), a struct's as
+// encoding/json matches fields.
+func TestRepeatedKeyMaps(t *testing.T) {
+	for _, tc := range []struct {
+		data     string
+		maps     func([]step) bool
+		path     string
+		repeated bool
+	}{
+		{`{"instanceTypes":[{"labels":{"x.io/A":"1","x.io/a":"2"}}]}`, catalogMaps, "", false},
+		{`{"instanceTypes":[{"Labels":{"x.io/A":"1","x.io/a":"2"}}]}`, catalogMaps, "", false},
+		{`{"instanceTypes":[{"labels":{"x.io/a":"1","x.io/a":"2"}}]}`, catalogMaps, "instanceTypes[0].labels.x.io/a", true},
+		{`{"instanceTypes":[{"labels":{},"Labels":{}}]}`, catalogMaps, "instanceTypes[0].Labels", true},
+		{`{"instanceTypes":[{"price":{"r":1,"R":2},"spotPrice":{"r":1,"R":2},"capacity":{"a":"1","A":"2"},"overhead":{"a":"1","A":"2"}}]}`, catalogMaps, "", false},
+		{`{"instanceTypes":[{"name":"a","Name":"b"}]}`, catalogMaps, "instanceTypes[0].Name", true},
+		{`{"instanceTypes":[{"labels":{"x.io/A":"1","x.io/a":"2"}}]}`, nil, "instanceTypes[0].labels.x.io/a", true},
+		{`{"partitions":{"aws":{"regions":{"r":{"m5.large":1,"M5.large":2}}},"AWS":{}}}`, priceListMaps, "", false},
+		{`{"partitions":{"aws":{"regions":{"r":{},"R":{}},"Regions":{}}}}`, priceListMaps, "partitions.aws.Regions", true},
+		{`{"partitions":{"aws":{"regions":{"r":{"m5.large":1,"m5.large":2}}}}}`, priceListMaps, "partitions.aws.regions.r.m5.large", true},
+	} {
+		path, repeated := repeatedKey([]byte(tc.data), tc.maps)
 		assert.Equal(t, tc.repeated, repeated, tc.data)
 		assert.Equal(t, tc.path, path, tc.data)
 	}
@@ -57,7 +85,7 @@ func FuzzRepeatedKey(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		path, repeated := repeatedKey(data)
+		path, repeated := repeatedKey(data, nil)
 		if !json.Valid(data) {
 			return
 		}
@@ -69,4 +97,14 @@ func FuzzRepeatedKey(f *testing.F) {
 			t.Fatalf("repeatedKey(%q) = %q, %v; the token walk says %q", data, path, repeated, want)
 		}
 	})
+}
+
+// A catalog file's labels that differ only by case are two labels, as
+// Kubernetes reads label keys: not a repeated key.
+func TestParseLabelsByCase(t *testing.T) {
+	c, err := Parse([]byte(`{"instanceTypes":[{"name":"a","vcpu":2,"memoryMiB":8192,"arch":"amd64","labels":{"x.io/A":"1","x.io/a":"2"}}]}`), Options{})
+	require.NoError(t, err)
+	a, _ := c.Get("a")
+	assert.True(t, a.Requirements.Get("x.io/A").Has("1"))
+	assert.True(t, a.Requirements.Get("x.io/a").Has("2"))
 }
