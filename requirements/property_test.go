@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"bytes"
+	"fmt"
 	"reflect"
 	"slices"
 	"strconv"
@@ -282,4 +283,18 @@ func TestAppendBinaryLongLists(t *testing.T) {
 	five, _ := MustNew("k", In, long[:5]...).WithMinValues(2)
 	assert.NotEqual(t, key(MustNew("k", In, long[:5]...)), key(five))
 	assert.Equal(t, key(MustNew("k", In, "b", "a", "b")), key(MustNew("k", In, "a", "b")))
+}
+
+// TestFormatEveryValue: %+v prints every value, String and the other
+// verbs five of them, also inside a struct printed with %+v.
+func TestFormatEveryValue(t *testing.T) {
+	r := MustNew("k", In, "a", "b", "c", "d", "e", "f", "g")
+	s := NewSet(r, MustNew("j", Exists))
+	assert.Equal(t, "k In [a b c d e and 2 others]", r.String())
+	assert.Equal(t, r.String(), fmt.Sprintf("%v", r))
+	assert.Equal(t, strconv.Quote(r.String()), fmt.Sprintf("%q", r))
+	assert.Equal(t, "k In [a b c d e f g]", fmt.Sprintf("%+v", r))
+	assert.Equal(t, s.String(), fmt.Sprintf("%s", s))
+	assert.Equal(t, "j Exists, k In [a b c d e f g]", fmt.Sprintf("%+v", s))
+	assert.Equal(t, "{S:j Exists, k In [a b c d e f g]}", fmt.Sprintf("%+v", struct{ S Set }{s}))
 }

@@ -3,6 +3,7 @@ package requirements
 import (
 	"errors"
 	"fmt"
+	"io"
 	"iter"
 	"math"
 	"slices"
@@ -379,14 +380,31 @@ func (r Requirement) Any() (string, bool) {
 	return "", false
 }
 
-// String formats r for people, as "zone In [a b]" or "cpu Exists >=4".
-func (r Requirement) String() string {
+// String formats r for people, as "zone In [a b]" or "cpu Exists >=4";
+// past five values it shows the first five and how many others.
+func (r Requirement) String() string { return r.text(shownValues) }
+
+// Format implements fmt.Formatter: %+v prints r as String does but with
+// every value; any other verb prints String as that verb would.
+func (r Requirement) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('+') {
+		io.WriteString(f, r.text(math.MaxInt))
+		return
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), r.String())
+}
+
+// shownValues is how many values String shows.
+const shownValues = 5
+
+// text is String showing at most shown values.
+func (r Requirement) text(shown int) string {
 	var b strings.Builder
 	b.WriteString(r.key)
 	b.WriteByte(' ')
 	b.WriteString(r.base().String())
 	if len(r.values) > 0 {
-		writeValues(&b, r.values)
+		writeValues(&b, r.values, shown)
 	}
 	if r.hasGte {
 		fmt.Fprintf(&b, " >=%d", r.gte)
@@ -400,8 +418,7 @@ func (r Requirement) String() string {
 	return b.String()
 }
 
-func writeValues(b *strings.Builder, values []string) {
-	const shown = 5
+func writeValues(b *strings.Builder, values []string, shown int) {
 	b.WriteString(" [")
 	b.WriteString(strings.Join(values[:min(len(values), shown)], " "))
 	if len(values) > shown {

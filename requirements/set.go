@@ -3,8 +3,10 @@ package requirements
 import (
 	"cmp"
 	"fmt"
+	"io"
 	"iter"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 )
@@ -271,10 +273,23 @@ func (s Set) Satisfied(labels map[string]string) bool {
 }
 
 // String formats s as its requirements joined by ", ".
-func (s Set) String() string {
+func (s Set) String() string { return s.text(shownValues) }
+
+// Format implements fmt.Formatter: %+v prints s as String does but with
+// every value of every requirement; any other verb prints String as that
+// verb would.
+func (s Set) Format(f fmt.State, verb rune) {
+	if verb == 'v' && f.Flag('+') {
+		io.WriteString(f, s.text(math.MaxInt))
+		return
+	}
+	fmt.Fprintf(f, fmt.FormatString(f, verb), s.String())
+}
+
+func (s Set) text(shown int) string {
 	parts := make([]string, len(s.reqs))
 	for i, r := range s.reqs {
-		parts[i] = r.String()
+		parts[i] = r.text(shown)
 	}
 	return strings.Join(parts, ", ")
 }

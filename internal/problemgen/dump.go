@@ -16,12 +16,13 @@ import (
 // bound pod, daemonset and pending pod, leaving out empty fields; map keys
 // are sorted, so equal problems give equal text. It is meant for failure
 // reports of minimised problems: a catalog's types are listed in full, its
-// currency once, and every price exactly (instancetypes.Price.String).
+// currency once, every price exactly (instancetypes.Price.String) and
+// every value of every requirement (%+v: requirements.Set.Format).
 func Dump(p packing.Problem) string {
 	var b strings.Builder
 	dumpCatalog(&b, "catalog", p.Catalog)
 	for _, np := range p.NodePools {
-		fmt.Fprintf(&b, "nodepool %s weight=%d%s%s%s%s%s\n", np.Name, np.Weight, field("reqs", np.Requirements.String()),
+		fmt.Fprintf(&b, "nodepool %s weight=%d%s%s%s%s%s\n", np.Name, np.Weight, field("reqs", fmt.Sprintf("%+v", np.Requirements)),
 			field("labels", mapText(np.Labels)), field("taints", listText(np.Taints)),
 			field("startupTaints", listText(np.StartupTaints)), field("limits", mapText(np.Limits)))
 		if np.Catalog != nil {
@@ -53,7 +54,7 @@ func dumpCatalog(b *strings.Builder, name string, c *instancetypes.Catalog) {
 	}
 	fmt.Fprintf(b, "%s: %d types, prices in %s\n", name, c.Len(), cmp.Or(c.Origin().Currency, instancetypes.DefaultCurrency))
 	for _, t := range c.Types() {
-		fmt.Fprintf(b, "  type %s capacity=%s overhead=%s reqs=%s offerings=%s\n", t.Name, t.Capacity.String(),
+		fmt.Fprintf(b, "  type %s capacity=%s overhead=%s reqs=%+v offerings=%s\n", t.Name, t.Capacity.String(),
 			t.Overhead.String(), t.Requirements, offeringsText(t.Offerings))
 	}
 }
@@ -98,13 +99,13 @@ func podText(p packing.Pod) string {
 func affinityText(a requirements.NodeAffinity) string {
 	var parts []string
 	if a.Selector.Len() > 0 {
-		parts = append(parts, "selector "+a.Selector.String())
+		parts = append(parts, fmt.Sprintf("selector %+v", a.Selector))
 	}
 	for _, r := range a.Required {
-		parts = append(parts, "required "+r.String())
+		parts = append(parts, fmt.Sprintf("required %+v", r))
 	}
 	for _, p := range a.Preferred {
-		parts = append(parts, fmt.Sprintf("preferred(%d) %s", p.Weight, p.Terms))
+		parts = append(parts, fmt.Sprintf("preferred(%d) %+v", p.Weight, p.Terms))
 	}
 	return strings.Join(parts, " OR ")
 }
