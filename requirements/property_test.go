@@ -294,6 +294,7 @@ func TestFormatEveryValue(t *testing.T) {
 	assert.Equal(t, r.String(), fmt.Sprintf("%v", r))
 	assert.Equal(t, strconv.Quote(r.String()), fmt.Sprintf("%q", r))
 	assert.Equal(t, "k In [a b c d e f g]", fmt.Sprintf("%+v", r))
+	assert.Equal(t, "k In [a b c d e f g]", fmt.Sprintf("%#v", r))
 	assert.Equal(t, s.String(), fmt.Sprintf("%s", s))
 	assert.Equal(t, "j Exists, k In [a b c d e f g]", fmt.Sprintf("%+v", s))
 	assert.Equal(t, "{S:j Exists, k In [a b c d e f g]}", fmt.Sprintf("%+v", struct{ S Set }{s}))

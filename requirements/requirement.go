@@ -384,10 +384,10 @@ func (r Requirement) Any() (string, bool) {
 // past five values it shows the first five and how many others.
 func (r Requirement) String() string { return r.text(shownValues) }
 
-// Format implements fmt.Formatter: %+v prints r as String does but with
-// every value; any other verb prints String as that verb would.
+// Format implements fmt.Formatter: %+v (and %#v) print r as String does
+// but with every value; any other verb prints String as that verb would.
 func (r Requirement) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('+') {
+	if verb == 'v' && (f.Flag('+') || f.Flag('#')) {
 		io.WriteString(f, r.text(math.MaxInt))
 		return
 	}

@@ -275,11 +275,11 @@ func (s Set) Satisfied(labels map[string]string) bool {
 // String formats s as its requirements joined by ", ".
 func (s Set) String() string { return s.text(shownValues) }
 
-// Format implements fmt.Formatter: %+v prints s as String does but with
-// every value of every requirement; any other verb prints String as that
-// verb would.
+// Format implements fmt.Formatter: %+v (and %#v) print s as String does
+// but with every value of every requirement; any other verb prints String
+// as that verb would.
 func (s Set) Format(f fmt.State, verb rune) {
-	if verb == 'v' && f.Flag('+') {
+	if verb == 'v' && (f.Flag('+') || f.Flag('#')) {
 		io.WriteString(f, s.text(math.MaxInt))
 		return
 	}
