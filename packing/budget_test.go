@@ -166,6 +166,26 @@ func TestBudgetPreferenceTerms(t *testing.T) {
 	}, got)
 }
 
+// TestBudgetPreferenceTermsLong: two preferred terms of one owner whose
+// lists agree in their first five values are two terms, written in full.
+func TestBudgetPreferenceTermsLong(t *testing.T) {
+	vals := []string{"v1", "v2", "v3", "v4", "v5"}
+	pods := mkPods("c", 2, owner("ReplicaSet/c"), podLabels("app", "c"),
+		prefer(10, in("example.com/x", append(vals[:5:5], "v6")...)), prefer(10, in("example.com/x", append(vals[:5:5], "v7")...)),
+		spread(anyway(spreadBy(requirements.LabelZone, 1, "app", "c"))), spread(anyway(packing.TopologySpread{TopologyKey: requirements.LabelHostname,
+			MaxSkew: 1, Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "c", "d", "e", "f", "g", "h"))})))
+	p := packing.Problem{Pods: pods, NodePools: []packing.NodePool{pool("default")}, Catalog: buildCatalog(t, defaultTypes())}
+	plan, err := packing.Solve(p, budget(0))
+	require.NoError(t, err)
+	var got []string
+	for _, c := range plan.Preferences {
+		got = append(got, c.Term.Term)
+	}
+	assert.Equal(t, []string{"example.com/x In [v1 v2 v3 v4 v5 v6]", "example.com/x In [v1 v2 v3 v4 v5 v7]",
+		"maxSkew 1, topologyKey kubernetes.io/hostname, selector app In [c d e f g h], namespace default",
+		"maxSkew 1, topologyKey topology.kubernetes.io/zone, selector app In [c], namespace default"}, got)
+}
+
 // TestPreferencesOnlyUnderBudget: Respect and Ignore measure nothing.
 func TestPreferencesOnlyUnderBudget(t *testing.T) {
 	p := budgetProblem(t)

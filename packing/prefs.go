@@ -187,7 +187,7 @@ func (s *static) keeps(term func() PreferenceTerm) bool {
 
 func nodeTerm(p *Pod, pr requirements.Preference) PreferenceTerm {
 	return PreferenceTerm{Kind: PreferredNodeAffinity, Namespace: p.Namespace, Owner: p.Owner, Weight: pr.Weight,
-		Term: pr.Terms.String()}
+		Term: fmt.Sprintf("%+v", pr.Terms)} // every value: the text tells terms apart
 }
 
 func podTerm(p *Pod, t PodAffinityTerm, kind conKind) PreferenceTerm {
@@ -211,7 +211,7 @@ func (c *counterDef) describe() string {
 	if c.allNS {
 		ns = "every namespace"
 	}
-	sel := c.selector.String()
+	sel := fmt.Sprintf("%+v", c.selector) // every value, as it also tells terms apart
 	if sel == "" {
 		sel = "every pod"
 	}
