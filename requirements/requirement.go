@@ -386,12 +386,16 @@ func (r Requirement) String() string { return r.text(shownValues) }
 
 // Format implements fmt.Formatter: %+v (and %#v) print r as String does
 // but with every value; any other verb prints String as that verb would.
-func (r Requirement) Format(f fmt.State, verb rune) {
+func (r Requirement) Format(f fmt.State, verb rune) { format(f, verb, r.text) }
+
+// format writes the text of a Requirement or Set for verb: every value for
+// %+v and %#v, else shownValues of them as the verb writes a string.
+func format(f fmt.State, verb rune, text func(shown int) string) {
 	if verb == 'v' && (f.Flag('+') || f.Flag('#')) {
-		io.WriteString(f, r.text(math.MaxInt))
+		io.WriteString(f, text(math.MaxInt))
 		return
 	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), r.String())
+	fmt.Fprintf(f, fmt.FormatString(f, verb), text(shownValues))
 }
 
 // shownValues is how many values String shows.

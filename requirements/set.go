@@ -3,10 +3,8 @@ package requirements
 import (
 	"cmp"
 	"fmt"
-	"io"
 	"iter"
 	"maps"
-	"math"
 	"slices"
 	"strings"
 )
@@ -278,13 +276,7 @@ func (s Set) String() string { return s.text(shownValues) }
 // Format implements fmt.Formatter: %+v (and %#v) print s as String does
 // but with every value of every requirement; any other verb prints String
 // as that verb would.
-func (s Set) Format(f fmt.State, verb rune) {
-	if verb == 'v' && (f.Flag('+') || f.Flag('#')) {
-		io.WriteString(f, s.text(math.MaxInt))
-		return
-	}
-	fmt.Fprintf(f, fmt.FormatString(f, verb), s.String())
-}
+func (s Set) Format(f fmt.State, verb rune) { format(f, verb, s.text) }
 
 func (s Set) text(shown int) string {
 	parts := make([]string, len(s.reqs))
