@@ -203,6 +203,23 @@ func TestPropertiesSet(t *testing.T) {
 		}
 		return reflect.DeepEqual(s.Replace(reqs...), s.Without(keys...).Add(reqs...))
 	}, genSet(), genKeyed()))
+	props.Property("Replace by requirements s has is s", prop.ForAll(func(s Set, pick []bool) bool {
+		var reqs []Requirement
+		for i, r := range s.reqs {
+			if i < len(pick) && pick[i] {
+				reqs = append(reqs, r)
+			}
+		}
+		return reflect.DeepEqual(s.Replace(reqs...), s)
+	}, genSet(), gen.SliceOf(gen.Bool())))
+	props.Property("Replace by keys in order (its merge) is Without the keys, then Add", prop.ForAll(func(s Set, reqs []Requirement) bool {
+		sorted := NewSet(reqs...).reqs // strictly increasing keys
+		keys := make([]string, 0, len(sorted))
+		for _, r := range sorted {
+			keys = append(keys, r.key)
+		}
+		return reflect.DeepEqual(s.Replace(sorted...), s.Without(keys...).Add(sorted...))
+	}, genSet(), genKeyed()))
 	props.Property("NewSet is Add one requirement at a time, in order", prop.ForAll(func(reqs []Requirement) bool {
 		var want Set
 		for _, r := range reqs {

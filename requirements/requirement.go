@@ -53,12 +53,12 @@ func atField(field string, err error) error { return &FieldError{Field: field, E
 // construction, so copies share them safely.
 type Requirement struct {
 	key        string
-	complement bool     // true: every value except values (within the bounds)
 	values     []string // sorted, unique
 	gte, lte   int64    // inclusive bounds, meaningful when hasGte / hasLte
+	minValues  int      // 0: none
+	complement bool     // true: every value except values (within the bounds)
 	hasGte     bool
 	hasLte     bool
-	minValues  int // 0: none
 }
 
 // New returns the requirement "key op values". The key is normalised

@@ -98,6 +98,9 @@ func (s Set) Add(reqs ...Requirement) Set {
 // Replace returns s with the requirements on the keys of reqs replaced:
 // s.Without(the keys of reqs).Add(reqs...), in one allocation.
 func (s Set) Replace(reqs ...Requirement) Set {
+	if strictlySorted(reqs) {
+		return s.merge(reqs)
+	}
 	out := make([]Requirement, 0, len(s.reqs)+len(reqs))
 	for _, r := range s.reqs {
 		if !slices.ContainsFunc(reqs, func(o Requirement) bool { return o.key == r.key }) {
@@ -108,6 +111,26 @@ func (s Set) Replace(reqs ...Requirement) Set {
 		return Set{}
 	}
 	return Set{reqs: addTo(out, reqs)}
+}
+
+// merge is Replace for reqs with strictly increasing keys, in one pass.
+func (s Set) merge(reqs []Requirement) Set {
+	if len(s.reqs)+len(reqs) == 0 {
+		return Set{}
+	}
+	out := make([]Requirement, 0, len(s.reqs)+len(reqs))
+	i := 0
+	for _, r := range s.reqs {
+		for i < len(reqs) && reqs[i].key < r.key {
+			out = append(out, reqs[i])
+			i++
+		}
+		if i < len(reqs) && reqs[i].key == r.key {
+			continue // replaced by reqs[i], which the next key or the tail appends
+		}
+		out = append(out, r)
+	}
+	return Set{reqs: append(out, reqs[i:]...)}
 }
 
 // addTo intersects each of reqs into the sorted requirements out, whose
