@@ -10,6 +10,7 @@ import (
 	"github.com/google/btree"
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -94,12 +95,20 @@ func New(types []InstanceType) (*Catalog, error) { return newOf(types, false) }
 
 // newOf is New, with labelsValid passed to build.
 func newOf(types []InstanceType, labelsValid bool) (*Catalog, error) {
+	all := make([]*InstanceType, len(types))
+	errsAt := make([]error, len(types))
+	parallel.Range(len(types), typeChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				all[i], errsAt[i] = build(types[i], labelsValid)
+			}
+		}
+	})
 	var errs []error
-	built := make([]*InstanceType, 0, len(types))
-	for i := range types {
-		t, err := build(types[i], labelsValid)
-		if err != nil {
-			errs = append(errs, err)
+	built := all[:0]
+	for i, t := range all {
+		if errsAt[i] != nil {
+			errs = append(errs, errsAt[i])
 			continue
 		}
 		built = append(built, t)
@@ -118,12 +127,14 @@ func newOf(types []InstanceType, labelsValid bool) (*Catalog, error) {
 
 // newCatalog indexes valid, name-sorted, unique types.
 func newCatalog(types []*InstanceType) *Catalog {
-	c := &Catalog{types: types, byName: make(map[string]int, len(types)), index: newLabelIndex(types),
+	c := &Catalog{types: types, byName: make(map[string]int, len(types)),
 		order: btree.NewG(btreeDegree, lessEntry), avail: bitset.New(len(types))}
-	for i, t := range types {
-		c.byName[t.Name] = i
-		c.insert(i, t)
-	}
+	parallel.Both(func() { c.index = newLabelIndex(types) }, func() {
+		for i, t := range types {
+			c.byName[t.Name] = i
+			c.insert(i, t)
+		}
+	})
 	return c
 }
 

@@ -9,6 +9,7 @@ import (
 	"math"
 	"slices"
 
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
@@ -163,14 +164,9 @@ type priceTable struct {
 }
 
 func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
-	doc, err := decode(data)
+	doc, err := decodeChecked(data, def.provider == "") // a user's file; the embedded data has no repeated key (tested)
 	if err != nil {
 		return nil, err
-	}
-	if def.provider == "" { // a user's file; the embedded data has no repeated key (tested)
-		if path, ok := repeatedKey(data, catalogMaps); ok {
-			return nil, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
-		}
 	}
 	s, origin, err := resolve(opts, &doc, def)
 	if err != nil {
@@ -178,15 +174,17 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	}
 	var types []InstanceType
 	var errs []error
-	for i := range doc.InstanceTypes {
-		t, ok, err := s.instanceType(&doc.InstanceTypes[i])
+	for _, r := range s.instanceTypes(doc.InstanceTypes) {
 		switch {
-		case err != nil:
-			errs = append(errs, err)
-		case ok:
-			types = append(types, t)
+		case r.err != nil:
+			errs = append(errs, r.err)
+		case r.priced:
+			types = append(types, r.t)
 		default:
 			origin.Unpriced++
+		}
+		if r.spotGiven {
+			origin.SpotGiven++
 		}
 	}
 	if len(errs) > 0 {
@@ -196,9 +194,62 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	if err != nil {
 		return nil, err
 	}
-	origin.SpotGiven = s.spotGiven
 	c.origin = origin
 	return c, nil
+}
+
+// typeChunk is how many types a goroutine building a catalog takes at a
+// time.
+const typeChunk = 64
+
+// specResult is what [settings.instanceType] made of one spec, and whether
+// the spec's spot price was given rather than modelled.
+type specResult struct {
+	t         InstanceType
+	priced    bool
+	spotGiven bool
+	err       error
+}
+
+// instanceTypes builds the type of each of specs, as instanceType does, on
+// up to GOMAXPROCS goroutines, each with its own copy of s (so its own
+// label buffer). Each result depends on its spec alone, so they are the
+// same for any GOMAXPROCS.
+func (s *settings) instanceTypes(specs []spec) []specResult {
+	out := make([]specResult, len(specs))
+	parallel.Range(len(specs), typeChunk, func() func(lo, hi int) {
+		w := *s
+		w.labels, w.spotGiven = labelBuilder{}, 0
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				given := w.spotGiven
+				t, ok, err := w.instanceType(&specs[i])
+				out[i] = specResult{t: t, priced: ok, spotGiven: w.spotGiven > given, err: err}
+			}
+		}
+	})
+	return out
+}
+
+// decodeChecked decodes data and, when check is set, looks for a repeated
+// key in it at the same time, on another goroutine; a decoding error is
+// reported first.
+func decodeChecked(data []byte, check bool) (document, error) {
+	if !check {
+		return decode(data)
+	}
+	var path string
+	var repeated bool
+	var doc document
+	var err error
+	parallel.Both(func() { path, repeated = repeatedKey(data, catalogMaps) }, func() { doc, err = decode(data) })
+	switch {
+	case err != nil:
+		return document{}, err
+	case repeated:
+		return document{}, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
+	}
+	return doc, nil
 }
 
 // resolve applies the defaults and validates opts.

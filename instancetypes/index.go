@@ -105,12 +105,21 @@ func (ki *keyIndex) finish() {
 	}
 	slices.Sort(ki.sorted)
 	for _, v := range ki.sorted {
+		if !maybeInt(v) { // spares ParseInt its error for names
+			continue
+		}
 		n, err := strconv.ParseInt(v, 10, 64)
 		if err == nil && sameInt(v, n) {
 			ki.ints = append(ki.ints, intValue{n, ki.values[v]})
 		}
 	}
 	slices.SortStableFunc(ki.ints, func(a, b intValue) int { return cmp.Compare(a.n, b.n) })
+}
+
+// maybeInt reports whether v starts as a base-10 integer can: with a digit
+// or a sign.
+func maybeInt(v string) bool {
+	return v != "" && (v[0] >= '0' && v[0] <= '9' || v[0] == '-' || v[0] == '+')
 }
 
 func sameInt(v string, n int64) bool {

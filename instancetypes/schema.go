@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 	"slices"
 	"strconv"
@@ -21,8 +22,8 @@ type document struct {
 	RegionPrices []string `json:"region_prices"`
 	// Currency is nodeplan's own: the ISO 4217 code of the price and
 	// spotPrice fields; "" means USD.
-	Currency      string `json:"currency"`
-	InstanceTypes []spec `json:"instanceTypes"`
+	Currency      string   `json:"currency"`
+	InstanceTypes specList `json:"instanceTypes"`
 }
 
 // spec is one instance type of a catalog file. Pointer fields are optional:
@@ -60,18 +61,33 @@ type spec struct {
 }
 
 // decode parses a catalog document strictly: unknown fields are errors, so
-// that a misspelt override is not silently ignored.
+// that a misspelt override is not silently ignored. An instance type's
+// error names its index ([specList]).
 func decode(data []byte) (document, error) {
 	var doc document
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&doc); err != nil {
+	err := decodeStrict(bytes.NewReader(data), &doc)
+	var fe *FieldError
+	switch {
+	case errors.As(err, &fe):
+		return document{}, err
+	case err != nil:
 		return document{}, fieldErr("", "document", ErrInvalidSpec, "%v", err)
 	}
-	if dec.More() {
-		return document{}, fieldErr("", "document", ErrInvalidSpec, "trailing data after the JSON object")
-	}
 	return doc, nil
+}
+
+// decodeStrict decodes the one JSON value r holds into v, an unknown field
+// being an error.
+func decodeStrict(r io.Reader, v any) error {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return errors.New("trailing data after the JSON object")
+	}
+	return nil
 }
 
 // validate checks the required fields of s.

@@ -97,6 +97,8 @@ func TestParseErrors(t *testing.T) {
 	}{
 		{"not json", `{`, Options{}, ErrInvalidSpec, "document"},
 		{"unknown field", `{"instanceTypes":[{"name":"a","vcpus":2}]}`, Options{}, ErrInvalidSpec, "vcpus"},
+		{"the first bad type is named by its index", `{"instanceTypes":[{"name":"a"},{"name":"b","vcpus":2},{"name":"c","vcpu":"2"}]}`, Options{}, ErrInvalidSpec, `instanceTypes[1]: invalid instance type spec: json: unknown field "vcpus"`},
+		{"a type that is not an object", `{"instanceTypes":[{"name":"a"},1]}`, Options{}, ErrInvalidSpec, "instanceTypes[1]"},
 		{"missing vcpu", `{"instanceTypes":[{"name":"a","memoryMiB":1024,"arch":"amd64"}]}`, Options{}, ErrInvalidSpec, `"a": vcpu`},
 		{"missing memory", `{"instanceTypes":[{"name":"a","vcpu":1,"arch":"amd64"}]}`, Options{}, ErrInvalidSpec, `"a": memoryMiB`},
 		{"missing arch", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024}]}`, Options{}, ErrInvalidSpec, `"a": arch`},

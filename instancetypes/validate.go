@@ -32,7 +32,7 @@ func build(t InstanceType, labelsValid bool) (*InstanceType, error) {
 	if err != nil {
 		return nil, fieldErr(t.Name, "offerings", ErrInvalidOffering, "%v", err)
 	}
-	cp.Requirements = cp.Requirements.Replace(name, zone, ct)
+	cp.Requirements = cp.Requirements.Replace(ct, name, zone) // keys in order: Replace merges
 	return cp, nil
 }
 

@@ -1,0 +1,120 @@
+package instancetypes
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/nodeplan/nodeplan/internal/parallel"
+)
+
+// specList is a catalog file's instanceTypes array. Its elements are
+// decoded on up to GOMAXPROCS goroutines, each decoding a run of them as
+// one stream; every element depends on its own JSON alone, so the list is
+// the same for any GOMAXPROCS. An element's error names its index, and
+// the first in the file is the one returned.
+type specList []spec
+
+// UnmarshalJSON decodes data, a JSON array or null, strictly (unknown
+// fields are errors). encoding/json has checked that data is valid JSON.
+func (l *specList) UnmarshalJSON(data []byte) error {
+	if string(data) == "null" {
+		*l = nil
+		return nil
+	}
+	if len(data) == 0 || data[0] != '[' {
+		return fieldErr("", "instanceTypes", ErrInvalidSpec, "not an array")
+	}
+	elems := arrayElements(data)
+	out := make(specList, len(elems))
+	errs := make([]error, len(elems))
+	chunk := max(typeChunk, (len(elems)+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0))
+	parallel.Range(len(elems), chunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			dec := json.NewDecoder(&valueStream{data: data, values: elems[lo:hi]})
+			dec.DisallowUnknownFields()
+			for i := lo; i < hi; i++ {
+				if errs[i] = dec.Decode(&out[i]); errs[i] != nil {
+					return // the stream's later values are not needed: an earlier error wins
+				}
+			}
+		}
+	})
+	for i, err := range errs {
+		if err != nil {
+			return fieldErr("", fmt.Sprintf("instanceTypes[%d]", i), ErrInvalidSpec, "%v", err)
+		}
+	}
+	*l = out
+	return nil
+}
+
+// span is the byte range [start, end) of a JSON value.
+type span struct{ start, end int }
+
+// arrayElements returns the spans of the elements of data, a valid JSON
+// array.
+func arrayElements(data []byte) []span {
+	var out []span
+	depth, start, end, inString := 0, -1, 0, false
+	for i := 0; i < len(data); i++ {
+		c := data[i]
+		switch {
+		case inString:
+			switch c {
+			case '\\':
+				i++
+			case '"':
+				inString = false
+			}
+			end = i + 1
+			continue
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		case depth == 1 && (c == ',' || c == ']'):
+			if start >= 0 {
+				out = append(out, span{start, end})
+				start = -1
+			}
+		case depth == 1 && start < 0:
+			start = i
+		}
+		end = i + 1
+		switch c {
+		case '"':
+			inString = true
+		case '[', '{':
+			depth++
+		case ']', '}':
+			depth--
+		}
+	}
+	return out
+}
+
+// valueStream reads the values at spans of data in turn, each followed by
+// a space: a stream of JSON values for one json.Decoder.
+type valueStream struct {
+	data   []byte
+	values []span
+	off    int // read of values[0]
+}
+
+func (r *valueStream) Read(p []byte) (int, error) {
+	n := 0
+	for n < len(p) && len(r.values) > 0 {
+		v := r.data[r.values[0].start:r.values[0].end]
+		if r.off < len(v) {
+			c := copy(p[n:], v[r.off:])
+			n, r.off = n+c, r.off+c
+			continue
+		}
+		p[n] = ' '
+		n, r.values, r.off = n+1, r.values[1:], 0
+	}
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
+}
