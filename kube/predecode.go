@@ -3,10 +3,10 @@ package kube
 import (
 	"runtime"
 	"slices"
-	"sync"
-	"sync/atomic"
 
 	corev1 "k8s.io/api/core/v1"
+
+	"github.com/nodeplan/nodeplan/internal/parallel"
 )
 
 // predecoded is an object's decode done ahead of the builder, on another
@@ -51,23 +51,14 @@ func predecode(objs []object) {
 	if len(pods) < predecodeMin || workers < 2 {
 		return
 	}
-	var next atomic.Int64
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Go(func() {
-			c := newChecker()
-			for {
-				k := int(next.Add(predecodeChunk)) - predecodeChunk
-				if k >= len(pods) {
-					return
-				}
-				for _, i := range pods[k:min(k+predecodeChunk, len(pods))] {
-					objs[i].pre = decodeAhead(&c, &objs[i])
-				}
+	parallel.Range(len(pods), predecodeChunk, func() func(lo, hi int) {
+		c := newChecker()
+		return func(lo, hi int) {
+			for _, i := range pods[lo:hi] {
+				objs[i].pre = decodeAhead(&c, &objs[i])
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 }
 
 func decodeAhead(c *checker, o *object) *predecoded {
