@@ -4,9 +4,8 @@ import (
 	"runtime"
 	"slices"
 
-	corev1 "k8s.io/api/core/v1"
-
 	"github.com/nodeplan/nodeplan/internal/parallel"
+	corev1 "k8s.io/api/core/v1"
 )
 
 // predecoded is an object's decode done ahead of the builder, on another
