@@ -38,7 +38,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	for _, c := range cands {
 		gone[c.name] = true
 	}
-	pods := withDisplaced(nil, s.c.Pending, false)
+	pods := withDisplaced(make([]packing.Pod, 0, s.simulatedPods(cands)), s.c.Pending, false)
 	first := len(pods)
 	nodes := make([]packing.Node, 0, len(s.w.Nodes()))
 	for _, n := range s.w.Nodes() {
@@ -55,6 +55,23 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	}
 	plan, err := s.w.SolveWith(o, pods, nodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
+}
+
+// simulatedPods is at least the number of pods simulateWith solves for
+// cands: the pending ones, those of cands and those of nodes marked for
+// deletion, so that their slice is allocated once.
+func (s *state) simulatedPods(cands []candidate) int {
+	n := len(s.c.Pending)
+	for _, c := range cands {
+		n += len(c.pods)
+	}
+	nodes := s.w.Nodes()
+	for i := range nodes {
+		if nodes[i].MarkedForDeletion {
+			n += len(nodes[i].Pods)
+		}
+	}
+	return n
 }
 
 // withDisplaced appends copies of pods to dst with Displaced set to d.

@@ -7,6 +7,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 )
 
 // maxPreferenceSolves bounds the solves with which one BudgetPreferences
@@ -19,13 +20,14 @@ const maxPreferenceSolves = 64
 // budgetSearch is one BudgetPreferences solve: the problem's preferred
 // terms and the plans solved so far, by the set of terms they honour.
 type budgetSearch struct {
-	ctx   context.Context
-	prob  *Problem
-	opts  Options
-	fault func(cost bool)
-	terms []PreferenceTerm
-	pods  []int // per term, how many pending pods have it
-	plans map[string]Plan
+	ctx     context.Context
+	prob    *Problem
+	opts    Options
+	vouched vouch.Nodes
+	fault   func(cost bool)
+	terms   []PreferenceTerm
+	pods    []int // per term, how many pending pods have it
+	plans   map[string]Plan
 	// solves counts the solves made, at most limit.
 	solves, limit int
 }
@@ -75,11 +77,11 @@ func (h honoured) all(on bool) honoured {
 // reference plan, which always fits). The returned plan carries the
 // per-term report (see PreferenceCost), measured with at most
 // maxPreferenceSolves more.
-func solveBudget(ctx context.Context, p *Problem, o Options, fault func(cost bool)) (Plan, error) {
+func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
 		var err error
-		plan, err = searchBudget(ctx, p, o, fault)
+		plan, err = searchBudget(ctx, p, o, v, fault)
 		return err
 	})
 	if err != nil {
@@ -89,9 +91,9 @@ func solveBudget(ctx context.Context, p *Problem, o Options, fault func(cost boo
 }
 
 // searchBudget is solveBudget without its guard against panics.
-func searchBudget(ctx context.Context, p *Problem, o Options, fault func(cost bool)) (Plan, error) {
+func searchBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
 	terms, pods := preferenceTerms(p)
-	b := &budgetSearch{ctx: ctx, prob: p, opts: o, fault: fault, terms: terms, pods: pods, plans: map[string]Plan{},
+	b := &budgetSearch{ctx: ctx, prob: p, opts: o, vouched: v, fault: fault, terms: terms, pods: pods, plans: map[string]Plan{},
 		limit: maxPreferenceSolves}
 	none := make(honoured, len(terms))
 	ref, err := b.solve(none)
@@ -287,7 +289,7 @@ func (b *budgetSearch) solve(h honoured) (Plan, error) {
 		}
 	}
 	b.solves++
-	pl, err := solveValid(b.ctx, b.prob, o, b.fault, drop)
+	pl, err := solveValid(b.ctx, b.prob, o, b.vouched, b.fault, drop)
 	if err != nil {
 		return Plan{}, err
 	}

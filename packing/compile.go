@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -58,15 +59,16 @@ type static struct {
 
 // compile compiles problem p for a solve with options o: the static every
 // run of the solve shares.
-func compile(p *Problem, o Options) *static { return compileWithout(p, o, nil) }
+func compile(p *Problem, o Options) *static { return compileWithout(p, o, vouch.Nodes{}, nil) }
 
-// compileWithout is compile with the preferred terms in drop relaxed up
-// front, as IgnorePreferences relaxes them all (nil: none).
-func compileWithout(p *Problem, o Options, drop map[PreferenceTerm]bool) *static {
+// compileWithout is compile with the nodes v names vouched for (their
+// labels are their effective labels) and the preferred terms in drop
+// relaxed up front, as IgnorePreferences relaxes them all (nil: none).
+func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTerm]bool) *static {
 	s := &static{prob: p, opts: o, drop: drop}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
-	s.labels = labelsOf(p.Nodes)
+	s.labels = labelsOf(p.Nodes, v)
 	s.compilePods()
 	s.compileCounters()
 	s.compileNodes()
@@ -82,10 +84,16 @@ func compileWithout(p *Problem, o Options, drop map[PreferenceTerm]bool) *static
 
 // labelsOf returns the labels of each node (see nodeLabels), by index,
 // for every pass of a solve to read: computed once, as a node's labels do
-// not change between passes. Some are the nodes' own maps: read-only.
-func labelsOf(nodes []Node) []map[string]string {
+// not change between passes. Some are the nodes' own maps: read-only. A
+// node v vouches for has its effective labels already (see package
+// vouch): they are not checked again.
+func labelsOf(nodes []Node, v vouch.Nodes) []map[string]string {
 	out := make([]map[string]string, len(nodes))
 	for i := range nodes {
+		if v.Has(nodes[i].Name) {
+			out[i] = nodes[i].Labels
+			continue
+		}
 		out[i] = nodeLabels(&nodes[i])
 	}
 	return out

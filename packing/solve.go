@@ -197,17 +197,18 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, faul
 		return Plan{}, err
 	}
 	if o.Preferences == BudgetPreferences {
-		return solveBudget(ctx, &p, o, fault)
+		return solveBudget(ctx, &p, o, v, fault)
 	}
-	return solveValid(ctx, &p, o, fault, nil)
+	return solveValid(ctx, &p, o, v, fault, nil)
 }
 
-// solveValid solves the valid problem p with the preferred terms in drop
-// relaxed up front (see solveBudget; nil relaxes none).
-func solveValid(ctx context.Context, p *Problem, o Options, fault func(cost bool), drop map[PreferenceTerm]bool) (Plan, error) {
+// solveValid solves the valid problem p, whose nodes v names are vouched
+// for, with the preferred terms in drop relaxed up front (see solveBudget;
+// nil relaxes none).
+func solveValid(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool), drop map[PreferenceTerm]bool) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
-		s := compileWithout(p, o, drop)
+		s := compileWithout(p, o, v, drop)
 		s.ctx, s.fault = ctx, fault
 		var err error
 		plan, err = s.solve()

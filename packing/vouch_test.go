@@ -77,6 +77,9 @@ func TestSolveVouched(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			p := validationBase(t)
+			for i := range p.Nodes { // as the contract asks: a vouched node's labels are its effective labels
+				p.Nodes[i].Labels = p.Nodes[i].EffectiveLabels()
+			}
 			tc.edit(&p)
 			plan, err := packing.SolveVouched(context.Background(), tc.vouched, p, packing.Options{})
 			if tc.errs == nil {
