@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync/atomic"
 
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
@@ -31,8 +32,10 @@ type static struct {
 	// PreferNoSchedule taint (compile.go).
 	labels     []map[string]string
 	softTaints bool
-	// starts are, per node of prob.Nodes, what every run starts it from,
-	// and nodeOrder the order runs add them in (nodes.go: compileNodes).
+	// rooms are, per node of prob.Nodes, what its own pods take; starts,
+	// what every run starts it from; nodeOrder, the order runs add them in
+	// (nodes.go: compileNodes, podRooms).
+	rooms     []podsRoom
 	starts    []nodeStart
 	nodeOrder []int
 	// drop are the preferred terms relaxed up front (prefs.go); nil: none.
@@ -68,15 +71,17 @@ func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTer
 	s := &static{prob: p, opts: o, drop: drop}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
-	s.labels = labelsOf(p.Nodes, v)
-	s.compilePods()
-	s.compileCounters()
-	s.compileNodes()
-	s.domains = s.collectDomains()
-	for _, pl := range s.pools {
-		pinBits(pl, s.domains)
-	}
-	s.order = ffdOrder(p.Pods, o.PriorityOrder)
+	parallel.Both(func() { s.order = ffdOrder(p.Pods, o.PriorityOrder) }, func() {
+		s.labels = labelsOf(p.Nodes, v)
+		s.rooms = podRooms(p.Nodes, v)
+		s.compilePods()
+		s.compileCounters()
+		s.compileNodes()
+		s.domains = s.collectDomains()
+		for _, pl := range s.pools {
+			pinBits(pl, s.domains)
+		}
+	})
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
 	s.blend()
 	return s

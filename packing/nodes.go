@@ -4,6 +4,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/nodeplan/nodeplan/internal/parallel"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -47,22 +49,88 @@ func (s *static) compileNodes() {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
 	s.starts = make([]nodeStart, len(nodes))
-	for i := range nodes {
-		s.starts[i] = s.nodeStart(&nodes[i], s.labels[i])
-	}
+	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				s.starts[i] = s.nodeStart(&nodes[i], s.labels[i], &s.rooms[i])
+			}
+		}
+	})
 }
 
-func (s *static) nodeStart(n *Node, labels map[string]string) nodeStart {
-	st := nodeStart{taints: effectiveTaints(n, s), free: n.Allocatable}
-	for j := range n.Pods {
-		p := &n.Pods[j]
-		st.free = st.free.Sub(podRequests(p.Requests))
-		st.ports = append(st.ports, p.HostPorts...)
-		st.tallies, st.antis = s.existingCounts(p, labels, st.tallies, st.antis)
+// nodeChunk is how many nodes a goroutine compiling node starts takes at
+// a time: each start reads only its node and the compiled problem.
+const nodeChunk = 128
+
+func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) nodeStart {
+	st := nodeStart{taints: effectiveTaints(n, s), free: room.free, ports: room.ports}
+	if len(s.counters) > 0 { // else no pod counts anywhere
+		for j := range n.Pods {
+			st.tallies, st.antis = s.existingCounts(&n.Pods[j], labels, st.tallies, st.antis)
+		}
 	}
 	st.free = st.free.Sub(s.pendingDaemons(n, labels, st.taints))
-	st.ports = slices.Clip(st.ports)
 	return st
+}
+
+// podsRoom is what a node's own pods take: free is its allocatable less
+// their requests, subtracted one pod at a time; ports are their host
+// ports (clipped, so that a run's append copies); anti indexes the pods
+// with a required anti-affinity term. alloc is the allocatable it was
+// computed from. It is read-only once made: the memo shares it.
+type podsRoom struct {
+	alloc, free resources.List
+	ports       []HostPort
+	anti        []int
+}
+
+// podsKey identifies a vouched node's pods by their slice (see package
+// vouch: the same slice is the same pods).
+type podsKey struct {
+	first *Pod
+	n     int
+}
+
+// podRooms returns the podsRoom of each node, on up to GOMAXPROCS
+// goroutines; a vouched node's comes from v's memo when an earlier solve
+// read the same pods.
+func podRooms(nodes []Node, v vouch.Nodes) []podsRoom {
+	out := make([]podsRoom, len(nodes))
+	memo := v.Memo()
+	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				n := &nodes[i]
+				if len(n.Pods) == 0 || memo == nil || !v.Has(n.Name) {
+					out[i] = roomOf(n)
+					continue
+				}
+				key := podsKey{&n.Pods[0], len(n.Pods)}
+				if r, ok := memo.Load(key); ok && r.(*podsRoom).alloc.Equal(n.Allocatable) {
+					out[i] = *r.(*podsRoom)
+					continue
+				}
+				r := roomOf(n)
+				out[i] = r
+				memo.Store(key, &r) // its own copy: out is this solve's
+			}
+		}
+	})
+	return out
+}
+
+func roomOf(n *Node) podsRoom {
+	r := podsRoom{alloc: n.Allocatable, free: n.Allocatable}
+	for j := range n.Pods {
+		p := &n.Pods[j]
+		r.free = r.free.Sub(podRequests(p.Requests))
+		r.ports = append(r.ports, p.HostPorts...)
+		if slices.ContainsFunc(p.AntiAffinity, func(t PodAffinityTerm) bool { return t.Weight == 0 }) {
+			r.anti = append(r.anti, j)
+		}
+	}
+	r.ports = slices.Clip(r.ports)
+	return r
 }
 
 // addNodes registers the existing nodes, their pods' topology counts and

@@ -100,7 +100,7 @@ func (s *static) compilePods() {
 		s.pods[i] = s.compilePod(&s.prob.Pods[i], index)
 	}
 	for i := range s.prob.Nodes {
-		for j := range s.prob.Nodes[i].Pods {
+		for _, j := range s.rooms[i].anti {
 			p := &s.prob.Nodes[i].Pods[j]
 			for _, t := range p.AntiAffinity {
 				if t.Weight == 0 {

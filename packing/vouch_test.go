@@ -3,6 +3,7 @@ package packing_test
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -99,4 +100,36 @@ func TestSolveVouched(t *testing.T) {
 			assert.Equal(t, tc.errs, got)
 		})
 	}
+}
+
+// TestSolveVouchedMemo: the solves of one vouch share what they read from
+// a vouched node's pods, and read them again when the node comes with
+// other pods (a new slice): a node filled up after a first solve takes no
+// more pods in the next, as Solve says.
+func TestSolveVouchedMemo(t *testing.T) {
+	p := validationBase(t)
+	for i := range p.Nodes {
+		p.Nodes[i].Labels = p.Nodes[i].EffectiveLabels()
+	}
+	v := vouch.Of(p.Nodes, func(n *packing.Node) string { return n.Name })
+	first, err := packing.SolveVouched(context.Background(), v, p, packing.Options{})
+	require.NoError(t, err)
+	require.Len(t, first.Bindings, 1, "the pending pod fits the node at first")
+
+	full := p
+	full.Nodes = slices.Clone(p.Nodes)
+	big := p.Nodes[0].Pods[0]
+	big.Name, big.UID = "big", "big"
+	big.Requests = p.Nodes[0].Allocatable
+	full.Nodes[0].Pods = append(slices.Clip(p.Nodes[0].Pods), big)
+	got, err := packing.SolveVouched(context.Background(), v, full, packing.Options{})
+	require.NoError(t, err)
+	want, err := packing.Solve(full, packing.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, want, got)
+	assert.Empty(t, got.Bindings, "the node is full now")
+
+	again, err := packing.SolveVouched(context.Background(), v, p, packing.Options{})
+	require.NoError(t, err)
+	assert.Equal(t, first, again, "the first pods again: the first plan")
 }

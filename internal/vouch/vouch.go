@@ -6,17 +6,27 @@
 // one of those names must be that node, with at most its pods (themselves
 // validated, bound or pending, pods of that problem) and its
 // Initialized, MarkedForDeletion and Settling flags changed, and its
-// labels replaced by its effective labels.
+// labels replaced by its effective labels. A slice of pods given for a
+// vouched node is never changed in place but in their Displaced flags
+// (other pods come in a new slice), so that packing may remember what it
+// read from the slice ([Memo]).
 //
 // The package is internal: a program outside the module cannot import it,
 // so the only Nodes it can hand to packing is the zero value, which
-// vouches for nothing. A Nodes is immutable once made; there is no global
-// state.
+// vouches for nothing. A Nodes's names are immutable once made; its
+// [Memo], which the solves of one plan share, is its only mutable
+// state, and there is no global state.
 package vouch
 
-// Nodes is a set of vouched-for node names. The zero Nodes is empty. It is
+import "sync"
+
+// Nodes is a set of vouched-for node names, with a memo for what the
+// solves derive from them. The zero Nodes is empty and has no memo. It is
 // safe for concurrent use.
-type Nodes struct{ names map[string]struct{} }
+type Nodes struct {
+	names map[string]struct{}
+	memo  *Memo
+}
 
 // Of vouches for the nodes items, named by name: the caller has validated
 // them. It does not keep items. O(len(items)).
@@ -25,7 +35,33 @@ func Of[T any](items []T, name func(*T) string) Nodes {
 	for i := range items {
 		names[name(&items[i])] = struct{}{}
 	}
-	return Nodes{names: names}
+	return Nodes{names: names, memo: &Memo{}}
+}
+
+// Memo returns the memo of n: nil for the zero Nodes.
+func (n Nodes) Memo() *Memo { return n.memo }
+
+// Memo keeps, across the solves of the simulations of one validated
+// cluster, what a solve derives from a vouched node's pods alone, keyed by
+// the slice they are (the vouched contract: a slice of a vouched node's
+// pods is never changed but in Displaced, so the same slice is the same
+// pods). Values must not be modified once stored. A nil *Memo stores
+// nothing. It is safe for concurrent use.
+type Memo struct{ m sync.Map }
+
+// Load returns the value stored under key.
+func (m *Memo) Load(key any) (any, bool) {
+	if m == nil {
+		return nil, false
+	}
+	return m.m.Load(key)
+}
+
+// Store keeps value under key.
+func (m *Memo) Store(key, value any) {
+	if m != nil {
+		m.m.Store(key, value)
+	}
 }
 
 // Has reports whether n vouches for the node named name. O(1), no
