@@ -82,14 +82,44 @@ func (s *state) candidate(n *packing.Node) (candidate, *Explanation) {
 	if why != nil {
 		return candidate{}, why
 	}
-	pods := reschedulable(n.Pods)
-	if why := blockedByPods(n, pods, s.c); why != nil {
-		return candidate{}, why
+	f := s.podFacts(n)
+	if f.why != nil {
+		return candidate{}, f.why
 	}
 	if why := s.timing(n, pool); why != nil {
 		return candidate{}, why
 	}
-	return candidate{name: n.Name, pool: pool, node: n, price: n.Price, pods: pods, cost: rescheduleCost(pods)}, nil
+	return candidate{name: n.Name, pool: pool, node: n, price: n.Price, pods: f.pods, cost: f.cost}, nil
+}
+
+// podFacts is what a node's pods tell its candidacy: the pods that must
+// move, what blocks moving them (nil: nothing) and their reschedule cost.
+// It depends on the pods and on the cluster's clock and PDBs, which a
+// plan does not change; from is the slice it was read from.
+type podFacts struct {
+	from []packing.Pod
+	pods []packing.Pod
+	why  *Explanation
+	cost float64
+}
+
+// podFacts returns the facts of n's pods, read again only when n has
+// other pods than last time: the what-if gives a node whose pods change a
+// new slice (Bind, Retire), so the same slice is the same pods.
+func (s *state) podFacts(n *packing.Node) podFacts {
+	if f, ok := s.facts[n.Name]; ok && sameSlice(f.from, n.Pods) {
+		return f
+	}
+	pods := reschedulable(n.Pods)
+	f := podFacts{from: n.Pods, pods: pods, why: blockedByPods(n, pods, s.c), cost: rescheduleCost(pods)}
+	s.facts[n.Name] = f
+	return f
+}
+
+// sameSlice reports whether a and b are the same slice: the same length
+// and, when not empty, the same first element.
+func sameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // eligible applies the node-level rules and finds the node's pool.

@@ -41,13 +41,17 @@ type state struct {
 	room *room
 	// buffers is the provisioning pass's headroom (buffer.go).
 	buffers headroom
+	// facts is what each node's pods tell its candidacy, by node name,
+	// for the pods it was read from (candidates.go).
+	facts map[string]podFacts
 }
 
 func newState(c Cluster, o Options) (*state, error) {
 	if err := o.Validate(); err != nil {
 		return nil, err
 	}
-	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, kept: map[string]Explanation{}, retry: newRetries()}
+	s := &state{c: c, o: o, pools: map[string]*packing.NodePool{}, kept: map[string]Explanation{}, retry: newRetries(),
+		facts: map[string]podFacts{}}
 	s.c.Nodes = nil
 	s.c.LastPodEvent = c.podEvents() // bind records the moves' pod events
 	for i := range c.NodePools {
