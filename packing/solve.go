@@ -173,7 +173,10 @@ func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 // its pods, Initialized, MarkedForDeletion and Settling changed and its
 // labels replaced by its effective labels ([Node.EffectiveLabels]), and its
 // pods to be pods of that problem (bound or pending) with at most Displaced
-// changed; such a node is checked only for a name no other node of p has.
+// changed, in a slice that is never changed in place but in Displaced
+// (other pods come in a new slice: what a solve reads from a slice, v
+// remembers for the next); such a node is checked only for a name no
+// other node of p has.
 // Everything else of p is checked as Solve checks it: the pending pods
 // (displaced ones included), every other node (an in-flight replacement,
 // say) with its pods, the NodePools, daemonsets, catalogs and currency,
