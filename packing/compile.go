@@ -57,7 +57,10 @@ type static struct {
 	// when a strategy's search fails.
 	ctx    context.Context
 	failed atomic.Bool
-	fault  func(cost bool)
+	// plainFree is set when Plain's search found a pass that places every
+	// pod at no charge (search.go: settled).
+	plainFree atomic.Bool
+	fault     func(cost bool)
 }
 
 // compile compiles problem p for a solve with options o: the static every

@@ -50,14 +50,14 @@ func (s *static) search(cost bool) pass {
 	primary, other := s.sequences(cost)
 	best := s.runPass(passSpec{cost: cost, seq: primary}, m, sc)
 	n := s.opts.restarts(s.prob)
-	if n > 0 && !s.halted() {
+	if n > 0 && !s.halted() && !s.settled(best, cost) {
 		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m, sc))
 	}
 	stream := uint64(0)
 	if cost {
 		stream = 1
 	}
-	for k := 1; k < n && !s.halted(); k++ {
+	for k := 1; k < n && !s.halted() && !s.settled(best, cost); k++ {
 		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(k)<<1|stream))
 		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m, sc)
 		if p.r.ties == 0 {
@@ -66,6 +66,22 @@ func (s *static) search(cost bool) pass {
 		best = s.keep(best, p)
 	}
 	return s.reserveBest(best, cost, m, sc)
+}
+
+// settled reports whether no later pass of the strategy can change the
+// plan Solve returns, so that its search may stop: best places every pod
+// at no charge, which no pass beats (prices and overheads are never
+// negative, and a tie keeps the earlier pass); or, for CostAware, Plain's
+// search has found such a pass, which wins Best's choice whatever CostAware
+// finds. Plain's search records its own for CostAware's to read.
+func (s *static) settled(best pass, cost bool) bool {
+	if best.st.unschedulable == 0 && s.charged(best.st) == 0 {
+		if !cost {
+			s.plainFree.Store(true)
+		}
+		return true
+	}
+	return cost && s.plainFree.Load()
 }
 
 // sequences are a rule's greedy pod order and its other one: Karpenter's

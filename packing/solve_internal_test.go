@@ -159,3 +159,30 @@ func TestSolveContextLive(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchStopsWhenFree: once a pass places every pod at no charge (on
+// the existing nodes), neither strategy runs another pass, as none can
+// beat it; without such a pass the restarts run.
+func TestSearchStopsWhenFree(t *testing.T) {
+	passes := func(p Problem) (plain, costed int64) {
+		var n [2]atomic.Int64
+		plan, err := solveContext(context.Background(), p, Options{Restarts: 16}, vouch.Nodes{}, func(cost bool) {
+			if cost {
+				n[1].Add(1)
+			} else {
+				n[0].Add(1)
+			}
+		})
+		require.NoError(t, err)
+		require.Empty(t, plan.Unschedulable)
+		return n[0].Load(), n[1].Load()
+	}
+	free := faultProblem()
+	free.Nodes = []Node{{Name: "big", Initialized: true, Allocatable: resources.List{CPU: 64_000, Memory: 256 << 30, Pods: 110}}}
+	plain, costed := passes(free)
+	assert.Equal(t, int64(1), plain, "Plain's first pass is free")
+	assert.Equal(t, int64(1), costed, "so is CostAware's")
+	plain, costed = passes(faultProblem())
+	assert.Greater(t, plain, int64(2), "claims to launch: Plain restarts")
+	assert.Greater(t, costed, int64(2), "and CostAware")
+}
