@@ -40,7 +40,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	}
 	pods := withDisplaced(make([]packing.Pod, 0, s.simulatedPods(cands)), s.c.Pending, false)
 	first := len(pods)
-	nodes := make([]packing.Node, 0, len(s.w.Nodes()))
+	nodes := s.simNodes[:0] // the solve keeps none of them: the next simulation reuses the slice
 	for _, n := range s.w.Nodes() {
 		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
@@ -53,6 +53,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
+	s.simNodes = nodes
 	plan, err := s.w.SolveWith(o, pods, nodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }

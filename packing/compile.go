@@ -35,7 +35,7 @@ type static struct {
 	// rooms are, per node of prob.Nodes, what its own pods take; starts,
 	// what every run starts it from; nodeOrder, the order runs add them in
 	// (nodes.go: compileNodes, podRooms).
-	rooms     []podsRoom
+	rooms     []*podsRoom
 	starts    []nodeStart
 	nodeOrder []int
 	// drop are the preferred terms relaxed up front (prefs.go); nil: none.

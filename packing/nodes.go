@@ -52,7 +52,7 @@ func (s *static) compileNodes() {
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				s.starts[i] = s.nodeStart(&nodes[i], s.labels[i], &s.rooms[i])
+				s.starts[i] = s.nodeStart(&nodes[i], s.labels[i], s.rooms[i])
 			}
 		}
 	})
@@ -94,8 +94,8 @@ type podsKey struct {
 // podRooms returns the podsRoom of each node, on up to GOMAXPROCS
 // goroutines; a vouched node's comes from v's memo when an earlier solve
 // read the same pods.
-func podRooms(nodes []Node, v vouch.Nodes) []podsRoom {
-	out := make([]podsRoom, len(nodes))
+func podRooms(nodes []Node, v vouch.Nodes) []*podsRoom {
+	out := make([]*podsRoom, len(nodes))
 	memo := v.Memo()
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
@@ -107,20 +107,19 @@ func podRooms(nodes []Node, v vouch.Nodes) []podsRoom {
 				}
 				key := podsKey{&n.Pods[0], len(n.Pods)}
 				if r, ok := memo.Load(key); ok && r.(*podsRoom).alloc.Equal(n.Allocatable) {
-					out[i] = *r.(*podsRoom)
+					out[i] = r.(*podsRoom)
 					continue
 				}
-				r := roomOf(n)
-				out[i] = r
-				memo.Store(key, &r) // its own copy: out is this solve's
+				out[i] = roomOf(n)
+				memo.Store(key, out[i])
 			}
 		}
 	})
 	return out
 }
 
-func roomOf(n *Node) podsRoom {
-	r := podsRoom{alloc: n.Allocatable, free: n.Allocatable}
+func roomOf(n *Node) *podsRoom {
+	r := &podsRoom{alloc: n.Allocatable, free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		r.free = r.free.Sub(podRequests(p.Requests))
