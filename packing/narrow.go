@@ -2,6 +2,7 @@ package packing
 
 import (
 	"slices"
+	"sort"
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/resources"
@@ -34,7 +35,12 @@ func dim(l *resources.List, d int) int64 {
 // requirement signature or pin c already took was applied to c.cand then,
 // and the core dimensions are cut from the pool's size orders.
 func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
-	cand, cut := c.cand.Clone(), c.cut
+	return r.narrowInto(c.cand.Clone(), v, c, need, pins)
+}
+
+// narrowInto is narrowed in cand, which holds a copy of c.cand.
+func (r *run) narrowInto(cand bitset.Set, v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
+	cut := c.cut
 	if !slices.Contains(c.sigs, v.sig) {
 		cand.And(r.memo.bits[v.sig][c.pi])
 	}
@@ -80,12 +86,23 @@ func hasExtended(l resources.List) bool {
 // trim removes from cand the types whose allocatable need exceeds in a
 // core dimension, moving the cuts past them. Requests only grow, so a
 // claim's cuts only move forward: its trims cost its pool's types in all.
+// The new cut is found by binary search and the types before it removed
+// 64 at a time (pool.below), so a trim costs O(log types + types/64 words)
+// a dimension, whatever it removes.
 func (pl *pool) trim(cand bitset.Set, cut *[dims]int, need resources.List) {
 	for d := range dims {
-		order, n := pl.bySize[d], dim(&need, d)
-		for cut[d] < len(order) && dim(&pl.alloc[order[cut[d]]], d) < n {
-			cand.Remove(int(order[cut[d]]))
-			cut[d]++
+		sizes, n, from := pl.sizes[d], dim(&need, d), cut[d]
+		if from == len(sizes) || sizes[from] >= n {
+			continue
 		}
+		to := from + sort.Search(len(sizes)-from, func(i int) bool { return sizes[from+i] >= n })
+		if j := to / 64; 64*j > from+64 { // more than a word's worth: bulk
+			cand.AndNot(pl.below[d][j])
+			from = 64 * j
+		}
+		for _, t := range pl.bySize[d][from:to] {
+			cand.Remove(int(t))
+		}
+		cut[d] = to
 	}
 }

@@ -267,9 +267,33 @@ func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
 
 // keepsMinValues reports whether the candidates left after the pod joins
 // still offer every requirement's minValues distinct values.
+// The candidates go to a scratch set, and the pod's requirements are
+// intersected into c's only when they bear on a minValues.
 func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) bool {
-	cand, _ := r.narrowed(v, c, need, pins)
-	return satisfiesMinValues(c.pl, c.reqs.Intersect(v.reqs), cand)
+	buf := r.scratch.minCand
+	if len(buf) != len(c.cand) {
+		buf = make(bitset.Set, len(c.cand))
+		r.scratch.minCand = buf
+	}
+	buf.CopyFrom(c.cand)
+	cand, _ := r.narrowInto(buf, v, c, need, pins)
+	reqs := c.reqs
+	if bearsOnMinValues(c.reqs, v.reqs) {
+		reqs = reqs.Intersect(v.reqs)
+	}
+	return satisfiesMinValues(c.pl, reqs, cand)
+}
+
+// bearsOnMinValues reports whether intersecting pod into claim could
+// change what satisfiesMinValues reads: pod constrains a key that has
+// minValues in claim, or has minValues itself.
+func bearsOnMinValues(claim, pod requirements.Set) bool {
+	for r := range pod.All() {
+		if r.MinValues() > 0 || claim.Get(r.Key()).MinValues() > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // commit adds the pod to c with the move tryClaim found. It must not call

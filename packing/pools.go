@@ -39,6 +39,11 @@ type pool struct {
 	capLim    [][]int64          // per type: its capacity in each limited resource
 	maxCapLim []int64            // the largest capLim of any type, per limit
 	bySize    [dims][]int32      // type indices by allocatable in each core dimension
+	// sizes are, per core dimension, the allocatables in bySize order, and
+	// below, per dimension, the types of bySize[d][:64j] for each j (below
+	// [d][0] empty): trim's binary search and bulk removal.
+	sizes [dims][]int64
+	below [dims][]bitset.Set
 	// offerPairs are the (zone, capacity type) pairs of the types' usable
 	// offerings, and offerMask, per type, the pairs it offers (bit i for
 	// offerPairs[i]); both nil when the pool has reserved offerings or
@@ -125,6 +130,32 @@ func (pl *pool) sortBySize() {
 			return cmp.Or(cmp.Compare(dim(&pl.alloc[a], d), dim(&pl.alloc[b], d)), cmp.Compare(a, b))
 		})
 		pl.bySize[d] = order
+		pl.sizes[d] = make([]int64, len(order))
+		for i, t := range order {
+			pl.sizes[d][i] = dim(&pl.alloc[t], d)
+		}
+	}
+	pl.prefixSets()
+}
+
+// prefixSets fills pl.below, in one allocation.
+func (pl *pool) prefixSets() {
+	n := len(pl.types)
+	words, sets := (n+63)/64, n/64+1
+	slab := make([]uint64, dims*sets*words)
+	for d := range dims {
+		pl.below[d] = make([]bitset.Set, sets)
+		for j := range sets {
+			s := bitset.Set(slab[:words:words])
+			slab = slab[words:]
+			if j > 0 {
+				s.CopyFrom(pl.below[d][j-1])
+				for _, t := range pl.bySize[d][64*(j-1) : 64*j] {
+					s.Add(int(t))
+				}
+			}
+			pl.below[d][j] = s
+		}
 	}
 }
 

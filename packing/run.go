@@ -69,6 +69,8 @@ type scratch struct {
 	pinBuf []pin      // narrow.go: freshPins
 	fit    bitset.Set // place.go: pinnedCand
 	key    []byte     // memo.go: signature; pricing.go: pricedBy
+	// minCand is keepsMinValues's candidate set (place.go).
+	minCand bitset.Set
 }
 
 // placeKind says where a pod of a run is.

@@ -43,6 +43,13 @@ func (s Set) Or(o Set) {
 	}
 }
 
+// AndNot sets s to s \ o.
+func (s Set) AndNot(o Set) {
+	for i := range s {
+		s[i] &^= o[i]
+	}
+}
+
 // OrNot sets s to s ∪ (all \ o), all being the set of every element.
 func (s Set) OrNot(o, all Set) {
 	for i := range s {
