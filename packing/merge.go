@@ -111,7 +111,7 @@ type mergeView struct {
 func (r *run) mergeView(c *claim) bool {
 	if c.mv.key == "" {
 		mv := r.newMergeView(c.pl, c.pi, c.reqs)
-		mv.price, mv.priced = firstPrice(mv.list, c.cand.Has)
+		mv.price, mv.priced = firstPrice(mv.list, instancetypes.MaxPrice, c.cand.Has)
 		c.setMergeView(mv)
 	}
 	return c.mv.priced
@@ -125,9 +125,13 @@ func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
 // firstPrice is what settle would price a claim at whose candidates are
 // the types cand admits, list being its pool's types priced under its
 // requirements, when its pool's limits are slack: the first (cheapest)
-// candidate's offering.
-func firstPrice(list []option, cand func(t int) bool) (instancetypes.Price, bool) {
+// candidate's offering; false when no candidate costs at most limit (the
+// list is cheapest first, so the walk stops at the first dearer one).
+func firstPrice(list []option, limit instancetypes.Price, cand func(t int) bool) (instancetypes.Price, bool) {
 	for _, o := range list {
+		if o.off.Price > limit {
+			break
+		}
 		if cand(o.t) {
 			return o.off.Price, true
 		}
@@ -149,10 +153,10 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	compat := r.memo.bits[mv.sig][a.pi]
-	price, ok := firstPrice(mv.list, func(t int) bool {
+	price, ok := firstPrice(mv.list, a.mv.price+b.mv.price+r.s.opts.nodeOverhead(), func(t int) bool {
 		return a.cand.Has(t) && b.cand.Has(t) && compat.Has(t) && need.Fits(pl.alloc[t])
 	})
-	if !ok || price > a.mv.price+b.mv.price+r.s.opts.nodeOverhead() {
+	if !ok {
 		return false
 	}
 	cand, cut := a.cand.Clone(), maxCuts(a.cut, b.cut)
