@@ -38,7 +38,18 @@ func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitse
 	return r.narrowInto(c.cand.Clone(), v, c, need, pins)
 }
 
-// narrowInto is narrowed in cand, which holds a copy of c.cand.
+// narrowOwn is narrowed for commit: in c.cand itself when c owns it (a
+// claim's candidates are its own once its first commit or a merge gave it
+// a set; before, they are its pool's), so that a commit need not copy.
+func (r *run) narrowOwn(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
+	if len(c.cand) == 0 || &c.cand[0] == &c.pl.all[0] {
+		return r.narrowed(v, c, need, pins)
+	}
+	return r.narrowInto(c.cand, v, c, need, pins)
+}
+
+// narrowInto is narrowed in cand, which holds c.cand's types: a copy, or
+// c.cand itself (narrowOwn).
 func (r *run) narrowInto(cand bitset.Set, v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
 	cut := c.cut
 	if !slices.Contains(c.sigs, v.sig) {

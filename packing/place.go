@@ -301,7 +301,7 @@ func bearsOnMinValues(claim, pod requirements.Set) bool {
 // tryClaim into it overwrites (see moves).
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
-	cand, cut := r.narrowed(v, c, need, m.pins)
+	cand, cut := r.narrowOwn(v, c, need, m.pins)
 	r.slack.remove(c)
 	from := c.grow(need, m.cheap, cand, cut)
 	r.use.charge(c.pi, c.pl, from, m.cheap)
