@@ -259,8 +259,10 @@
 // Cost model: compilation is O(pods × counters + pools × types); placement
 // is a search of the existing nodes through a segment tree of their free
 // CPU and memory, then a scan of the open claims in order (Plain, as
-// Karpenter) or a btree range scan by free CPU capped at a fixed number of
-// visits (CostAware). Choosing a new claim's topology domain costs
+// Karpenter) or a range scan by free CPU capped at a fixed number of
+// visits (CostAware), over blocks of claims that each know the most memory
+// any of them has left, so that claims short of memory are passed over a
+// block at a time. Choosing a new claim's topology domain costs
 // O(types + domains) (one pass over each, bitsets per domain), so a key
 // with many values, such as the instance type, costs about what a zone
 // does. Instance-type compatibility is computed once
@@ -272,7 +274,10 @@
 // it tries to move); the default restarts
 // add at most about 1,024 pod placements per rule, so they cost much on
 // small problems (a 100-pod solve takes several times as long), and past
-// 1,024 pods the second pod order doubles each rule's passes. [SolveContext] checks its context every 64
+// 1,024 pods the second pod order doubles each rule's passes; a rule stops
+// its restarts once a pass places every pod at no charge (on the existing
+// nodes), which no pass beats. Compilation checks the nodes on up to
+// GOMAXPROCS goroutines; the plan is the same for any GOMAXPROCS. [SolveContext] checks its context every 64
 // pods of a pass, before every merge round and every restart: a
 // cancelled solve stops within that much work and returns no plan.
 //
