@@ -110,7 +110,10 @@ func Azure(opts Options) (*Catalog, error) {
 // prices for the region, else, when the file has prices for other regions
 // only, the embedded AWS price list; a file without any prices is priced
 // by the resource model. A key repeated in an object of data is an error
-// (ErrInvalidSpec), as an unknown field is.
+// (ErrInvalidSpec), as an unknown field is; an error in an instance type's
+// JSON names its index (instanceTypes[i]), the first in the file. The
+// types are decoded and built on up to GOMAXPROCS goroutines; the catalog
+// and the errors are the same for any GOMAXPROCS.
 func Parse(data []byte, opts Options) (*Catalog, error) {
 	return parse(data, opts, defaults{"", "us-east-1", awsZones, DefaultPods, fromDocument})
 }
