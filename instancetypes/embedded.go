@@ -177,7 +177,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	}
 	var types []InstanceType
 	var errs []error
-	for _, r := range s.instanceTypes(doc.InstanceTypes) {
+	for _, r := range s.instanceTypes(doc.InstanceTypes.specs) {
 		switch {
 		case r.err != nil:
 			errs = append(errs, r.err)
@@ -234,22 +234,16 @@ func (s *settings) instanceTypes(specs []spec) []specResult {
 	return out
 }
 
-// decodeChecked decodes data and, when check is set, looks for a repeated
-// key in it at the same time, on another goroutine; a decoding error is
-// reported first.
+// decodeChecked decodes data and, when check is set, then looks for a
+// repeated key in it: only after the decode succeeded, as repeatedKey
+// expects valid JSON (its recursion is bounded by the nesting
+// encoding/json accepts).
 func decodeChecked(data []byte, check bool) (document, error) {
-	if !check {
-		return decode(data)
+	doc, err := decode(data)
+	if err != nil || !check {
+		return doc, err
 	}
-	var path string
-	var repeated bool
-	var doc document
-	var err error
-	parallel.Both(func() { path, repeated = repeatedKey(data, catalogMaps) }, func() { doc, err = decode(data) })
-	switch {
-	case err != nil:
-		return document{}, err
-	case repeated:
+	if path, ok := repeatedKey(data, catalogMaps); ok {
 		return document{}, fieldErr("", "document", ErrInvalidSpec, "%s: the key is repeated in its object", path)
 	}
 	return doc, nil
@@ -391,8 +385,8 @@ func modelTable(provider string) priceTable {
 
 // spotPrices converts the per-type spot overrides, checking the names exist.
 func spotPrices(in map[string]float64, doc *document) (map[string]Price, []error) {
-	names := make(map[string]bool, len(doc.InstanceTypes))
-	for _, t := range doc.InstanceTypes {
+	names := make(map[string]bool, len(doc.InstanceTypes.specs))
+	for _, t := range doc.InstanceTypes.specs {
 		names[t.Name] = true
 	}
 	out := make(map[string]Price, len(in))

@@ -271,7 +271,7 @@ func TestOnePriceSource(t *testing.T) {
 	list, err := embeddedPrices("us-east-1")
 	require.NoError(t, err)
 	n := 0
-	for _, sp := range doc.InstanceTypes {
+	for _, sp := range doc.InstanceTypes.specs {
 		if p, ok := sp.Price["us-east-1"]; ok {
 			n++
 			assert.Equal(t, p, list.PerHour[sp.Name], sp.Name)

@@ -61,17 +61,16 @@ type spec struct {
 }
 
 // decode parses a catalog document strictly: unknown fields are errors, so
-// that a misspelt override is not silently ignored. An instance type's
-// error names its index ([specList]).
+// that a misspelt override is not silently ignored. An error of the
+// document's own fields comes first; else the first instance type's,
+// naming its index ([specList]).
 func decode(data []byte) (document, error) {
 	var doc document
-	err := decodeStrict(bytes.NewReader(data), &doc)
-	var fe *FieldError
-	switch {
-	case errors.As(err, &fe):
-		return document{}, err
-	case err != nil:
+	if err := decodeStrict(bytes.NewReader(data), &doc); err != nil {
 		return document{}, fieldErr("", "document", ErrInvalidSpec, "%v", err)
+	}
+	if err := doc.InstanceTypes.err; err != nil {
+		return document{}, err
 	}
 	return doc, nil
 }

@@ -2,6 +2,7 @@ package instancetypes
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -99,6 +100,9 @@ func TestParseErrors(t *testing.T) {
 		{"unknown field", `{"instanceTypes":[{"name":"a","vcpus":2}]}`, Options{}, ErrInvalidSpec, "vcpus"},
 		{"the first bad type is named by its index", `{"instanceTypes":[{"name":"a"},{"name":"b","vcpus":2},{"name":"c","vcpu":"2"}]}`, Options{}, ErrInvalidSpec, `instanceTypes[1]: invalid instance type spec: json: unknown field "vcpus"`},
 		{"a type that is not an object", `{"instanceTypes":[{"name":"a"},1]}`, Options{}, ErrInvalidSpec, "instanceTypes[1]"},
+		{"the document's own error before a type's", `{"instanceTypes":[{"name":"a","vcpus":1}],"currency":5}`, Options{}, ErrInvalidSpec, "document: invalid instance type spec: json: cannot unmarshal number into Go struct field document.currency"},
+		{"instanceTypes not an array", `{"instanceTypes":{}}`, Options{}, ErrInvalidSpec, "instanceTypes: invalid instance type spec: not an array"},
+		{"nesting beyond encoding/json's limit", strings.Repeat("[", 1<<20), Options{}, ErrInvalidSpec, "exceeded max depth"},
 		{"missing vcpu", `{"instanceTypes":[{"name":"a","memoryMiB":1024,"arch":"amd64"}]}`, Options{}, ErrInvalidSpec, `"a": vcpu`},
 		{"missing memory", `{"instanceTypes":[{"name":"a","vcpu":1,"arch":"amd64"}]}`, Options{}, ErrInvalidSpec, `"a": memoryMiB`},
 		{"missing arch", `{"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024}]}`, Options{}, ErrInvalidSpec, `"a": arch`},

@@ -12,22 +12,34 @@ import (
 // specList is a catalog file's instanceTypes array. Its elements are
 // decoded on up to GOMAXPROCS goroutines, each decoding a run of them as
 // one stream; every element depends on its own JSON alone, so the list is
-// the same for any GOMAXPROCS. An element's error names its index, and
-// the first in the file is the one returned.
-type specList []spec
+// the same for any GOMAXPROCS. err is the first element's error in the
+// file, naming its index, or the array's own: kept here for decode rather
+// than returned, as encoding/json would then drop the errors it saved for
+// the document's other fields.
+type specList struct {
+	specs []spec
+	err   error
+}
 
 // UnmarshalJSON decodes data, a JSON array or null, strictly (unknown
 // fields are errors). encoding/json has checked that data is valid JSON.
+// It returns no error: see specList.err.
 func (l *specList) UnmarshalJSON(data []byte) error {
-	if string(data) == "null" {
-		*l = nil
-		return nil
+	l.specs, l.err = nil, nil
+	switch {
+	case string(data) == "null":
+	case len(data) == 0 || data[0] != '[':
+		l.err = fieldErr("", "instanceTypes", ErrInvalidSpec, "not an array")
+	default:
+		l.specs, l.err = decodeSpecs(data)
 	}
-	if len(data) == 0 || data[0] != '[' {
-		return fieldErr("", "instanceTypes", ErrInvalidSpec, "not an array")
-	}
+	return nil
+}
+
+// decodeSpecs decodes the elements of data, a valid JSON array.
+func decodeSpecs(data []byte) ([]spec, error) {
 	elems := arrayElements(data)
-	out := make(specList, len(elems))
+	out := make([]spec, len(elems))
 	errs := make([]error, len(elems))
 	chunk := max(typeChunk, (len(elems)+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0))
 	parallel.Range(len(elems), chunk, func() func(lo, hi int) {
@@ -43,11 +55,10 @@ func (l *specList) UnmarshalJSON(data []byte) error {
 	})
 	for i, err := range errs {
 		if err != nil {
-			return fieldErr("", fmt.Sprintf("instanceTypes[%d]", i), ErrInvalidSpec, "%v", err)
+			return nil, fieldErr("", fmt.Sprintf("instanceTypes[%d]", i), ErrInvalidSpec, "%v", err)
 		}
 	}
-	*l = out
-	return nil
+	return out, nil
 }
 
 // span is the byte range [start, end) of a JSON value.
