@@ -276,8 +276,10 @@
 // small problems (a 100-pod solve takes several times as long), and past
 // 1,024 pods the second pod order doubles each rule's passes; a rule stops
 // its restarts once a pass places every pod at no charge (on the existing
-// nodes), which no pass beats. Compilation checks the nodes on up to
-// GOMAXPROCS goroutines; the plan is the same for any GOMAXPROCS. [SolveContext] checks its context every 64
+// nodes, or on claims priced at 0), which no pass beats, and CostAware
+// stops once Plain has such a pass, which Best then takes. Compilation
+// reads the nodes on up to GOMAXPROCS goroutines; the plan is the same for
+// any GOMAXPROCS. [SolveContext] checks its context every 64
 // pods of a pass, before every merge round and every restart: a
 // cancelled solve stops within that much work and returns no plan.
 //

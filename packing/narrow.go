@@ -97,9 +97,9 @@ func hasExtended(l resources.List) bool {
 // trim removes from cand the types whose allocatable need exceeds in a
 // core dimension, moving the cuts past them. Requests only grow, so a
 // claim's cuts only move forward: its trims cost its pool's types in all.
-// The new cut is found by binary search and the types before it removed
-// 64 at a time (pool.below), so a trim costs O(log types + types/64 words)
-// a dimension, whatever it removes.
+// The new cut is found by binary search and the types before it removed a
+// step at a time (pool.below), so a trim costs O(log types + step + the
+// words of a set) a dimension, whatever it removes.
 func (pl *pool) trim(cand bitset.Set, cut *[dims]int, need resources.List) {
 	for d := range dims {
 		sizes, n, from := pl.sizes[d], dim(&need, d), cut[d]
@@ -107,9 +107,9 @@ func (pl *pool) trim(cand bitset.Set, cut *[dims]int, need resources.List) {
 			continue
 		}
 		to := from + sort.Search(len(sizes)-from, func(i int) bool { return sizes[from+i] >= n })
-		if j := to / 64; 64*j > from+64 { // more than a word's worth: bulk
+		if j := to / pl.step; pl.step*j > from+pl.step { // more than a step's worth: bulk
 			cand.AndNot(pl.below[d][j])
-			from = 64 * j
+			from = pl.step * j
 		}
 		for _, t := range pl.bySize[d][from:to] {
 			cand.Remove(int(t))

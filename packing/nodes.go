@@ -76,19 +76,25 @@ func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) no
 // podsRoom is what a node's own pods take: free is its allocatable less
 // their requests, subtracted one pod at a time; ports are their host
 // ports (clipped, so that a run's append copies); anti indexes the pods
-// with a required anti-affinity term. alloc is the allocatable it was
-// computed from. It is read-only once made: the memo shares it.
+// with a required anti-affinity term. It was computed from the pods
+// slice starting at first, of n pods, and the allocatable alloc. It is
+// read-only once made: the memo shares it.
 type podsRoom struct {
+	first       *Pod
+	n           int
 	alloc, free resources.List
 	ports       []HostPort
 	anti        []int
 }
 
-// podsKey identifies a vouched node's pods by their slice (see package
-// vouch: the same slice is the same pods).
-type podsKey struct {
-	first *Pod
-	n     int
+// roomKey keys a vouched node's podsRoom in the vouch's memo: one entry a
+// node, replaced when the node comes with other pods (see package vouch:
+// the same slice is the same pods), so the memo keeps no old pods alive.
+type roomKey struct{ node string }
+
+// of reports whether r was computed from n's pods and allocatable.
+func (r *podsRoom) of(n *Node) bool {
+	return r.n == len(n.Pods) && r.first == &n.Pods[0] && r.alloc.Equal(n.Allocatable)
 }
 
 // podRooms returns the podsRoom of each node, on up to GOMAXPROCS
@@ -105,13 +111,13 @@ func podRooms(nodes []Node, v vouch.Nodes) []*podsRoom {
 					out[i] = roomOf(n)
 					continue
 				}
-				key := podsKey{&n.Pods[0], len(n.Pods)}
-				if r, ok := memo.Load(key); ok && r.(*podsRoom).alloc.Equal(n.Allocatable) {
+				key := roomKey{n.Name}
+				if r, ok := memo.Load(key); ok && r.(*podsRoom).of(n) {
 					out[i] = r.(*podsRoom)
 					continue
 				}
 				out[i] = roomOf(n)
-				memo.Store(key, out[i])
+				memo.Store(key, out[i]) // a node's name is unique in a problem: no other goroutine stores it
 			}
 		}
 	})
@@ -119,7 +125,10 @@ func podRooms(nodes []Node, v vouch.Nodes) []*podsRoom {
 }
 
 func roomOf(n *Node) *podsRoom {
-	r := &podsRoom{alloc: n.Allocatable, free: n.Allocatable}
+	r := &podsRoom{n: len(n.Pods), alloc: n.Allocatable, free: n.Allocatable}
+	if len(n.Pods) > 0 {
+		r.first = &n.Pods[0]
+	}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		r.free = r.free.Sub(podRequests(p.Requests))

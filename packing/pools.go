@@ -40,10 +40,13 @@ type pool struct {
 	maxCapLim []int64            // the largest capLim of any type, per limit
 	bySize    [dims][]int32      // type indices by allocatable in each core dimension
 	// sizes are, per core dimension, the allocatables in bySize order, and
-	// below, per dimension, the types of bySize[d][:64j] for each j (below
-	// [d][0] empty): trim's binary search and bulk removal.
+	// below, per dimension, the types of bySize[d][:step*j] for each j
+	// (below[d][0] empty): trim's binary search and bulk removal. step is a
+	// multiple of 64 that keeps below at about 32 sets a dimension past
+	// 2,048 types, so its size grows with the types, not their square.
 	sizes [dims][]int64
 	below [dims][]bitset.Set
+	step  int
 	// offerPairs are the (zone, capacity type) pairs of the types' usable
 	// offerings, and offerMask, per type, the pairs it offers (bit i for
 	// offerPairs[i]); both nil when the pool has reserved offerings or
@@ -135,13 +138,15 @@ func (pl *pool) sortBySize() {
 			pl.sizes[d][i] = dim(&pl.alloc[t], d)
 		}
 	}
-	pl.prefixSets()
+	words := (len(pl.types) + 63) / 64
+	pl.prefixSets(64 * max(1, words/32)) // 64 up to 2,048 types; past it, about 32 sets a dimension
 }
 
-// prefixSets fills pl.below, in one allocation.
-func (pl *pool) prefixSets() {
+// prefixSets fills pl.below for step, in one allocation.
+func (pl *pool) prefixSets(step int) {
 	n := len(pl.types)
-	words, sets := (n+63)/64, n/64+1
+	words, sets := (n+63)/64, n/step+1
+	pl.step = step
 	slab := make([]uint64, dims*sets*words)
 	for d := range dims {
 		pl.below[d] = make([]bitset.Set, sets)
@@ -150,7 +155,7 @@ func (pl *pool) prefixSets() {
 			slab = slab[words:]
 			if j > 0 {
 				s.CopyFrom(pl.below[d][j-1])
-				for _, t := range pl.bySize[d][64*(j-1) : 64*j] {
+				for _, t := range pl.bySize[d][step*(j-1) : step*j] {
 					s.Add(int(t))
 				}
 			}

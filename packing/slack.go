@@ -87,7 +87,11 @@ func (s *slackIndex) remove(c *claim) {
 	b := s.blocks[bi]
 	j := b.position(it)
 	if j == len(b.items) || b.items[j].c != c {
-		return // c's id changed since it was indexed: see reindexSlack
+		// c's id changed since it was indexed (merge and compact renumber
+		// claims, and reindexSlack indexes them afresh before a scan): find
+		// it by its pointer.
+		bi, j = s.find(c)
+		b = s.blocks[bi]
 	}
 	b.items = slices.Delete(b.items, j, j+1)
 	switch {
@@ -96,6 +100,19 @@ func (s *slackIndex) remove(c *claim) {
 	case it.mem == b.maxMem:
 		b.maxMem = maxMem(b.items)
 	}
+}
+
+// find returns the block and position of c's item, by a pass over every
+// item: O(claims), for a claim whose order changed under the index.
+func (s *slackIndex) find(c *claim) (int, int) {
+	for bi, b := range s.blocks {
+		for j := range b.items {
+			if b.items[j].c == c {
+				return bi, j
+			}
+		}
+	}
+	panic("packing: a claim of the slack index is in no block")
 }
 
 func maxMem(items []slackItem) int64 {

@@ -34,8 +34,12 @@ func TestTrimAgreesWithWalk(t *testing.T) {
 	s := compile(&Problem{Catalog: cat, NodePools: []NodePool{{Name: "default"}}}, Options{})
 	pl := s.pools[0]
 	require.Greater(t, len(pl.types), 500)
+	require.Equal(t, 64, pl.step)
 	rng := rand.New(rand.NewPCG(1, 2))
-	for run := range 200 {
+	for run := range 400 {
+		if run == 200 { // the step of a catalog of thousands of types
+			pl.prefixSets(192)
+		}
 		got, want := bitset.Full(len(pl.types)), bitset.Full(len(pl.types))
 		for _, r := range []int{3, 50, 400} { // some types gone for other reasons
 			got.Remove(rng.IntN(len(pl.types)) % r)

@@ -15,7 +15,8 @@ import (
 // the caller's. newBody is called once per goroutine, so each can keep
 // state of its own (a buffer, a decoder). A panic in a body is raised
 // again on the caller's goroutine, once every goroutine has stopped, so a
-// caller's recover sees it.
+// caller's recover sees it; when bodies on several goroutines panic, the
+// first to panic is raised.
 func Range(n, chunk int, newBody func() func(lo, hi int)) {
 	chunk = max(chunk, 1)
 	workers := min(runtime.GOMAXPROCS(0), (n+chunk-1)/chunk)

@@ -42,11 +42,12 @@ func Of[T any](items []T, name func(*T) string) Nodes {
 func (n Nodes) Memo() *Memo { return n.memo }
 
 // Memo keeps, across the solves of the simulations of one validated
-// cluster, what a solve derives from a vouched node's pods alone, keyed by
-// the slice they are (the vouched contract: a slice of a vouched node's
-// pods is never changed but in Displaced, so the same slice is the same
-// pods). Values must not be modified once stored. A nil *Memo stores
-// nothing. It is safe for concurrent use.
+// cluster, what a solve derives from a vouched node's pods alone; a value
+// records the slice it was derived from, and a solve uses it only for
+// that same slice (the vouched contract: a slice of a vouched node's pods
+// is never changed but in Displaced, so the same slice is the same pods).
+// Values must not be modified once stored. A nil *Memo stores nothing. It
+// is safe for concurrent use.
 type Memo struct{ m sync.Map }
 
 // Load returns the value stored under key.
