@@ -122,9 +122,10 @@ func (s *static) reserveBest(best pass, cost bool, m *memo, sc *scratch) pass {
 }
 
 // reserveSingle is reserveBest for a single pass r of Plain or CostAware,
-// in sequence seq, without merging: r or a rerun, and its settlement.
+// in sequence seq, without merging: r or a rerun, and its judged
+// settlement (render it with plan).
 func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
-	st := r.settle()
+	st := r.judge()
 	if s.opts.LimitPolicy != LimitMostPods || s.halted() {
 		return r, st
 	}
@@ -134,7 +135,7 @@ func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
 		}
 		q := newRun(s, passSpec{cost: r.cost, seq: seq, needs: n}, r.memo, r.scratch)
 		q.solve()
-		if qs := q.settle(); s.better(qs, st) {
+		if qs := q.judge(); s.better(qs, st) {
 			r, st = q, qs
 		}
 	}

@@ -123,7 +123,7 @@ func (s *static) runPass(spec passSpec, m *memo, sc *scratch) pass {
 	if spec.cost {
 		r.refill()
 	}
-	return pass{r: r, st: r.settle()}
+	return pass{r: r, st: r.judge()}
 }
 
 // better reports whether settlement a beats b: fewer unschedulable pods,

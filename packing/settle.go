@@ -38,11 +38,25 @@ type settling struct {
 // were, and render builds the Plan from the settlement. The one thing it
 // writes is, for pools without reserved offerings, the memo's price lists
 // (see pricedBy), which depend on the problem alone.
-func (r *run) settle() settlement {
+func (r *run) settle() settlement { return r.settleWith(false) }
+
+// judge is settle for comparing passes: the same offerings and price,
+// without the claims' candidate type lists, which only render reads; a
+// claim whose pool's limits are slack and that has no minValues or
+// reservations is settled by a walk that stops at its offering
+// (TestJudgeAsSettle). Render a judged run with plan, which settles it.
+func (r *run) judge() settlement { return r.settleWith(true) }
+
+func (r *run) settleWith(judging bool) settlement {
 	var st settlement
 	w := settling{units: map[reservation]int{}, use: r.use.clone()}
 	for _, c := range r.claims {
-		sc := r.settleClaim(c, &w)
+		var sc settled
+		if judging && w.use.slack(c) && !c.pl.hasMinValues() && !c.pl.reserved && !c.hasResv {
+			sc = r.judgeClaim(c, &w)
+		} else {
+			sc = r.settleClaim(c, &w)
+		}
 		st.price = sat.Add(st.price, sc.chosen.off.Price)
 		st.claims = append(st.claims, sc)
 	}
@@ -85,6 +99,31 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 		}
 	}
 	return sc
+}
+
+// judgeClaim is settleClaim's offering for a claim of a pool with slack
+// limits, no minValues and no reserved offerings: the first of its first
+// MaxInstanceTypes candidates, in price order, that is its cheapest type
+// or within the limits, found without listing the others.
+func (r *run) judgeClaim(c *claim, w *settling) settled {
+	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
+	chosen := option{t: c.cheap}
+	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	seen := 0
+	for _, o := range r.priced(c, w.units) {
+		if !c.cand.Has(o.t) {
+			continue
+		}
+		if seen++; seen > limit {
+			break
+		}
+		if o.t == c.cheap || w.use.within(c, o.t) {
+			chosen = o
+			break
+		}
+	}
+	w.use.charge(c.pi, c.pl, c.cheap, chosen.t)
+	return settled{chosen: chosen}
 }
 
 // DefaultMaxInstanceTypes caps a NodeClaim's candidate types, as Karpenter.

@@ -62,3 +62,41 @@ func TestSettleOnlyComputes(t *testing.T) {
 		}
 	}
 }
+
+// TestJudgeAsSettle: judge, which passes are compared by, gives each claim
+// the offering settle gives it, and the same price and unschedulable
+// count, with and without binding limits, on the synthetic and the AWS
+// catalog, for both rules, with the candidate cap at its default and at
+// 3 (so the walk's cutoff decides some claims).
+func TestJudgeAsSettle(t *testing.T) {
+	aws := faultProblem()
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	aws.Catalog = cat
+	for i := range 60 {
+		aws.Pods = append(aws.Pods, Pod{Namespace: "default", Name: fmt.Sprintf("q%d", i),
+			Requests: resources.List{CPU: int64(300 * (1 + i%7)), Memory: int64(1+i%5) << 29}})
+	}
+	problems := map[string]Problem{"zonal": zonalProblem(t, 0), "zonal, limited": zonalProblem(t, 60_000), "aws": aws}
+	judged := 0
+	for name, p := range problems {
+		for _, maxTypes := range []int{0, 3} {
+			for _, cost := range []bool{false, true} {
+				r := newRun(compile(&p, Options{MaxInstanceTypes: maxTypes}), passSpec{cost: cost, seq: seqFFD}, nil, nil)
+				r.solve()
+				r.merge()
+				full, quick := r.settle(), r.judge()
+				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", name, maxTypes, cost)
+				require.Equal(t, full.unschedulable, quick.unschedulable)
+				require.Len(t, quick.claims, len(full.claims))
+				for i := range full.claims {
+					require.Equal(t, full.claims[i].chosen, quick.claims[i].chosen, "%s, cap %d, cost %v, claim %d", name, maxTypes, cost, i)
+					if quick.claims[i].types == nil {
+						judged++
+					}
+				}
+			}
+		}
+	}
+	require.Positive(t, judged, "no claim took judge's walk: the test shows nothing")
+}
