@@ -32,7 +32,8 @@ func (o Options) restarts(p *Problem) int {
 	return max(1, min(maxRestarts, restartBudget/max(1, work)))
 }
 
-// pass is a finished run and its settled prices.
+// pass is a finished run and its judged settlement (see run.judge; its
+// Plan is r.plan()).
 type pass struct {
 	r  *run
 	st settlement

@@ -10,7 +10,9 @@ import (
 
 // settlement is the offering every claim launches with, its candidate
 // types, and the plan's price and unschedulable count: all a strategy is
-// judged by, before the Plan's objects are built.
+// judged by, before the Plan's objects are built. A judged settlement
+// (run.judge) may leave a claim's candidate types out: render only a full
+// one (run.plan settles the run in full).
 type settlement struct {
 	claims        []settled
 	price         instancetypes.Price
@@ -18,7 +20,7 @@ type settlement struct {
 }
 
 // settled is one claim settled: the offering it launches with and its
-// candidate types.
+// candidate types (nil when judged).
 type settled struct {
 	chosen option
 	types  []int // candidate type indices, cheapest first

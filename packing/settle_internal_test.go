@@ -2,6 +2,7 @@ package packing
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -65,38 +66,75 @@ func TestSettleOnlyComputes(t *testing.T) {
 
 // TestJudgeAsSettle: judge, which passes are compared by, gives each claim
 // the offering settle gives it, and the same price and unschedulable
-// count, with and without binding limits, on the synthetic and the AWS
-// catalog, for both rules, with the candidate cap at its default and at
-// 3 (so the walk's cutoff decides some claims).
+// count. The zonal problems' pools have reserved offerings, so judge
+// settles them as settle does; on the AWS catalog every claim of the
+// limitless pool takes judge's walk, and under a cpu limit tightened after
+// the pass so that the claims of the largest type stay slack and the
+// others do not, judged and settled claims pass the pool's use on to each
+// other. With the candidate cap at 3 as well (which, as a slack claim's
+// first candidate is within the limits, changes no judged claim).
 func TestJudgeAsSettle(t *testing.T) {
-	aws := faultProblem()
 	cat, err := instancetypes.AWS(instancetypes.Options{})
 	require.NoError(t, err)
+	aws := faultProblem()
 	aws.Catalog = cat
 	for i := range 60 {
 		aws.Pods = append(aws.Pods, Pod{Namespace: "default", Name: fmt.Sprintf("q%d", i),
 			Requests: resources.List{CPU: int64(300 * (1 + i%7)), Memory: int64(1+i%5) << 29}})
 	}
-	problems := map[string]Problem{"zonal": zonalProblem(t, 0), "zonal, limited": zonalProblem(t, 60_000), "aws": aws}
-	judged := 0
-	for name, p := range problems {
+	for i, typ := range []string{"m5.large", "m5.xlarge", "c5.2xlarge"} { // claims of other sizes
+		p := Pod{Namespace: "default", Name: fmt.Sprintf("pinned%d", i), Requests: resources.List{CPU: 500, Memory: 1 << 29}}
+		p.NodeAffinity.Selector = requirements.NewSet(requirements.MustNew(requirements.LabelInstanceType, requirements.In, typ))
+		aws.Pods = append(aws.Pods, p)
+	}
+	limited := aws
+	limited.NodePools = []NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 1 << 40}}}
+	problems := []struct {
+		name          string
+		p             Problem
+		judged, mixed bool // some claims take judge's walk; some do not
+	}{
+		{"zonal", zonalProblem(t, 0), false, false},
+		{"zonal, limited", zonalProblem(t, 60_000), false, false},
+		{"aws", aws, true, false},
+		{"aws, limited", limited, true, true},
+	}
+	for _, tc := range problems {
 		for _, maxTypes := range []int{0, 3} {
 			for _, cost := range []bool{false, true} {
-				r := newRun(compile(&p, Options{MaxInstanceTypes: maxTypes}), passSpec{cost: cost, seq: seqFFD}, nil, nil)
+				r := newRun(compile(&tc.p, Options{MaxInstanceTypes: maxTypes}), passSpec{cost: cost, seq: seqFFD}, nil, nil)
 				r.solve()
 				r.merge()
-				full, quick := r.settle(), r.judge()
-				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", name, maxTypes, cost)
+				if tc.mixed { // the cpu limit tightened so that only claims of the largest type stay slack
+					pl := r.s.pools[0]
+					var caps []int64
+					for _, c := range r.claims {
+						caps = append(caps, pl.capLim[c.cheap][0])
+					}
+					slices.Sort(caps)
+					require.NotEqual(t, caps[0], caps[len(caps)-1], "%s: every claim of one size", tc.name)
+					pl.limits[0].Value = r.use.committed[0][0] + pl.maxCapLim[0] - caps[len(caps)-1]
+				}
+				quick, full := r.judge(), r.settle()
+				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", tc.name, maxTypes, cost)
 				require.Equal(t, full.unschedulable, quick.unschedulable)
 				require.Len(t, quick.claims, len(full.claims))
+				judged, settled := 0, 0
 				for i := range full.claims {
-					require.Equal(t, full.claims[i].chosen, quick.claims[i].chosen, "%s, cap %d, cost %v, claim %d", name, maxTypes, cost, i)
+					require.Equal(t, full.claims[i].chosen, quick.claims[i].chosen, "%s, cap %d, cost %v, claim %d", tc.name, maxTypes, cost, i)
 					if quick.claims[i].types == nil {
 						judged++
+					} else {
+						settled++
 					}
+				}
+				if tc.judged {
+					require.Positive(t, judged, "%s, cost %v: no claim took judge's walk", tc.name, cost)
+				}
+				if tc.mixed {
+					require.Positive(t, settled, "%s, cost %v: every claim took judge's walk", tc.name, cost)
 				}
 			}
 		}
 	}
-	require.Positive(t, judged, "no claim took judge's walk: the test shows nothing")
 }
