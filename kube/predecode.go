@@ -46,8 +46,7 @@ func predecode(objs []object) {
 			pods = append(pods, i)
 		}
 	}
-	workers := min(runtime.GOMAXPROCS(0), len(pods)/predecodeChunk)
-	if len(pods) < predecodeMin || workers < 2 {
+	if len(pods) < predecodeMin || runtime.GOMAXPROCS(0) < 2 { // one goroutine: the builder decodes them as it goes
 		return
 	}
 	parallel.Range(len(pods), predecodeChunk, func() func(lo, hi int) {

@@ -81,10 +81,9 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 		units[c.resv]++
 	}
 	priced, idx := r.options(c, w)
-	chosen := option{t: c.cheap}
-	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	chosen := ownOffering(c)
 	for _, i := range idx { // the cheapest option the limits allow
-		if o := priced[i]; o.t == c.cheap || w.use.within(c, o.t) {
+		if o := priced[i]; allowed(c, w, o.t) {
 			chosen = o
 			break
 		}
@@ -108,9 +107,8 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 // MaxInstanceTypes candidates, in price order, that is its cheapest type
 // or within the limits, found without listing the others.
 func (r *run) judgeClaim(c *claim, w *settling) settled {
-	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
-	chosen := option{t: c.cheap}
-	chosen.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	limit := r.maxTypes()
+	chosen := ownOffering(c)
 	seen := 0
 	for _, o := range r.priced(c, w.units) {
 		if !c.cand.Has(o.t) {
@@ -119,7 +117,7 @@ func (r *run) judgeClaim(c *claim, w *settling) settled {
 		if seen++; seen > limit {
 			break
 		}
-		if o.t == c.cheap || w.use.within(c, o.t) {
+		if allowed(c, w, o.t) {
 			chosen = o
 			break
 		}
@@ -127,6 +125,21 @@ func (r *run) judgeClaim(c *claim, w *settling) settled {
 	w.use.charge(c.pi, c.pl, c.cheap, chosen.t)
 	return settled{chosen: chosen}
 }
+
+// ownOffering is c's committed type at its cheapest offering: what c
+// settles on when no candidate the limits allow is listed.
+func ownOffering(c *claim) option {
+	o := option{t: c.cheap}
+	o.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
+	return o
+}
+
+// allowed reports whether c may settle on type t: its committed type, or
+// one within its pool's limits given the claims settled before it.
+func allowed(c *claim, w *settling, t int) bool { return t == c.cheap || w.use.within(c, t) }
+
+// maxTypes is the cap on a claim's candidate types.
+func (r *run) maxTypes() int { return cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes) }
 
 // DefaultMaxInstanceTypes caps a NodeClaim's candidate types, as Karpenter.
 const DefaultMaxInstanceTypes = 600
@@ -160,7 +173,7 @@ func (r *run) options(c *claim, w *settling) ([]option, []int32) {
 }
 
 func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
-	limit := cmp.Or(r.s.opts.MaxInstanceTypes, DefaultMaxInstanceTypes)
+	limit := r.maxTypes()
 	if len(idx) <= limit {
 		return idx
 	}
