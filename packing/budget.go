@@ -24,7 +24,7 @@ type budgetSearch struct {
 	prob    *Problem
 	opts    Options
 	vouched vouch.Nodes
-	fault   func(cost bool)
+	hooks   hooks
 	terms   []PreferenceTerm
 	pods    []int // per term, how many pending pods have it
 	plans   map[string]Plan
@@ -77,11 +77,11 @@ func (h honoured) all(on bool) honoured {
 // reference plan, which always fits). The returned plan carries the
 // per-term report (see PreferenceCost), measured with at most
 // maxPreferenceSolves more.
-func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
+func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, hk hooks) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
 		var err error
-		plan, err = searchBudget(ctx, p, o, v, fault)
+		plan, err = searchBudget(ctx, p, o, v, hk)
 		return err
 	})
 	if err != nil {
@@ -91,9 +91,9 @@ func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, faul
 }
 
 // searchBudget is solveBudget without its guard against panics.
-func searchBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
+func searchBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, hk hooks) (Plan, error) {
 	terms, pods := preferenceTerms(p)
-	b := &budgetSearch{ctx: ctx, prob: p, opts: o, vouched: v, fault: fault, terms: terms, pods: pods, plans: map[string]Plan{},
+	b := &budgetSearch{ctx: ctx, prob: p, opts: o, vouched: v, hooks: hk, terms: terms, pods: pods, plans: map[string]Plan{},
 		limit: maxPreferenceSolves}
 	none := make(honoured, len(terms))
 	ref, err := b.solve(none)
@@ -289,7 +289,7 @@ func (b *budgetSearch) solve(h honoured) (Plan, error) {
 		}
 	}
 	b.solves++
-	pl, err := solveValid(b.ctx, b.prob, o, b.vouched, b.fault, drop)
+	pl, err := solveValid(b.ctx, b.prob, o, b.vouched, b.hooks, drop)
 	if err != nil {
 		return Plan{}, err
 	}

@@ -43,6 +43,7 @@ type claim struct {
 	hasResv   bool
 	resvUnits int
 	gone      bool      // merged into another claim (see merge)
+	twin      twinTry   // tryClaim's answer kept for a run of twins (twins.go)
 	mv        mergeView // set and kept by merge
 }
 

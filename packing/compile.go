@@ -52,15 +52,23 @@ type static struct {
 	equal  [][2]int
 	shares [][2]float64
 	// ctx and failed stop the solve at its loop boundaries (see halted);
-	// fault, nil but in tests, runs at the start of each of Best's passes.
-	// solve.go writes them: ctx and fault before the first run, failed
-	// when a strategy's search fails.
+	// hooks are the tests' (the zero hooks but in tests). solve.go writes
+	// them: ctx and hooks before the first run, failed when a strategy's
+	// search fails.
 	ctx    context.Context
 	failed atomic.Bool
 	// plainFree is set when Plain's search found a pass that places every
 	// pod at no charge (search.go: settled).
 	plainFree atomic.Bool
-	fault     func(cost bool)
+	hooks     hooks
+}
+
+// hooks are what tests change in a solve; the zero hooks change nothing.
+type hooks struct {
+	// fault runs at the start of each of Best's passes.
+	fault func(cost bool)
+	// noTwins turns off the answers kept for runs of twins (twins.go).
+	noTwins bool
 }
 
 // compile compiles problem p for a solve with options o: the static every

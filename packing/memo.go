@@ -18,11 +18,14 @@ type memo struct {
 	names  map[[2]int]string   // claim names by (pool, claim index) (claimName)
 	prices map[string][]option // pricing.go: pricedBy, by priceKey
 	gaps   map[gapKey]bool     // gaps.go: labelGap and resourceGap
+	// ladders are merge.go's (ladderOf), by the first option of their list.
+	ladders map[*option]ladder
 }
 
 // newMemo is an empty memo, for the first pass of a goroutine.
 func newMemo() *memo {
-	return &memo{sigs: map[string]int32{}, prices: map[string][]option{}, names: map[[2]int]string{}, gaps: map[gapKey]bool{}}
+	return &memo{sigs: map[string]int32{}, prices: map[string][]option{}, names: map[[2]int]string{},
+		gaps: map[gapKey]bool{}, ladders: map[*option]ladder{}}
 }
 
 // claimName names the claim at index id of a run, from pool pi: its

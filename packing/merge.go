@@ -102,6 +102,7 @@ type mergeView struct {
 	key    string
 	sig    int32
 	list   []option
+	ladder ladder
 	price  instancetypes.Price // the claim's, as settle would pick it
 	priced bool                // some candidate has a price
 }
@@ -119,7 +120,43 @@ func (r *run) mergeView(c *claim) bool {
 
 func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
 	key := setKey(reqs)
-	return mergeView{key: key, sig: r.intern(key, reqs), list: r.pricedBy(pl, pi, reqs, nil)}
+	list := r.pricedBy(pl, pi, reqs, nil)
+	return mergeView{key: key, sig: r.intern(key, reqs), list: list, ladder: r.ladderOf(pl, list)}
+}
+
+// ladder is, for a price list of a pool, the most cpu and the most memory
+// allocatable of the types of its first i+1 options, for each i: an
+// option before start(need) is of a type short of need in one of the two,
+// so a walk for the first type that holds need may begin there.
+type ladder struct{ cpu, mem []int64 }
+
+// ladderOf is list's ladder, computed once per list (lists are kept in
+// the memo; merge takes no pool with reserved offerings, whose lists are
+// not).
+func (r *run) ladderOf(pl *pool, list []option) ladder {
+	if len(list) == 0 || pl.reserved {
+		return ladder{}
+	}
+	if l, ok := r.memo.ladders[&list[0]]; ok {
+		return l
+	}
+	l := ladder{cpu: make([]int64, len(list)), mem: make([]int64, len(list))}
+	var cpu, mem int64
+	for i, o := range list {
+		a := &pl.alloc[o.t]
+		cpu, mem = max(cpu, a.CPU), max(mem, a.Memory)
+		l.cpu[i], l.mem[i] = cpu, mem
+	}
+	r.memo.ladders[&list[0]] = l
+	return l
+}
+
+// start is the index of the first option whose type may hold need; 0
+// for the zero ladder.
+func (l ladder) start(need resources.List) int {
+	i, _ := slices.BinarySearch(l.cpu, need.CPU)
+	j, _ := slices.BinarySearch(l.mem, need.Memory)
+	return max(i, j)
 }
 
 // firstPrice is what settle would price a claim at whose candidates are
@@ -153,7 +190,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	compat := r.memo.bits[mv.sig][a.pi]
-	price, ok := firstPrice(mv.list, a.mv.price+b.mv.price+r.s.opts.nodeOverhead(), func(t int) bool {
+	price, ok := firstPrice(mv.list[mv.ladder.start(need):], a.mv.price+b.mv.price+r.s.opts.nodeOverhead(), func(t int) bool {
 		return a.cand.Has(t) && b.cand.Has(t) && compat.Has(t) && need.Fits(pl.alloc[t])
 	})
 	if !ok {

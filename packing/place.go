@@ -13,6 +13,7 @@ import (
 // this solve, then on a new claim from the first pool that takes it.
 func (r *run) place(v view) bool {
 	r.forgetMinCounts() // a new pod, or a new view of it
+	r.twinBegin(v)
 	req := &v.info.req
 	for ni := r.free.next(0, req.CPU, req.Memory); ni >= 0; ni = r.free.next(ni+1, req.CPU, req.Memory) {
 		if r.fitsNode(v, r.nodes[ni]) {
@@ -94,7 +95,7 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 			return true // cheap to skip: not counted against the scan
 		}
 		n++
-		if m := &r.moves.try; r.tryClaim(v, c, m) && m.cheap == c.cheap {
+		if m := &r.moves.try; r.tryTwin(v, c, &c.twin, m) && m.cheap == c.cheap {
 			found, fm = c, *m
 			return false
 		}
@@ -118,7 +119,7 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		if !r.hostOK(v, c) {
 			return true
 		}
-		if r.tryClaim(v, c, try) && (best == nil || try.delta < kept.delta) {
+		if r.tryTwin(v, c, &c.twin, try) && (best == nil || try.delta < kept.delta) {
 			best = c
 			*try, *kept = *kept, *try // kept takes the move and its buffer
 		}
@@ -152,7 +153,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		// is new, so its name does not matter until it is adopted.
 		c := &r.fresh[pi]
 		c.reset(pl, pi)
-		if m := &r.moves.fresh; r.tryClaim(v, c, m) {
+		if m := &r.moves.fresh; r.tryFresh(v, c, pi, m) {
 			return r.materialize(c), *m, true
 		}
 	}
@@ -302,6 +303,7 @@ func bearsOnMinValues(claim, pod requirements.Set) bool {
 func (r *run) commit(v view, c *claim, m move) {
 	need := c.used.Add(v.info.req)
 	cand, cut := r.narrowOwn(v, c, need, m.pins)
+	c.twin = twinTry{} // c changes: an answer kept for it is stale
 	r.slack.remove(c)
 	from := c.grow(need, m.cheap, cand, cut)
 	r.use.charge(c.pi, c.pl, from, m.cheap)

@@ -69,10 +69,7 @@ func (r *run) refillable() []*claim {
 // allFree reports whether every pod of c is free (see refill).
 func (r *run) allFree(c *claim) bool {
 	for _, i := range c.pods {
-		info := &r.s.pods[i]
-		p := info.pod
-		if len(info.cons) > 0 || len(info.matches) > 0 || info.hostBound || info.invalid != "" ||
-			len(p.HostPorts) > 0 || p.Volumes != nil {
+		if !r.s.pods[i].free() {
 			return false
 		}
 	}

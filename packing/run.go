@@ -50,6 +50,7 @@ type run struct {
 	fresh  []claim
 	moves  moves
 
+	twin   twinRun             // the run of twins being placed (twins.go)
 	counts counts              // the topology counts (topology.go)
 	use    usage               // the NodePools' use, for their limits (limits.go)
 	held   map[reservation]int // claims holding each reservation (offerings.go: reserve)
@@ -99,6 +100,7 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 		sc = &scratch{}
 	}
 	r := &run{s: s, cost: spec.cost, seq: spec.seq, tie: spec.tie, needs: spec.needs, memo: m, scratch: sc, held: map[reservation]int{}}
+	r.twin.off = s.hooks.noTwins
 	r.states = make([]podState, len(s.pods))
 	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))

@@ -115,8 +115,8 @@ type passSpec struct {
 // for the cost-aware rule, refill (refill.go). m
 // and sc are the goroutine's memo and scratch, handed on to its next pass.
 func (s *static) runPass(spec passSpec, m *memo, sc *scratch) pass {
-	if s.fault != nil {
-		s.fault(spec.cost)
+	if s.hooks.fault != nil {
+		s.hooks.fault(spec.cost)
 	}
 	r := newRun(s, spec, m, sc)
 	r.solve()

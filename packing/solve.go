@@ -164,7 +164,7 @@ func Solve(p Problem, o Options) (Plan, error) {
 // While ctx is live it returns what Solve returns, byte for byte. Nothing
 // is read from ctx but its cancellation.
 func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
-	return solveContext(ctx, p, o, vouch.Nodes{}, nil)
+	return solveContext(ctx, p, o, vouch.Nodes{}, hooks{})
 }
 
 // SolveVouched is SolveContext for nodeplan's own packages, which validate
@@ -185,12 +185,12 @@ func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 // zero v vouches for no node: SolveVouched is then SolveContext. v's type
 // is internal to the module, so a program outside it can pass no other.
 func SolveVouched(ctx context.Context, v vouch.Nodes, p Problem, o Options) (Plan, error) {
-	return solveContext(ctx, p, o, v, nil)
+	return solveContext(ctx, p, o, v, hooks{})
 }
 
-// solveContext is SolveVouched with a fault injected at the start of each
-// of Best's passes (nil but in tests).
-func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, fault func(cost bool)) (Plan, error) {
+// solveContext is SolveVouched with the test hooks h (the zero hooks but
+// in tests).
+func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, h hooks) (Plan, error) {
 	if err := o.Validate(); err != nil {
 		return Plan{}, err
 	}
@@ -201,19 +201,19 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, faul
 		return Plan{}, err
 	}
 	if o.Preferences == BudgetPreferences {
-		return solveBudget(ctx, &p, o, v, fault)
+		return solveBudget(ctx, &p, o, v, h)
 	}
-	return solveValid(ctx, &p, o, v, fault, nil)
+	return solveValid(ctx, &p, o, v, h, nil)
 }
 
 // solveValid solves the valid problem p, whose nodes v names are vouched
 // for, with the preferred terms in drop relaxed up front (see solveBudget;
 // nil relaxes none).
-func solveValid(ctx context.Context, p *Problem, o Options, v vouch.Nodes, fault func(cost bool), drop map[PreferenceTerm]bool) (Plan, error) {
+func solveValid(ctx context.Context, p *Problem, o Options, v vouch.Nodes, h hooks, drop map[PreferenceTerm]bool) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
 		s := compileWithout(p, o, v, drop)
-		s.ctx, s.fault = ctx, fault
+		s.ctx, s.hooks = ctx, h
 		var err error
 		plan, err = s.solve()
 		return err

@@ -61,7 +61,7 @@ func TestSolveRecoversPanics(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			before := runtime.NumGoroutine()
-			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, vouch.Nodes{}, tc.fault)
+			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, vouch.Nodes{}, hooks{fault: tc.fault})
 			require.ErrorIs(t, err, ErrInternal)
 			assert.Contains(t, err.Error(), "injected")
 			assert.Empty(t, plan.NodeClaims)
@@ -75,12 +75,12 @@ func TestSolveRecoversPanics(t *testing.T) {
 // stops its restarts instead of running them all.
 func TestSolveOtherStrategyStops(t *testing.T) {
 	passes := 0
-	_, err := solveContext(context.Background(), faultProblem(), Options{Restarts: maxRestartsOption}, vouch.Nodes{}, func(cost bool) {
+	_, err := solveContext(context.Background(), faultProblem(), Options{Restarts: maxRestartsOption}, vouch.Nodes{}, hooks{fault: func(cost bool) {
 		if !cost {
 			panic("plain fails")
 		}
 		passes++
-	})
+	}})
 	require.ErrorIs(t, err, ErrInternal)
 	assert.Less(t, passes, 50, "the cost-aware search ran on after the plain one failed")
 }
@@ -166,13 +166,13 @@ func TestSolveContextLive(t *testing.T) {
 func TestSearchStopsWhenFree(t *testing.T) {
 	passes := func(p Problem) (plain, costed int64) {
 		var n [2]atomic.Int64
-		plan, err := solveContext(context.Background(), p, Options{Restarts: 16}, vouch.Nodes{}, func(cost bool) {
+		plan, err := solveContext(context.Background(), p, Options{Restarts: 16}, vouch.Nodes{}, hooks{fault: func(cost bool) {
 			if cost {
 				n[1].Add(1)
 			} else {
 				n[0].Add(1)
 			}
-		})
+		}})
 		require.NoError(t, err)
 		require.Empty(t, plan.Unschedulable)
 		return n[0].Load(), n[1].Load()

@@ -1,0 +1,13 @@
+package packing
+
+import (
+	"context"
+
+	"github.com/nodeplan/nodeplan/internal/vouch"
+)
+
+// SolveWithoutTwins is Solve with no answer kept for runs of twins
+// (twins.go): every claim is asked again for every pod.
+func SolveWithoutTwins(p Problem, o Options) (Plan, error) {
+	return solveContext(context.Background(), p, o, vouch.Nodes{}, hooks{noTwins: true})
+}
