@@ -36,7 +36,8 @@ type claim struct {
 	pinned []pin
 	pods   []int
 	ports  []HostPort
-	// hostCounts counts, per hostname-keyed counter, the pods on c it counts.
+	// hostCounts counts, per hostname-keyed counter, the pods on c it
+	// counts; nil until the first.
 	hostCounts map[int32]int32
 	// resv is the capacity reservation c's committed type launches on.
 	resv      reservation
@@ -90,7 +91,6 @@ func probeClaim() claim { return claim{id: unadopted} }
 func (c *claim) adopted(id int, name string) *claim {
 	a := *c
 	a.id, a.name = id, name
-	a.hostCounts = map[int32]int32{}
 	a.maxCount = a.pl.all.Len()
 	return &a
 }
@@ -131,9 +131,18 @@ func (c *claim) fix(p pin) {
 	c.pinned = append(c.pinned, p)
 }
 
+// roomFor is the first, cheap part of c.used.Add(req).Fits(c.maxAlloc):
+// false when the cpu or the memory alone is short.
+func (c *claim) roomFor(req *resources.List) bool {
+	return c.used.CPU+req.CPU <= c.maxAlloc.CPU && c.used.Memory+req.Memory <= c.maxAlloc.Memory
+}
+
 // countHost counts one more pod on c that hostname-keyed counter m
 // counts, and reports whether it is the first.
 func (c *claim) countHost(m int32) bool {
+	if c.hostCounts == nil {
+		c.hostCounts = map[int32]int32{}
+	}
 	c.hostCounts[m]++
 	return c.hostCounts[m] == 1
 }

@@ -1,7 +1,7 @@
 package packing
 
 import (
-	"fmt"
+	"strconv"
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -34,7 +34,7 @@ func (m *memo) claimName(pl *pool, pi, id int) string {
 	k := [2]int{pi, id}
 	name, ok := m.names[k]
 	if !ok {
-		name = fmt.Sprintf("%s-%d", pl.np.Name, id+1)
+		name = pl.np.Name + "-" + strconv.Itoa(id+1)
 		m.names[k] = name
 	}
 	return name

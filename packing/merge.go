@@ -96,10 +96,11 @@ func (r *run) mergeable(c *claim) bool {
 }
 
 // mergeView is what merging needs of a claim's requirements, computed once
-// per requirement set: their key, their signature (the compatible types)
-// and the pool's types priced under them.
+// per requirement set: their signature (the compatible types; equal
+// signatures are equal requirements) and the pool's types priced under
+// them. The zero mergeView is none yet.
 type mergeView struct {
-	key    string
+	set    bool
 	sig    int32
 	list   []option
 	ladder ladder
@@ -110,7 +111,7 @@ type mergeView struct {
 // mergeView fills c.mv unless it is current, and reports whether c has a
 // price at all.
 func (r *run) mergeView(c *claim) bool {
-	if c.mv.key == "" {
+	if !c.mv.set {
 		mv := r.newMergeView(c.pl, c.pi, c.reqs)
 		mv.price, mv.priced = firstPrice(mv.list, instancetypes.MaxPrice, c.cand.Has)
 		c.setMergeView(mv)
@@ -119,9 +120,8 @@ func (r *run) mergeView(c *claim) bool {
 }
 
 func (r *run) newMergeView(pl *pool, pi int, reqs requirements.Set) mergeView {
-	key := setKey(reqs)
 	list := r.pricedBy(pl, pi, reqs, nil)
-	return mergeView{key: key, sig: r.intern(key, reqs), list: list, ladder: r.ladderOf(pl, list)}
+	return mergeView{set: true, sig: r.signature(reqs), list: list, ladder: r.ladderOf(pl, list)}
 }
 
 // ladder is, for a price list of a pool, the most cpu and the most memory
@@ -213,7 +213,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 // mergedView is the requirements and merge view of one claim holding a's
 // and b's pods; false when they contradict.
 func (r *run) mergedView(a, b *claim) (requirements.Set, mergeView, bool) {
-	if a.mv.key == b.mv.key {
+	if a.mv.sig == b.mv.sig {
 		return a.reqs, a.mv, true
 	}
 	if pinsConflict(a.pinned, b.pinned) || a.pl.compatible(a.reqs, b.reqs) != nil {
