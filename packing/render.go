@@ -5,13 +5,67 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// plan turns the run's state into a Plan.
-func (r *run) plan() Plan { return r.render(r.settle()) }
+// plan turns the run's state into a Plan, from st, its judged settlement
+// (run.judge): the judged claims' candidate types are listed first (see
+// complete).
+func (r *run) plan(st settlement) Plan { return r.render(r.complete(st)) }
 
-// render builds the Plan of a settled run.
+// renderChunk is how many claims a goroutine lists or renders at a time.
+const renderChunk = 256
+
+// complete turns st, r's judged settlement, into its full settlement (the
+// one settle computes: TestJudgeAsSettle): the claims judge settled by
+// its walk get their candidate types, the first MaxInstanceTypes of their
+// candidates in price order (settleClaim's list for a claim with slack
+// limits and no minValues or reservations). The price lists are read in
+// order, the candidates listed on up to GOMAXPROCS goroutines.
+func (r *run) complete(st settlement) settlement {
+	out := st
+	out.claims = slices.Clone(st.claims)
+	lists := make([][]option, len(r.claims))
+	units := map[reservation]int{}
+	for i, c := range r.claims {
+		if st.claims[i].types == nil {
+			lists[i] = r.priced(c, units)
+		}
+	}
+	parallel.Range(len(r.claims), renderChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				if st.claims[i].types == nil {
+					out.claims[i].types = r.typeList(r.claims[i], lists[i], st.claims[i].chosen.t)
+				}
+			}
+		}
+	})
+	return out
+}
+
+// typeList is the first MaxInstanceTypes of c's candidate types in the
+// order of priced, c's price list; chosen alone when there is none.
+func (r *run) typeList(c *claim, priced []option, chosen int) []int {
+	limit := r.maxTypes()
+	types := make([]int, 0, min(limit, c.cand.Len()))
+	for _, o := range priced {
+		if len(types) == limit {
+			break
+		}
+		if c.cand.Has(o.t) {
+			types = append(types, o.t)
+		}
+	}
+	if len(types) == 0 {
+		return []int{chosen}
+	}
+	return types
+}
+
+// render builds the Plan of a settled run: its claims on up to GOMAXPROCS
+// goroutines, each into its own slot.
 func (r *run) render(st settlement) Plan {
 	p := Plan{Order: slices.Clone(r.order), Price: st.price}
 	for _, i := range r.order {
@@ -20,9 +74,13 @@ func (r *run) render(st settlement) Plan {
 		}
 	}
 	p.NodeClaims = make([]NodeClaim, len(r.claims))
-	for i, c := range r.claims {
-		p.NodeClaims[i] = r.nodeClaim(c, st.claims[i])
-	}
+	parallel.Range(len(r.claims), renderChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p.NodeClaims[i] = r.nodeClaim(r.claims[i], st.claims[i])
+			}
+		}
+	})
 	for _, i := range r.s.order {
 		if r.where[i].kind == unplaced {
 			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})

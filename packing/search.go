@@ -33,7 +33,7 @@ func (o Options) restarts(p *Problem) int {
 }
 
 // pass is a finished run and its judged settlement (see run.judge; its
-// Plan is r.plan()).
+// Plan is r.plan(st)).
 type pass struct {
 	r  *run
 	st settlement

@@ -280,11 +280,11 @@ func solveWith(s *static, cost bool) (Plan, error) {
 	primary, _ := s.sequences(cost)
 	r := newRun(s, passSpec{cost: cost, seq: primary}, nil, nil)
 	r.solve()
-	r, _ = s.reserveSingle(r, primary)
+	r, st := s.reserveSingle(r, primary)
 	if err := s.cancelled(); err != nil {
 		return Plan{}, err
 	}
-	return r.plan(), nil
+	return r.plan(st), nil
 }
 
 // best runs both strategies, each with its restarts, concurrently and
@@ -306,9 +306,9 @@ func best(s *static) (Plan, error) {
 		return Plan{}, err
 	}
 	if s.better(costed.st, plain.st) {
-		return costed.r.plan(), nil
+		return costed.r.plan(costed.st), nil
 	}
-	return plain.r.plan(), nil
+	return plain.r.plan(plain.st), nil
 }
 
 // searchInto runs one strategy's search into out, recovering a panic as an
