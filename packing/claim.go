@@ -43,9 +43,10 @@ type claim struct {
 	resv      reservation
 	hasResv   bool
 	resvUnits int
-	gone      bool      // merged into another claim (see merge)
-	twin      twinTry   // tryClaim's answer kept for a run of twins (twins.go)
-	mv        mergeView // set and kept by merge
+	gone      bool       // merged into another claim (see merge)
+	twin      twinTry    // tryClaim's answer kept for a run of twins (twins.go)
+	slack     slackEntry // where c is in the run's slack index (slack.go)
+	mv        mergeView  // set and kept by merge
 }
 
 // The sentinels of a claim's fields.

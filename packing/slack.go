@@ -16,9 +16,15 @@ import (
 // it visits are exactly those of an item-by-item scan.
 type slackIndex struct {
 	blocks []*slackBlock // in order, none empty
-	keys   map[*claim]slackItem
 	// probe is the claim of the pivot of a range scan (see probeClaim).
 	probe claim
+}
+
+// slackEntry is where a claim is in a slack index: the index and the item
+// it was inserted as; the zero slackEntry is in none.
+type slackEntry struct {
+	index *slackIndex
+	item  slackItem
 }
 
 type slackItem struct {
@@ -41,7 +47,7 @@ func lessSlack(a, b slackItem) bool {
 }
 
 func newSlackIndex() *slackIndex {
-	return &slackIndex{keys: map[*claim]slackItem{}, probe: probeClaim()}
+	return &slackIndex{probe: probeClaim()}
 }
 
 // block returns the index of the last block whose first item is not after
@@ -59,7 +65,7 @@ func (b *slackBlock) position(it slackItem) int {
 func (s *slackIndex) insert(c *claim) {
 	a := &c.pl.alloc[c.cheap]
 	it := slackItem{slack: a.CPU - c.used.CPU, mem: a.Memory - c.used.Memory, c: c}
-	s.keys[c] = it
+	c.slack = slackEntry{index: s, item: it}
 	bi := s.block(it)
 	if bi < 0 {
 		s.blocks = append(s.blocks, &slackBlock{items: []slackItem{it}, maxMem: it.mem})
@@ -78,11 +84,11 @@ func (s *slackIndex) insert(c *claim) {
 }
 
 func (s *slackIndex) remove(c *claim) {
-	it, ok := s.keys[c]
-	if !ok {
+	if c.slack.index != s {
 		return
 	}
-	delete(s.keys, c)
+	it := c.slack.item
+	c.slack = slackEntry{}
 	bi := s.block(it)
 	b := s.blocks[bi]
 	j := b.position(it)
