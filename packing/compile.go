@@ -69,6 +69,10 @@ type hooks struct {
 	fault func(cost bool)
 	// noTwins turns off the answers kept for runs of twins (twins.go).
 	noTwins bool
+	// sequential makes best search each strategy's passes in turn, on
+	// two goroutines, even when it would run them all at once (see
+	// greedyAtOnce).
+	sequential bool
 }
 
 // compile compiles problem p for a solve with options o: the static every

@@ -11,3 +11,9 @@ import (
 func SolveWithoutTwins(p Problem, o Options) (Plan, error) {
 	return solveContext(context.Background(), p, o, vouch.Nodes{}, hooks{noTwins: true})
 }
+
+// SolveSequential is Solve with each strategy's passes searched in turn,
+// never all at once (see greedyAtOnce).
+func SolveSequential(p Problem, o Options) (Plan, error) {
+	return solveContext(context.Background(), p, o, vouch.Nodes{}, hooks{sequential: true})
+}

@@ -3,6 +3,8 @@ package packing
 import (
 	"cmp"
 	"math/rand/v2"
+
+	"github.com/nodeplan/nodeplan/internal/parallel"
 )
 
 // restartBudget is the pod placements the default restarts of one
@@ -67,6 +69,50 @@ func (s *static) search(cost bool) pass {
 		best = s.keep(best, p)
 	}
 	return s.reserveBest(best, cost, m, sc)
+}
+
+// greedyAtOnce is both strategies' searches when each runs its two greedy
+// passes and no random restart (Options.restarts is 1): the four passes
+// run at once on up to GOMAXPROCS goroutines, the cost-aware ones (the
+// longer) first, each with a memo of its own, so that neither strategy
+// waits on the other's passes; then each strategy keeps its better pass
+// and runs its limit reruns, as search does. Both passes run even when
+// the first is settled, where search skips the second: a settled pass is
+// never beaten, and a tie keeps the first, so the result is search's
+// (TestGreedyAtOnceAsSearch). A panic in a pass stops the others at their
+// next check (see halted) and is raised again on the caller's goroutine.
+func (s *static) greedyAtOnce() (costed, plain pass) {
+	var specs [4]passSpec
+	for i, cost := range []bool{true, false} {
+		primary, other := s.sequences(cost)
+		specs[2*i], specs[2*i+1] = passSpec{cost: cost, seq: primary}, passSpec{cost: cost, seq: other}
+	}
+	var out [4]pass
+	parallel.Range(len(specs), 1, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			defer func() {
+				if v := recover(); v != nil {
+					s.failed.Store(true)
+					panic(v)
+				}
+			}()
+			for i := lo; i < hi; i++ {
+				out[i] = s.runPass(specs[i], newMemo(), &scratch{})
+			}
+		}
+	})
+	keep := func(first, second pass, cost bool) pass {
+		if s.settled(first, cost) {
+			return first
+		}
+		return s.keep(first, second)
+	}
+	plain = keep(out[2], out[3], false) // before CostAware's: settled reads what Plain's records
+	costed = keep(out[0], out[1], true)
+	parallel.Both(
+		func() { costed = s.reserveBest(costed, true, costed.r.memo, costed.r.scratch) },
+		func() { plain = s.reserveBest(plain, false, plain.r.memo, plain.r.scratch) })
+	return costed, plain
 }
 
 // settled reports whether no later pass of the strategy can change the

@@ -294,13 +294,19 @@ func solveWith(s *static, cost bool) (Plan, error) {
 // Plan.
 func best(s *static) (Plan, error) {
 	var costed, plain pass
-	var wg sync.WaitGroup
-	var costErr error
-	wg.Go(func() { costErr = s.searchInto(&costed, true) })
-	plainErr := s.searchInto(&plain, false)
-	wg.Wait()
-	if err := errors.Join(plainErr, costErr); err != nil {
-		return Plan{}, err
+	if s.opts.restarts(s.prob) == 1 && !s.hooks.sequential {
+		if err := guard(func() error { costed, plain = s.greedyAtOnce(); return nil }); err != nil {
+			return Plan{}, err
+		}
+	} else {
+		var wg sync.WaitGroup
+		var costErr error
+		wg.Go(func() { costErr = s.searchInto(&costed, true) })
+		plainErr := s.searchInto(&plain, false)
+		wg.Wait()
+		if err := errors.Join(plainErr, costErr); err != nil {
+			return Plan{}, err
+		}
 	}
 	if err := s.cancelled(); err != nil {
 		return Plan{}, err

@@ -59,15 +59,17 @@ func TestSolveRecoversPanics(t *testing.T) {
 		{"both", func(cost bool) { panic(fmt.Errorf("injected in both (cost %v)", cost)) }},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			before := runtime.NumGoroutine()
-			plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: 16}, vouch.Nodes{}, hooks{fault: tc.fault})
-			require.ErrorIs(t, err, ErrInternal)
-			assert.Contains(t, err.Error(), "injected")
-			assert.Empty(t, plan.NodeClaims)
-			assert.Empty(t, plan.Unschedulable)
-			assert.LessOrEqual(t, settle(before), before, "a goroutine of Solve outlived it")
-		})
+		for _, restarts := range []int{16, 1} { // 1: the greedy passes at once (greedyAtOnce)
+			t.Run(fmt.Sprintf("%s, restarts %d", tc.name, restarts), func(t *testing.T) {
+				before := runtime.NumGoroutine()
+				plan, err := solveContext(context.Background(), faultProblem(), Options{Restarts: restarts}, vouch.Nodes{}, hooks{fault: tc.fault})
+				require.ErrorIs(t, err, ErrInternal)
+				assert.Contains(t, err.Error(), "injected")
+				assert.Empty(t, plan.NodeClaims)
+				assert.Empty(t, plan.Unschedulable)
+				assert.LessOrEqual(t, settle(before), before, "a goroutine of Solve outlived it")
+			})
+		}
 	}
 }
 

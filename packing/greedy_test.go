@@ -1,0 +1,47 @@
+package packing_test
+
+import (
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/problemgen"
+	"github.com/nodeplan/nodeplan/packing"
+)
+
+// TestGreedyAtOnceAsSearch: when each strategy runs only its two greedy
+// passes (one restart), running the four at once gives the plan of the
+// searches run in turn, on generated problems under generated options
+// (their limit policies, preferences and strategies included) and on
+// 1,000 pods of a few shapes, where one restart is the default.
+func TestGreedyAtOnceAsSearch(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	type named struct {
+		name string
+		p    packing.Problem
+		o    packing.Options
+	}
+	var cases []named
+	for seed := range uint64(80) {
+		o := problemgen.GenerateOptions(seed)
+		o.Restarts = 1
+		p := problemgen.Generate(seed, problemgen.Size{Pods: 24})
+		cases = append(cases,
+			named{fmt.Sprintf("generated %d", seed), p, o},
+			named{fmt.Sprintf("generated %d, default options", seed), p, packing.Options{Restarts: 1}})
+	}
+	for seed := range uint64(2) {
+		cases = append(cases,
+			named{fmt.Sprintf("shapes on AWS %d", seed), shapesProblem(aws, 1000, seed), packing.Options{}},
+			named{fmt.Sprintf("mixed on diverse %d", seed), mixedProblem(instancetypes.KarpenterDiverse(), 1000, seed), packing.Options{}})
+	}
+	for _, c := range cases {
+		want, wantErr := packing.SolveSequential(c.p, c.o)
+		got, err := packing.Solve(c.p, c.o)
+		require.Equal(t, wantErr, err, c.name)
+		require.Equal(t, want, got, "%s: %+v", c.name, c.o)
+	}
+}
