@@ -22,6 +22,7 @@ type pool struct {
 	reqs     requirements.Set // requirements ∩ labels ∩ nodepool name
 	taints   []requirements.Taint
 	types    []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
+	names    []string                      // the types' names
 	price    []instancetypes.Price         // cheapest offering of each type under reqs
 	alloc    []resources.List              // allocatable less daemonset overhead
 	daemon   []resources.List              // daemonset overhead per type
@@ -98,6 +99,10 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
 	}
 	pl.sortTypes()
+	pl.names = make([]string, len(pl.types))
+	for i, t := range pl.types {
+		pl.names[i] = t.Name
+	}
 	pl.maskOffers()
 	pl.zones = pl.launchZones()
 	pl.typeKeys = map[string]bool{}

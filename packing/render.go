@@ -10,22 +10,11 @@ import (
 )
 
 // plan turns the run's state into a Plan, from st, its judged settlement
-// (run.judge): the judged claims' candidate types are listed first (see
-// complete).
-func (r *run) plan(st settlement) Plan { return r.render(r.complete(st)) }
-
-// renderChunk is how many claims a goroutine lists or renders at a time.
-const renderChunk = 256
-
-// complete turns st, r's judged settlement, into its full settlement (the
-// one settle computes: TestJudgeAsSettle): the claims judge settled by
-// its walk get their candidate types, the first MaxInstanceTypes of their
-// candidates in price order (settleClaim's list for a claim with slack
-// limits and no minValues or reservations). The price lists are read in
-// order, the candidates listed on up to GOMAXPROCS goroutines.
-func (r *run) complete(st settlement) settlement {
-	out := st
-	out.claims = slices.Clone(st.claims)
+// (run.judge): the same Plan as rendering its full settlement (run.settle;
+// TestJudgeAsSettle). A claim judge settled by its walk has no type list
+// in st; its candidate types are listed from its price list as settleClaim
+// lists them for such a claim (see typeNames).
+func (r *run) plan(st settlement) Plan {
 	lists := make([][]option, len(r.claims))
 	units := map[reservation]int{}
 	for i, c := range r.claims {
@@ -33,40 +22,37 @@ func (r *run) complete(st settlement) settlement {
 			lists[i] = r.priced(c, units)
 		}
 	}
-	parallel.Range(len(r.claims), renderChunk, func() func(lo, hi int) {
-		return func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				if st.claims[i].types == nil {
-					out.claims[i].types = r.typeList(r.claims[i], lists[i], st.claims[i].chosen.t)
-				}
-			}
-		}
-	})
-	return out
+	return r.render(st, lists)
 }
 
-// typeList is the first MaxInstanceTypes of c's candidate types in the
-// order of priced, c's price list; chosen alone when there is none.
-func (r *run) typeList(c *claim, priced []option, chosen int) []int {
+// renderChunk is how many claims a goroutine renders at a time.
+const renderChunk = 256
+
+// typeNames are the names of the first MaxInstanceTypes of c's candidate
+// types in the order of priced, c's price list (settleClaim's list for a
+// claim with slack limits and no minValues or reservations); chosen's
+// alone when there is none.
+func (r *run) typeNames(c *claim, priced []option, chosen int) []string {
 	limit := r.maxTypes()
-	types := make([]int, 0, min(limit, c.cand.Len()))
+	names := make([]string, 0, min(limit, c.cand.Len()))
 	for _, o := range priced {
-		if len(types) == limit {
+		if len(names) == limit {
 			break
 		}
 		if c.cand.Has(o.t) {
-			types = append(types, o.t)
+			names = append(names, c.pl.names[o.t])
 		}
 	}
-	if len(types) == 0 {
-		return []int{chosen}
+	if len(names) == 0 {
+		return []string{c.pl.names[chosen]}
 	}
-	return types
+	return names
 }
 
 // render builds the Plan of a settled run: its claims on up to GOMAXPROCS
-// goroutines, each into its own slot.
-func (r *run) render(st settlement) Plan {
+// goroutines, each into its own slot. lists holds, for a claim without a
+// type list in st, its price list (see plan); nil for a full settlement.
+func (r *run) render(st settlement, lists [][]option) Plan {
 	p := Plan{Order: slices.Clone(r.order), Price: st.price}
 	for _, i := range r.order {
 		if w := r.where[i]; w.kind == onNode {
@@ -77,7 +63,11 @@ func (r *run) render(st settlement) Plan {
 	parallel.Range(len(r.claims), renderChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				p.NodeClaims[i] = r.nodeClaim(r.claims[i], st.claims[i])
+				var priced []option
+				if lists != nil {
+					priced = lists[i]
+				}
+				p.NodeClaims[i] = r.nodeClaim(r.claims[i], st.claims[i], priced)
 			}
 		}
 	})
@@ -90,13 +80,17 @@ func (r *run) render(st settlement) Plan {
 	return p
 }
 
-func (r *run) nodeClaim(c *claim, sc settled) NodeClaim {
+func (r *run) nodeClaim(c *claim, sc settled, priced []option) NodeClaim {
 	typ := c.pl.types[sc.chosen.t]
 	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
 		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[sc.chosen.t]), Requirements: c.reqs}
-	nc.InstanceTypes = make([]string, len(sc.types))
-	for i, t := range sc.types {
-		nc.InstanceTypes[i] = c.pl.types[t].Name
+	if sc.types == nil {
+		nc.InstanceTypes = r.typeNames(c, priced, sc.chosen.t)
+	} else {
+		nc.InstanceTypes = make([]string, len(sc.types))
+		for i, t := range sc.types {
+			nc.InstanceTypes[i] = c.pl.names[t]
+		}
 	}
 	nc.Labels = nodeClaimLabels(c, typ, sc.chosen.off)
 	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)

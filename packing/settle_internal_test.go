@@ -116,7 +116,7 @@ func TestJudgeAsSettle(t *testing.T) {
 					pl.limits[0].Value = r.use.committed[0][0] + pl.maxCapLim[0] - caps[len(caps)-1]
 				}
 				quick, full := r.judge(), r.settle()
-				require.Equal(t, full, r.complete(quick), "%s, cap %d, cost %v: complete differs from settle", tc.name, maxTypes, cost)
+				require.Equal(t, r.render(full, nil), r.plan(quick), "%s, cap %d, cost %v: plan differs from settle's", tc.name, maxTypes, cost)
 				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", tc.name, maxTypes, cost)
 				require.Equal(t, full.unschedulable, quick.unschedulable)
 				require.Len(t, quick.claims, len(full.claims))
