@@ -3,6 +3,7 @@ package packing
 import (
 	"cmp"
 	"math/rand/v2"
+	"sync/atomic"
 
 	"github.com/nodeplan/nodeplan/internal/parallel"
 )
@@ -73,46 +74,107 @@ func (s *static) search(cost bool) pass {
 
 // greedyAtOnce is both strategies' searches when each runs its two greedy
 // passes and no random restart (Options.restarts is 1): the four passes
-// run at once on up to GOMAXPROCS goroutines, the cost-aware ones (the
-// longer) first, each with a memo of its own, so that neither strategy
-// waits on the other's passes; then each strategy keeps its better pass
-// and runs its limit reruns, as search does. Both passes run even when
-// the first is settled, where search skips the second: a settled pass is
-// never beaten, and a tie keeps the first, so the result is search's
-// (TestGreedyAtOnceAsSearch). A panic in a pass stops the others at their
-// next check (see halted) and is raised again on the caller's goroutine.
+// run as tasks on up to GOMAXPROCS goroutines, each with a memo of its
+// own, so that neither strategy waits on the other's passes: first the
+// two primary passes (the cost-aware one, the longer, first), then the
+// two others. A strategy's other pass is skipped when its primary is
+// settled (see settled), as search skips it. When the primary still runs,
+// the other task waits until some primary has ended, then runs beside it,
+// unless that primary placed every pod at no charge: then the problem
+// likely needs no second pass (a consolidation's simulations often), and
+// the task waits for its own primary to decide. Each strategy then keeps its better
+// pass and runs its limit reruns, as search does; a skipped or unneeded
+// pass changes nothing (a settled pass is never beaten, and a tie keeps
+// the first), so the plan is search's (TestGreedyAtOnceAsSearch). A panic
+// in a pass stops the others at their next check (see halted) and is
+// raised again on the caller's goroutine.
 func (s *static) greedyAtOnce() (costed, plain pass) {
-	var specs [4]passSpec
+	g := greedyTasks{s: s}
 	for i, cost := range []bool{true, false} {
 		primary, other := s.sequences(cost)
-		specs[2*i], specs[2*i+1] = passSpec{cost: cost, seq: primary}, passSpec{cost: cost, seq: other}
+		g.specs[i], g.specs[i+2] = passSpec{cost: cost, seq: primary}, passSpec{cost: cost, seq: other}
 	}
-	var out [4]pass
-	parallel.Range(len(specs), 1, func() func(lo, hi int) {
+	for i := range g.done {
+		g.done[i] = make(chan struct{})
+	}
+	parallel.Range(len(g.specs), 1, func() func(lo, hi int) {
 		return func(lo, hi int) {
-			defer func() {
-				if v := recover(); v != nil {
-					s.failed.Store(true)
-					panic(v)
-				}
-			}()
 			for i := lo; i < hi; i++ {
-				out[i] = s.runPass(specs[i], newMemo(), &scratch{})
+				g.run(i)
 			}
 		}
 	})
-	keep := func(first, second pass, cost bool) pass {
-		if s.settled(first, cost) {
-			return first
-		}
-		return s.keep(first, second)
-	}
-	plain = keep(out[2], out[3], false) // before CostAware's: settled reads what Plain's records
-	costed = keep(out[0], out[1], true)
+	plain = g.keep(1, false) // before CostAware's: settled reads what Plain's records
+	costed = g.keep(0, true)
 	parallel.Both(
 		func() { costed = s.reserveBest(costed, true, costed.r.memo, costed.r.scratch) },
 		func() { plain = s.reserveBest(plain, false, plain.r.memo, plain.r.scratch) })
 	return costed, plain
+}
+
+// greedyTasks are greedyAtOnce's passes: task 0 and 1 are CostAware's and
+// Plain's primary passes, 2 and 3 their other ones. done[i] is closed once
+// task i has ended (run or skipped, or panicked); out[i] and free[i] may
+// be read only then.
+type greedyTasks struct {
+	s     *static
+	specs [4]passSpec
+	out   [4]pass
+	ran   [4]bool
+	free  [4]atomic.Bool // the pass placed every pod at no charge
+	done  [4]chan struct{}
+}
+
+// run runs task i, or skips it (see greedyAtOnce).
+func (g *greedyTasks) run(i int) {
+	defer close(g.done[i])
+	defer func() {
+		if v := recover(); v != nil {
+			g.s.failed.Store(true)
+			panic(v)
+		}
+	}()
+	cost := i%2 == 0
+	if i >= 2 {
+		p := i - 2
+		if !g.ended(p) {
+			select { // a primary's result first: the problem's first sign
+			case <-g.done[0]:
+			case <-g.done[1]:
+			}
+		}
+		if !g.ended(p) && (g.ended(0) && g.free[0].Load() || g.ended(1) && g.free[1].Load()) {
+			<-g.done[p]
+		}
+		if g.ended(p) && (g.free[p].Load() || cost && g.s.plainFree.Load()) || g.s.halted() {
+			return
+		}
+	}
+	g.out[i], g.ran[i] = g.s.runPass(g.specs[i], newMemo(), &scratch{}), true
+	if g.out[i].st.unschedulable == 0 && g.s.charged(g.out[i].st) == 0 {
+		g.free[i].Store(true)
+		if !cost {
+			g.s.plainFree.Store(true)
+		}
+	}
+}
+
+// ended reports whether task i has ended.
+func (g *greedyTasks) ended(i int) bool {
+	select {
+	case <-g.done[i]:
+		return true
+	default:
+		return false
+	}
+}
+
+// keep is the strategy's better pass, p its primary task: search's choice.
+func (g *greedyTasks) keep(p int, cost bool) pass {
+	if g.s.settled(g.out[p], cost) || !g.ran[p+2] {
+		return g.out[p]
+	}
+	return g.s.keep(g.out[p], g.out[p+2])
 }
 
 // settled reports whether no later pass of the strategy can change the

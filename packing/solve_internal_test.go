@@ -166,9 +166,9 @@ func TestSolveContextLive(t *testing.T) {
 // the existing nodes), neither strategy runs another pass, as none can
 // beat it; without such a pass the restarts run.
 func TestSearchStopsWhenFree(t *testing.T) {
-	passes := func(p Problem) (plain, costed int64) {
+	passes := func(p Problem, restarts int) (plain, costed int64) {
 		var n [2]atomic.Int64
-		plan, err := solveContext(context.Background(), p, Options{Restarts: 16}, vouch.Nodes{}, hooks{fault: func(cost bool) {
+		plan, err := solveContext(context.Background(), p, Options{Restarts: restarts}, vouch.Nodes{}, hooks{fault: func(cost bool) {
 			if cost {
 				n[1].Add(1)
 			} else {
@@ -181,10 +181,14 @@ func TestSearchStopsWhenFree(t *testing.T) {
 	}
 	free := faultProblem()
 	free.Nodes = []Node{{Name: "big", Initialized: true, Allocatable: resources.List{CPU: 64_000, Memory: 256 << 30, Pods: 110}}}
-	plain, costed := passes(free)
-	assert.Equal(t, int64(1), plain, "Plain's first pass is free")
-	assert.Equal(t, int64(1), costed, "so is CostAware's")
-	plain, costed = passes(faultProblem())
+	for _, restarts := range []int{16, 1} { // 1: the greedy passes as tasks (greedyAtOnce)
+		plain, costed := passes(free, restarts)
+		assert.Equal(t, int64(1), plain, "restarts %d: Plain's first pass is free", restarts)
+		assert.Equal(t, int64(1), costed, "restarts %d: so is CostAware's", restarts)
+	}
+	plain, costed := passes(faultProblem(), 16)
 	assert.Greater(t, plain, int64(2), "claims to launch: Plain restarts")
 	assert.Greater(t, costed, int64(2), "and CostAware")
+	plain, costed = passes(faultProblem(), 1)
+	assert.Equal(t, [2]int64{2, 2}, [2]int64{plain, costed}, "one restart: each strategy's two greedy passes")
 }
