@@ -3,6 +3,7 @@ package packing
 import (
 	"cmp"
 	"slices"
+	"strconv"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -86,18 +87,22 @@ func (c *claim) reset(pl *pool, pi int) { *c = emptyClaim(pl, pi) }
 // pool: nothing reads it but its id.
 func probeClaim() claim { return claim{id: unadopted} }
 
-// adopted returns a copy of the tried empty claim c as the run's claim id,
-// named name. Its candidate set is still the pool's, shared: commit
-// replaces it before narrowing.
-func (c *claim) adopted(id int, name string) *claim {
-	a := *c
-	a.id, a.name = id, name
-	a.maxCount = a.pl.all.Len()
-	return &a
+// adopt makes into a copy of the tried empty claim c as the run's claim
+// id, not yet named (see run.hostname). Its candidate set is still the
+// pool's, shared: commit replaces it before narrowing.
+func (c *claim) adopt(into *claim, id int) {
+	*into = *c
+	into.id, into.name = id, ""
+	into.maxCount = into.pl.all.Len()
 }
 
-// rename gives c its index among the run's claims and its name.
-func (c *claim) rename(id int, name string) { c.id, c.name = id, name }
+// rename gives c its index among the run's claims; its name follows (see
+// run.hostname).
+func (c *claim) rename(id int) { c.id, c.name = id, "" }
+
+// nameOf is the name of the claim of pool pl at index id of a run: its
+// pool's name and its position, from 1.
+func nameOf(pl *pool, id int) string { return pl.np.Name + "-" + strconv.Itoa(id+1) }
 
 // setPos records c's index in run.byPods.
 func (c *claim) setPos(i int) { c.pos = i }
@@ -301,7 +306,7 @@ func (r *run) compact() {
 		return
 	}
 	for i, c := range r.claims {
-		c.rename(i, r.memo.claimName(c.pl, c.pi, i))
+		c.rename(i)
 		for _, p := range c.pods {
 			r.moved(p, placement{onClaim, int32(i)})
 		}

@@ -1,7 +1,6 @@
 package packing
 
 import (
-	"strconv"
 
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -34,7 +33,7 @@ func (m *memo) claimName(pl *pool, pi, id int) string {
 	k := [2]int{pi, id}
 	name, ok := m.names[k]
 	if !ok {
-		name = pl.np.Name + "-" + strconv.Itoa(id+1)
+		name = nameOf(pl, id)
 		m.names[k] = name
 	}
 	return name

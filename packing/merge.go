@@ -196,7 +196,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	if !ok {
 		return false
 	}
-	cand, cut := a.cand.Clone(), maxCuts(a.cut, b.cut)
+	cand, cut := r.slab.bits(a.cand), maxCuts(a.cut, b.cut)
 	cand.And(b.cand)
 	cand.And(compat)
 	pl.trim(cand, &cut, need)

@@ -35,7 +35,7 @@ func dim(l *resources.List, d int) int64 {
 // requirement signature or pin c already took was applied to c.cand then,
 // and the core dimensions are cut from the pool's size orders.
 func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {
-	return r.narrowInto(c.cand.Clone(), v, c, need, pins)
+	return r.narrowInto(r.slab.bits(c.cand), v, c, need, pins)
 }
 
 // narrowOwn is narrowed for commit: in c.cand itself when c owns it (a

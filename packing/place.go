@@ -161,10 +161,21 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 }
 
 // materialize turns a tried empty claim into one of the run's own (see
-// claim.adopted).
+// claim.adopt), in a slot of the run's slab.
 func (r *run) materialize(fresh *claim) *claim {
-	id := len(r.claims)
-	return fresh.adopted(id, r.memo.claimName(fresh.pl, fresh.pi, id))
+	c := r.slab.claim()
+	fresh.adopt(c, len(r.claims))
+	return c
+}
+
+// hostname is c's name, its node's hostname: named when first asked (a
+// claim of a run that no hostname rule reads is never named, but by
+// render); "" for an empty claim being tried, whose hostname is new.
+func (r *run) hostname(c *claim) string {
+	if c.name == "" && c.id != unadopted {
+		c.name = r.memo.claimName(c.pl, c.pi, c.id)
+	}
+	return c.name
 }
 
 // tryClaim reports whether the pod can join claim c and, when it can,
@@ -310,6 +321,9 @@ func (r *run) commit(v view, c *claim, m move) {
 	r.narrowReqs(v, c, m.pins)
 	r.reserve(c)
 	c.refreshMaxAlloc()
+	if c.pods == nil {
+		c.pods = r.slab.ints(claimPods)
+	}
 	c.add(v.i, v.info.pod.HostPorts)
 	r.record(v, target{claim: c}, nil)
 	r.placed(v.i, placement{onClaim, int32(c.id)})

@@ -82,7 +82,11 @@ func (r *run) render(st settlement, lists [][]option) Plan {
 
 func (r *run) nodeClaim(c *claim, sc settled, priced []option) NodeClaim {
 	typ := c.pl.types[sc.chosen.t]
-	nc := NodeClaim{Name: c.name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
+	name := c.name // render runs on several goroutines: it names c without the memo
+	if name == "" {
+		name = nameOf(c.pl, c.id)
+	}
+	nc := NodeClaim{Name: name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
 		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[sc.chosen.t]), Requirements: c.reqs}
 	if sc.types == nil {
 		nc.InstanceTypes = r.typeNames(c, priced, sc.chosen.t)

@@ -51,6 +51,7 @@ type run struct {
 	moves  moves
 
 	twin   twinRun             // the run of twins being placed (twins.go)
+	slab   slab                // where claims and their sets are allocated (slab.go)
 	counts counts              // the topology counts (topology.go)
 	use    usage               // the NodePools' use, for their limits (limits.go)
 	held   map[reservation]int // claims holding each reservation (offerings.go: reserve)

@@ -65,7 +65,7 @@ func (r *run) domain(t target, key string, pins []pin) (string, bool) {
 		return v, ok
 	}
 	if key == requirements.LabelHostname {
-		return t.claim.name, true
+		return r.hostname(t.claim), true
 	}
 	req := t.claim.reqs.Get(key)
 	if req.Operator() == requirements.In && req.Len() == 1 {

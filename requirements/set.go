@@ -85,10 +85,12 @@ func (s Set) Validate() error {
 }
 
 // Add returns s with each of reqs intersected into the requirement on its
-// key. The complexity is O((n+m) log) for m requirements added to n.
+// key. The complexity is O((n+m) log) for m requirements added to n; s
+// itself, without allocating, when reqs is empty (a Set is never changed
+// in place, so the two may share their requirements).
 func (s Set) Add(reqs ...Requirement) Set {
-	if len(s.reqs)+len(reqs) == 0 {
-		return Set{}
+	if len(reqs) == 0 {
+		return s
 	}
 	out := make([]Requirement, len(s.reqs), len(s.reqs)+len(reqs))
 	copy(out, s.reqs)
