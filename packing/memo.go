@@ -1,7 +1,6 @@
 package packing
 
 import (
-
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
