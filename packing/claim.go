@@ -13,7 +13,8 @@ import (
 
 // claim is a NodeClaim being built. Its fields, and the run's list of
 // claims (run.claims and Plain's order, run.byPods), are written only by
-// the functions in this file; the rest of the solver reads them.
+// the functions in this file, but for twin (twins.go and commit, which
+// clears it) and slack (slack.go); the rest of the solver reads them.
 type claim struct {
 	id   int
 	name string
@@ -137,9 +138,9 @@ func (c *claim) fix(p pin) {
 	c.pinned = append(c.pinned, p)
 }
 
-// roomFor is the first, cheap part of c.used.Add(req).Fits(c.maxAlloc):
+// coreRoom is the first, cheap part of c.used.Add(req).Fits(c.maxAlloc):
 // false when the cpu or the memory alone is short.
-func (c *claim) roomFor(req *resources.List) bool {
+func (c *claim) coreRoom(req *resources.List) bool {
 	return c.used.CPU+req.CPU <= c.maxAlloc.CPU && c.used.Memory+req.Memory <= c.maxAlloc.Memory
 }
 
@@ -207,6 +208,7 @@ type merged struct {
 // first of j's candidates; b is marked gone, for merge to drop. It returns
 // the types c and b had, for usage.join.
 func (c *claim) absorb(b *claim, j merged) (fromC, fromB int) {
+	c.twin = twinTry{} // c changes: an answer kept for it is stale
 	fromC, fromB = c.cheap, b.cheap
 	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
 	c.cut, c.mv = j.cut, j.view

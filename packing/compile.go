@@ -57,8 +57,9 @@ type static struct {
 	// search fails.
 	ctx    context.Context
 	failed atomic.Bool
-	// plainFree is set when Plain's search found a pass that places every
-	// pod at no charge (search.go: settled).
+	// plainFree is set when Plain's search (or greedyAtOnce's Plain
+	// primary) found a pass that places every pod at no charge (search.go:
+	// settled, greedyTasks.run).
 	plainFree atomic.Bool
 	hooks     hooks
 }

@@ -266,9 +266,11 @@
 // O(types + domains) (one pass over each, bitsets per domain), so a key
 // with many values, such as the instance type, costs about what a zone
 // does. Instance-type compatibility is computed once
-// per distinct requirement set, as bitsets, and shared by the passes of one
-// rule; offerings are tested through per-type masks of (zone, capacity
-// type). Best runs its two rules on two goroutines, each pass followed by a
+// per distinct requirement set, as bitsets, and shared by the passes a
+// goroutine runs; offerings are tested through per-type masks of (zone,
+// capacity type). Best runs its two rules on two goroutines (with one
+// restart a rule, its four greedy passes as tasks on up to GOMAXPROCS
+// goroutines, each with its own memo), each pass followed by a
 // merge of O(rounds × claims × 8) bitset operations (and, cost-aware, a
 // refill of O(claims log claims) plus at most 4,096 claim visits per pod
 // it tries to move); the default restarts
@@ -297,7 +299,7 @@
 // does (requirements.ValidateKey and ValidateValue), and [Options.Validate]
 // every option; a failure of the solver itself (a bug) is recovered on
 // whichever goroutine it happens and returned as an error wrapping
-// [ErrInternal], after both of Best's goroutines have stopped.
+// [ErrInternal], after every goroutine of the solve has stopped.
 //
 // Validation is O(size of the problem) and runs on every Solve. nodeplan's
 // consolidation and drift packages, which validate a cluster once and then

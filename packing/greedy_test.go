@@ -2,6 +2,7 @@ package packing_test
 
 import (
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -38,10 +39,14 @@ func TestGreedyAtOnceAsSearch(t *testing.T) {
 			named{fmt.Sprintf("shapes on AWS %d", seed), shapesProblem(aws, 1000, seed), packing.Options{}},
 			named{fmt.Sprintf("mixed on diverse %d", seed), mixedProblem(instancetypes.KarpenterDiverse(), 1000, seed), packing.Options{}})
 	}
-	for _, c := range cases {
-		want, wantErr := packing.SolveSequential(c.p, c.o)
-		got, err := packing.Solve(c.p, c.o)
-		require.Equal(t, wantErr, err, c.name)
-		require.Equal(t, want, got, "%s: %+v", c.name, c.o)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, procs := range []int{runtime.GOMAXPROCS(0), 1, 4} { // the tasks as the machine runs them, on one goroutine, on four
+		runtime.GOMAXPROCS(procs)
+		for _, c := range cases {
+			want, wantErr := packing.SolveSequential(c.p, c.o)
+			got, err := packing.Solve(c.p, c.o)
+			require.Equal(t, wantErr, err, c.name)
+			require.Equal(t, want, got, "%s, GOMAXPROCS %d: %+v", c.name, procs, c.o)
+		}
 	}
 }

@@ -182,7 +182,7 @@ func (r *run) hostname(c *claim) string {
 // fills into with the move, its pins copied into into's own buffer (see
 // moves); else into is left as it was. It does not change c.
 func (r *run) tryClaim(v view, c *claim, into *move) bool {
-	if !r.hostOK(v, c) || !c.roomFor(&v.info.req) {
+	if !r.hostOK(v, c) || !c.coreRoom(&v.info.req) {
 		return false
 	}
 	need := c.used.Add(v.info.req)

@@ -117,6 +117,7 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 // It stops early, leaving the rest unplaced, when the solve is halted (see
 // static.halted), which it checks every haltEvery pods.
 func (r *run) solve() {
+	defer r.twinEnd() // merge and refill change claims without commit
 	queue := slices.Clone(r.s.order)
 	r.reorder(queue)
 	r.needyFirst(queue)

@@ -107,8 +107,14 @@ func (s *static) greedyAtOnce() (costed, plain pass) {
 	plain = g.keep(1, false) // before CostAware's: settled reads what Plain's records
 	costed = g.keep(0, true)
 	parallel.Both(
-		func() { costed = s.reserveBest(costed, true, costed.r.memo, costed.r.scratch) },
-		func() { plain = s.reserveBest(plain, false, plain.r.memo, plain.r.scratch) })
+		func() {
+			defer s.failOnPanic()
+			costed = s.reserveBest(costed, true, costed.r.memo, costed.r.scratch)
+		},
+		func() {
+			defer s.failOnPanic()
+			plain = s.reserveBest(plain, false, plain.r.memo, plain.r.scratch)
+		})
 	return costed, plain
 }
 
@@ -128,12 +134,7 @@ type greedyTasks struct {
 // run runs task i, or skips it (see greedyAtOnce).
 func (g *greedyTasks) run(i int) {
 	defer close(g.done[i])
-	defer func() {
-		if v := recover(); v != nil {
-			g.s.failed.Store(true)
-			panic(v)
-		}
-	}()
+	defer g.s.failOnPanic()
 	cost := i%2 == 0
 	if i >= 2 {
 		p := i - 2
@@ -156,6 +157,15 @@ func (g *greedyTasks) run(i int) {
 		if !cost {
 			g.s.plainFree.Store(true)
 		}
+	}
+}
+
+// failOnPanic, deferred, tells the solve's other goroutines to stop (see
+// halted) when the caller panics, and panics on.
+func (s *static) failOnPanic() {
+	if v := recover(); v != nil {
+		s.failed.Store(true)
+		panic(v)
 	}
 }
 

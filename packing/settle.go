@@ -11,8 +11,9 @@ import (
 // settlement is the offering every claim launches with, its candidate
 // types, and the plan's price and unschedulable count: all a strategy is
 // judged by, before the Plan's objects are built. A judged settlement
-// (run.judge) may leave a claim's candidate types out: render only a full
-// one (run.plan settles the run in full).
+// (run.judge) may leave a claim's candidate types out: run.plan lists them
+// as it renders (see typeNames). settle, the full settlement, is the
+// reference the tests hold plan and judge to.
 type settlement struct {
 	claims        []settled
 	price         instancetypes.Price
@@ -46,7 +47,7 @@ func (r *run) settle() settlement { return r.settleWith(false) }
 // without the claims' candidate type lists, which only render reads; a
 // claim whose pool's limits are slack and that has no minValues or
 // reservations is settled by a walk that stops at its offering
-// (TestJudgeAsSettle). Render a judged run with plan, which settles it.
+// (TestJudgeAsSettle). Render a judged run with plan.
 func (r *run) judge() settlement { return r.settleWith(true) }
 
 func (r *run) settleWith(judging bool) settlement {

@@ -150,9 +150,11 @@ func (o Options) Validate() error {
 // if the solver fails; it never panics.
 //
 // Solve is safe for concurrent use; with Strategy Best it runs its two
-// strategies on two goroutines, and it compiles the existing nodes on up
-// to GOMAXPROCS goroutines; the plan does not depend on timing or on
-// GOMAXPROCS. No goroutine it starts outlives the call.
+// strategies on two goroutines (with one restart a strategy, their four
+// greedy passes on up to GOMAXPROCS), and it compiles the existing nodes
+// and renders the plan's NodeClaims on up to GOMAXPROCS goroutines; the
+// plan does not depend on timing or on GOMAXPROCS. No goroutine it starts
+// outlives the call.
 func Solve(p Problem, o Options) (Plan, error) {
 	return SolveContext(context.Background(), p, o)
 }

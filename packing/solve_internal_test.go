@@ -51,7 +51,7 @@ func TestSolveRecoversPanics(t *testing.T) {
 				panic("injected in cost-aware")
 			}
 		}},
-		{"plain, on the calling goroutine", func(cost bool) {
+		{"plain", func(cost bool) {
 			if !cost {
 				panic("injected in plain")
 			}

@@ -25,7 +25,7 @@ import (
 type twinRun struct {
 	epoch uint64
 	on    bool // the pod being placed is of the run: answers may be kept and read
-	last  int  // the pod last seen by place, -1 none
+	last  int  // the pod last seen by place while on
 	fresh []twinTry
 	off   bool // never keep answers (hooks.noTwins)
 }
@@ -57,20 +57,23 @@ func (r *run) twinBegin(v view) {
 	t.on, t.last = true, v.i
 }
 
+// twinEnd ends the run of twins: no answer kept so far is read again.
+func (r *run) twinEnd() { r.twin.on, r.twin.last = false, -1 }
+
 // twins reports whether pods a and b, both free, are placed alike: every
 // check of tryClaim answers them the same on the same claim.
 func (r *run) twins(a, b int) bool {
 	x, y := &r.s.pods[a], &r.s.pods[b]
-	if !x.plain() || !y.plain() || !x.req.Equal(y.req) || x.key0 != y.key0 ||
+	if !x.oneRule() || !y.oneRule() || !x.req.Equal(y.req) || x.key0 != y.key0 ||
 		!slices.Equal(x.pod.Tolerations, y.pod.Tolerations) {
 		return false
 	}
 	return r.needs == nil || r.needs.needy[a] == r.needs.needy[b]
 }
 
-// plain reports whether the pod's unrelaxed view is read from its one
+// oneRule reports whether the pod's unrelaxed view is read from its one
 // required alternative and key0 alone: no volume part, no preference.
-func (info *podInfo) plain() bool {
+func (info *podInfo) oneRule() bool {
 	return len(info.alts) == 1 && info.own == nil && len(info.prefs) == 0
 }
 
