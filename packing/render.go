@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"encoding/binary"
 	"maps"
 	"slices"
 
@@ -61,13 +62,14 @@ func (r *run) render(st settlement, lists [][]option) Plan {
 	}
 	p.NodeClaims = make([]NodeClaim, len(r.claims))
 	parallel.Range(len(r.claims), renderChunk, func() func(lo, hi int) {
+		rc := renderCache{names: map[string][]string{}, labels: map[string][]requirements.Label{}}
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				var priced []option
 				if lists != nil {
 					priced = lists[i]
 				}
-				p.NodeClaims[i] = r.nodeClaim(r.claims[i], st.claims[i], priced)
+				p.NodeClaims[i] = r.nodeClaim(r.claims[i], st.claims[i], priced, &rc)
 			}
 		}
 	})
@@ -80,7 +82,50 @@ func (r *run) render(st settlement, lists [][]option) Plan {
 	return p
 }
 
-func (r *run) nodeClaim(c *claim, sc settled, priced []option) NodeClaim {
+// renderCache is what a rendering goroutine keeps from claim to claim:
+// the type names of judged claims by price list and candidates, and the
+// labels by pool, requirements, type and offering, each handed out as a
+// copy; key is the buffer keys are built in.
+type renderCache struct {
+	names  map[string][]string
+	labels map[string][]requirements.Label
+	key    []byte
+}
+
+// typeNames is run.typeNames, from the cache when a claim with the same
+// price list (pool, zone and capacity-type requirements), candidates and
+// type asked before.
+func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) []string {
+	rc.key = priceKey(rc.key[:0], c.pi, c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType))
+	for _, w := range c.cand {
+		rc.key = binary.LittleEndian.AppendUint64(rc.key, w)
+	}
+	rc.key = binary.AppendUvarint(rc.key, uint64(chosen))
+	if names, ok := rc.names[string(rc.key)]; ok {
+		return slices.Clone(names)
+	}
+	names := r.typeNames(c, priced, chosen)
+	rc.names[string(rc.key)] = names
+	return slices.Clone(names)
+}
+
+// nodeClaimLabels is nodeClaimLabels, from the cache when a claim of the
+// same pool and requirements asked before for the same type and offering.
+func (rc *renderCache) nodeClaimLabels(c *claim, t int, off instancetypes.Offering) []requirements.Label {
+	rc.key = binary.AppendUvarint(rc.key[:0], uint64(c.pi))
+	rc.key, _ = c.reqs.AppendBinary(rc.key)
+	rc.key = binary.AppendUvarint(rc.key, uint64(t))
+	rc.key = appendKeyString(rc.key, off.Zone)
+	rc.key = append(rc.key, byte(off.CapacityType))
+	if labels, ok := rc.labels[string(rc.key)]; ok {
+		return slices.Clone(labels)
+	}
+	labels := nodeClaimLabels(c, c.pl.types[t], off)
+	rc.labels[string(rc.key)] = labels
+	return slices.Clone(labels)
+}
+
+func (r *run) nodeClaim(c *claim, sc settled, priced []option, rc *renderCache) NodeClaim {
 	typ := c.pl.types[sc.chosen.t]
 	name := c.name // render runs on several goroutines: it names c without the memo
 	if name == "" {
@@ -89,14 +134,14 @@ func (r *run) nodeClaim(c *claim, sc settled, priced []option) NodeClaim {
 	nc := NodeClaim{Name: name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
 		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[sc.chosen.t]), Requirements: c.reqs}
 	if sc.types == nil {
-		nc.InstanceTypes = r.typeNames(c, priced, sc.chosen.t)
+		nc.InstanceTypes = rc.typeNames(r, c, priced, sc.chosen.t)
 	} else {
 		nc.InstanceTypes = make([]string, len(sc.types))
 		for i, t := range sc.types {
 			nc.InstanceTypes[i] = c.pl.names[t]
 		}
 	}
-	nc.Labels = nodeClaimLabels(c, typ, sc.chosen.off)
+	nc.Labels = rc.nodeClaimLabels(c, sc.chosen.t, sc.chosen.off)
 	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)
 	return nc
 }

@@ -116,7 +116,12 @@ func TestJudgeAsSettle(t *testing.T) {
 					pl.limits[0].Value = r.use.committed[0][0] + pl.maxCapLim[0] - caps[len(caps)-1]
 				}
 				quick, full := r.judge(), r.settle()
-				require.Equal(t, r.render(full, nil), r.plan(quick), "%s, cap %d, cost %v: plan differs from settle's", tc.name, maxTypes, cost)
+				plan := r.plan(quick)
+				require.Equal(t, r.render(full, nil), plan, "%s, cap %d, cost %v: plan differs from settle's", tc.name, maxTypes, cost)
+				for i, c := range r.claims { // each claim rendered alone: no answer from render's caches
+					rc := renderCache{names: map[string][]string{}, labels: map[string][]requirements.Label{}}
+					require.Equal(t, r.nodeClaim(c, full.claims[i], nil, &rc), plan.NodeClaims[i], "%s, claim %d rendered alone", tc.name, i)
+				}
 				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", tc.name, maxTypes, cost)
 				require.Equal(t, full.unschedulable, quick.unschedulable)
 				require.Len(t, quick.claims, len(full.claims))
