@@ -17,21 +17,84 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 		if n == 0 {
 			continue
 		}
-		vals := pl.typeValues(req.Key())
-		var buf [16]string // on the stack for the usual minValues
-		seen := buf[:0]
-		for t := cand.Next(0); t >= 0 && len(seen) < n; t = cand.Next(t + 1) {
-			for _, val := range vals[t] {
-				if !slices.Contains(seen, val) && req.Has(val) {
-					seen = append(seen, val)
-				}
+		if ids, ok := pl.minIDs[req.Key()]; ok {
+			if !ids.enough(req, cand, n) {
+				return false
 			}
+			continue
 		}
-		if len(seen) < n {
+		if !enoughValues(pl.typeValues(req.Key()), req, cand, n) {
 			return false
 		}
 	}
 	return true
+}
+
+// enoughValues reports whether the types cand lists, whose values of req's
+// key are vals, offer n distinct values req allows.
+func enoughValues(vals [][]string, req requirements.Requirement, cand bitset.Set, n int) bool {
+	var buf [16]string // on the stack for the usual minValues
+	seen := buf[:0]
+	for t := cand.Next(0); t >= 0 && len(seen) < n; t = cand.Next(t + 1) {
+		for _, val := range vals[t] {
+			if !slices.Contains(seen, val) && req.Has(val) {
+				seen = append(seen, val)
+			}
+		}
+	}
+	return len(seen) >= n
+}
+
+// valueIDs are, for one key, each type's values of it as numbers, and the
+// value of each number: enough's distinct values are a set of numbers,
+// not a list of strings searched.
+type valueIDs struct {
+	ids    [][]int32
+	values []string
+}
+
+// numberValues numbers vals, each type's values of one key, in order of
+// first appearance.
+func numberValues(vals [][]string) valueIDs {
+	index := map[string]int32{}
+	v := valueIDs{ids: make([][]int32, len(vals))}
+	for t, vs := range vals {
+		for _, s := range vs {
+			id, ok := index[s]
+			if !ok {
+				id = int32(len(v.values))
+				index[s] = id
+				v.values = append(v.values, s)
+			}
+			v.ids[t] = append(v.ids[t], id)
+		}
+	}
+	return v
+}
+
+// enough is enoughValues by numbers: whether the types cand lists offer n
+// distinct values req allows. Each value is asked of req once.
+func (v valueIDs) enough(req requirements.Requirement, cand bitset.Set, n int) bool {
+	var stack [32]uint64
+	seen := bitset.Set(stack[:])
+	if w := (len(v.values) + 63) / 64; w > len(stack) {
+		seen = bitset.New(len(v.values))
+	} else {
+		seen = seen[:w]
+	}
+	count := 0
+	for t := cand.Next(0); t >= 0 && count < n; t = cand.Next(t + 1) {
+		for _, id := range v.ids[t] {
+			if seen.Has(int(id)) {
+				continue
+			}
+			seen.Add(int(id))
+			if req.Has(v.values[id]) {
+				count++
+			}
+		}
+	}
+	return count >= n
 }
 
 // hasMinValues reports whether some requirement of the pool has

@@ -34,12 +34,13 @@ type pool struct {
 	// values of it (see typeValues); nil when no requirement has
 	// minValues.
 	minVals   map[string][][]string
-	typeKeys  map[string]bool    // label keys some type of the pool defines
-	reserved  bool               // some type has a reserved offering
-	limits    []resources.Amount // resource limits, by name; "nodes" aside
-	capLim    [][]int64          // per type: its capacity in each limited resource
-	maxCapLim []int64            // the largest capLim of any type, per limit
-	bySize    [dims][]int32      // type indices by allocatable in each core dimension
+	minIDs    map[string]valueIDs // minVals numbered (see valueIDs)
+	typeKeys  map[string]bool     // label keys some type of the pool defines
+	reserved  bool                // some type has a reserved offering
+	limits    []resources.Amount  // resource limits, by name; "nodes" aside
+	capLim    [][]int64           // per type: its capacity in each limited resource
+	maxCapLim []int64             // the largest capLim of any type, per limit
+	bySize    [dims][]int32       // type indices by allocatable in each core dimension
 	// sizes are, per core dimension, the allocatables in bySize order, and
 	// below, per dimension, the types of bySize[d][:step*j] for each j
 	// (below[d][0] empty): trim's binary search and bulk removal. step is a
@@ -118,9 +119,10 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	for r := range pl.reqs.All() {
 		if r.MinValues() > 0 {
 			if pl.minVals == nil {
-				pl.minVals = map[string][][]string{}
+				pl.minVals, pl.minIDs = map[string][][]string{}, map[string]valueIDs{}
 			}
 			pl.minVals[r.Key()] = pl.keyValues(r.Key())
+			pl.minIDs[r.Key()] = numberValues(pl.minVals[r.Key()])
 		}
 	}
 	return pl

@@ -1,0 +1,64 @@
+package packing
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
+)
+
+// TestEnoughByNumbersAsByStrings: on the AWS catalog, for the keys with
+// one value a type (family, type, cpu) and several (zone), the numbered
+// count of distinct values agrees with the count over strings, for random
+// candidate sets, requirements allowing all or some values, and minimums.
+func TestEnoughByNumbersAsByStrings(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	p := Problem{Catalog: aws, NodePools: []NodePool{{Name: "default"}}}
+	pl := compile(&p, Options{}).pools[0]
+	rng := rand.New(rand.NewPCG(3, 4))
+	agreed := [2]int{}
+	for _, key := range []string{requirements.LabelInstanceFamily, requirements.LabelInstanceType, requirements.LabelInstanceCPU, requirements.LabelZone} {
+		vals := pl.keyValues(key)
+		ids := numberValues(vals)
+		require.NotEmpty(t, ids.values, key)
+		for range 500 {
+			cand := bitset.New(len(pl.types))
+			for ti := range pl.types {
+				if rng.IntN(8) == 0 {
+					cand.Add(ti)
+				}
+			}
+			req := requirements.MustNew(key, requirements.Exists)
+			if rng.IntN(2) == 0 {
+				var allowed []string
+				for _, v := range ids.values {
+					if rng.IntN(3) == 0 {
+						allowed = append(allowed, v)
+					}
+				}
+				if len(allowed) == 0 {
+					allowed = ids.values[:1]
+				}
+				req = requirements.MustNew(key, requirements.In, allowed...)
+			}
+			n := 1 + rng.IntN(40)
+			want := enoughValues(vals, req, cand, n)
+			require.Equal(t, want, ids.enough(req, cand, n), "%s, n %d", key, n)
+			agreed[boolIndex(want)]++
+		}
+	}
+	require.Positive(t, agreed[0], "no case without enough values")
+	require.Positive(t, agreed[1], "no case with enough values")
+}
+
+func boolIndex(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
