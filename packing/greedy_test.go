@@ -20,33 +20,23 @@ import (
 func TestGreedyAtOnceAsSearch(t *testing.T) {
 	aws, err := instancetypes.AWS(instancetypes.Options{})
 	require.NoError(t, err)
-	type named struct {
-		name string
-		p    packing.Problem
-		o    packing.Options
-	}
-	var cases []named
+	var cases []planCase
 	for seed := range uint64(80) {
 		o := problemgen.GenerateOptions(seed)
 		o.Restarts = 1
 		p := problemgen.Generate(seed, problemgen.Size{Pods: 24})
 		cases = append(cases,
-			named{fmt.Sprintf("generated %d", seed), p, o},
-			named{fmt.Sprintf("generated %d, default options", seed), p, packing.Options{Restarts: 1}})
+			planCase{fmt.Sprintf("generated %d", seed), p, o},
+			planCase{fmt.Sprintf("generated %d, default options", seed), p, packing.Options{Restarts: 1}})
 	}
 	for seed := range uint64(2) {
 		cases = append(cases,
-			named{fmt.Sprintf("shapes on AWS %d", seed), shapesProblem(aws, 1000, seed), packing.Options{}},
-			named{fmt.Sprintf("mixed on diverse %d", seed), mixedProblem(instancetypes.KarpenterDiverse(), 1000, seed), packing.Options{}})
+			planCase{fmt.Sprintf("shapes on AWS %d", seed), shapesProblem(aws, 1000, seed), packing.Options{}},
+			planCase{fmt.Sprintf("mixed on diverse %d", seed), mixedProblem(instancetypes.KarpenterDiverse(), 1000, seed), packing.Options{}})
 	}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	for _, procs := range []int{runtime.GOMAXPROCS(0), 1, 4} { // the tasks as the machine runs them, on one goroutine, on four
 		runtime.GOMAXPROCS(procs)
-		for _, c := range cases {
-			want, wantErr := packing.SolveSequential(c.p, c.o)
-			got, err := packing.Solve(c.p, c.o)
-			require.Equal(t, wantErr, err, c.name)
-			require.Equal(t, want, got, "%s, GOMAXPROCS %d: %+v", c.name, procs, c.o)
-		}
+		t.Run(fmt.Sprintf("GOMAXPROCS=%d", procs), func(t *testing.T) { requireSamePlans(t, cases, packing.SolveSequential) })
 	}
 }

@@ -91,32 +91,45 @@ func mixedProblem(cat *instancetypes.Catalog, n int, seed uint64) packing.Proble
 func TestTwinsSamePlans(t *testing.T) {
 	aws, err := instancetypes.AWS(instancetypes.Options{})
 	require.NoError(t, err)
-	type named struct {
-		name string
-		p    packing.Problem
-	}
-	var problems []named
+	var problems []planCase
 	for seed := range uint64(60) {
 		p := problemgen.Generate(seed, problemgen.Size{Pods: 24})
 		problems = append(problems,
-			named{fmt.Sprintf("generated %d", seed), p},
-			named{fmt.Sprintf("generated %d, twinned", seed), twinned(p, 3, true)},
-			named{fmt.Sprintf("generated %d, twinned, no limits", seed), twinned(p, 3, false)})
+			planCase{name: fmt.Sprintf("generated %d", seed), p: p},
+			planCase{name: fmt.Sprintf("generated %d, twinned", seed), p: twinned(p, 3, true)},
+			planCase{name: fmt.Sprintf("generated %d, twinned, no limits", seed), p: twinned(p, 3, false)})
 	}
 	for seed := range uint64(3) {
 		problems = append(problems,
-			named{fmt.Sprintf("shapes on AWS %d", seed), shapesProblem(aws, 400, seed)},
-			named{fmt.Sprintf("shapes on diverse %d", seed), shapesProblem(instancetypes.KarpenterDiverse(), 300, seed)},
-			named{fmt.Sprintf("mixed on AWS %d", seed), mixedProblem(aws, 300, seed)},
-			named{fmt.Sprintf("mixed on diverse %d", seed), mixedProblem(instancetypes.KarpenterDiverse(), 300, seed)})
+			planCase{name: fmt.Sprintf("shapes on AWS %d", seed), p: shapesProblem(aws, 400, seed)},
+			planCase{name: fmt.Sprintf("shapes on diverse %d", seed), p: shapesProblem(instancetypes.KarpenterDiverse(), 300, seed)},
+			planCase{name: fmt.Sprintf("mixed on AWS %d", seed), p: mixedProblem(aws, 300, seed)},
+			planCase{name: fmt.Sprintf("mixed on diverse %d", seed), p: mixedProblem(instancetypes.KarpenterDiverse(), 300, seed)})
 	}
+	var cases []planCase
 	for i, pr := range problems {
-		opts := []packing.Options{{}, {Strategy: packing.CostAware}, {Restarts: 6, Seed: uint64(i)}, problemgen.GenerateOptions(uint64(i))}
-		for k, o := range opts {
-			want, wantErr := packing.SolveWithoutTwins(pr.p, o)
-			got, err := packing.Solve(pr.p, o)
-			require.Equal(t, wantErr, err, "%s, options %d", pr.name, k)
-			require.Equal(t, want, got, "%s, options %d: %+v", pr.name, k, o)
+		for k, o := range []packing.Options{{}, {Strategy: packing.CostAware}, {Restarts: 6, Seed: uint64(i)}, problemgen.GenerateOptions(uint64(i))} {
+			cases = append(cases, planCase{name: fmt.Sprintf("%s, options %d", pr.name, k), p: pr.p, o: o})
 		}
+	}
+	requireSamePlans(t, cases, packing.SolveWithoutTwins)
+}
+
+// planCase is a problem, the options to solve it with, and its name.
+type planCase struct {
+	name string
+	p    packing.Problem
+	o    packing.Options
+}
+
+// requireSamePlans requires Solve and alt to give each case the same plan
+// and error.
+func requireSamePlans(t *testing.T, cases []planCase, alt func(packing.Problem, packing.Options) (packing.Plan, error)) {
+	t.Helper()
+	for _, c := range cases {
+		want, wantErr := alt(c.p, c.o)
+		got, err := packing.Solve(c.p, c.o)
+		require.Equal(t, wantErr, err, c.name)
+		require.Equal(t, want, got, "%s: %+v", c.name, c.o)
 	}
 }
