@@ -14,7 +14,8 @@ import (
 // claim is a NodeClaim being built. Its fields, and the run's list of
 // claims (run.claims and Plain's order, run.byPods), are written only by
 // the functions in this file, but for twin (twins.go and commit, which
-// clears it) and slack (slack.go); the rest of the solver reads them.
+// clears it), slack (slack.go), name (run.hostname) and the first pods
+// slice (commit, from the run's slab); the rest of the solver reads them.
 type claim struct {
 	id   int
 	name string
@@ -56,7 +57,7 @@ const (
 	// untyped is the cheap of a claim without pods: it has no type yet.
 	untyped = -1
 	// unadopted is the id of a claim tried but not adopted (see
-	// claim.adopted): it sorts before every adopted claim's id.
+	// claim.adopt): it sorts before every adopted claim's id.
 	unadopted = -1
 )
 

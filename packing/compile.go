@@ -57,8 +57,8 @@ type static struct {
 	// search fails.
 	ctx    context.Context
 	failed atomic.Bool
-	// plainFree is set when Plain's search (or greedyAtOnce's Plain
-	// primary) found a pass that places every pod at no charge (search.go:
+	// plainFree is set when Plain's search (or one of greedyAtOnce's Plain
+	// passes) found a pass that places every pod at no charge (search.go:
 	// settled, greedyTasks.run).
 	plainFree atomic.Bool
 	hooks     hooks

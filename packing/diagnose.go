@@ -139,7 +139,7 @@ func (d poolDiagnosis) minValues() (Reason, bool) {
 		return Reason{}, false
 	}
 	c := emptyClaim(d.pl, d.pi) // narrowed does not change its candidates, the pool's
-	cand, _ := d.r.narrowed(d.v, &c, d.v.info.req, nil)
+	cand, _ := d.r.narrowInto(c.cand.Clone(), d.v, &c, d.v.info.req, nil)
 	if satisfiesMinValues(d.pl, c.reqs.Intersect(d.v.reqs), cand) {
 		return Reason{}, false
 	}

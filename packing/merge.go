@@ -196,7 +196,7 @@ func (r *run) tryMerge(a, b *claim) bool {
 	if !ok {
 		return false
 	}
-	cand, cut := r.slab.bits(a.cand), maxCuts(a.cut, b.cut)
+	cand, cut := r.mergeScratch(a.cand), maxCuts(a.cut, b.cut)
 	cand.And(b.cand)
 	cand.And(compat)
 	pl.trim(cand, &cut, need)
@@ -205,9 +205,22 @@ func (r *run) tryMerge(a, b *claim) bool {
 		return false
 	}
 	mv.price, mv.priced = price, true
+	cand = r.slab.bits(cand) // the merged claim keeps it
 	fromA, fromB := a.absorb(b, merged{reqs: reqs, cand: cand, cut: cut, need: need, view: mv})
 	r.use.join(a.pi, pl, fromA, fromB, a.cheap)
 	return true
+}
+
+// mergeScratch is a copy of cand in a scratch set of r, valid until the
+// next call: a merge's trial candidates, kept only when it succeeds.
+func (r *run) mergeScratch(cand bitset.Set) bitset.Set {
+	buf := r.scratch.merge
+	if len(buf) != len(cand) {
+		buf = make(bitset.Set, len(cand))
+		r.scratch.merge = buf
+	}
+	buf.CopyFrom(cand)
+	return buf
 }
 
 // mergedView is the requirements and merge view of one claim holding a's

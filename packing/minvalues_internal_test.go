@@ -1,6 +1,7 @@
 package packing
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -14,7 +15,8 @@ import (
 // TestEnoughByNumbersAsByStrings: on the AWS catalog, for the keys with
 // one value a type (family, type, cpu) and several (zone), the numbered
 // count of distinct values agrees with the count over strings, for random
-// candidate sets, requirements allowing all or some values, and minimums.
+// candidate sets, requirements allowing all values, some (In), all but
+// some (NotIn) or a range (Gt), and minimums.
 func TestEnoughByNumbersAsByStrings(t *testing.T) {
 	aws, err := instancetypes.AWS(instancetypes.Options{})
 	require.NoError(t, err)
@@ -34,6 +36,14 @@ func TestEnoughByNumbersAsByStrings(t *testing.T) {
 				}
 			}
 			req := requirements.MustNew(key, requirements.Exists)
+			switch rng.IntN(4) {
+			case 0: // some values out
+				req = requirements.MustNew(key, requirements.NotIn, ids.values[rng.IntN(len(ids.values))], ids.values[rng.IntN(len(ids.values))])
+			case 1:
+				if key == requirements.LabelInstanceCPU {
+					req = requirements.MustNew(key, requirements.Gt, fmt.Sprint(rng.IntN(64)))
+				}
+			}
 			if rng.IntN(2) == 0 {
 				var allowed []string
 				for _, v := range ids.values {

@@ -63,7 +63,8 @@ func (r *run) placeByCost(v view) bool {
 		return true
 	}
 	best, bm, found := r.cheapestUpgrade(v)
-	if nc, nm, ok := r.newClaim(v); ok && (!found || nm.delta+r.s.opts.nodeOverhead() < bm.delta) {
+	if fresh, nm, ok := r.newClaim(v); ok && (!found || nm.delta+r.s.opts.nodeOverhead() < bm.delta) {
+		nc := r.materialize(fresh)
 		r.adopt(nc)
 		r.commit(v, nc, nm)
 		return true
@@ -134,16 +135,18 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 
 // openClaim opens a claim from the first pool that takes the pod.
 func (r *run) openClaim(v view) bool {
-	c, m, ok := r.newClaim(v)
+	fresh, m, ok := r.newClaim(v)
 	if ok {
+		c := r.materialize(fresh)
 		r.adopt(c)
 		r.commit(v, c, m)
 	}
 	return ok
 }
 
-// newClaim builds, without adopting it, a claim from the first pool in
-// order that takes the pod.
+// newClaim finds the first pool in order whose empty claim takes the pod
+// and returns that claim, run.fresh's, which stays as it is until the next
+// newClaim: materialize it to adopt it.
 func (r *run) newClaim(v view) (*claim, move, bool) {
 	for pi, pl := range r.s.pools {
 		if r.use.nodesLeft(pi, pl) <= 0 {
@@ -154,7 +157,7 @@ func (r *run) newClaim(v view) (*claim, move, bool) {
 		c := &r.fresh[pi]
 		c.reset(pl, pi)
 		if m := &r.moves.fresh; r.tryFresh(v, c, pi, m) {
-			return r.materialize(c), *m, true
+			return c, *m, true
 		}
 	}
 	return nil, move{}, false
@@ -169,8 +172,8 @@ func (r *run) materialize(fresh *claim) *claim {
 }
 
 // hostname is c's name, its node's hostname: named when first asked (a
-// claim of a run that no hostname rule reads is never named, but by
-// render); "" for an empty claim being tried, whose hostname is new.
+// claim no hostname rule reads keeps no name; render computes it without
+// keeping it); "" for an empty claim being tried, whose hostname is new.
 func (r *run) hostname(c *claim) string {
 	if c.name == "" && c.id != unadopted {
 		c.name = r.memo.claimName(c.pl, c.pi, c.id)

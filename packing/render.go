@@ -105,8 +105,8 @@ func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) 
 		return slices.Clone(names)
 	}
 	names := r.typeNames(c, priced, chosen)
-	rc.names[string(rc.key)] = names
-	return slices.Clone(names)
+	rc.names[string(rc.key)] = names // later claims get copies
+	return names
 }
 
 // nodeClaimLabels is nodeClaimLabels, from the cache when a claim of the
@@ -121,8 +121,8 @@ func (rc *renderCache) nodeClaimLabels(c *claim, t int, off instancetypes.Offeri
 		return slices.Clone(labels)
 	}
 	labels := nodeClaimLabels(c, c.pl.types[t], off)
-	rc.labels[string(rc.key)] = labels
-	return slices.Clone(labels)
+	rc.labels[string(rc.key)] = labels // later claims get copies
+	return labels
 }
 
 func (r *run) nodeClaim(c *claim, sc settled, priced []option, rc *renderCache) NodeClaim {

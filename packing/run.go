@@ -73,6 +73,7 @@ type scratch struct {
 	key    []byte     // memo.go: signature; pricing.go: pricedBy
 	// minCand is keepsMinValues's candidate set (place.go).
 	minCand bitset.Set
+	merge   bitset.Set // merge.go: mergeScratch
 }
 
 // placeKind says where a pod of a run is.

@@ -52,7 +52,7 @@ func TestSettleOnlyComputes(t *testing.T) {
 			first := r.settle()
 			retyped := 0
 			for i, c := range r.claims {
-				assert.Equal(t, types[i], c.cheap, "claim %s retyped by settle", c.name)
+				assert.Equal(t, types[i], c.cheap, "claim %d retyped by settle", i)
 				if first.claims[i].chosen.t != c.cheap {
 					retyped++
 				}

@@ -25,6 +25,8 @@ func TestNoAllocs(t *testing.T) {
 		{"Set.Intersects", func() { sink = node.Intersects(pod) == nil }},
 		{"Set.Compatible", func() { sink = node.Compatible(pod) == nil }},
 		{"Tolerates", func() { sink = Tolerates(tolerations, taints) == nil }},
+		{"Set.Add of nothing", func() { sink = node.Add().Has(LabelArch) }},
+		{"Set.Intersect with the empty set", func() { sink = node.Intersect(Set{}).Has(LabelArch) }},
 	}
 	for _, tc := range tests {
 		tc.f()

@@ -13,7 +13,8 @@ import (
 // sorted by key. The zero Set has no requirements and is satisfied by every
 // node.
 //
-// Set is immutable: Add and Intersect return new sets. It is safe for
+// Set is immutable: Add and Intersect return new sets, or the receiver
+// when they add nothing; no method changes a set. It is safe for
 // concurrent use.
 type Set struct {
 	reqs []Requirement // sorted by key, unique keys
