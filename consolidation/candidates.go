@@ -10,6 +10,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 )
 
@@ -107,19 +108,13 @@ type podFacts struct {
 // other pods than last time: the what-if gives a node whose pods change a
 // new slice (Bind, Retire), so the same slice is the same pods.
 func (s *state) podFacts(n *packing.Node) podFacts {
-	if f, ok := s.facts[n.Name]; ok && sameSlice(f.from, n.Pods) {
+	if f, ok := s.facts[n.Name]; ok && vouch.SameSlice(f.from, n.Pods) {
 		return f
 	}
 	pods := reschedulable(n.Pods)
 	f := podFacts{from: n.Pods, pods: pods, why: blockedByPods(n, pods, s.c), cost: rescheduleCost(pods)}
 	s.facts[n.Name] = f
 	return f
-}
-
-// sameSlice reports whether a and b are the same slice: the same length
-// and, when not empty, the same first element.
-func sameSlice[T any](a, b []T) bool {
-	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
 // eligible applies the node-level rules and finds the node's pool.

@@ -1,8 +1,6 @@
 package packing
 
 import (
-	"slices"
-
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
@@ -17,32 +15,11 @@ func satisfiesMinValues(pl *pool, reqs requirements.Set, cand bitset.Set) bool {
 		if n == 0 {
 			continue
 		}
-		if ids, ok := pl.minIDs[req.Key()]; ok {
-			if !ids.enough(req, cand, n) {
-				return false
-			}
-			continue
-		}
-		if !enoughValues(pl.typeValues(req.Key()), req, cand, n) {
+		if !pl.valueIDs(req.Key()).enough(req, cand, n) {
 			return false
 		}
 	}
 	return true
-}
-
-// enoughValues reports whether the types cand lists, whose values of req's
-// key are vals, offer n distinct values req allows.
-func enoughValues(vals [][]string, req requirements.Requirement, cand bitset.Set, n int) bool {
-	var buf [16]string // on the stack for the usual minValues
-	seen := buf[:0]
-	for t := cand.Next(0); t >= 0 && len(seen) < n; t = cand.Next(t + 1) {
-		for _, val := range vals[t] {
-			if !slices.Contains(seen, val) && req.Has(val) {
-				seen = append(seen, val)
-			}
-		}
-	}
-	return len(seen) >= n
 }
 
 // valueIDs are, for one key, each type's values of it as numbers, and the
@@ -72,8 +49,8 @@ func numberValues(vals [][]string) valueIDs {
 	return v
 }
 
-// enough is enoughValues by numbers: whether the types cand lists offer n
-// distinct values req allows. Each value is asked of req once.
+// enough reports whether the types cand lists offer n distinct values req
+// allows. Each value is asked of req once.
 func (v valueIDs) enough(req requirements.Requirement, cand bitset.Set, n int) bool {
 	var stack [32]uint64
 	seen := bitset.Set(stack[:])
@@ -99,15 +76,16 @@ func (v valueIDs) enough(req requirements.Requirement, cand bitset.Set, n int) b
 
 // hasMinValues reports whether some requirement of the pool has
 // minValues.
-func (pl *pool) hasMinValues() bool { return pl.minVals != nil }
+func (pl *pool) hasMinValues() bool { return pl.minIDs != nil }
 
-// typeValues are the values each type of pl has for key: compiled with the
-// pool for the keys of its own requirements with minValues, else computed.
-func (pl *pool) typeValues(key string) [][]string {
-	if vals, ok := pl.minVals[key]; ok {
-		return vals
+// valueIDs are the numbered values each type of pl has for key: compiled
+// with the pool for the keys of its own requirements with minValues, else
+// numbered now (a pod's minValues on a key its pool does not ask about).
+func (pl *pool) valueIDs(key string) valueIDs {
+	if ids, ok := pl.minIDs[key]; ok {
+		return ids
 	}
-	return pl.keyValues(key)
+	return numberValues(pl.keyValues(key))
 }
 
 // keyValues lists, per type of pl, the values of its requirement on key.

@@ -3,6 +3,7 @@ package packing
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -64,6 +65,20 @@ func TestEnoughByNumbersAsByStrings(t *testing.T) {
 	}
 	require.Positive(t, agreed[0], "no case without enough values")
 	require.Positive(t, agreed[1], "no case with enough values")
+}
+
+// enoughValues is the count over strings the numbered one replaced: the
+// oracle of TestEnoughByNumbersAsByStrings.
+func enoughValues(vals [][]string, req requirements.Requirement, cand bitset.Set, n int) bool {
+	var seen []string
+	for t := cand.Next(0); t >= 0 && len(seen) < n; t = cand.Next(t + 1) {
+		for _, val := range vals[t] {
+			if !slices.Contains(seen, val) && req.Has(val) {
+				seen = append(seen, val)
+			}
+		}
+	}
+	return len(seen) >= n
 }
 
 func boolIndex(b bool) int {

@@ -77,11 +77,10 @@ func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) no
 // their requests, subtracted one pod at a time; ports are their host
 // ports (clipped, so that a run's append copies); anti indexes the pods
 // with a required anti-affinity term. It was computed from the pods
-// slice starting at first, of n pods, and the allocatable alloc. It is
+// slice pods and the allocatable alloc. It is
 // read-only once made: the memo shares it.
 type podsRoom struct {
-	first       *Pod
-	n           int
+	pods        []Pod
 	alloc, free resources.List
 	ports       []HostPort
 	anti        []int
@@ -94,7 +93,7 @@ type roomKey struct{ node string }
 
 // of reports whether r was computed from n's pods and allocatable.
 func (r *podsRoom) of(n *Node) bool {
-	return r.n == len(n.Pods) && r.first == &n.Pods[0] && r.alloc.Equal(n.Allocatable)
+	return vouch.SameSlice(r.pods, n.Pods) && r.alloc.Equal(n.Allocatable)
 }
 
 // podRooms returns the podsRoom of each node, on up to GOMAXPROCS
@@ -125,10 +124,7 @@ func podRooms(nodes []Node, v vouch.Nodes) []*podsRoom {
 }
 
 func roomOf(n *Node) *podsRoom {
-	r := &podsRoom{n: len(n.Pods), alloc: n.Allocatable, free: n.Allocatable}
-	if len(n.Pods) > 0 {
-		r.first = &n.Pods[0]
-	}
+	r := &podsRoom{pods: n.Pods, alloc: n.Allocatable, free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
 		r.free = r.free.Sub(podRequests(p.Requests))

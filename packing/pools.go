@@ -30,17 +30,16 @@ type pool struct {
 	maxAlloc resources.List
 	pins     map[pin]bitset.Set      // types admitting key=value, for topology keys
 	pinList  map[string][]bitset.Set // the same by key, aligned with static.domains
-	// minVals are, for each key of reqs with minValues, each type's
-	// values of it (see typeValues); nil when no requirement has
+	// minIDs are, for each key of reqs with minValues, each type's values
+	// of it, numbered (see valueIDs); nil when no requirement has
 	// minValues.
-	minVals   map[string][][]string
-	minIDs    map[string]valueIDs // minVals numbered (see valueIDs)
-	typeKeys  map[string]bool     // label keys some type of the pool defines
-	reserved  bool                // some type has a reserved offering
-	limits    []resources.Amount  // resource limits, by name; "nodes" aside
-	capLim    [][]int64           // per type: its capacity in each limited resource
-	maxCapLim []int64             // the largest capLim of any type, per limit
-	bySize    [dims][]int32       // type indices by allocatable in each core dimension
+	minIDs    map[string]valueIDs
+	typeKeys  map[string]bool    // label keys some type of the pool defines
+	reserved  bool               // some type has a reserved offering
+	limits    []resources.Amount // resource limits, by name; "nodes" aside
+	capLim    [][]int64          // per type: its capacity in each limited resource
+	maxCapLim []int64            // the largest capLim of any type, per limit
+	bySize    [dims][]int32      // type indices by allocatable in each core dimension
 	// sizes are, per core dimension, the allocatables in bySize order, and
 	// below, per dimension, the types of bySize[d][:step*j] for each j
 	// (below[d][0] empty): trim's binary search and bulk removal. step is a
@@ -118,11 +117,10 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	pl.compileLimits()
 	for r := range pl.reqs.All() {
 		if r.MinValues() > 0 {
-			if pl.minVals == nil {
-				pl.minVals, pl.minIDs = map[string][][]string{}, map[string]valueIDs{}
+			if pl.minIDs == nil {
+				pl.minIDs = map[string]valueIDs{}
 			}
-			pl.minVals[r.Key()] = pl.keyValues(r.Key())
-			pl.minIDs[r.Key()] = numberValues(pl.minVals[r.Key()])
+			pl.minIDs[r.Key()] = numberValues(pl.keyValues(r.Key()))
 		}
 	}
 	return pl

@@ -125,8 +125,7 @@ func (s *static) greedyAtOnce() (costed, plain pass) {
 type greedyTasks struct {
 	s     *static
 	specs [4]passSpec
-	out   [4]pass
-	ran   [4]bool
+	out   [4]pass        // a skipped task's has no run
 	free  [4]atomic.Bool // the pass placed every pod at no charge
 	done  [4]chan struct{}
 }
@@ -151,8 +150,8 @@ func (g *greedyTasks) run(i int) {
 			return
 		}
 	}
-	g.out[i], g.ran[i] = g.s.runPass(g.specs[i], newMemo(), &scratch{}), true
-	if g.out[i].st.unschedulable == 0 && g.s.charged(g.out[i].st) == 0 {
+	g.out[i] = g.s.runPass(g.specs[i], newMemo(), &scratch{})
+	if g.s.free(g.out[i].st) {
 		g.free[i].Store(true)
 		if !cost {
 			g.s.plainFree.Store(true)
@@ -181,7 +180,7 @@ func (g *greedyTasks) ended(i int) bool {
 
 // keep is the strategy's better pass, p its primary task: search's choice.
 func (g *greedyTasks) keep(p int, cost bool) pass {
-	if g.s.settled(g.out[p], cost) || !g.ran[p+2] {
+	if g.s.settled(g.out[p], cost) || g.out[p+2].r == nil {
 		return g.out[p]
 	}
 	return g.s.keep(g.out[p], g.out[p+2])
@@ -194,7 +193,7 @@ func (g *greedyTasks) keep(p int, cost bool) pass {
 // search has found such a pass, which wins Best's choice whatever CostAware
 // finds. Plain's search records its own for CostAware's to read.
 func (s *static) settled(best pass, cost bool) bool {
-	if best.st.unschedulable == 0 && s.charged(best.st) == 0 {
+	if s.free(best.st) {
 		if !cost {
 			s.plainFree.Store(true)
 		}
@@ -202,6 +201,9 @@ func (s *static) settled(best pass, cost bool) bool {
 	}
 	return cost && s.plainFree.Load()
 }
+
+// free reports whether st places every pod at no charge.
+func (s *static) free(st settlement) bool { return st.unschedulable == 0 && s.charged(st) == 0 }
 
 // sequences are a rule's greedy pod order and its other one: Karpenter's
 // FFD for Plain, the shares order for CostAware.

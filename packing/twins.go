@@ -18,7 +18,8 @@ import (
 // claims (limits, reserved units). The plan is the same as without the
 // answers kept (TestTwinsSamePlans).
 
-// twinRun is the run of twins being placed (place.go: place sets it).
+// twinRun is the run of twins being placed (twinBegin, which place calls,
+// sets it; twinEnd ends it).
 // epoch numbers the runs of a pass, so that an answer kept for an earlier
 // run is stale; 0 is no run. fresh keeps, per pool, the answer of the
 // pool's empty claim (newClaim tries one per pool).

@@ -20,6 +20,14 @@ package vouch
 
 import "sync"
 
+// SameSlice reports whether a and b are the same slice: the same length
+// and, when not empty, the same first element. By the package's contract,
+// the same pods slice of a vouched node holds the same pods, so what a
+// solve derived from it holds too.
+func SameSlice[T any](a, b []T) bool {
+	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
+}
+
 // Nodes is a set of vouched-for node names, with a memo for what the
 // solves derive from them. The zero Nodes is empty and has no memo. It is
 // safe for concurrent use.
