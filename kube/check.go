@@ -65,16 +65,16 @@ var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
 	return c.plans
 })
 
-// checker walks a document's JSON alongside the Go type it will be decoded
+// checker walks a document's JSON alongside the Go type it is decoded
 // into and reports, with its field path, the first value encoding/json
-// would reject, and every quantity that is not one nodeplan reads. Run
-// before json.Unmarshal, it makes that decode's errors impossible (so
-// every decode error names its field) and keeps unbounded quantities away
-// from apimachinery.
+// would reject, and every quantity that is not one nodeplan reads: so
+// every decode error names its field, and unbounded quantities are kept
+// away from apimachinery. Its decode stores the values as it walks them,
+// as json.Unmarshal would (decode.go); its check only walks.
 //
 // It also reads field names as the API server does, which encoding/json
 // does not: case-sensitive (a name that matches a field only under case
-// folding is an error, so json.Unmarshal never folds one), each once (a
+// folding is an error, where json.Unmarshal would fold it), each once (a
 // duplicate field or map key is an error, so none is silently replaced),
 // and an unknown field is an error inside a member of [strictMembers],
 // where nodeplan reads every field, else is recorded (Kubernetes' types,
@@ -84,9 +84,9 @@ var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
 // The walk (walk.go) is one pass over the bytes, guided by a plan of each
 // Go type built once by reflection: those of [decoded] in sharedPlans,
 // from which [newChecker] starts, and those of other types in the
-// checker. On valid input it allocates only for the quantities and times
-// it parses and the values of other types that decode themselves, and it
-// builds a field path only when it reports an error. The zero checker is
+// checker. On valid input a check allocates only for the quantities and
+// times it parses and the values of other types that decode themselves,
+// and a walk builds a field path only when it reports an error. The zero checker is
 // ready to use; it is not safe for concurrent use.
 type checker struct {
 	base  map[reflect.Type]*plan // plans built before, only read
@@ -105,12 +105,7 @@ func newChecker() checker { return checker{base: sharedPlans()} }
 // *fieldError. The unknown fields of Kubernetes' types it skipped are in
 // c.unknown until the next check.
 func (c *checker) check(data []byte, t reflect.Type) error {
-	c.unknown.reset()
-	w := c.walker(data)
-	w.unknown = &c.unknown
-	err := w.value(c.plan(t))
-	c.keep(&w)
-	return err
+	return c.walk(data, t, reflect.Value{})
 }
 
 // walker starts a walk of data on the checker's buffers.
@@ -157,7 +152,7 @@ func (c *checker) listItems(data []byte) ([][]byte, error) {
 	var items [][]byte
 	err := w.structOf(c.plan(reflect.TypeFor[itemsOf]()), func(m *member) error {
 		if w.space() != '[' {
-			return w.value(m.plan) // null, or the mismatch
+			return w.value(m.plan, reflect.Value{}) // null, or the mismatch
 		}
 		w.i++
 		if w.space() == ']' {
@@ -259,8 +254,9 @@ type plan struct {
 // member is a struct field as encoding/json decodes it.
 type member struct {
 	name  string
-	idx   int  // in plan.order
-	ascii bool // name is ASCII
+	idx   int   // in plan.order
+	index []int // of the field, as reflect.Value.FieldByIndex takes it
+	ascii bool  // name is ASCII
 	plan  *plan
 	// quantity marks a string field that holds a quantity (quantityStrings).
 	quantity bool
@@ -336,14 +332,15 @@ func (c *checker) buildStruct(p *plan) {
 	p.shape, p.own = structShape, p.t.PkgPath() == ownPackage
 	fields := map[string]reflect.StructField{}
 	var names []string
-	collect(p.t, 0, fields, &names, map[string]int{}, map[reflect.Type]bool{})
+	collect(p.t, nil, fields, &names, map[string]int{}, map[reflect.Type]bool{})
 	p.fields = make(map[string]*member, len(names))
 	q, holds := quantityStrings[p.t]
 	for _, name := range names {
 		if _, done := p.fields[name]; done {
 			continue
 		}
-		m := &member{name: name, idx: len(p.order), ascii: isASCII(name), plan: c.plan(fields[name].Type),
+		f := fields[name]
+		m := &member{name: name, idx: len(p.order), index: f.Index, ascii: isASCII(name), plan: c.plan(f.Type),
 			quantity: holds && strings.EqualFold(q, name), strict: slices.Contains(strictMembers[p.t], name)}
 		p.fields[name] = m
 		p.order = append(p.order, m)
@@ -423,16 +420,20 @@ func isASCII(s string) bool {
 	return true
 }
 
-// collect adds the JSON fields of struct t at embedding depth d to out,
-// and their names to names in struct order, with embedded structs'
-// fields promoted (the shallowest wins), as encoding/json does.
-func collect(t reflect.Type, d int, out map[string]reflect.StructField, names *[]string, depth map[string]int, seen map[reflect.Type]bool) {
+// collect adds the JSON fields of struct t, embedded at the index path
+// at (nil for the outer struct), to out, and their names to names in
+// struct order, with embedded structs' fields promoted (the shallowest
+// wins), as encoding/json does. A field's Index is its path from the
+// outer struct.
+func collect(t reflect.Type, at []int, out map[string]reflect.StructField, names *[]string, depth map[string]int, seen map[reflect.Type]bool) {
 	if seen[t] {
 		return
 	}
 	seen[t] = true
+	d := len(at)
 	for i := range t.NumField() {
 		f := t.Field(i)
+		f.Index = append(slices.Clip(at), i)
 		tag := f.Tag.Get("json")
 		if tag == "-" {
 			continue
@@ -443,7 +444,7 @@ func collect(t reflect.Type, d int, out map[string]reflect.StructField, names *[
 			ft = ft.Elem()
 		}
 		if f.Anonymous && name == "" && ft.Kind() == reflect.Struct {
-			collect(ft, d+1, out, names, depth, seen)
+			collect(ft, f.Index, out, names, depth, seen)
 			continue
 		}
 		if !f.IsExported() {

@@ -98,16 +98,19 @@ func TestCheck(t *testing.T) {
 }
 
 // TestPlainTime: the fast path for metav1.Time agrees with its
-// UnmarshalJSON.
+// UnmarshalJSON, in what it accepts and what it reads.
 func TestPlainTime(t *testing.T) {
 	for _, raw := range []string{`null`, `"2025-06-01T12:00:00Z"`, `"2025-06-01T12:00:00+02:00"`, `"2025-06-01"`, `""`,
-		`"yesterday"`, `"2025-06-01T12:00:00\u005a"`, `3`, `"2025-06-01T25:00:00Z"`} {
+		`"yesterday"`, `"2025-06-01T12:00:00\u005a"`, `3`, `"2025-06-01T25:00:00Z"`, `"2025-06-01T12:00:00.123456789-07:30"`} {
 		var tm metav1.Time
-		if plainTime([]byte(raw)) {
-			assert.NoError(t, tm.UnmarshalJSON([]byte(raw)), raw)
+		err := tm.UnmarshalJSON([]byte(raw))
+		got, ok := plainTime([]byte(raw))
+		if ok {
+			assert.NoError(t, err, raw)
+			assert.Equal(t, tm, got, raw)
 		}
-		if tm.UnmarshalJSON([]byte(raw)) != nil {
-			assert.False(t, plainTime([]byte(raw)), raw)
+		if err != nil {
+			assert.False(t, ok, raw)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -396,50 +395,33 @@ func isList(kind string) bool {
 	return strings.HasSuffix(kind, "List")
 }
 
-// decode unmarshals the object into v, a pointer. The JSON is checked
-// against v's type first ([checker]), so that a value that cannot be
-// decoded, a quantity that is not one, a field name that is not one (in
-// the case it is written) and a duplicate field are *ObjectErrors naming
-// the field; the unknown fields of Kubernetes' types are recorded for one
-// warning. So json.Unmarshal, which folds case and keeps the last
-// duplicate, decodes as the API server's case-sensitive decoder would.
+// decode reads the object into v, a pointer to a zero value, as
+// json.Unmarshal would, in one walk that checks it against v's type
+// ([checker]): a value that cannot be decoded, a quantity that is not
+// one, a field name that is not one (in the case it is written) and a
+// duplicate field are *ObjectErrors naming the field; the unknown fields
+// of Kubernetes' types are recorded for one warning. So it decodes as the
+// API server's case-sensitive decoder would, where json.Unmarshal folds
+// case and keeps the last duplicate.
 func (b *builder) decode(o *object, v any) error {
 	if pre := o.pre; pre != nil && pre.took(v) {
 		o.pre = nil // taken: its copy of the value is not kept
-		if pre.checked {
+		if pre.err == nil {
 			b.unknown.add(o, &pre.unknown)
 		}
 		return pre.err
 	}
-	checked, err := decodeWith(&b.check, o, v)
-	if checked {
+	err := decodeWith(&b.check, o, v)
+	if err == nil {
 		b.unknown.add(o, &b.check.unknown)
 	}
 	return err
 }
 
-// decodeWith checks o's JSON with c as a value of v's type and, when the
-// check passes (checked), decodes it into v; c.unknown then holds the
-// unknown fields the check skipped.
-func decodeWith(c *checker, o *object, v any) (checked bool, err error) {
-	if err := c.check(o.raw, reflect.TypeOf(v).Elem()); err != nil {
-		return false, wrapObject(o.errorf("", nil), err)
-	}
-	return true, unmarshal(o, v)
-}
-
-// unmarshal decodes o's checked JSON into v.
-func unmarshal(o *object, v any) error {
-	err := json.Unmarshal(o.raw, v)
-	if err == nil {
-		return nil
-	}
-	oe := o.errorf("", err)
-	var te *json.UnmarshalTypeError
-	if errors.As(err, &te) {
-		oe.Field, oe.Err = te.Field, fmt.Errorf("cannot read %s as %s", te.Value, te.Type)
-	}
-	return oe
+// decodeWith decodes o's JSON into v with c ([checker.decode]); c.unknown
+// then holds the unknown fields the walk skipped.
+func decodeWith(c *checker, o *object, v any) error {
+	return wrapObject(o.errorf("", nil), c.decode(o.raw, v))
 }
 
 // checkMeta checks what Kubernetes requires of an object's name and

@@ -12,7 +12,6 @@ import (
 // goroutine (predecode): what builder.decode would have found.
 type predecoded struct {
 	v       corev1.Pod
-	checked bool
 	unknown unknownLog
 	err     error
 }
@@ -61,8 +60,8 @@ func predecode(objs []object) {
 
 func decodeAhead(c *checker, o *object) *predecoded {
 	p := &predecoded{}
-	p.checked, p.err = decodeWith(c, o, &p.v)
-	if p.checked {
+	p.err = decodeWith(c, o, &p.v)
+	if p.err == nil {
 		p.unknown = unknownLog{n: c.unknown.n, paths: slices.Clone(c.unknown.paths)}
 	}
 	return p

@@ -110,55 +110,67 @@ func (w *walker) space() byte {
 	return 0
 }
 
-// value walks the next JSON value as one of plan p.
-func (w *walker) value(p *plan) error {
+// value walks the next JSON value as one of plan p and, when dst is
+// valid, stores it in dst (a value of p's type or a pointer to one,
+// zero when the walk starts) as json.Unmarshal would (decode.go).
+func (w *walker) value(p *plan, dst reflect.Value) error {
 	if p.shape == quantityShape || p.shape == customShape {
 		raw, err := w.raw()
 		if err != nil {
 			return err
 		}
-		return w.custom(p, raw)
+		return w.custom(p, raw, dst)
 	}
 	c := w.space()
 	switch c {
 	case 0:
 		return w.malformed()
-	case 'n': // null leaves every Go value as it is
+	case 'n': // null leaves every Go value as it is: here, zero
 		return w.literal("null")
 	}
 	switch p.shape {
 	case anyShape:
-		return w.skip()
+		return w.anyValue(dst)
 	case structShape, mapShape:
 		if c != '{' {
 			return w.mismatch(p)
 		}
-		return w.object(p)
+		return w.object(p, dst)
 	case arrayShape:
 		if c != '[' {
 			return w.mismatch(p)
 		}
-		return w.array(p)
+		return w.array(p, dst)
 	case bytesShape:
-		return w.bytes()
+		return w.bytes(dst)
 	}
-	return w.scalar(p, c)
+	return w.scalar(p, c, dst)
 }
 
-// scalar checks a string, bool or number, starting with c, against p.
-func (w *walker) scalar(p *plan, c byte) error {
+// scalar walks a string, bool or number, starting with c, as one of p
+// and stores it in dst when that is valid.
+func (w *walker) scalar(p *plan, c byte, dst reflect.Value) error {
 	switch {
 	case c == '"' && p.shape == stringShape:
-		_, _, err := w.str()
+		b, plain, err := w.str()
+		if err == nil && dst.IsValid() {
+			pointee(dst).SetString(keyText(b, plain))
+		}
 		return err
-	case c == 't' && p.shape == boolShape:
-		return w.literal("true")
-	case c == 'f' && p.shape == boolShape:
-		return w.literal("false")
+	case c == 't' && p.shape == boolShape, c == 'f' && p.shape == boolShape:
+		lit := c == 't'
+		err := w.literal(strconv.FormatBool(lit))
+		if err == nil && dst.IsValid() {
+			pointee(dst).SetBool(lit)
+		}
+		return err
 	case c == '-' || c >= '0' && c <= '9':
 		start := w.i
 		w.number()
-		if numberFits(p.shape, p.bits, w.data[start:w.i]) {
+		if n, ok := readNumber(p.shape, p.bits, w.data[start:w.i]); ok {
+			if dst.IsValid() {
+				n.store(pointee(dst))
+			}
 			return nil
 		}
 		w.i = start
@@ -195,26 +207,49 @@ func (w *walker) describe() string {
 	return "null"
 }
 
-// numberFits reports whether the number text b decodes into a number of
-// the shape and bits, as encoding/json decides.
-func numberFits(s shape, bits int, b []byte) bool {
+// number is a JSON number read as one of a shape: the field of the shape
+// holds it.
+type number struct {
+	shape shape
+	i     int64
+	u     uint64
+	f     float64
+}
+
+// readNumber reads the number text b as a number of the shape and bits,
+// and reports whether it is one, as encoding/json decides.
+func readNumber(s shape, bits int, b []byte) (n number, ok bool) {
+	n.shape = s
 	if s == intShape || s == uintShape {
 		if v, ok := smallInt(b); ok {
-			return intFits(s, bits, v)
+			n.i, n.u = v, uint64(v)
+			return n, intFits(s, bits, v)
 		}
 	}
 	var err error
 	switch s {
 	case intShape:
-		_, err = strconv.ParseInt(string(b), 10, bits)
+		n.i, err = strconv.ParseInt(string(b), 10, bits)
 	case uintShape:
-		_, err = strconv.ParseUint(string(b), 10, bits)
+		n.u, err = strconv.ParseUint(string(b), 10, bits)
 	case floatShape:
-		_, err = strconv.ParseFloat(string(b), bits)
+		n.f, err = strconv.ParseFloat(string(b), bits)
 	default:
-		return false
+		return n, false
 	}
-	return err == nil
+	return n, err == nil
+}
+
+// store sets v, a number of n's shape, to n.
+func (n number) store(v reflect.Value) {
+	switch n.shape {
+	case intShape:
+		v.SetInt(n.i)
+	case uintShape:
+		v.SetUint(n.u)
+	default:
+		v.SetFloat(n.f)
+	}
 }
 
 // smallInt reads b when it is an optional minus and 1 to 18 digits, which
@@ -249,7 +284,7 @@ func intFits(s shape, bits int, v int64) bool {
 	return bits == 64 || v >= -1<<(bits-1) && v < 1<<(bits-1)
 }
 
-func (w *walker) bytes() error {
+func (w *walker) bytes(dst reflect.Value) error {
 	if w.space() != '"' {
 		return w.fail("cannot read %s as base64 bytes", w.describe())
 	}
@@ -258,8 +293,12 @@ func (w *walker) bytes() error {
 		return err
 	}
 	s := keyText(b, plain)
-	if _, err := base64.StdEncoding.DecodeString(s); err != nil {
+	decoded, err := base64.StdEncoding.DecodeString(s)
+	if err != nil {
 		return w.fail("%q is not base64", abbreviate(s))
+	}
+	if dst.IsValid() {
+		pointee(dst).SetBytes(decoded)
 	}
 	return nil
 }
@@ -272,15 +311,22 @@ func abbreviate(s string) string {
 	return s[:maxQuantityLen] + "…"
 }
 
-func (w *walker) array(p *plan) error {
+// array walks a JSON array as a slice or array of p, stored in dst when
+// that is valid.
+func (w *walker) array(p *plan, dst reflect.Value) error {
+	var list reflect.Value
+	if dst.IsValid() {
+		list = pointee(dst)
+	}
 	w.i++ // [
 	if w.space() == ']' {
 		w.i++
+		emptySlice(list)
 		return nil
 	}
 	for i := 0; ; i++ {
 		w.push(segment{index: i})
-		if err := w.value(p.elem); err != nil {
+		if err := w.value(p.elem, element(list, i)); err != nil {
 			return err
 		}
 		w.pop()
@@ -304,23 +350,39 @@ func (w *walker) next(end byte) (done bool, err error) {
 	return true, w.malformed()
 }
 
-// object walks a JSON object as a struct or a map of p.
-func (w *walker) object(p *plan) error {
+// object walks a JSON object as a struct or a map of p, stored in dst
+// when that is valid.
+func (w *walker) object(p *plan, dst reflect.Value) error {
 	if p.shape == mapShape {
-		return w.mapOf(p)
+		return w.mapOf(p, dst)
 	}
-	return w.fields(p, w.member)
+	if !dst.IsValid() {
+		return w.fields(p, w.member)
+	}
+	s := pointee(dst)
+	return w.fields(p, func(m *member) error {
+		f, err := fieldOf(s, m.index)
+		if err != nil {
+			return w.fail("%v", err)
+		}
+		return w.memberInto(m, f)
+	})
 }
 
-// mapOf walks a JSON object as a map of p; a key twice is an error.
-func (w *walker) mapOf(p *plan) error {
+// mapOf walks a JSON object as a map of p, stored in dst when that is
+// valid; a key twice is an error.
+func (w *walker) mapOf(p *plan, dst reflect.Value) error {
 	base := len(w.keys)
 	var many map[string]bool
+	var entries mapEntries
+	if dst.IsValid() {
+		entries = newMapEntries(pointee(dst))
+	}
 	err := w.entries(func(k []byte, plain bool) error {
 		if err := w.distinct(base, &many, k, plain); err != nil {
 			return err
 		}
-		return w.mapMember(p, k, plain)
+		return w.mapMember(p, k, plain, &entries)
 	})
 	w.keys = w.keys[:base]
 	return err
@@ -452,39 +514,52 @@ func (w *walker) unknownField(p *plan, k []byte, plain bool) error {
 
 // member walks the value of a struct member.
 func (w *walker) member(m *member) error {
-	if m.quantity {
-		return w.quantityString()
-	}
-	return w.value(m.plan)
+	return w.memberInto(m, reflect.Value{})
 }
 
-func (w *walker) mapMember(p *plan, k []byte, plain bool) error {
+// memberInto walks the value of a struct member and stores it in dst, the
+// field, when that is valid.
+func (w *walker) memberInto(m *member, dst reflect.Value) error {
+	if m.quantity {
+		return w.quantityString(dst)
+	}
+	return w.value(m.plan, dst)
+}
+
+// mapMember walks the member k of a map of p and adds it to entries when
+// they are being stored.
+func (w *walker) mapMember(p *plan, k []byte, plain bool, entries *mapEntries) error {
 	w.push(segment{key: k, plain: plain})
-	if err := w.mapKey(p.key, k, plain); err != nil {
+	key, err := w.mapKey(p.key, k, plain)
+	if err != nil {
 		return err
 	}
-	var err error
+	elem := entries.elem()
 	if p.list {
-		err = w.listQuantity(k, plain)
+		err = w.listQuantity(k, plain, elem)
 	} else {
-		err = w.value(p.elem)
+		err = w.value(p.elem, elem)
 	}
 	if err == nil {
+		entries.add(k, plain, key)
 		w.pop()
 	}
 	return err
 }
 
-// mapKey checks that a key decodes as one of type t, as encoding/json does.
-func (w *walker) mapKey(t reflect.Type, k []byte, plain bool) error {
+// mapKey checks that a key decodes as one of type t, as encoding/json
+// does, and returns it read as a number when t is one.
+func (w *walker) mapKey(t reflect.Type, k []byte, plain bool) (number, error) {
 	if t.Kind() == reflect.String {
-		return nil
+		return number{}, nil
 	}
 	s := keyText(k, plain)
-	if isNumber(t.Kind()) && numberFits(numberShape(t.Kind()), t.Bits(), []byte(s)) {
-		return nil
+	if isNumber(t.Kind()) {
+		if n, ok := readNumber(numberShape(t.Kind()), t.Bits(), []byte(s)); ok {
+			return n, nil
+		}
 	}
-	return w.fail("cannot read key %q as %s", s, t)
+	return number{}, w.fail("cannot read key %q as %s", s, t)
 }
 
 // str reads a string and returns its contents as written, and whether

@@ -12,40 +12,67 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/resources"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// custom checks a value whose type decodes itself: a quantity by
-// nodeplan's rules, anything else by its own UnmarshalJSON.
-func (w *walker) custom(p *plan, raw []byte) error {
+// custom walks a value whose type decodes itself, raw, and stores it in
+// dst when that is valid: a quantity is checked by nodeplan's rules, then
+// decoded by its UnmarshalJSON; anything else is checked and decoded by
+// its own UnmarshalJSON.
+func (w *walker) custom(p *plan, raw []byte, dst reflect.Value) error {
 	if p.shape == quantityShape {
-		_, _, err := w.quantity(raw, false)
-		return err
+		if _, _, err := w.quantity(raw, false); err != nil || !dst.IsValid() {
+			return err
+		}
 	}
-	if p.t == timeType && plainTime(raw) {
+	if p.t == timeType {
+		if t, ok := plainTime(raw); ok {
+			if dst.IsValid() && string(raw) != "null" {
+				pointee(dst).Set(reflect.ValueOf(t))
+			}
+			return nil
+		}
+	}
+	return w.unmarshalJSON(p.t, raw, dst)
+}
+
+// unmarshalJSON reads raw with the UnmarshalJSON of t, into dst when that
+// is valid (as json.Unmarshal does, null leaves a pointer nil), else into
+// a new value, to check it.
+func (w *walker) unmarshalJSON(t reflect.Type, raw []byte, dst reflect.Value) error {
+	target := reflect.Value{}
+	switch {
+	case !dst.IsValid():
+		target = reflect.New(t)
+	case string(raw) == "null" && dst.Kind() == reflect.Pointer:
 		return nil
+	default:
+		target = pointee(dst).Addr()
 	}
-	if err := reflect.New(p.t).Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
-		return w.fail("cannot read %s as %s: %v", abbreviate(string(raw)), p.t, err)
+	if err := target.Interface().(json.Unmarshaler).UnmarshalJSON(raw); err != nil {
+		return w.fail("cannot read %s as %s: %v", abbreviate(string(raw)), t, err)
 	}
 	return nil
 }
 
-// plainTime reports whether raw is a metav1.Time that its UnmarshalJSON
-// accepts, for the common case of null or an RFC 3339 string without
-// escapes, which it reads the same way: with time.Parse.
-func plainTime(raw []byte) bool {
+// plainTime reads raw as metav1.Time's UnmarshalJSON does, and reports
+// whether it accepts it, for the common case of null (the zero time) or
+// an RFC 3339 string without escapes, which it reads the same way: with
+// time.Parse, in the local time zone.
+func plainTime(raw []byte) (metav1.Time, bool) {
 	if string(raw) == "null" {
-		return true
+		return metav1.Time{}, true
 	}
 	if len(raw) < 2 || raw[0] != '"' || !plainText(raw[1:len(raw)-1]) {
-		return false
+		return metav1.Time{}, false
 	}
-	_, err := time.Parse(time.RFC3339, string(raw[1:len(raw)-1]))
-	return err == nil
+	t, err := time.Parse(time.RFC3339, string(raw[1:len(raw)-1]))
+	return metav1.Time{Time: t.Local()}, err == nil
 }
 
-// quantityString checks a string field that holds a quantity.
-func (w *walker) quantityString() error {
+// quantityString walks a string field that holds a quantity, and stores
+// the string in dst when that is valid.
+func (w *walker) quantityString(dst reflect.Value) error {
 	raw, err := w.raw()
 	if err != nil {
 		return err
@@ -53,8 +80,12 @@ func (w *walker) quantityString() error {
 	if raw[0] != '"' && !bytes.Equal(raw, []byte("null")) {
 		return w.fail("cannot read %s as string", abbreviate(string(raw)))
 	}
-	_, _, err = w.quantity(raw, true)
-	return err
+	if _, _, err = w.quantity(raw, true); err != nil || !dst.IsValid() || raw[0] != '"' {
+		return err
+	}
+	b := raw[1 : len(raw)-1]
+	pointee(dst).SetString(keyText(b, plainText(b)))
+	return nil
 }
 
 // listQuantity checks the quantity of a resource in a resource list by
@@ -62,18 +93,23 @@ func (w *walker) quantityString() error {
 // whole), echoing it as written. Parse is called only for the quantities
 // its rules might reject: negative ones, cpu beyond the millicore range,
 // and those of pods, extended or unnamed resources.
-func (w *walker) listQuantity(k []byte, plain bool) error {
+func (w *walker) listQuantity(k []byte, plain bool, dst reflect.Value) error {
 	raw, err := w.raw()
 	if err != nil {
 		return err
 	}
 	s, q, err := w.quantity(raw, false)
-	if err != nil || s == "" || plain && surelyParses(k, q) {
+	if err != nil {
 		return err
 	}
-	name := resources.Name(keyText(k, plain))
-	if _, err := resources.Parse(map[resources.Name]string{name: s}); err != nil {
-		return w.fail("%q %s", s, reason(err))
+	if s != "" && !(plain && surelyParses(k, q)) {
+		name := resources.Name(keyText(k, plain))
+		if _, err := resources.Parse(map[resources.Name]string{name: s}); err != nil {
+			return w.fail("%q %s", s, reason(err))
+		}
+	}
+	if dst.IsValid() {
+		return w.unmarshalJSON(quantityType, raw, dst)
 	}
 	return nil
 }
