@@ -95,7 +95,8 @@ type checker struct {
 	path    []segment
 	seen    []uint64
 	keys    []keyRef
-	unknown unknownLog // of the last check
+	unknown unknownLog        // of the last check
+	strs    map[string]string // the strings walks stored (stored)
 }
 
 // newChecker returns a checker that starts from sharedPlans.

@@ -4,6 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"reflect"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/resource"
 )
 
 // Decoding. A walk with a destination (checker.decode) stores each value
@@ -36,6 +39,12 @@ func (c *checker) walk(data []byte, t reflect.Type, dst reflect.Value) error {
 	c.unknown.reset()
 	w := c.walker(data)
 	w.unknown = &c.unknown
+	if dst.IsValid() {
+		if c.strs == nil {
+			c.strs = map[string]string{}
+		}
+		w.strs = c.strs
+	}
 	err := w.value(c.plan(t), dst)
 	c.keep(&w)
 	return err
@@ -103,27 +112,39 @@ func fieldOf(s reflect.Value, index []int) (reflect.Value, error) {
 
 // mapEntries stores the members of a JSON object in a map: the zero value
 // stores nothing. val is where each value is decoded, set to zero before
-// each; strings holds a map[string]string, the common case, directly.
+// each, and key holds each key; strings and resources hold the common
+// map types directly, and quantity points to val for resources.
 type mapEntries struct {
-	m       reflect.Value
-	val     reflect.Value
-	strings map[string]string
+	m, val, key reflect.Value
+	strings     map[string]string
+	resources   corev1.ResourceList
+	quantity    *resource.Quantity
 }
+
+var (
+	stringsType   = reflect.TypeFor[map[string]string]()
+	resourcesType = reflect.TypeFor[corev1.ResourceList]()
+)
 
 // newMapEntries starts storing into m, a map, allocating it when nil.
 func newMapEntries(m reflect.Value) mapEntries {
 	if m.IsNil() {
 		m.Set(reflect.MakeMap(m.Type()))
 	}
-	if m.Type() == stringsType {
-		return mapEntries{m: m, val: reflect.New(m.Type().Elem()).Elem(), strings: m.Interface().(map[string]string)}
+	e := mapEntries{m: m, val: reflect.New(m.Type().Elem()).Elem()}
+	switch m.Type() {
+	case stringsType:
+		e.strings = m.Interface().(map[string]string)
+	case resourcesType:
+		e.resources, e.quantity = m.Interface().(corev1.ResourceList), e.val.Addr().Interface().(*resource.Quantity)
+	default:
+		e.key = reflect.New(m.Type().Key()).Elem()
 	}
-	return mapEntries{m: m, val: reflect.New(m.Type().Elem()).Elem()}
+	return e
 }
 
-var stringsType = reflect.TypeFor[map[string]string]()
-
-// elem returns the value the next member is decoded into, zero.
+// elem returns the value the next member is decoded into, zero; it is
+// not valid when nothing is stored.
 func (e *mapEntries) elem() reflect.Value {
 	if e.val.IsValid() {
 		e.val.SetZero()
@@ -131,22 +152,46 @@ func (e *mapEntries) elem() reflect.Value {
 	return e.val
 }
 
-// add stores the member decoded into elem under the key k (as written,
-// plain or not), read as a number n when the key type is one.
-func (e *mapEntries) add(k []byte, plain bool, n number) {
+// add stores the member decoded into val under the key text k, read as
+// the number n when the key type is a number.
+func (e *mapEntries) add(k string, n number) {
 	switch {
-	case !e.m.IsValid():
 	case e.strings != nil:
-		e.strings[keyText(k, plain)] = e.val.String()
+		e.strings[k] = e.val.String()
+	case e.resources != nil:
+		e.resources[corev1.ResourceName(k)] = *e.quantity
 	default:
-		key := reflect.New(e.m.Type().Key()).Elem()
-		if key.Kind() == reflect.String {
-			key.SetString(keyText(k, plain))
+		if e.key.Kind() == reflect.String {
+			e.key.SetString(k)
 		} else {
-			n.store(key)
+			n.store(e.key)
 		}
-		e.m.SetMapIndex(key, e.val)
+		e.m.SetMapIndex(e.key, e.val)
 	}
+}
+
+// Strings a walk stores are shared when they repeat (label keys and
+// values, namespaces, images): a checker keeps the first maxInterned of
+// at most maxInternedLen bytes it stores.
+const (
+	maxInterned    = 4096
+	maxInternedLen = 64
+)
+
+// stored returns the text of a string value or map key being stored, b
+// as written (plain or not): the checker's copy when it keeps one.
+func (w *walker) stored(b []byte, plain bool) string {
+	if !plain || len(b) > maxInternedLen || w.strs == nil {
+		return keyText(b, plain)
+	}
+	if s, ok := w.strs[string(b)]; ok {
+		return s
+	}
+	s := string(b)
+	if len(w.strs) < maxInterned {
+		w.strs[s] = s
+	}
+	return s
 }
 
 // anyValue walks a value of an interface type, stored in dst by

@@ -32,6 +32,7 @@ type walker struct {
 	keys    []keyRef
 	strict  bool
 	unknown *unknownLog
+	strs    map[string]string // of the checker, when storing (stored)
 }
 
 func (w *walker) fail(format string, args ...any) error {
@@ -154,7 +155,7 @@ func (w *walker) scalar(p *plan, c byte, dst reflect.Value) error {
 	case c == '"' && p.shape == stringShape:
 		b, plain, err := w.str()
 		if err == nil && dst.IsValid() {
-			pointee(dst).SetString(keyText(b, plain))
+			pointee(dst).SetString(w.stored(b, plain))
 		}
 		return err
 	case c == 't' && p.shape == boolShape, c == 'f' && p.shape == boolShape:
@@ -541,7 +542,9 @@ func (w *walker) mapMember(p *plan, k []byte, plain bool, entries *mapEntries) e
 		err = w.value(p.elem, elem)
 	}
 	if err == nil {
-		entries.add(k, plain, key)
+		if entries.m.IsValid() {
+			entries.add(w.stored(k, plain), key)
+		}
 		w.pop()
 	}
 	return err
