@@ -26,7 +26,6 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
-	"sigs.k8s.io/yaml"
 )
 
 // Source is one manifest file: a name for messages and its bytes, YAML
@@ -266,7 +265,7 @@ func documents(src Source) ([][]byte, error) {
 			return docs, nil
 		}
 		if err == nil {
-			doc, err = yaml.YAMLToJSONStrict(doc) // a duplicate key is an error
+			doc, err = yamlToJSON(doc) // a duplicate key is an error
 		}
 		if err != nil {
 			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}

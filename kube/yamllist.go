@@ -1,0 +1,225 @@
+package kube
+
+import (
+	"bytes"
+
+	"github.com/nodeplan/nodeplan/internal/parallel"
+	"sigs.k8s.io/yaml"
+)
+
+// A YAML document of at least yamlSplitItems list items, in runs of
+// yamlRunItems, is converted on several goroutines ([yamlToJSON]).
+const (
+	yamlSplitItems = 256
+	yamlRunItems   = 64
+)
+
+// yamlToJSON converts one YAML document to JSON as yaml.YAMLToJSONStrict
+// does (a duplicate key is an error), with the same result and error.
+// A list as kubectl prints it, with many items (yamlSplitItems), is
+// converted faster: see [yamlList].
+func yamlToJSON(doc []byte) ([]byte, error) {
+	if out, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
+		return out, nil
+	}
+	return yaml.YAMLToJSONStrict(doc)
+}
+
+// yamlList converts doc as yaml.YAMLToJSONStrict would, when doc is a
+// block mapping (its first line a plain key at the first column) with an
+// "items:" line at the first column followed by a block sequence of at
+// least minItems entries, as kubectl get -o yaml prints a list: the
+// sequence's entries are converted in runs of runItems on up to
+// GOMAXPROCS goroutines, the rest of the document with a marker list in
+// their place, and the runs' JSON is spliced into the rest's. ok is
+// false, and nothing is returned, when doc is not of that shape or any
+// part does not convert alone; the caller then converts doc whole.
+//
+// Why the parts convert as the whole would. The rest is the document up
+// to the "items:" line, so the YAML parser is in the same state there in
+// both; when the rest's top-level items member is the marker list, that
+// line is a key of the root block mapping (not inside a string or a flow
+// collection), and its value in doc is a block sequence. A run is a block
+// sequence of its own, cut only where an entry starts ("-" at the
+// sequence's column, which no plain or block scalar of an entry can
+// reach): a cut inside anything else (a quoted scalar or a flow
+// collection that runs over lines) leaves the run before it unterminated,
+// an error, as is an alias to an anchor in another run. The line after
+// the sequence is at the first column, the root mapping's next key in
+// both. A directive line ('%') or a line ending in '\r' is not read at
+// all. FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
+// byte.
+func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
+	block, ok := itemsBlock(doc)
+	if !ok || len(block.entries) < minItems {
+		return nil, false
+	}
+	if bytes.Contains(doc, []byte(itemsMarker)) {
+		return nil, false
+	}
+	rest := append(append(append([]byte{}, doc[:block.line]...), "items: ["+itemsMarker+"]\n"...), doc[block.end:]...)
+	restJSON, err := yaml.YAMLToJSONStrict(rest)
+	if err != nil {
+		return nil, false
+	}
+	at, end, ok := markedItems(restJSON)
+	if !ok {
+		return nil, false
+	}
+	runs := make([][]byte, (len(block.entries)+runItems-1)/runItems)
+	failed := make([]bool, len(runs))
+	parallel.Range(len(runs), 1, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				start := block.entries[r*runItems]
+				if r == 0 {
+					start = block.body // every byte of doc is in one part, but the items line
+				}
+				end := block.end
+				if next := (r + 1) * runItems; next < len(block.entries) {
+					end = block.entries[next]
+				}
+				out, err := yaml.YAMLToJSONStrict(doc[start:end])
+				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' {
+					failed[r] = true
+					continue
+				}
+				runs[r] = out[1 : len(out)-1]
+			}
+		}
+	})
+	size := len(restJSON)
+	for r := range runs {
+		if failed[r] {
+			return nil, false
+		}
+		size += len(runs[r]) + 1
+	}
+	out := make([]byte, 0, size)
+	out = append(out, restJSON[:at]...)
+	out = append(out, '[')
+	for r, run := range runs {
+		if r > 0 && len(run) > 0 {
+			out = append(out, ',')
+		}
+		out = append(out, run...)
+	}
+	out = append(out, ']')
+	return append(out, restJSON[end:]...), true
+}
+
+// itemsMarker is the one item of the list put in the place of the items,
+// so that the rest's items member is known to be that line's.
+const itemsMarker = "nodeplan-items-of-the-list-8f1c2a"
+
+// listBlock is where a document's items sequence is: the offset of its
+// "items:" line, of the line after it, of each entry's first line, and of
+// the end of the block.
+type listBlock struct {
+	line, body int
+	entries    []int
+	end        int
+}
+
+// itemsBlock finds the block sequence under the first "items:" line at
+// the first column of doc: the lines after it that are blank, comments,
+// entries ("-" at the column of the first entry, then a space or the end
+// of the line) or indented past that column, up to the first other line.
+func itemsBlock(doc []byte) (listBlock, bool) {
+	var b listBlock
+	first, found := true, false
+	col := -1
+	for pos := 0; pos < len(doc); {
+		line, next := lineAt(doc, pos)
+		if len(line) > 0 && (line[0] == '%' || line[len(line)-1] == '\r') {
+			return b, false
+		}
+		switch {
+		case first && !isBlankOrComment(line):
+			if !plainKeyStart(line) {
+				return b, false // not a block mapping at the first column
+			}
+			first = false
+			fallthrough
+		case !found:
+			if string(line) == "items:" {
+				found, b.line, b.body = true, pos, next
+			}
+		case isBlankOrComment(line):
+		case col < 0 && entryAt(line, indent(line)):
+			col = indent(line)
+			b.entries = append(b.entries, pos)
+		case col >= 0 && entryAt(line, col):
+			b.entries = append(b.entries, pos)
+		case col >= 0 && indent(line) > col:
+		default:
+			b.end = pos
+			return b, col >= 0 && indent(line) == 0
+		}
+		pos = next
+	}
+	b.end = len(doc)
+	return b, found && col >= 0
+}
+
+// lineAt returns the line starting at pos, without its newline, and the
+// offset of the next.
+func lineAt(doc []byte, pos int) (line []byte, next int) {
+	if i := bytes.IndexByte(doc[pos:], '\n'); i >= 0 {
+		return doc[pos : pos+i], pos + i + 1
+	}
+	return doc[pos:], len(doc)
+}
+
+// indent is the number of spaces line starts with.
+func indent(line []byte) int {
+	n := 0
+	for n < len(line) && line[n] == ' ' {
+		n++
+	}
+	return n
+}
+
+// plainKeyStart reports whether line starts with a letter, digit or
+// underscore at the first column, as a plain mapping key does.
+func plainKeyStart(line []byte) bool {
+	if len(line) == 0 {
+		return false
+	}
+	c := line[0]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
+}
+
+func isBlankOrComment(line []byte) bool {
+	i := indent(line)
+	return i == len(line) || line[i] == '#'
+}
+
+// entryAt reports whether line is a sequence entry at column col: col
+// spaces, then "-" and a space or nothing.
+func entryAt(line []byte, col int) bool {
+	return indent(line) == col && len(line) > col && line[col] == '-' && (len(line) == col+1 || line[col+1] == ' ')
+}
+
+// markedItems returns where the value of the member items of the JSON
+// object data is, [at, end), when it is the marker list.
+func markedItems(data []byte) (at, end int, ok bool) {
+	w := walker{data: data}
+	if w.space() != '{' {
+		return 0, 0, false
+	}
+	at = -1
+	err := w.entries(func(k []byte, plain bool) error {
+		w.space()
+		start := w.i
+		err := w.skip()
+		if plain && string(k) == "items" {
+			at, end = start, w.i
+		}
+		return err
+	})
+	if err != nil || at < 0 || string(data[at:end]) != `["`+itemsMarker+`"]` {
+		return 0, 0, false
+	}
+	return at, end, true
+}

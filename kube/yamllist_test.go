@@ -1,0 +1,99 @@
+package kube
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+)
+
+// yamlListCases are documents of the list shape and near it; split says
+// whether yamlList converts it in runs of one item, cut at every entry.
+var yamlListCases = []struct {
+	name, doc string
+	split     bool // yamlList converts it in parts
+}{
+	{"kubectl", "apiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    name: a\n- kind: Pod\n  metadata:\n    name: b\n- kind: Pod\nkind: List\nmetadata:\n  resourceVersion: \"\"\n", true},
+	{"indented entries", "kind: List\nitems:\n  - a: 1\n  - b: 2\n  - c: [1, 2]\n", true},
+	{"comments and blank lines", "kind: List\n# top\nitems:\n# before\n\n- a: 1\n# between, first column\n  # indented\n- b: |+\n    kept\n\n- c: >\n    folded\n    text\n\nkind2: x\n", true},
+	{"entry on its own line", "items:\n-\n  a: 1\n-\n- null\n- b\n", true},
+	{"anchor in the entry before", "items:\n- &x {a: 1}\n- *x\n- c\n", false}, // in one run of two: split
+	{"anchor across runs", "items:\n- a\n- &x {a: 1}\n- *x\n", false},
+	{"quoted string over the cut", "items:\n- a: \"one\n- two\"\n- b\n- c\n", false},
+	{"flow over the cut", "items:\n- [1,\n- 2]\n- b\n- c\n", false},
+	{"items inside a string", "a: \"x\nitems:\n- b\n- c\n- d\"\n", false},
+	{"items inside a flow value", "a: {b: 1,\nitems:\n- x\n- y\n- z\n}\n", false},
+	{"flow root", "{a: 1,\nitems:\n- x\n- y\n- z\n}\n", false},
+	{"items twice", "items:\n- a\n- b\n- c\nitems: []\n", false},
+	{"duplicate key in an item", "items:\n- a: 1\n  a: 2\n- b\n- c\n", false},
+	{"bad indentation after", "items:\n  - a\n  - b\n  - c\n x: 1\n", false},
+	{"not a list", "kind: Pod\nmetadata:\n  name: a\n", false},
+	{"items not a sequence", "items:\nkind: List\n", false},
+	{"crlf", "items:\r\n- a\r\n- b\r\n- c\r\n", false},
+	{"directive", "%YAML 1.1\nitems:\n- a\n- b\n- c\n", false},
+	{"marker in the document", "items:\n- nodeplan-items-of-the-list-8f1c2a\n- b\n- c\n", false},
+	{"html characters", "items:\n- a: <&>\n- b: \"\\u2028\"\n- c: é\n", true},
+}
+
+// TestYAMLListAsWhole: what yamlList converts in parts is byte for byte
+// what yaml.YAMLToJSONStrict converts whole; what it leaves alone, the
+// whole conversion reads (or rejects) as it always did.
+func TestYAMLListAsWhole(t *testing.T) {
+	for _, tc := range yamlListCases {
+		t.Run(tc.name, func(t *testing.T) {
+			want, wantErr := yaml.YAMLToJSONStrict([]byte(tc.doc))
+			for run := 1; run <= 2; run++ {
+				got, ok := yamlList([]byte(tc.doc), 1, run)
+				if run == 1 {
+					assert.Equal(t, tc.split, ok)
+				}
+				if ok {
+					require.NoError(t, wantErr)
+					assert.Equal(t, string(want), string(got))
+				}
+			}
+			out, err := yamlToJSON([]byte(tc.doc))
+			assert.Equal(t, string(want), string(out))
+			assert.Equal(t, wantErr, err)
+		})
+	}
+}
+
+// TestYAMLListLarge: a kubectl-shaped list of 1,000 pods is converted in
+// parts by the defaults, with the whole conversion's bytes.
+func TestYAMLListLarge(t *testing.T) {
+	data, err := yaml.JSONToYAML(podList(1000))
+	require.NoError(t, err)
+	require.True(t, strings.HasPrefix(string(data), "apiVersion: v1\nitems:\n- "), "kubectl's shape")
+	want, err := yaml.YAMLToJSONStrict(data)
+	require.NoError(t, err)
+	got, ok := yamlList(data, yamlSplitItems, yamlRunItems)
+	require.True(t, ok)
+	assert.Equal(t, string(want), string(got))
+}
+
+// FuzzYAMLList holds yamlList to yaml.YAMLToJSONStrict on any input, with
+// runs of one and two items: when it converts a document in parts, the
+// whole conversion accepts it and gives the same bytes.
+func FuzzYAMLList(f *testing.F) {
+	for _, tc := range yamlListCases {
+		f.Add([]byte(tc.doc))
+	}
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		for run := 1; run <= 2; run++ {
+			got, ok := yamlList(doc, 1, run)
+			if !ok {
+				continue
+			}
+			want, err := yaml.YAMLToJSONStrict(doc)
+			if err != nil {
+				t.Fatalf("runs of %d: converted in parts what the whole conversion rejects (%v):\n%q", run, err, doc)
+			}
+			if string(got) != string(want) {
+				t.Fatalf("runs of %d: in parts\n%s\nwhole\n%s\nfrom %q", run, got, want, doc)
+			}
+		}
+	})
+}
