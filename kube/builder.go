@@ -30,7 +30,7 @@ import (
 // kind by kind ([builder.addAll]), then converts the pods and workloads,
 // once every PriorityClass and Node is known.
 type builder struct {
-	pods           []sourced[corev1.Pod]
+	pods           []sourced[*corev1.Pod] // the snapshot's pods, or copies when they are a caller's (owned)
 	workloads      []sourced[workload]
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node
@@ -59,6 +59,7 @@ type builder struct {
 	check          checker
 	seen           map[string]seen // by "Kind namespace/name"
 	in             snapshot        // the objects, decoded
+	owned          bool            // in's objects are the builder's own (Load decoded them), not a caller's
 	expect         map[string]int  // the objects Load read, by kind, to size in's slices
 	nodeAt         map[string]int  // the first node of each name, by index of the Cluster's nodes (nodeIndex)
 	err            error           // the first error of addAll
@@ -87,8 +88,12 @@ func (b *builder) warn(format string, args ...any) {
 // fields of Objects, each kind in its order, and returns the first error.
 func (b *builder) addAll() error {
 	s := &b.in
-	b.pods = slices.Grow(b.pods, len(s.Pods))
-	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
+	pods := s.Pods
+	if !b.owned {
+		pods = slices.Clone(pods) // resolvePriority fills in specs; a caller's pods stay as they are
+	}
+	b.pods = make([]sourced[*corev1.Pod], 0, len(pods))
+	each(b, "Pod", pods, metaID[corev1.Pod], (*builder).addPod)
 	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
 	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
 	each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
@@ -145,7 +150,7 @@ func metaID[T any, P interface {
 }
 
 func (b *builder) addPod(p *corev1.Pod, o *object) error {
-	b.pods = append(b.pods, sourced[corev1.Pod]{o, *p})
+	b.pods = append(b.pods, sourced[*corev1.Pod]{o, p})
 	return nil
 }
 
@@ -187,7 +192,7 @@ func (b *builder) daemonSetPods() error {
 	if len(b.daemonSets) == 0 {
 		return nil
 	}
-	newest := map[ref]*sourced[corev1.Pod]{}
+	newest := map[ref]*sourced[*corev1.Pod]{}
 	for i := range b.pods {
 		sp := &b.pods[i]
 		ctl := controllerRef(sp.v.OwnerReferences)
@@ -198,7 +203,7 @@ func (b *builder) daemonSetPods() error {
 		if uid := b.daemonSetUIDs[key]; uid != "" && ctl.UID != "" && string(ctl.UID) != uid {
 			continue
 		}
-		if cur := newest[key]; cur == nil || newer(&sp.v, &cur.v) {
+		if cur := newest[key]; cur == nil || newer(sp.v, cur.v) {
 			newest[key] = sp
 		}
 	}
@@ -208,7 +213,7 @@ func (b *builder) daemonSetPods() error {
 		if sp == nil {
 			continue
 		}
-		r, err := podRequests(&sp.v)
+		r, err := podRequests(sp.v)
 		if err != nil {
 			return sp.obj.fail(wrap("Pod", ds.Namespace, sp.v.Name, err))
 		}
@@ -419,8 +424,8 @@ func (b *builder) statefulPods() map[ref]bool {
 // place converts one pod and puts it on its node, among the pending pods,
 // or nowhere with a warning; present counts it for its owners
 // ([scales.owners]).
-func (b *builder) place(c *Cluster, sp *sourced[corev1.Pod], present map[ref]int, s scales) error {
-	p := &sp.v
+func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], present map[ref]int, s scales) error {
+	p := sp.v
 	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
 		b.finish(p)
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
@@ -461,7 +466,7 @@ func (b *builder) place(c *Cluster, sp *sourced[corev1.Pod], present map[ref]int
 	return nil
 }
 
-func (b *builder) bind(c *Cluster, sp *sourced[corev1.Pod], pod packing.Pod) error {
+func (b *builder) bind(c *Cluster, sp *sourced[*corev1.Pod], pod packing.Pod) error {
 	if i, ok := b.nodeIndex(c)[sp.v.Spec.NodeName]; ok {
 		c.Nodes[i].Pods = append(c.Nodes[i].Pods, pod)
 		return nil
@@ -486,7 +491,7 @@ func (b *builder) nodeIndex(c *Cluster) map[string]int {
 
 // pendingPods counts the pods of pods that name no node: at most the
 // cluster's pending pods.
-func pendingPods(pods []sourced[corev1.Pod]) int {
+func pendingPods(pods []sourced[*corev1.Pod]) int {
 	n := 0
 	for i := range pods {
 		if pods[i].v.Spec.NodeName == "" {
@@ -535,7 +540,7 @@ func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
 
 // resolvePriority fills spec.priority from its PriorityClass (or the
 // global default, or a built-in class), as the admission plugin would.
-// spec is Load's own copy. It returns the name of a PriorityClass spec
+// spec is the builder's own (builder.pods). It returns the name of a PriorityClass spec
 // names that is not in the input, else "".
 func (b *builder) resolvePriority(spec *corev1.PodSpec) string {
 	if spec.Priority != nil {

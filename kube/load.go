@@ -198,7 +198,7 @@ func (o *object) fail(err error) error {
 // errors and warnings included, is the same for any GOMAXPROCS.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
-	b := builder{check: newChecker()}
+	b := builder{check: newChecker(), owned: true}
 	for _, src := range sources {
 		var err error
 		if objs, err = split(objs, src, &b.check); err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	schedulingv1 "k8s.io/api/scheduling/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	karpv1 "sigs.k8s.io/karpenter/pkg/apis/v1"
@@ -130,7 +131,8 @@ func TestFromObjectsDuplicateKinds(t *testing.T) {
 }
 
 // TestFromObjectsKeepsObjects: FromObjects modifies nothing of its
-// objects, also where a pod's volumes add to its node affinity.
+// objects, also where a pod's volumes add to its node affinity and a
+// global default PriorityClass gives it a priority.
 func TestFromObjectsKeepsObjects(t *testing.T) {
 	pod := typedPod("db-0", nil)
 	pod.Spec.Affinity = &corev1.Affinity{NodeAffinity: &corev1.NodeAffinity{RequiredDuringSchedulingIgnoredDuringExecution: &corev1.NodeSelector{
@@ -145,12 +147,15 @@ func TestFromObjectsKeepsObjects(t *testing.T) {
 			NodeAffinity: &corev1.VolumeNodeAffinity{Required: &corev1.NodeSelector{NodeSelectorTerms: []corev1.NodeSelectorTerm{{
 				MatchExpressions: []corev1.NodeSelectorRequirement{{Key: "topology.kubernetes.io/zone", Operator: corev1.NodeSelectorOpIn,
 					Values: []string{"us-east-1a"}}}}}}}}}},
-		NodePools: []karpv1.NodePool{typedPool("general")}}
+		NodePools:       []karpv1.NodePool{typedPool("general")},
+		PriorityClasses: []schedulingv1.PriorityClass{{ObjectMeta: metav1.ObjectMeta{Name: "normal"}, Value: 100, GlobalDefault: true}}}
 	before := Objects{Pods: []corev1.Pod{*objs.Pods[0].DeepCopy()}, PersistentVolumeClaims: []corev1.PersistentVolumeClaim{*objs.PersistentVolumeClaims[0].DeepCopy()},
-		PersistentVolumes: []corev1.PersistentVolume{*objs.PersistentVolumes[0].DeepCopy()}, NodePools: []karpv1.NodePool{*objs.NodePools[0].DeepCopy()}}
+		PersistentVolumes: []corev1.PersistentVolume{*objs.PersistentVolumes[0].DeepCopy()}, NodePools: []karpv1.NodePool{*objs.NodePools[0].DeepCopy()},
+		PriorityClasses: []schedulingv1.PriorityClass{*objs.PriorityClasses[0].DeepCopy()}}
 	c, err := FromObjects(objs)
 	require.NoError(t, err)
 	require.Len(t, c.Pods, 1)
+	assert.Equal(t, int32(100), c.Pods[0].Priority, "the default class's priority")
 	assert.Len(t, c.Pods[0].NodeAffinity.Required, 1, "the volume's zone is required with the pod's arch")
 	assert.Equal(t, before, objs)
 }

@@ -152,7 +152,7 @@ func (b *builder) computeBudgets(pdbs []PodDisruptionBudget, owners scales) {
 func (b *builder) matching(p *PodDisruptionBudget) []*corev1.Pod {
 	var out []*corev1.Pod
 	for i := range b.pods {
-		pod := &b.pods[i].v
+		pod := b.pods[i].v
 		if namespace(pod.Namespace) == p.Namespace && p.Selector.Matches(pod.Labels) == nil {
 			out = append(out, pod)
 		}
