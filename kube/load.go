@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -142,12 +143,16 @@ func (o *object) errorf(field string, err error) *ObjectError {
 // objectError returns an *ObjectError about field of an object of kind,
 // its namespace defaulted ("" for a cluster-scoped kind).
 func objectError(kind, ns, name, field string, err error) *ObjectError {
+	return &ObjectError{Kind: kind, Namespace: objectNamespace(kind, ns), Name: name, Field: field, Err: err}
+}
+
+// objectNamespace is the namespace of an object of kind: none for a
+// cluster-scoped kind, else ns or "default".
+func objectNamespace(kind, ns string) string {
 	if clusterScoped[kind] {
-		ns = ""
-	} else {
-		ns = namespace(ns)
+		return ""
 	}
-	return &ObjectError{Kind: kind, Namespace: ns, Name: name, Field: field, Err: err}
+	return namespace(ns)
 }
 
 // prefix is where o was read followed by ": ", or "" for nil.
@@ -208,7 +213,7 @@ func Load(sources ...Source) (Cluster, error) {
 	if len(objs) == 0 {
 		return Cluster{}, noObjects(sources)
 	}
-	predecode(objs)
+	predecode(objs, &b.in)
 	b.expect = map[string]int{}
 	for i := range objs {
 		b.expect[objs[i].head.Kind]++
@@ -382,6 +387,7 @@ func appendObject(objs []object, o object, inherit head, c *checker) ([]object, 
 	if o.head.Kind != "List" {
 		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion
 	}
+	objs = slices.Grow(objs, len(items))
 	for i, raw := range items {
 		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem, c); err != nil {
 			return objs, err
@@ -403,12 +409,15 @@ func isList(kind string) bool {
 // API server's case-sensitive decoder would, where json.Unmarshal folds
 // case and keeps the last duplicate.
 func (b *builder) decode(o *object, v any) error {
-	if pre := o.pre; pre != nil && pre.took(v) {
-		o.pre = nil // taken: its copy of the value is not kept
-		if pre.err == nil {
-			b.unknown.add(o, &pre.unknown)
+	if pre := o.pre; pre != nil {
+		o.pre = nil
+		if pre.took(v) {
+			if pre.err == nil {
+				b.unknown.add(o, &pre.unknown)
+			}
+			return pre.err
 		}
-		return pre.err
+		reflect.ValueOf(v).Elem().SetZero() // not its slot (a guard): what is there may be another pod's
 	}
 	err := decodeWith(&b.check, o, v)
 	if err == nil {
@@ -453,29 +462,50 @@ func dnsName(name string, rule func(string) []string) error {
 // handler decodes one object into the builder's snapshot.
 type handler func(*builder, *object) error
 
-// into returns the handler that decodes an object into a T and keeps it in
-// the slice of the snapshot that field picks.
+// into returns the handler that decodes an object into a T kept in the
+// slice of the snapshot that field picks: into the slice's next element,
+// so that the value is not copied (and a pod predecode decoded there is
+// taken as it is).
 func into[T any](field func(*snapshot) *[]T) handler {
 	return func(b *builder, o *object) error {
-		var v T
-		if err := b.decode(o, &v); err != nil {
+		v := next(b, o, field(&b.in))
+		if err := b.decode(o, v); err != nil {
 			return err
 		}
-		keep(b, o, field(&b.in), v)
+		b.readAt(o)
 		return nil
 	}
 }
 
 // keep appends v, read at o, to dst, a slice of b's snapshot.
 func keep[T any](b *builder, o *object, dst *[]T, v T) {
-	if *dst == nil {
-		*dst = make([]T, 0, max(1, b.expect[o.head.Kind])) // every object of the kind, not a growing copy
-	}
-	*dst = append(*dst, v)
+	*next(b, o, dst) = v
+	b.readAt(o)
+}
+
+// readAt records o as where the object last kept was read.
+func (b *builder) readAt(o *object) {
 	if b.in.at == nil {
 		b.in.at = map[string][]*object{}
 	}
 	b.in.at[o.head.Kind] = append(b.in.at[o.head.Kind], o)
+}
+
+// next extends dst, a slice of b's snapshot, by the element the object o
+// is decoded into, and returns it. The slice holds every object of the
+// kind (not a growing copy), so its elements past the end are zero or,
+// for pods, predecode's.
+func next[T any](b *builder, o *object, dst *[]T) *T {
+	if *dst == nil {
+		*dst = make([]T, 0, max(1, b.expect[o.head.Kind]))
+	}
+	if len(*dst) == cap(*dst) { // guarded: expect counts every object of the kind
+		var zero T
+		*dst = append(*dst, zero)
+	} else {
+		*dst = (*dst)[:len(*dst)+1]
+	}
+	return &(*dst)[len(*dst)-1]
 }
 
 // reader is how Load reads one kind: the API groups the kind belongs to
@@ -585,28 +615,32 @@ func (b *builder) identify(kind, ns, name string, o *object, i int) error {
 	if err := checkMeta(kind, ns, name); err != nil {
 		return err
 	}
-	oe := objectError(kind, ns, name, "metadata.name", nil)
-	id := kind + " " + objectName(oe.Namespace, oe.Name)
+	ns = objectNamespace(kind, ns)
+	id := kind + " " + objectName(ns, name)
 	if first, ok := b.seen[id]; ok {
-		oe.Err = fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at)
-		return oe
+		return objectError(kind, ns, name, "metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at(kind)))
 	}
 	if b.seen == nil {
 		b.seen = map[string]seen{}
 	}
-	at := o.where()
-	if o == nil {
-		at = fmt.Sprintf("%s[%d]", plural(kind), i)
-	}
-	b.seen[id] = seen{o, at}
+	b.seen[id] = seen{o, i}
 	return nil
 }
 
 // seen is an object identified: where Load read it (nil from FromObjects)
-// and where it is, for messages: "a.yaml: document 2", "Pods[3]".
+// and its index in its kind's slice.
 type seen struct {
-	o  *object
-	at string
+	o *object
+	i int
+}
+
+// at says where the object is, for messages: "a.yaml: document 2",
+// "Pods[3]".
+func (s seen) at(kind string) string {
+	if s.o == nil {
+		return fmt.Sprintf("%s[%d]", plural(kind), s.i)
+	}
+	return s.o.where()
 }
 
 // plural is the name of kind's field of Objects.

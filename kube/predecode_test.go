@@ -7,6 +7,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Pods decoded ahead on several goroutines give what one goroutine gives:
@@ -50,4 +52,22 @@ func TestLoadNoPendingPods(t *testing.T) {
 	require.NoError(t, err)
 	assert.Nil(t, c.Pods)
 	assert.Len(t, c.Nodes, 1)
+}
+
+// TestDecodeNotIntoItsSlot: a pod decoded ahead, read into another value
+// than its slot (which Load never does: a guard), is decoded again from
+// its JSON into that value, zeroed first.
+func TestDecodeNotIntoItsSlot(t *testing.T) {
+	raw := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"shop","labels":{"app":"web"}}}`)
+	c := newChecker()
+	o := object{file: "p.json", index: 1, item: -1, raw: raw}
+	var slot corev1.Pod
+	o.pre = decodeAhead(&c, &o, &slot)
+	require.NoError(t, o.pre.err)
+	other := corev1.Pod{Spec: corev1.PodSpec{NodeName: "stale"}, ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"x": "y"}}}
+	b := builder{check: newChecker()}
+	require.NoError(t, b.decode(&o, &other))
+	assert.Equal(t, slot, other)
+	assert.Equal(t, map[string]string{"app": "web"}, other.Labels)
+	assert.Nil(t, o.pre)
 }
