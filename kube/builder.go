@@ -3,6 +3,7 @@ package kube
 import (
 	"errors"
 	"fmt"
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"maps"
 	"slices"
 	"strconv"
@@ -323,6 +324,45 @@ func replicas(n *int32) int {
 	return int(*n)
 }
 
+// Pods are converted ahead of place in blocks of convertBlock, on up to
+// GOMAXPROCS goroutines, convertChunk at a time.
+const (
+	convertBlock = 4096
+	convertChunk = 64
+)
+
+// convertedPod is a pod converted ahead of place: the PriorityClass it names
+// that is not in the input (resolvePriority) and FromPod's result.
+type convertedPod struct {
+	class string
+	pod   packing.Pod
+	err   error
+}
+
+// convertPods resolves the priority of each of pods that takes room and
+// converts it, into out, on up to GOMAXPROCS goroutines. A pod's
+// conversion depends on nothing but the pod and the PriorityClasses, so
+// place, which takes the results in order, finds what it would have found
+// converting the pods itself.
+func (b *builder) convertPods(pods []sourced[*corev1.Pod], out []convertedPod) {
+	parallel.Range(len(pods), convertChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				p := pods[i].v
+				if out[i] = (convertedPod{}); !finished(p) {
+					out[i].class = b.resolvePriority(&p.Spec)
+					out[i].pod, out[i].err = FromPod(p)
+				}
+			}
+		}
+	})
+}
+
+// finished reports whether p has succeeded or failed: it takes no room.
+func finished(p *corev1.Pod) bool {
+	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
+}
+
 // build adds the objects of the snapshot, converts the pods and expands
 // the workloads.
 func (b *builder) build() (Cluster, error) {
@@ -343,9 +383,14 @@ func (b *builder) build() (Cluster, error) {
 	if n := pendingPods(b.pods); n > 0 {
 		c.Pods = make([]packing.Pod, 0, n) // else nil, as without pods
 	}
+	var conv [convertBlock]convertedPod
 	for i := range b.pods {
+		k := i % convertBlock
+		if k == 0 {
+			b.convertPods(b.pods[i:min(i+convertBlock, len(b.pods))], conv[:])
+		}
 		sp := &b.pods[i]
-		if err := b.place(&c, sp, present, s); err != nil {
+		if err := b.place(&c, sp, &conv[k], present, s); err != nil {
 			return Cluster{}, sp.obj.fail(err)
 		}
 	}
@@ -424,14 +469,14 @@ func (b *builder) statefulPods() map[ref]bool {
 // place converts one pod and puts it on its node, among the pending pods,
 // or nowhere with a warning; present counts it for its owners
 // ([scales.owners]).
-func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], present map[ref]int, s scales) error {
+func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], conv *convertedPod, present map[ref]int, s scales) error {
 	p := sp.v
-	if p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed {
+	if finished(p) {
 		b.finish(p)
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
 	}
-	class := b.resolvePriority(&p.Spec)
+	class := conv.class
 	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
 	skip := p.Spec.NodeName == "" && why != ""
 	var vols podVolumes
@@ -440,7 +485,7 @@ func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], present map[ref]in
 			return sp.obj.example(objectName(namespace(p.Namespace), p.Name) + " needs " + missing)
 		})
 	}
-	pod, err := FromPod(p)
+	pod, err := conv.pod, conv.err
 	if err != nil {
 		return err
 	}

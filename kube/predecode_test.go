@@ -3,6 +3,7 @@ package kube
 import (
 	"bytes"
 	"runtime"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -11,21 +12,26 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// Pods decoded ahead on several goroutines give what one goroutine gives:
-// the same cluster and warnings (unknown fields, in order), and the same
-// first error when several pods are bad.
+// Pods decoded and converted ahead on several goroutines give what one
+// goroutine gives: the same cluster (priorities from a default
+// PriorityClass included) and warnings (unknown fields, in order), and
+// the same first error when several pods are bad, in decoding or in
+// converting.
 func TestPredecodeAsSequential(t *testing.T) {
 	good := podList(2 * predecodeMin)
 	unknown := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00300"`), []byte(`"name":"web-5d8f9c7b6-00300","futureField":1`), 1)
 	bad := bytes.Replace(unknown, []byte(`"name":"web-5d8f9c7b6-00400"`), []byte(`"name":"web-5d8f9c7b6-00400","generation":"x"`), 1)
 	bad = bytes.Replace(bad, []byte(`"name":"web-5d8f9c7b6-00450"`), []byte(`"name":"web-5d8f9c7b6-00450","labels":"x"`), 1)
+	badOperator := replaceNth(replaceNth(good, `"operator":"Equal"`, `"operator":"Maybe"`, 450), `"operator":"Equal"`, `"operator":"Maybe"`, 300)
 	require.NotEqual(t, good, unknown)
 	require.NotEqual(t, unknown, bad)
+	require.NotEqual(t, good, badOperator)
+	class := Source{Name: "class.yaml", Data: []byte("apiVersion: scheduling.k8s.io/v1\nkind: PriorityClass\nmetadata: {name: normal}\nvalue: 7\nglobalDefault: true\n")}
 	load := func(procs int, data []byte) (Cluster, error) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
-		return Load(Source{Name: "pods.json", Data: data})
+		return Load(Source{Name: "pods.json", Data: data}, class)
 	}
-	for _, data := range [][]byte{good, unknown, bad} {
+	for _, data := range [][]byte{good, unknown, bad, badOperator} {
 		one, err1 := load(1, data)
 		two, err2 := load(2, data)
 		four, err4 := load(4, data)
@@ -39,9 +45,23 @@ func TestPredecodeAsSequential(t *testing.T) {
 	assert.Len(t, c.Pods, 2*predecodeMin)
 	assert.Len(t, warningsWith(c, "spec.futureField"), 0, "metadata, not spec")
 	assert.NotEmpty(t, warningsWith(c, "metadata.futureField"))
+	assert.Equal(t, int32(7), c.Pods[0].Priority, "the default class's")
 	_, err = load(2, bad)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[400]: Pod shop/web-5d8f9c7b6-00400: metadata.generation: cannot read", "the first bad pod")
+	_, err = load(2, badOperator)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "items[300]: Pod shop/web-5d8f9c7b6-00300: spec.tolerations", "the first bad pod")
+}
+
+// replaceNth replaces the n-th (from 0) occurrence of old in data.
+func replaceNth(data []byte, old, new string, n int) []byte {
+	at := 0
+	for range n {
+		at += bytes.Index(data[at:], []byte(old)) + len(old)
+	}
+	at += bytes.Index(data[at:], []byte(old))
+	return slices.Concat(data[:at], []byte(new), data[at+len(old):])
 }
 
 // A manifest without pending pods gives no pending pods: nil, as before
