@@ -15,13 +15,15 @@ import (
 // Pods decoded and converted ahead on several goroutines give what one
 // goroutine gives: the same cluster (priorities from a default
 // PriorityClass included) and warnings (unknown fields, in order), and
-// the same first error when several pods are bad, in decoding or in
-// converting.
+// the same first error when several pods are bad, in reading their heads,
+// decoding or converting.
 func TestPredecodeAsSequential(t *testing.T) {
 	good := podList(2 * predecodeMin)
 	unknown := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00300"`), []byte(`"name":"web-5d8f9c7b6-00300","futureField":1`), 1)
 	bad := bytes.Replace(unknown, []byte(`"name":"web-5d8f9c7b6-00400"`), []byte(`"name":"web-5d8f9c7b6-00400","generation":"x"`), 1)
 	bad = bytes.Replace(bad, []byte(`"name":"web-5d8f9c7b6-00450"`), []byte(`"name":"web-5d8f9c7b6-00450","labels":"x"`), 1)
+	badHeads := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00350"`), []byte(`"name":350`), 1)
+	badHeads = bytes.Replace(badHeads, []byte(`"name":"web-5d8f9c7b6-00360"`), []byte(`"name":360`), 1)
 	badOperator := replaceNth(replaceNth(good, `"operator":"Equal"`, `"operator":"Maybe"`, 450), `"operator":"Equal"`, `"operator":"Maybe"`, 300)
 	require.NotEqual(t, good, unknown)
 	require.NotEqual(t, unknown, bad)
@@ -31,7 +33,7 @@ func TestPredecodeAsSequential(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		return Load(Source{Name: "pods.json", Data: data}, class)
 	}
-	for _, data := range [][]byte{good, unknown, bad, badOperator} {
+	for _, data := range [][]byte{good, unknown, bad, badHeads, badOperator} {
 		one, err1 := load(1, data)
 		two, err2 := load(2, data)
 		four, err4 := load(4, data)
@@ -49,6 +51,9 @@ func TestPredecodeAsSequential(t *testing.T) {
 	_, err = load(2, bad)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[400]: Pod shop/web-5d8f9c7b6-00400: metadata.generation: cannot read", "the first bad pod")
+	_, err = load(2, badHeads)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "items[350]: malformed document: metadata.name: cannot read number 350 as string", "the first bad head")
 	_, err = load(2, badOperator)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[300]: Pod shop/web-5d8f9c7b6-00300: spec.tolerations", "the first bad pod")
