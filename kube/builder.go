@@ -31,7 +31,7 @@ import (
 // kind by kind ([builder.addAll]), then converts the pods and workloads,
 // once every PriorityClass and Node is known.
 type builder struct {
-	pods           []sourced[*corev1.Pod] // the snapshot's pods, or copies when they are a caller's (owned)
+	pods           []sourced[*corev1.Pod] // the snapshot's pods (owned), else copies of the caller's
 	workloads      []sourced[workload]
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node

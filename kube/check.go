@@ -86,8 +86,8 @@ var sharedPlans = sync.OnceValue(func() map[reflect.Type]*plan {
 // from which [newChecker] starts, and those of other types in the
 // checker. On valid input a check allocates only for the quantities and
 // times it parses and the values of other types that decode themselves,
-// and a walk builds a field path only when it reports an error. The zero checker is
-// ready to use; it is not safe for concurrent use.
+// and a walk builds a field path only when it reports an error. The zero
+// checker is ready to use; it is not safe for concurrent use.
 type checker struct {
 	base  map[reflect.Type]*plan // plans built before, only read
 	plans map[reflect.Type]*plan // of the types base lacks
@@ -102,7 +102,8 @@ type checker struct {
 // newChecker returns a checker that starts from sharedPlans.
 func newChecker() checker { return checker{base: sharedPlans()} }
 
-// check walks data, one JSON value, as a value of type t. The error is a
+// check walks data, one JSON value, as a value of type t, storing
+// nothing (Load decodes: [checker.decode]; tests check). The error is a
 // *fieldError. The unknown fields of Kubernetes' types it skipped are in
 // c.unknown until the next check.
 func (c *checker) check(data []byte, t reflect.Type) error {

@@ -135,10 +135,33 @@ func TestDecodeEmbeddedPointer(t *testing.T) {
 	assert.Equal(t, 3, v.A)
 }
 
+// numbers holds the number kinds and map keys no decoded type has today,
+// so that decode's rules for them are held to encoding/json too.
+type numbers struct {
+	U  uint8            `json:"u"`
+	F  float32          `json:"f"`
+	KI map[int8]string  `json:"ki"`
+	KU map[uint]string  `json:"ku"`
+	KF map[float64]bool `json:"kf"`
+}
+
+func TestDecodeNumbers(t *testing.T) {
+	typ := reflect.TypeFor[numbers]()
+	for _, doc := range []string{`{"u":255,"f":1.5e3}`, `{"ki":{"-128":"a","0":"b"},"ku":{"7":"c"}}`, `{"u":0,"ki":{"-0":"z"}}`, `{"kf":null}`} {
+		require.NoError(t, decodeBoth(t, []byte(doc), typ), doc)
+	}
+	for _, doc := range []string{`{"u":-0}`, `{"u":256}`, `{"f":1e39}`, `{"ki":{"128":"a"}}`, `{"ku":{"-0":"a"}}`, `{"kf":{"1.5":true}}`, `{"kf":{}}`, `{"u":1.0}`} {
+		require.Error(t, decodeBoth(t, []byte(doc), typ), doc)
+		require.Error(t, json.Unmarshal([]byte(doc), new(numbers)), "json.Unmarshal rejects %s too", doc)
+	}
+}
+
 // TestDecodedTypesAsDecodeAssumes: decode follows encoding/json for the
 // types Load decodes because none of them holds what it does not handle:
-// a ",string" field, a value or map key read by UnmarshalText, or a
-// field that cannot be set.
+// a ",string" field, a value or map key read by UnmarshalText, a field
+// that cannot be set, or two fields of one JSON name at the same depth of
+// embedding (encoding/json's rule for those, which collect does not
+// follow, picks the tagged one or neither).
 func TestDecodedTypesAsDecodeAssumes(t *testing.T) {
 	text := reflect.TypeFor[encoding.TextUnmarshaler]()
 	seen := map[reflect.Type]bool{}
@@ -163,6 +186,9 @@ func TestDecodedTypesAsDecodeAssumes(t *testing.T) {
 		case reflect.Slice, reflect.Array:
 			visit(typ.Elem())
 		case reflect.Struct:
+			for name, n := range shallowest(typ) {
+				assert.Equal(t, 1, n, "%s has %d fields named %s at the same depth", typ, n, name)
+			}
 			for i := range typ.NumField() {
 				f := typ.Field(i)
 				assert.NotContains(t, f.Tag.Get("json"), ",string", "%s.%s", typ, f.Name)
@@ -177,6 +203,52 @@ func TestDecodedTypesAsDecodeAssumes(t *testing.T) {
 		visit(typ)
 	}
 	assert.Greater(t, len(seen), 100)
+	type (
+		left  struct{ A, B int }
+		right struct{ A int }
+		tie   struct {
+			left
+			right
+			B int `json:"b"`
+		}
+	)
+	assert.Equal(t, map[string]int{"A": 2, "b": 1, "B": 1}, shallowest(reflect.TypeFor[tie]()), "the helper sees a tie")
+}
+
+// shallowest counts, for each JSON name of struct typ's fields (its own
+// and those its embedded structs promote), the fields of that name at
+// the shallowest depth it has.
+func shallowest(typ reflect.Type) map[string]int {
+	depth, count := map[string]int{}, map[string]int{}
+	level := []reflect.Type{typ}
+	for d := 0; len(level) > 0; d++ {
+		var below []reflect.Type
+		for _, st := range level {
+			for i := range st.NumField() {
+				f := st.Field(i)
+				name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+				ft := f.Type
+				if ft.Kind() == reflect.Pointer {
+					ft = ft.Elem()
+				}
+				switch {
+				case name == "-":
+				case f.Anonymous && name == "" && ft.Kind() == reflect.Struct:
+					below = append(below, ft)
+				case f.IsExported():
+					if name == "" {
+						name = f.Name
+					}
+					if at, seen := depth[name]; !seen || at == d {
+						depth[name] = d
+						count[name]++
+					}
+				}
+			}
+		}
+		level = below
+	}
+	return count
 }
 
 // TestPropertyDecodeAsUnmarshal: random values of every type Load

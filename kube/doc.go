@@ -428,8 +428,8 @@
 // shop/web: spec.containers[0].resources.requests.cpu: \"abc\" is not a
 // quantity". FromObjects returns the *ObjectError alone. Load reports the
 // first error it finds decoding, in the order of the documents, else the
-// first it finds building, kind by kind. Before an object is decoded its
-// JSON is walked alongside the Go type it decodes into, so a value of the
+// first it finds building, kind by kind. An object is decoded in one walk
+// of its JSON alongside the Go type it decodes into, so a value of the
 // wrong type is reported with its path, and every quantity is checked as
 // written: by [resources.ParseQuantity]'s rules, in resource lists also
 // non-negative and whole for pods and extended resources. A quantity
@@ -610,10 +610,13 @@
 // Load keeps, besides its results, the JSON of every object of a kind it
 // reads (for messages naming where an object is) and the objects decoded
 // from it, which it builds from once all are decoded; objects of other
-// kinds are counted and dropped. The check before each decode is one pass over
-// the object's bytes that also reads its head, guided by a plan of each Go
-// type built once per process; BenchmarkLoadPods (a 5,000-pod list) makes
-// within 1 % of the allocations of decoding alone. Nothing here is on the solver's hot path.
+// kinds are counted and dropped. Each object's decode is one pass over its
+// bytes, guided by a plan of each Go type built once per process, that
+// checks and stores the values and shares repeated strings; its head is
+// read in an earlier, shorter pass. With a few hundred pods or more, Load
+// decodes and converts them on up to GOMAXPROCS goroutines, and a large
+// YAML list as kubectl prints it is converted to JSON in runs of items the
+// same way. Nothing here is on the solver's hot path.
 // Functions are safe for concurrent use and never modify their arguments.
 //
 // See ExampleEffectiveRequests, ExampleFromObjects and ExampleLoad.

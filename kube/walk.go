@@ -221,6 +221,9 @@ type number struct {
 // and reports whether it is one, as encoding/json decides.
 func readNumber(s shape, bits int, b []byte) (n number, ok bool) {
 	n.shape = s
+	if s == uintShape && len(b) > 0 && b[0] == '-' {
+		return n, false // not even -0: encoding/json parses it with ParseUint
+	}
 	if s == intShape || s == uintShape {
 		if v, ok := smallInt(b); ok {
 			n.i, n.u = v, uint64(v)
@@ -276,8 +279,7 @@ func smallInt(b []byte) (int64, bool) {
 	return v, true
 }
 
-// intFits reports whether v is in the range of an int or uint of bits,
-// where "-0" reads as 0 and fails an unsigned parse only through its sign.
+// intFits reports whether v is in the range of an int or uint of bits.
 func intFits(s shape, bits int, v int64) bool {
 	if s == uintShape {
 		return v >= 0 && (bits == 64 || v < 1<<bits)
@@ -373,6 +375,9 @@ func (w *walker) object(p *plan, dst reflect.Value) error {
 // mapOf walks a JSON object as a map of p, stored in dst when that is
 // valid; a key twice is an error.
 func (w *walker) mapOf(p *plan, dst reflect.Value) error {
+	if k := p.key.Kind(); k != reflect.String && !(isNumber(k) && numberShape(k) != floatShape) {
+		return w.fail("cannot read object as %s: encoding/json reads no map with %s keys", p.t, p.key)
+	}
 	base := len(w.keys)
 	var many map[string]bool
 	var entries mapEntries
@@ -557,10 +562,8 @@ func (w *walker) mapKey(t reflect.Type, k []byte, plain bool) (number, error) {
 		return number{}, nil
 	}
 	s := keyText(k, plain)
-	if isNumber(t.Kind()) {
-		if n, ok := readNumber(numberShape(t.Kind()), t.Bits(), []byte(s)); ok {
-			return n, nil
-		}
+	if n, ok := readNumber(numberShape(t.Kind()), t.Bits(), []byte(s)); ok { // an int or uint (mapOf)
+		return n, nil
 	}
 	return number{}, w.fail("cannot read key %q as %s", s, t)
 }

@@ -40,7 +40,7 @@ func (w *walker) custom(p *plan, raw []byte, dst reflect.Value) error {
 // is valid (as json.Unmarshal does, null leaves a pointer nil), else into
 // a new value, to check it.
 func (w *walker) unmarshalJSON(t reflect.Type, raw []byte, dst reflect.Value) error {
-	target := reflect.Value{}
+	var target reflect.Value
 	switch {
 	case !dst.IsValid():
 		target = reflect.New(t)

@@ -44,12 +44,19 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 // sequence's column, which no plain or block scalar of an entry can
 // reach): a cut inside anything else (a quoted scalar or a flow
 // collection that runs over lines) leaves the run before it unterminated,
-// an error, as is an alias to an anchor in another run. The line after
-// the sequence is at the first column, the root mapping's next key in
-// both. A directive line ('%') or a line ending in '\r' is not read at
-// all. FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
+// an error. The line after the sequence is at the first column, the root
+// mapping's next key in both. The sequence is at the first column too (an
+// indented one would nest one level deeper in doc than in a run, against
+// go-yaml's depth limit). Not read at all: a directive line ('%'); line
+// breaks other than '\n' ('\r', NEL, LS, PS: YAML breaks lines at them
+// too); anchors and aliases (an alias outside the items may name an anchor
+// redefined inside them, and go-yaml bounds aliasing per document).
+// FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
 // byte.
 func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
+	if otherBreaks(doc) || anchored(doc) {
+		return nil, false
+	}
 	block, ok := itemsBlock(doc)
 	if !ok || len(block.entries) < minItems {
 		return nil, false
@@ -122,16 +129,16 @@ type listBlock struct {
 }
 
 // itemsBlock finds the block sequence under the first "items:" line at
-// the first column of doc: the lines after it that are blank, comments,
-// entries ("-" at the column of the first entry, then a space or the end
-// of the line) or indented past that column, up to the first other line.
+// the first column of doc, a block mapping (its first line a plain key):
+// the lines after it that are blank, comments, entries ("-" at the first
+// column, then a space or the end of the line) or indented, up to the
+// first other line, which must be at the first column too.
 func itemsBlock(doc []byte) (listBlock, bool) {
 	var b listBlock
 	first, found := true, false
-	col := -1
 	for pos := 0; pos < len(doc); {
 		line, next := lineAt(doc, pos)
-		if len(line) > 0 && (line[0] == '%' || line[len(line)-1] == '\r') {
+		if len(line) > 0 && line[0] == '%' {
 			return b, false
 		}
 		switch {
@@ -146,20 +153,44 @@ func itemsBlock(doc []byte) (listBlock, bool) {
 				found, b.line, b.body = true, pos, next
 			}
 		case isBlankOrComment(line):
-		case col < 0 && entryAt(line, indent(line)):
-			col = indent(line)
+		case entryAt(line, 0):
 			b.entries = append(b.entries, pos)
-		case col >= 0 && entryAt(line, col):
-			b.entries = append(b.entries, pos)
-		case col >= 0 && indent(line) > col:
+		case len(b.entries) > 0 && indent(line) > 0:
 		default:
 			b.end = pos
-			return b, col >= 0 && indent(line) == 0
+			return b, len(b.entries) > 0 && indent(line) == 0
 		}
 		pos = next
 	}
 	b.end = len(doc)
-	return b, found && col >= 0
+	return b, len(b.entries) > 0
+}
+
+// otherBreaks reports whether doc has a line break YAML reads besides
+// '\n': '\r', NEL (U+0085), LS (U+2028) or PS (U+2029).
+func otherBreaks(doc []byte) bool {
+	return bytes.IndexByte(doc, '\r') >= 0 || bytes.Contains(doc, []byte("\u0085")) ||
+		bytes.Contains(doc, []byte("\u2028")) || bytes.Contains(doc, []byte("\u2029"))
+}
+
+// anchored reports whether doc may hold an anchor or an alias: an '&' or
+// '*' where a YAML node can start (the start of a line, or after white
+// space or a flow or block indicator). Text such as a URL's "a=1&b=2"
+// does not count; a quoted " &x" does, which only costs speed.
+func anchored(doc []byte) bool {
+	for i, c := range doc {
+		if c != '&' && c != '*' {
+			continue
+		}
+		if i == 0 {
+			return true
+		}
+		switch doc[i-1] {
+		case ' ', '\t', '\n', '-', '?', ':', ',', '[', '{':
+			return true
+		}
+	}
+	return false
 }
 
 // lineAt returns the line starting at pos, without its newline, and the

@@ -16,10 +16,16 @@ var yamlListCases = []struct {
 	split     bool // yamlList converts it in parts
 }{
 	{"kubectl", "apiVersion: v1\nitems:\n- kind: Pod\n  metadata:\n    name: a\n- kind: Pod\n  metadata:\n    name: b\n- kind: Pod\nkind: List\nmetadata:\n  resourceVersion: \"\"\n", true},
-	{"indented entries", "kind: List\nitems:\n  - a: 1\n  - b: 2\n  - c: [1, 2]\n", true},
+	{"indented entries", "kind: List\nitems:\n  - a: 1\n  - b: 2\n  - c: [1, 2]\n", false},
 	{"comments and blank lines", "kind: List\n# top\nitems:\n# before\n\n- a: 1\n# between, first column\n  # indented\n- b: |+\n    kept\n\n- c: >\n    folded\n    text\n\nkind2: x\n", true},
 	{"entry on its own line", "items:\n-\n  a: 1\n-\n- null\n- b\n", true},
-	{"anchor in the entry before", "items:\n- &x {a: 1}\n- *x\n- c\n", false}, // in one run of two: split
+	{"anchor in the entry before", "items:\n- &x {a: 1}\n- *x\n- c\n", false},
+	{"anchor redefined in the items", "a: &x 1\nitems:\n- &x 2\n- b\n- c\nb: *x\n", false},
+	{"alias in a flow", "a: &x 1\nitems:\n- [*x]\n- b\n", false},
+	{"ampersand in text", "items:\n- url: http://a/?b=1&c=2\n- x*y\n- c\n", true},
+	{"carriage return ending a document", "kind: List\nitems:\n- a\r...\n- b\n- c\n", false},
+	{"next line", "items:\n- a\u0085...\n- b\n- c\n", false},
+	{"line separator", "items:\n- a\u2028- b\n- c\n", false},
 	{"anchor across runs", "items:\n- a\n- &x {a: 1}\n- *x\n", false},
 	{"quoted string over the cut", "items:\n- a: \"one\n- two\"\n- b\n- c\n", false},
 	{"flow over the cut", "items:\n- [1,\n- 2]\n- b\n- c\n", false},
