@@ -383,11 +383,11 @@ func (b *builder) build() (Cluster, error) {
 	if n := pendingPods(b.pods); n > 0 {
 		c.Pods = make([]packing.Pod, 0, n) // else nil, as without pods
 	}
-	var conv [convertBlock]convertedPod
+	conv := make([]convertedPod, min(len(b.pods), convertBlock))
 	for i := range b.pods {
 		k := i % convertBlock
 		if k == 0 {
-			b.convertPods(b.pods[i:min(i+convertBlock, len(b.pods))], conv[:])
+			b.convertPods(b.pods[i:min(i+convertBlock, len(b.pods))], conv)
 		}
 		sp := &b.pods[i]
 		if err := b.place(&c, sp, &conv[k], present, s); err != nil {
