@@ -349,7 +349,7 @@ func (b *builder) convertPods(pods []sourced[*corev1.Pod], out []convertedPod) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				p := pods[i].v
-				if out[i] = (convertedPod{}); !finished(p) {
+				if out[i] = (convertedPod{}); !ended(p) {
 					out[i].class = b.resolvePriority(&p.Spec)
 					out[i].pod, out[i].err = FromPod(p)
 				}
@@ -358,8 +358,8 @@ func (b *builder) convertPods(pods []sourced[*corev1.Pod], out []convertedPod) {
 	})
 }
 
-// finished reports whether p has succeeded or failed: it takes no room.
-func finished(p *corev1.Pod) bool {
+// ended reports whether p has succeeded or failed: it takes no room.
+func ended(p *corev1.Pod) bool {
 	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
 }
 
@@ -471,7 +471,7 @@ func (b *builder) statefulPods() map[ref]bool {
 // ([scales.owners]).
 func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], conv *convertedPod, present map[ref]int, s scales) error {
 	p := sp.v
-	if finished(p) {
+	if ended(p) {
 		b.finish(p)
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
 		return nil
@@ -585,6 +585,8 @@ func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
 
 // resolvePriority fills spec.priority from its PriorityClass (or the
 // global default, or a built-in class), as the admission plugin would.
+// It runs on several goroutines at once (convertPods), each with its own
+// pods, so of b it only reads.
 // spec is the builder's own (builder.pods). It returns the name of a PriorityClass spec
 // names that is not in the input, else "".
 func (b *builder) resolvePriority(spec *corev1.PodSpec) string {

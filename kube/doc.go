@@ -614,9 +614,10 @@
 // bytes, guided by a plan of each Go type built once per process, that
 // checks and stores the values and shares repeated strings; its head is
 // read in an earlier, shorter pass. With a few hundred pods or more, Load
-// decodes and converts them on up to GOMAXPROCS goroutines, and a large
-// YAML list as kubectl prints it is converted to JSON in runs of items the
-// same way. Nothing here is on the solver's hot path.
+// decodes them on up to GOMAXPROCS goroutines, and a large YAML list as
+// kubectl prints it is converted to JSON in runs of items the same way;
+// Load and FromObjects convert more than 64 pods on several goroutines
+// too. Nothing here is on the solver's hot path.
 // Functions are safe for concurrent use and never modify their arguments.
 //
 // See ExampleEffectiveRequests, ExampleFromObjects and ExampleLoad.

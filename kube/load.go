@@ -199,8 +199,9 @@ func (o *object) fail(err error) error {
 // no object (empty, comments only, empty lists) are an error wrapping
 // [ErrNoObjects]. Load does not modify
 // sources. The complexity is linear in the input. With a few hundred pods
-// or more, it decodes them on up to GOMAXPROCS goroutines; the result,
-// errors and warnings included, is the same for any GOMAXPROCS.
+// or more, it decodes them on up to GOMAXPROCS goroutines, and it converts
+// more than 64 on several; the result, errors and warnings included, is
+// the same for any GOMAXPROCS.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
 	b := builder{check: newChecker(), owned: true}

@@ -37,9 +37,13 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 //
 // Why the parts convert as the whole would. The rest is the document up
 // to the "items:" line, so the YAML parser is in the same state there in
-// both; when the rest's top-level items member is the marker list, that
-// line is a key of the root block mapping (not inside a string or a flow
-// collection), and its value in doc is a block sequence. A run is a block
+// both. When the rest's top-level items member is the marker list and the
+// marker is nowhere else in the rest's JSON, that line is a key of the
+// root block mapping: inside a string or a flow collection its marker
+// would show there too (a document may spell the marker with escapes, but
+// then it is in the JSON twice), and nothing that could drop it from the
+// JSON is allowed (a tag, an alias, a document marker). So its value in
+// doc is a block sequence. A run is a block
 // sequence of its own, cut only where an entry starts ("-" at the
 // sequence's column, which no plain or block scalar of an entry can
 // reach): a cut inside anything else (a quoted scalar or a flow
@@ -47,14 +51,16 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 // an error. The line after the sequence is at the first column, the root
 // mapping's next key in both. The sequence is at the first column too (an
 // indented one would nest one level deeper in doc than in a run, against
-// go-yaml's depth limit). Not read at all: a directive line ('%'); line
-// breaks other than '\n' ('\r', NEL, LS, PS: YAML breaks lines at them
-// too); anchors and aliases (an alias outside the items may name an anchor
-// redefined inside them, and go-yaml bounds aliasing per document).
+// go-yaml's depth limit). Not read at all: a directive line ('%'); a
+// document marker line ("---", "..."); line breaks other than '\n' ('\r',
+// NEL, LS, PS: YAML breaks lines at them too); a byte order mark (go-yaml
+// skips it at a line's start); tags; anchors and aliases (an alias outside
+// the items may name an anchor redefined inside them, and go-yaml bounds
+// aliasing per document).
 // FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
 // byte.
 func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
-	if otherBreaks(doc) || anchored(doc) {
+	if otherBreaks(doc) || bytes.Contains(doc, []byte("\uFEFF")) || indicated(doc) {
 		return nil, false
 	}
 	block, ok := itemsBlock(doc)
@@ -70,7 +76,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 		return nil, false
 	}
 	at, end, ok := markedItems(restJSON)
-	if !ok {
+	if !ok || bytes.Count(restJSON, []byte(itemsMarker)) != 1 {
 		return nil, false
 	}
 	runs := make([][]byte, (len(block.entries)+runItems-1)/runItems)
@@ -138,7 +144,7 @@ func itemsBlock(doc []byte) (listBlock, bool) {
 	first, found := true, false
 	for pos := 0; pos < len(doc); {
 		line, next := lineAt(doc, pos)
-		if len(line) > 0 && line[0] == '%' {
+		if len(line) > 0 && line[0] == '%' || bytes.HasPrefix(line, []byte("---")) || bytes.HasPrefix(line, []byte("...")) {
 			return b, false
 		}
 		switch {
@@ -173,13 +179,13 @@ func otherBreaks(doc []byte) bool {
 		bytes.Contains(doc, []byte("\u2028")) || bytes.Contains(doc, []byte("\u2029"))
 }
 
-// anchored reports whether doc may hold an anchor or an alias: an '&' or
-// '*' where a YAML node can start (the start of a line, or after white
-// space or a flow or block indicator). Text such as a URL's "a=1&b=2"
-// does not count; a quoted " &x" does, which only costs speed.
-func anchored(doc []byte) bool {
+// indicated reports whether doc may hold an anchor, an alias or a tag:
+// an '&', '*' or '!' where a YAML node can start (the start of a line, or
+// after white space or a flow or block indicator). Text such as a URL's
+// "a=1&b=2" does not count; a quoted " &x" does, which only costs speed.
+func indicated(doc []byte) bool {
 	for i, c := range doc {
-		if c != '&' && c != '*' {
+		if c != '&' && c != '*' && c != '!' {
 			continue
 		}
 		if i == 0 {
