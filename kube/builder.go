@@ -31,7 +31,7 @@ import (
 // kind by kind ([builder.addAll]), then converts the pods and workloads,
 // once every PriorityClass and Node is known.
 type builder struct {
-	pods           []sourced[*corev1.Pod] // the snapshot's pods (owned), else copies of the caller's
+	pods           []sourced[*corev1.Pod] // the snapshot's pods, or copies of a caller's that resolvePriority may change
 	workloads      []sourced[workload]
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node
@@ -89,12 +89,8 @@ func (b *builder) warn(format string, args ...any) {
 // fields of Objects, each kind in its order, and returns the first error.
 func (b *builder) addAll() error {
 	s := &b.in
-	pods := s.Pods
-	if !b.owned {
-		pods = slices.Clone(pods) // resolvePriority fills in specs; a caller's pods stay as they are
-	}
-	b.pods = make([]sourced[*corev1.Pod], 0, len(pods))
-	each(b, "Pod", pods, metaID[corev1.Pod], (*builder).addPod)
+	b.pods = make([]sourced[*corev1.Pod], 0, len(s.Pods))
+	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
 	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
 	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
 	each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
@@ -150,7 +146,14 @@ func metaID[T any, P interface {
 	return P(v).GetNamespace(), P(v).GetName()
 }
 
+// addPod keeps p, or a copy of a caller's pod whose priority
+// resolvePriority may fill in (one without spec.priority): a caller's pods
+// stay as they are.
 func (b *builder) addPod(p *corev1.Pod, o *object) error {
+	if !b.owned && p.Spec.Priority == nil {
+		cp := *p
+		p = &cp
+	}
 	b.pods = append(b.pods, sourced[*corev1.Pod]{o, p})
 	return nil
 }

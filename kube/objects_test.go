@@ -140,7 +140,9 @@ func TestFromObjectsKeepsObjects(t *testing.T) {
 			{Key: "kubernetes.io/arch", Operator: corev1.NodeSelectorOpIn, Values: []string{"amd64"}}}}}}}}
 	pod.Spec.Volumes = []corev1.Volume{{Name: "data", VolumeSource: corev1.VolumeSource{
 		PersistentVolumeClaim: &corev1.PersistentVolumeClaimVolumeSource{ClaimName: "data"}}}}
-	objs := Objects{Pods: []corev1.Pod{pod},
+	set := typedPod("db-1", nil)
+	set.Spec.Priority = new(int32(5))
+	objs := Objects{Pods: []corev1.Pod{pod, set},
 		PersistentVolumeClaims: []corev1.PersistentVolumeClaim{{ObjectMeta: metav1.ObjectMeta{Name: "data", Namespace: "shop"},
 			Spec: corev1.PersistentVolumeClaimSpec{VolumeName: "pv-1"}}},
 		PersistentVolumes: []corev1.PersistentVolume{{ObjectMeta: metav1.ObjectMeta{Name: "pv-1"}, Spec: corev1.PersistentVolumeSpec{
@@ -149,13 +151,14 @@ func TestFromObjectsKeepsObjects(t *testing.T) {
 					Values: []string{"us-east-1a"}}}}}}}}}},
 		NodePools:       []karpv1.NodePool{typedPool("general")},
 		PriorityClasses: []schedulingv1.PriorityClass{{ObjectMeta: metav1.ObjectMeta{Name: "normal"}, Value: 100, GlobalDefault: true}}}
-	before := Objects{Pods: []corev1.Pod{*objs.Pods[0].DeepCopy()}, PersistentVolumeClaims: []corev1.PersistentVolumeClaim{*objs.PersistentVolumeClaims[0].DeepCopy()},
+	before := Objects{Pods: []corev1.Pod{*objs.Pods[0].DeepCopy(), *objs.Pods[1].DeepCopy()}, PersistentVolumeClaims: []corev1.PersistentVolumeClaim{*objs.PersistentVolumeClaims[0].DeepCopy()},
 		PersistentVolumes: []corev1.PersistentVolume{*objs.PersistentVolumes[0].DeepCopy()}, NodePools: []karpv1.NodePool{*objs.NodePools[0].DeepCopy()},
 		PriorityClasses: []schedulingv1.PriorityClass{*objs.PriorityClasses[0].DeepCopy()}}
 	c, err := FromObjects(objs)
 	require.NoError(t, err)
-	require.Len(t, c.Pods, 1)
+	require.Len(t, c.Pods, 2)
 	assert.Equal(t, int32(100), c.Pods[0].Priority, "the default class's priority")
+	assert.Equal(t, int32(5), c.Pods[1].Priority, "its own")
 	assert.Len(t, c.Pods[0].NodeAffinity.Required, 1, "the volume's zone is required with the pod's arch")
 	assert.Equal(t, before, objs)
 }
