@@ -43,20 +43,19 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 // would show there too (a document may spell the marker with escapes, but
 // then it is in the JSON twice), and nothing that could drop it from the
 // JSON is allowed (a tag, an alias, a document marker). So its value in
-// doc is a block sequence. A run is a block
-// sequence of its own, cut only where an entry starts ("-" at the
-// sequence's column, which no plain or block scalar of an entry can
-// reach): a cut inside anything else (a quoted scalar or a flow
-// collection that runs over lines) leaves the run before it unterminated,
-// an error. The line after the sequence is at the first column, the root
-// mapping's next key in both. The sequence is at the first column too (an
-// indented one would nest one level deeper in doc than in a run, against
-// go-yaml's depth limit). Not read at all: a directive line ('%'); a
-// document marker line ("---", "..."); line breaks other than '\n' ('\r',
-// NEL, LS, PS: YAML breaks lines at them too); a byte order mark (go-yaml
-// skips it at a line's start); tags; anchors and aliases (an alias outside
-// the items may name an anchor redefined inside them, and go-yaml bounds
-// aliasing per document).
+// doc is a block sequence. A run is a block sequence of its own, cut only
+// where an entry starts ("-" at the sequence's column, which no plain or
+// block scalar of an entry can reach): a cut inside anything else (a
+// quoted scalar or a flow collection that runs over lines) leaves the run
+// before it unterminated, an error. The line after the sequence is at the
+// first column, the root mapping's next key in both. The sequence is at
+// the first column too (an indented one would nest one level deeper in
+// doc than in a run, against go-yaml's depth limit). Not read at all: a
+// directive line ('%'); a document marker line ("---", "..."); line
+// breaks other than '\n' ('\r', NEL, LS, PS: YAML breaks lines at them
+// too); a byte order mark (go-yaml skips it at a line's start); tags;
+// anchors and aliases (an alias outside the items may name an anchor
+// redefined inside them, and go-yaml bounds aliasing per document).
 // FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
 // byte.
 func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
