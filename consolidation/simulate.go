@@ -41,13 +41,15 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	pods := withDisplaced(make([]packing.Pod, 0, s.simulatedPods(cands)), s.c.Pending, false)
 	first := len(pods)
 	nodes := s.simNodes[:0] // the solve keeps none of them: the next simulation reuses the slice
-	for _, n := range s.w.Nodes() {
+	all := s.w.Nodes()
+	for i := range all {
+		n := &all[i] // not a copy: a Node is large, and only the one appended is changed
 		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
 		if !gone[n.Name] {
-			n.Settling = s.c.settling(&n, s.pools[n.NodePool]) || steer && !n.Initialized
-			nodes = append(nodes, n)
+			nodes = append(nodes, *n)
+			nodes[len(nodes)-1].Settling = s.c.settling(n, s.pools[n.NodePool]) || steer && !n.Initialized
 		}
 	}
 	for _, c := range cands {
