@@ -32,12 +32,17 @@ type static struct {
 	// PreferNoSchedule taint (compile.go).
 	labels     []map[string]string
 	softTaints bool
-	// rooms are, per node of prob.Nodes, what its own pods take; starts,
-	// what every run starts it from; nodeOrder, the order runs add them in
-	// (nodes.go: compileNodes, podRooms).
-	rooms     []*podsRoom
-	starts    []nodeStart
-	nodeOrder []int
+	// rooms are, per node of prob.Nodes, what its own pods take; nodes,
+	// the nodes that take pods as every run starts them, in the order
+	// runs try them, and nodeFree their free room; tallies and antis, the
+	// topology counts the nodes' pods add, and nodeUse the nodes' use of
+	// their pools' limits (nodes.go: compileNodes, podRooms).
+	rooms    []*podsRoom
+	nodes    []nodeT
+	nodeFree *freeTree
+	tallies  []domainCount
+	antis    []domainCount
+	nodeUse  usage
 	// drop are the preferred terms relaxed up front (prefs.go); nil: none.
 	drop map[PreferenceTerm]bool
 	// domains are, per topology key, its known domains, sorted, and
@@ -88,8 +93,9 @@ func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTer
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
 	parallel.Both(func() { s.order = ffdOrder(p.Pods, o.PriorityOrder) }, func() {
-		s.labels = labelsOf(p.Nodes, v)
-		s.rooms = podRooms(p.Nodes, v)
+		ids := vouchIndexes(p.Nodes, v)
+		s.labels = labelsOf(p.Nodes, ids)
+		s.rooms = podRooms(p.Nodes, ids, v.Memo())
 		s.compilePods()
 		s.compileCounters()
 		s.compileNodes()
@@ -103,15 +109,29 @@ func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTer
 	return s
 }
 
+// vouchIndexes returns, per node, its index in v (see vouch.Nodes.Index),
+// or -1 when v does not vouch for it.
+func vouchIndexes(nodes []Node, v vouch.Nodes) []int {
+	out := make([]int, len(nodes))
+	for i := range nodes {
+		if k, ok := v.Index(nodes[i].Name); ok {
+			out[i] = k
+		} else {
+			out[i] = -1
+		}
+	}
+	return out
+}
+
 // labelsOf returns the labels of each node (see nodeLabels), by index,
 // for every pass of a solve to read: computed once, as a node's labels do
 // not change between passes. Some are the nodes' own maps: read-only. A
-// node v vouches for has its effective labels already (see package
-// vouch): they are not checked again.
-func labelsOf(nodes []Node, v vouch.Nodes) []map[string]string {
+// vouched node (ids[i] ≥ 0, see vouchIndexes) has its effective labels
+// already (see package vouch): they are not checked again.
+func labelsOf(nodes []Node, ids []int) []map[string]string {
 	out := make([]map[string]string, len(nodes))
 	for i := range nodes {
-		if v.Has(nodes[i].Name) {
+		if ids[i] >= 0 {
 			out[i] = nodes[i].Labels
 			continue
 		}

@@ -1,6 +1,9 @@
 package packing
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // freeTree is a max segment tree over the existing nodes, in placement
 // order, of their free CPU and memory, so that "the first node from i on
@@ -12,7 +15,7 @@ type freeTree struct {
 	cpu, mem []int64
 }
 
-func newFreeTree(nodes []*nodeT) *freeTree {
+func newFreeTree(nodes []nodeT) *freeTree {
 	size := 1
 	for size < len(nodes) {
 		size *= 2
@@ -21,13 +24,18 @@ func newFreeTree(nodes []*nodeT) *freeTree {
 	for i := range t.cpu {
 		t.cpu[i], t.mem[i] = math.MinInt64, math.MinInt64
 	}
-	for i, nd := range nodes {
-		t.cpu[size+i], t.mem[size+i] = nd.free.CPU, nd.free.Memory
+	for i := range nodes {
+		t.cpu[size+i], t.mem[size+i] = nodes[i].free.CPU, nodes[i].free.Memory
 	}
 	for i := size - 1; i > 0; i-- {
 		t.pull(i)
 	}
 	return t
+}
+
+// clone returns a copy of t that shares nothing with it.
+func (t *freeTree) clone() *freeTree {
+	return &freeTree{size: t.size, cpu: slices.Clone(t.cpu), mem: slices.Clone(t.mem)}
 }
 
 func (t *freeTree) pull(i int) {

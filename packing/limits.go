@@ -26,12 +26,12 @@ func newUsage(pools []*pool) usage {
 	return u
 }
 
-// countNode counts an existing node against its pool's limits, with its
-// capacity (see nodeCapacity).
-func (r *run) countNode(n *Node) {
-	for pi, pl := range r.s.pools {
+// countNode counts an existing node of s against its pool's limits, with
+// its capacity (see nodeCapacity).
+func (u *usage) countNode(s *static, n *Node) {
+	for pi, pl := range s.pools {
 		if pl.np.Name == n.NodePool {
-			r.use.addNode(pi, pl, r.nodeCapacity(n, pl))
+			u.addNode(pi, pl, s.nodeCapacity(n, pl))
 		}
 	}
 }
@@ -58,8 +58,8 @@ func (u *usage) clone() usage {
 // nodeCapacity is what a node counts against its pool's limits: the
 // capacity of its instance type when the pool's catalog knows it, else its
 // allocatable.
-func (r *run) nodeCapacity(n *Node, pl *pool) resources.List {
-	if t, ok := r.s.prob.PoolCatalog(pl.np).Get(n.InstanceType); ok {
+func (s *static) nodeCapacity(n *Node, pl *pool) resources.List {
+	if t, ok := s.prob.PoolCatalog(pl.np).Get(n.InstanceType); ok {
 		return t.Capacity
 	}
 	return n.Allocatable

@@ -10,28 +10,24 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// nodeT is an existing node during a run.
+// nodeT is an existing node during a run. The runs of a solve start from
+// the same nodes (static.nodes) and share them, read-only, until a run
+// places a pod on one: it then copies that node (run.ownNode).
 type nodeT struct {
 	n      *Node
 	labels map[string]string // static.labels of n: shared by the passes, read-only
 	taints []requirements.Taint
 	free   resources.List
-	ports  []HostPort
+	ports  []HostPort // clipped, so that a run's append copies
 	pods   []int
 	attach *attachUse // nil: no attach limits (volumes.go)
 }
 
-// nodeStart is an existing node as every run of a solve starts with it:
-// its effective taints, its free room after its pods and the daemonsets
-// still to come, its pods' host ports, and the topology counts its pods
-// add. compileNodes computes it once per solve, so that each pass copies
-// it instead of reading every bound pod again.
-type nodeStart struct {
-	taints  []requirements.Taint
-	free    resources.List
-	ports   []HostPort    // clipped, so that a run's append copies
-	tallies []domainCount // counted with run.tally
-	antis   []domainCount // counted with run.markAnti
+// nodeCounts are the topology counts a node's pods add (see
+// existingCounts): tallies counted with run.tally, antis with
+// run.markAnti.
+type nodeCounts struct {
+	tallies, antis []domainCount
 }
 
 // domainCount is one count of a topology counter in a domain.
@@ -40,37 +36,55 @@ type domainCount struct {
 	domain  string
 }
 
-// compileNodes computes every node's start (see nodeStart) and the order
-// runs add the nodes in: initialized nodes first, then by name.
+// compileNodes computes what every run starts from (see the node fields
+// of static): each node with its effective taints, its free room after
+// its pods and the daemonsets still to come, and its pods' host ports and
+// volume claims, in the order runs place pods on them (initialized nodes
+// first, then by name) and without the nodes marked for deletion, which
+// take no new pods; the free-room index of those nodes; and, from every
+// node, those marked for deletion too, the topology counts its pods add
+// and its capacity counted against its pool's limits. It reads every
+// bound pod once per solve, so that a run copies what it reads.
 func (s *static) compileNodes() {
 	nodes := s.prob.Nodes
-	s.nodeOrder = indexes(len(nodes))
-	slices.SortStableFunc(s.nodeOrder, func(a, b int) int {
+	order := indexes(len(nodes))
+	slices.SortStableFunc(order, func(a, b int) int {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
-	s.starts = make([]nodeStart, len(nodes))
+	all := make([]nodeT, len(nodes))
+	counts := make([]nodeCounts, len(nodes))
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				s.starts[i] = s.nodeStart(&nodes[i], s.labels[i], s.rooms[i])
+			for k := lo; k < hi; k++ {
+				i := order[k]
+				all[k], counts[k] = s.nodeStart(&nodes[i], s.labels[i], s.rooms[i])
 			}
 		}
 	})
+	s.nodeUse = newUsage(s.pools)
+	for k := range all {
+		s.tallies = append(s.tallies, counts[k].tallies...)
+		s.antis = append(s.antis, counts[k].antis...)
+		s.nodeUse.countNode(s, all[k].n)
+	}
+	s.nodes = slices.DeleteFunc(all, func(nd nodeT) bool { return nd.n.MarkedForDeletion })
+	s.nodeFree = newFreeTree(s.nodes)
 }
 
 // nodeChunk is how many nodes a goroutine compiling node starts takes at
 // a time: each start reads only its node and the compiled problem.
 const nodeChunk = 128
 
-func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) nodeStart {
-	st := nodeStart{taints: effectiveTaints(n, s), free: room.free, ports: room.ports}
+func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) (nodeT, nodeCounts) {
+	nd := nodeT{n: n, labels: labels, taints: effectiveTaints(n, s), free: room.free, ports: room.ports, attach: newAttachUse(n)}
+	var c nodeCounts
 	if len(s.counters) > 0 { // else no pod counts anywhere
 		for j := range n.Pods {
-			st.tallies, st.antis = s.existingCounts(&n.Pods[j], labels, st.tallies, st.antis)
+			c.tallies, c.antis = s.existingCounts(&n.Pods[j], labels, c.tallies, c.antis)
 		}
 	}
-	st.free = st.free.Sub(s.pendingDaemons(n, labels, st.taints))
-	return st
+	nd.free = nd.free.Sub(s.pendingDaemons(n, labels, nd.taints))
+	return nd, c
 }
 
 // podsRoom is what a node's own pods take: free is its allocatable less
@@ -86,37 +100,32 @@ type podsRoom struct {
 	anti        []int
 }
 
-// roomKey keys a vouched node's podsRoom in the vouch's memo: one entry a
-// node, replaced when the node comes with other pods (see package vouch:
-// the same slice is the same pods), so the memo keeps no old pods alive.
-type roomKey struct{ node string }
-
 // of reports whether r was computed from n's pods and allocatable.
 func (r *podsRoom) of(n *Node) bool {
 	return vouch.SameSlice(r.pods, n.Pods) && r.alloc.Equal(n.Allocatable)
 }
 
 // podRooms returns the podsRoom of each node, on up to GOMAXPROCS
-// goroutines; a vouched node's comes from v's memo when an earlier solve
-// read the same pods.
-func podRooms(nodes []Node, v vouch.Nodes) []*podsRoom {
+// goroutines; a vouched node's (ids[i], its index in the vouch, ≥ 0; see
+// vouchIndexes) comes from memo when an earlier solve read the same pods,
+// and is kept there (one value a node, replaced when the node comes with
+// other pods, so that the memo keeps no old pods alive).
+func podRooms(nodes []Node, ids []int, memo *vouch.Memo) []*podsRoom {
 	out := make([]*podsRoom, len(nodes))
-	memo := v.Memo()
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				n := &nodes[i]
-				if len(n.Pods) == 0 || memo == nil || !v.Has(n.Name) {
+				if len(n.Pods) == 0 || memo == nil || ids[i] < 0 {
 					out[i] = roomOf(n)
 					continue
 				}
-				key := roomKey{n.Name}
-				if r, ok := memo.Load(key); ok && r.(*podsRoom).of(n) {
-					out[i] = r.(*podsRoom)
+				if r, _ := memo.Load(ids[i]).(*podsRoom); r != nil && r.of(n) {
+					out[i] = r
 					continue
 				}
 				out[i] = roomOf(n)
-				memo.Store(key, out[i]) // a node's name is unique in a problem: no other goroutine stores it
+				memo.Store(ids[i], out[i]) // a node's name is unique in a problem: no other goroutine stores it
 			}
 		}
 	})
@@ -137,15 +146,45 @@ func roomOf(n *Node) *podsRoom {
 	return r
 }
 
-// addNodes registers the existing nodes, their pods' topology counts and
-// their pools' usage, and indexes the nodes' free room for first fit.
+// addNodes starts the run with the solve's nodes (static.nodes), shared
+// until the run changes one (ownNode), their pods' topology counts and
+// their capacity against their pools' limits.
 func (r *run) addNodes() {
-	slab := make([]nodeT, len(r.s.nodeOrder)) // one allocation for the run's nodes
-	for k, i := range r.s.nodeOrder {
-		r.addNode(i, &slab[k])
+	s := r.s
+	r.nodes = make([]*nodeT, len(s.nodes))
+	for k := range s.nodes {
+		r.nodes[k] = &s.nodes[k]
 	}
-	r.free = newFreeTree(r.nodes)
+	r.free = s.nodeFree.clone()
+	for _, c := range s.tallies {
+		r.tally(c.counter, c.domain)
+	}
+	for _, c := range s.antis {
+		r.markAnti(c.counter, c.domain)
+	}
+	r.use = s.nodeUse.clone()
 }
+
+// ownNode returns node ni of the run for the run to change: the solve's
+// shared node is copied the first time (its attach use too, the only
+// part changed in place).
+func (r *run) ownNode(ni int) *nodeT {
+	nd := r.nodes[ni]
+	if nd != &r.s.nodes[ni] {
+		return nd
+	}
+	if len(r.owned) == cap(r.owned) {
+		r.owned = make([]nodeT, 0, min(ownedChunk, len(r.nodes)))
+	}
+	r.owned = append(r.owned, *nd)
+	own := &r.owned[len(r.owned)-1]
+	own.attach = own.attach.clone()
+	r.nodes[ni] = own
+	return own
+}
+
+// ownedChunk is how many copies of nodes a run allocates at a time.
+const ownedChunk = 64
 
 func cmpNodes(a, b *Node) int {
 	switch {
@@ -155,24 +194,6 @@ func cmpNodes(a, b *Node) int {
 		return 1
 	}
 	return strings.Compare(a.Name, b.Name)
-}
-
-// addNode registers node i of the problem from its start, in nd. One marked for
-// deletion takes no new pods, but until it is gone its pods still count
-// for topology and its capacity for its pool's limits.
-func (r *run) addNode(i int, nd *nodeT) {
-	n, st := &r.s.prob.Nodes[i], &r.s.starts[i]
-	*nd = nodeT{n: n, labels: r.s.labels[i], taints: st.taints, free: st.free, ports: st.ports, attach: newAttachUse(n)}
-	for _, c := range st.tallies {
-		r.tally(c.counter, c.domain)
-	}
-	for _, c := range st.antis {
-		r.markAnti(c.counter, c.domain)
-	}
-	if !n.MarkedForDeletion {
-		r.nodes = append(r.nodes, nd)
-	}
-	r.countNode(n)
 }
 
 // effectiveTaints leaves out, on a node not yet initialized, the startup
@@ -253,7 +274,7 @@ func (r *run) fitsNode(v view, nd *nodeT) bool {
 }
 
 func (r *run) commitNode(v view, ni int) {
-	nd := r.nodes[ni]
+	nd := r.ownNode(ni)
 	nd.free = nd.free.Sub(v.info.req)
 	r.free.set(ni, nd.free.CPU, nd.free.Memory)
 	nd.ports = append(nd.ports, v.info.pod.HostPorts...)

@@ -36,10 +36,11 @@ type run struct {
 	states []podState
 	fails  []Reason
 
-	// The existing nodes and their free cpu and memory, for first fit
-	// (nodes.go).
+	// The existing nodes and their free cpu and memory, for first fit,
+	// and the copies of the nodes the run changed (nodes.go).
 	nodes []*nodeT
 	free  *freeTree
+	owned []nodeT
 
 	// The claims, and Plain's order of them (claim.go); the claims by
 	// room (place.go: commit), and place's scratch: an empty claim per
@@ -107,7 +108,6 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 	r.where = make([]placement, len(s.pods))
 	r.fails = make([]Reason, len(s.pods))
 	r.counts = newCounts(s)
-	r.use = newUsage(s.pools)
 	r.fresh = make([]claim, len(s.pools))
 	r.slack = newSlackIndex()
 	r.addNodes()

@@ -72,16 +72,24 @@ func (p Problem) validate(vouched vouch.Nodes) error {
 		v.report("problem", issues{{"catalog", "no instance catalog is given"}})
 	}
 	v.pending(p.Pods)
-	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)))
+	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)-vouched.Len()))
 	currency := p.currency()
 	for i := range p.NodePools {
 		is := checkPool(&p.NodePools[i], seen)
 		v.report("nodepool "+p.NodePools[i].Name, checkCurrency(is, p.NodePools[i].Catalog, currency))
 	}
 	clear(seen)
+	seenVouched := make([]bool, vouched.Len()) // by vouch index: no name hashed again
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		if is := checkNodeName(n, seen); vouched.Has(n.Name) {
+		k, isVouched := vouched.Index(n.Name)
+		var dup bool
+		if isVouched {
+			dup, seenVouched[k] = seenVouched[k], true
+		} else {
+			dup, seen[n.Name] = n.Name == "" || seen[n.Name], true
+		}
+		if is := nodeNameIssues(dup); isVouched {
 			v.reportNode(n, is)
 		} else {
 			v.node(n, is)
@@ -387,14 +395,13 @@ func checkDisruption(is issues, d Disruption) issues {
 	return is
 }
 
-// checkNodeName returns the issue of n's name, empty or one of the names
-// seen before, and adds it to seen.
-func checkNodeName(n *Node, seen map[string]bool) issues {
+// nodeNameIssues returns the issue of a node's name when bad: it is empty
+// or the name of a node before it.
+func nodeNameIssues(bad bool) issues {
 	var is issues
-	if n.Name == "" || seen[n.Name] {
+	if bad {
 		is.add("name", "is empty or duplicate")
 	}
-	seen[n.Name] = true
 	return is
 }
 

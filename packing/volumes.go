@@ -2,6 +2,7 @@ package packing
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -85,6 +86,19 @@ func newAttachUse(n *Node) *attachUse {
 		u.add(n.Pods[j].Volumes.claims())
 	}
 	return u
+}
+
+// clone returns a copy of u that shares no set with it; nil for a nil u.
+// The limits, never changed, are shared.
+func (u *attachUse) clone() *attachUse {
+	if u == nil {
+		return nil
+	}
+	c := &attachUse{limits: u.limits, claims: make(map[string]map[string]struct{}, len(u.claims)), over: u.over}
+	for driver, set := range u.claims {
+		c.claims[driver] = maps.Clone(set)
+	}
+	return c
 }
 
 // add counts vols, those of a pod that joins the node.

@@ -18,7 +18,7 @@
 // state, and there is no global state.
 package vouch
 
-import "sync"
+import "sync/atomic"
 
 // SameSlice reports whether a and b are the same slice: the same length
 // and, when not empty, the same first element. By the package's contract,
@@ -28,48 +28,58 @@ func SameSlice[T any](a, b []T) bool {
 	return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0])
 }
 
-// Nodes is a set of vouched-for node names, with a memo for what the
+// Nodes is a set of vouched-for node names, each with its index (its
+// position among the items it was made from), with a memo for what the
 // solves derive from them. The zero Nodes is empty and has no memo. It is
 // safe for concurrent use.
 type Nodes struct {
-	names map[string]struct{}
+	names map[string]int
 	memo  *Memo
 }
 
 // Of vouches for the nodes items, named by name: the caller has validated
-// them. It does not keep items. O(len(items)).
+// them, so their names are unique. It does not keep items. O(len(items)).
 func Of[T any](items []T, name func(*T) string) Nodes {
-	names := make(map[string]struct{}, len(items))
+	names := make(map[string]int, len(items))
 	for i := range items {
-		names[name(&items[i])] = struct{}{}
+		names[name(&items[i])] = i
 	}
-	return Nodes{names: names, memo: &Memo{}}
+	return Nodes{names: names, memo: &Memo{nodes: make([]atomic.Value, len(items))}}
 }
 
 // Memo returns the memo of n: nil for the zero Nodes.
 func (n Nodes) Memo() *Memo { return n.memo }
 
-// Memo keeps, across the solves of the simulations of one validated
-// cluster, what a solve derives from a vouched node's pods alone; a value
-// records the slice it was derived from, and a solve uses it only for
-// that same slice (the vouched contract: a slice of a vouched node's pods
-// is never changed but in Displaced, so the same slice is the same pods).
-// Values must not be modified once stored. A nil *Memo stores nothing. It
-// is safe for concurrent use.
-type Memo struct{ m sync.Map }
-
-// Load returns the value stored under key.
-func (m *Memo) Load(key any) (any, bool) {
-	if m == nil {
-		return nil, false
+// Len is the number of items n was made from: every index is below it.
+func (n Nodes) Len() int {
+	if n.memo == nil {
+		return 0
 	}
-	return m.m.Load(key)
+	return len(n.memo.nodes)
 }
 
-// Store keeps value under key.
-func (m *Memo) Store(key, value any) {
+// Memo keeps, across the solves of the simulations of one validated
+// cluster, what a solve derives from a vouched node's pods alone, one
+// value a node, by the node's index; a value records the slice it was
+// derived from, and a solve uses it only for that same slice (the
+// vouched contract: a slice of a vouched node's pods is never changed but
+// in Displaced, so the same slice is the same pods). Values are of one
+// type and must not be modified once stored. A nil *Memo stores nothing.
+// It is safe for concurrent use.
+type Memo struct{ nodes []atomic.Value }
+
+// Load returns the value stored for node i, or nil.
+func (m *Memo) Load(i int) any {
+	if m == nil {
+		return nil
+	}
+	return m.nodes[i].Load()
+}
+
+// Store keeps value, not nil, for node i, in place of the one before.
+func (m *Memo) Store(i int, value any) {
 	if m != nil {
-		m.m.Store(key, value)
+		m.nodes[i].Store(value)
 	}
 }
 
@@ -78,4 +88,11 @@ func (m *Memo) Store(key, value any) {
 func (n Nodes) Has(name string) bool {
 	_, ok := n.names[name]
 	return ok
+}
+
+// Index returns the index of the node named name and whether n vouches
+// for it. O(1), no allocation.
+func (n Nodes) Index(name string) (int, bool) {
+	i, ok := n.names[name]
+	return i, ok
 }
