@@ -43,7 +43,8 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	nodes := s.simNodes[:0] // the solve keeps none of them: the next simulation reuses the slice
 	all := s.w.Nodes()
 	for i := range all {
-		n := &all[i]             // not a copy: a Node is large, and only the one appended is changed
+		// not a copy: a Node is large, and only the one appended is changed
+		n := &all[i]
 		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
 			pods = withDisplaced(pods, reschedulable(n.Pods), false)
 		}
