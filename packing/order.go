@@ -82,18 +82,38 @@ func (r *run) shuffleEqual(queue []int) {
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see
 // cmpSize), then creation time and uid ascending, as Karpenter's queue,
 // then namespace, name and input position. The order is total, so an
-// unstable sort gives the one order a stable sort would, in fewer steps.
+// unstable sort gives the one order a stable sort would. It sorts small
+// keys (cmpSize's first fields) held apart from the pods, which it reads
+// only for pods those keys tie.
 func ffdOrder(pods []Pod, byPriority bool) []int {
-	idx := indexes(len(pods))
-	slices.SortFunc(idx, func(a, b int) int {
-		pa, pb := &pods[a], &pods[b]
+	type key struct {
+		cpu, mem int64
+		prio     int32
+		i        int
+	}
+	keys := make([]key, len(pods))
+	for i := range pods {
+		keys[i] = key{cpu: pods[i].Requests.CPU, mem: pods[i].Requests.Memory, i: i}
+		if byPriority {
+			keys[i].prio = pods[i].Priority
+		}
+	}
+	slices.SortFunc(keys, func(a, b key) int {
+		if c := cmp.Or(cmp.Compare(b.prio, a.prio), cmp.Compare(b.cpu, a.cpu), cmp.Compare(b.mem, a.mem)); c != 0 {
+			return c // as cmpSize, which reads these first
+		}
+		pa, pb := &pods[a.i], &pods[b.i]
 		return cmp.Or(cmpSize(pa, pb, byPriority),
 			pa.CreationTime.Compare(pb.CreationTime),
 			strings.Compare(pa.UID, pb.UID),
 			strings.Compare(pa.Namespace, pb.Namespace),
 			strings.Compare(pa.Name, pb.Name),
-			cmp.Compare(a, b))
+			cmp.Compare(a.i, b.i))
 	})
+	idx := make([]int, len(keys))
+	for k := range keys {
+		idx[k] = keys[k].i
+	}
 	return idx
 }
 
