@@ -52,19 +52,27 @@ func (s *static) compileNodes() {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
 	all := make([]nodeT, len(nodes))
-	counts := make([]nodeCounts, len(nodes))
+	var counts []nodeCounts // none without counters
+	if len(s.counters) > 0 {
+		counts = make([]nodeCounts, len(nodes))
+	}
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for k := lo; k < hi; k++ {
 				i := order[k]
-				all[k], counts[k] = s.nodeStart(&nodes[i], s.labels[i], s.rooms[i])
+				all[k] = s.nodeStart(&nodes[i], s.labels[i], s.rooms[i])
+				if counts != nil {
+					counts[k] = s.nodeCounts(&nodes[i], s.labels[i])
+				}
 			}
 		}
 	})
+	for _, c := range counts {
+		s.tallies = append(s.tallies, c.tallies...)
+		s.antis = append(s.antis, c.antis...)
+	}
 	s.nodeUse = newUsage(s.pools)
 	for k := range all {
-		s.tallies = append(s.tallies, counts[k].tallies...)
-		s.antis = append(s.antis, counts[k].antis...)
 		s.nodeUse.countNode(s, all[k].n)
 	}
 	s.nodes = slices.DeleteFunc(all, func(nd nodeT) bool { return nd.n.MarkedForDeletion })
@@ -75,16 +83,20 @@ func (s *static) compileNodes() {
 // a time: each start reads only its node and the compiled problem.
 const nodeChunk = 128
 
-func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) (nodeT, nodeCounts) {
+// nodeStart is node n as every run starts it.
+func (s *static) nodeStart(n *Node, labels map[string]string, room *podsRoom) nodeT {
 	nd := nodeT{n: n, labels: labels, taints: effectiveTaints(n, s), free: room.free, ports: room.ports, attach: newAttachUse(n)}
-	var c nodeCounts
-	if len(s.counters) > 0 { // else no pod counts anywhere
-		for j := range n.Pods {
-			c.tallies, c.antis = s.existingCounts(&n.Pods[j], labels, c.tallies, c.antis)
-		}
-	}
 	nd.free = nd.free.Sub(s.pendingDaemons(n, labels, nd.taints))
-	return nd, c
+	return nd
+}
+
+// nodeCounts returns the topology counts n's pods add.
+func (s *static) nodeCounts(n *Node, labels map[string]string) nodeCounts {
+	var c nodeCounts
+	for j := range n.Pods {
+		c.tallies, c.antis = s.existingCounts(&n.Pods[j], labels, c.tallies, c.antis)
+	}
+	return c
 }
 
 // podsRoom is what a node's own pods take: free is its allocatable less

@@ -16,11 +16,11 @@ type podState struct {
 func (r *run) attempt(i int) bool {
 	r.states[i] = podState{}
 	if len(r.s.pods[i].alts) == 0 {
-		r.fails[i] = noAlternative(r.s.pods[i].pod)
+		r.fail(i, noAlternative(r.s.pods[i].pod))
 		return false
 	}
 	if why := r.s.pods[i].invalid; why != "" {
-		r.fails[i] = volumeReason(r.s.pods[i].pod, why)
+		r.fail(i, volumeReason(r.s.pods[i].pod, why))
 		return false
 	}
 	for {
@@ -29,10 +29,27 @@ func (r *run) attempt(i int) bool {
 			return true
 		}
 		if !r.relax(i) {
-			r.fails[i] = r.attachReason(v, r.diagnose(v))
+			r.fail(i, r.attachReason(v, r.diagnose(v)))
 			return false
 		}
 	}
+}
+
+// fail records why pod i's last try failed. The reasons are made on the
+// first failure: most runs of a consolidation's simulations have none.
+func (r *run) fail(i int, why Reason) {
+	if r.fails == nil {
+		r.fails = make([]Reason, len(r.s.pods))
+	}
+	r.fails[i] = why
+}
+
+// failure is why pod i's last try failed; the zero Reason if none did.
+func (r *run) failure(i int) Reason {
+	if r.fails == nil {
+		return Reason{}
+	}
+	return r.fails[i]
 }
 
 // relax applies the next of Karpenter's relaxations: drop a required

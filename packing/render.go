@@ -75,7 +75,7 @@ func (r *run) render(st settlement, lists [][]option) Plan {
 	})
 	for _, i := range r.s.order {
 		if r.where[i].kind == unplaced {
-			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.fails[i]})
+			p.Unschedulable = append(p.Unschedulable, Unschedulable{Pod: i, Reason: r.failure(i)})
 		}
 	}
 	p.separateHeadroom(r.s.prob.Pods)

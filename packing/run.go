@@ -30,7 +30,7 @@ type run struct {
 
 	// The pods: where each is and the order they were placed in (run.go:
 	// placed, moved); how far each is relaxed and why it last failed
-	// (relax.go).
+	// (relax.go; fails is nil until a pod fails).
 	where  []placement
 	order  []int
 	states []podState
@@ -106,7 +106,6 @@ func newRun(s *static, spec passSpec, m *memo, sc *scratch) *run {
 	r.twin.off = s.hooks.noTwins
 	r.states = make([]podState, len(s.pods))
 	r.where = make([]placement, len(s.pods))
-	r.fails = make([]Reason, len(s.pods))
 	r.counts = newCounts(s)
 	r.fresh = make([]claim, len(s.pools))
 	r.slack = newSlackIndex()
