@@ -20,22 +20,21 @@ type candidate struct {
 	name  string
 	pool  *packing.NodePool
 	node  *packing.Node
+	at    int // node's index in the what-if
 	price instancetypes.Price
 	pods  []packing.Pod // reschedulable (packing.Pod.Reschedulable)
 	cost  float64       // 1 + Σ max(0, pod eviction cost), Karpenter's RescheduleDisruptionCost
+	ratio float64       // Karpenter's SavingsRatio: price per unit of disruption (price/cost)
 }
 
 func (c candidate) empty() bool { return len(c.pods) == 0 }
-
-// ratio is Karpenter's SavingsRatio: price per unit of disruption.
-func (c candidate) ratio() float64 { return c.price.Dollars() / c.cost }
 
 // ratioKey is ratio in micro-dollars an hour per unit of disruption,
 // rounded: ratios that differ only by the rounding of prices to
 // nano-dollars (a node of twice the price and twice the pods) are equal
 // under it. Rounding is monotone, so candidates sorted by ratio keep
 // equal keys together.
-func (c candidate) ratioKey() float64 { return math.Round(c.ratio() * 1e6) }
+func (c candidate) ratioKey() float64 { return math.Round(c.ratio * 1e6) }
 
 // stays is the negation of packing.Pod.Reschedulable on a value, for the
 // slices functions: the pod goes with its node.
@@ -65,20 +64,23 @@ func (s *state) candidates() []candidate {
 	var out []candidate
 	nodes := s.w.Nodes()
 	for i := range nodes {
-		n := &nodes[i]
-		if c, why := s.candidate(n); why != nil {
+		if c, why := s.candidate(i); why != nil {
 			s.keep(*why)
 		} else {
 			out = append(out, c)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(b.ratio(), a.ratio()), cmp.Compare(a.name, b.name))
+	// The position ends every tie: the one order a stable sort would give.
+	slices.SortFunc(out, func(a, b candidate) int {
+		return cmp.Or(cmp.Compare(b.ratio, a.ratio), cmp.Compare(a.name, b.name), cmp.Compare(a.at, b.at))
 	})
 	return out
 }
 
-func (s *state) candidate(n *packing.Node) (candidate, *Explanation) {
+// candidate returns node i of the what-if as a candidate, or why it is
+// none.
+func (s *state) candidate(i int) (candidate, *Explanation) {
+	n := &s.w.Nodes()[i]
 	pool, why := s.eligible(n)
 	if why != nil {
 		return candidate{}, why
@@ -90,7 +92,8 @@ func (s *state) candidate(n *packing.Node) (candidate, *Explanation) {
 	if why := s.timing(n, pool); why != nil {
 		return candidate{}, why
 	}
-	return candidate{name: n.Name, pool: pool, node: n, price: n.Price, pods: f.pods, cost: f.cost}, nil
+	return candidate{name: n.Name, pool: pool, node: n, at: i, price: n.Price, pods: f.pods, cost: f.cost,
+		ratio: n.Price.Dollars() / f.cost}, nil
 }
 
 // podFacts is what a node's pods tell its candidacy: the pods that must

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -35,6 +36,12 @@ type room struct {
 	// it may take displaced pods at all. Measured per pass.
 	free []resources.List
 	ok   []bool
+	// read is, per node, the pods slice its free room was last measured
+	// from and that room: a node with the same slice has the same pods
+	// (the what-if gives a node whose pods change a new slice).
+	read []measured
+	// gone is usable's scratch: which nodes are the candidates.
+	gone []bool
 	// prices and largest are the types the pools can launch, by their
 	// cheapest offering a pool allows, and the per-resource maximum
 	// allocatable of each prefix.
@@ -86,13 +93,26 @@ func core(l resources.List) resources.List {
 
 func amounts(l resources.List) [3]int64 { return [3]int64{l.CPU, l.Memory, l.EphemeralStorage} }
 
-// measure records the free room of s's nodes as they stand.
+// measured is a node's free room (see freeOn) and the pods slice it was
+// measured from.
+type measured struct {
+	pods []packing.Pod
+	free resources.List
+}
+
+// measure records the free room of s's nodes as they stand, reading again
+// only the nodes whose pods changed since the last measure.
 func (r *room) measure(s *state) {
 	nodes := s.w.Nodes()
 	r.free, r.ok = r.free[:0], r.ok[:0]
 	for i := range nodes {
 		n := &nodes[i]
-		r.free = append(r.free, freeOn(n))
+		if i == len(r.read) { // a node launched since
+			r.read = append(r.read, measured{pods: n.Pods, free: freeOn(n)})
+		} else if !vouch.SameSlice(r.read[i].pods, n.Pods) {
+			r.read[i] = measured{pods: n.Pods, free: freeOn(n)}
+		}
+		r.free = append(r.free, r.read[i].free)
 		r.ok = append(r.ok, n.Initialized && !n.MarkedForDeletion && !s.c.settling(n, s.pools[n.NodePool]))
 	}
 }
@@ -127,16 +147,22 @@ func demand(cands []candidate) (need, least resources.List) {
 
 // usable sums the free room of the nodes that may take pods, but the
 // candidates, where the least pod fits.
-func (r *room) usable(s *state, cands []candidate, least resources.List) resources.List {
-	gone := make(map[string]bool, len(cands))
+func (r *room) usable(cands []candidate, least resources.List) resources.List {
+	r.gone = slices.Grow(r.gone[:0], len(r.free))[:len(r.free)] // all false: reset below
 	for _, c := range cands {
-		gone[c.name] = true
+		if c.at < len(r.gone) { // else launched since the measure, which has no room of it
+			r.gone[c.at] = true
+		}
 	}
 	var have resources.List
-	nodes := s.w.Nodes()
 	for i := range r.free {
-		if r.ok[i] && least.Fits(r.free[i]) && !gone[nodes[i].Name] {
+		if r.ok[i] && !r.gone[i] && least.Fits(r.free[i]) {
 			have = have.Add(r.free[i])
+		}
+	}
+	for _, c := range cands {
+		if c.at < len(r.gone) {
+			r.gone[c.at] = false
 		}
 	}
 	return have
@@ -146,7 +172,7 @@ func (r *room) usable(s *state, cands []candidate, least resources.List) resourc
 // other nodes plus one new node cheaper than limit.
 func (r *room) fitsOne(s *state, cands []candidate, limit instancetypes.Price) bool {
 	need, least := demand(cands)
-	have := r.usable(s, cands, least)
+	have := r.usable(cands, least)
 	if k, _ := slices.BinarySearch(r.prices, limit); k > 0 {
 		have = have.Add(r.largest[k-1])
 	}
@@ -157,7 +183,7 @@ func (r *room) fitsOne(s *state, cands []candidate, limit instancetypes.Price) b
 // other nodes plus new nodes costing less than limit in all.
 func (r *room) fitsMany(s *state, cands []candidate, limit instancetypes.Price) bool {
 	need, least := demand(cands)
-	over := amounts(need.Sub(r.usable(s, cands, least)))
+	over := amounts(need.Sub(r.usable(cands, least)))
 	for k, a := range over {
 		// A margin keeps float rounding from ruling out a move at the limit.
 		if a > 0 && r.unit[k] > 0 && float64(a)*r.unit[k] > float64(limit)*(1+1e-9)+1 {

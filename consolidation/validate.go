@@ -68,7 +68,7 @@ func (s *state) stillCandidates(cmd Command) ([]candidate, error) {
 		if i < 0 {
 			return nil, stale(name, Deleting, "node %s is gone", name)
 		}
-		c, why := s.candidate(&s.w.Nodes()[i])
+		c, why := s.candidate(i)
 		if why == nil && c.node.PriceUnknown && cmd.Method != Emptiness {
 			why = s.unpriced(c.node)
 		}
