@@ -62,13 +62,9 @@ func (s *state) inFlight(nc packing.NodeClaim, pods []packing.Pod) packing.Node 
 	return nc.InFlight(s.base.PoolCatalog(s.pools[nc.NodePool]), pods, s.c.Now)
 }
 
-// initialized is the set of nodes displaced pods may land on.
-func (s *state) initialized() map[string]bool {
-	out := make(map[string]bool, len(s.w.Nodes()))
-	for _, n := range s.w.Nodes() {
-		if n.Initialized {
-			out[n.Name] = true
-		}
-	}
-	return out
+// initialized reports whether the node named name is initialized: one
+// displaced pods may land on.
+func (s *state) initialized(name string) bool {
+	i := s.w.Index(name)
+	return i >= 0 && s.w.Nodes()[i].Initialized
 }

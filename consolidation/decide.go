@@ -72,7 +72,7 @@ func (s *state) tryMove(o packing.Options, cands []candidate, steer bool) (move,
 	if err != nil {
 		return move{}, s.why(cands, PodsDoNotFit, "simulation failed: %v", err)
 	}
-	if msg := m.homeless(s.initialized()); msg != "" {
+	if msg := m.homeless(s.initialized); msg != "" {
 		return move{}, s.why(cands, PodsDoNotFit, "%s", msg)
 	}
 	return move{cands: cands, sim: m, claims: m.claims()}, nil

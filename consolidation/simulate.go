@@ -89,14 +89,14 @@ func withDisplaced(dst, pods []packing.Pod, d bool) []packing.Pod {
 
 // homeless returns a sentence about the first displaced pod without a home
 // (unschedulable, or bound to a node that is not initialized), or "".
-func (m sim) homeless(initialized map[string]bool) string {
+func (m sim) homeless(initialized func(node string) bool) string {
 	for _, u := range m.plan.Unschedulable {
 		if u.Pod >= m.first {
 			return fmt.Sprintf("pod %s fits nowhere else: %s", m.pods[u.Pod].Key(), u.Reason.Message)
 		}
 	}
 	for _, b := range m.plan.Bindings {
-		if b.Pod >= m.first && !initialized[b.Node] {
+		if b.Pod >= m.first && !initialized(b.Node) {
 			return fmt.Sprintf("pod %s would land on node %s, which is not initialized", m.pods[b.Pod].Key(), b.Node)
 		}
 	}
@@ -121,23 +121,28 @@ func (m sim) claims() []packing.NodeClaim {
 // every topology constraint at each step); claims are looked up by their
 // names in the plan, renamed by rename.
 func (m sim) placements(rename map[string]string) []disruption.Home {
-	at := make(map[int]disruption.Home, len(m.pods)-m.first)
+	type home struct {
+		node, claim string
+		ok          bool
+	}
+	at := make([]home, len(m.pods)-m.first) // by displaced pod, from first
 	for _, b := range m.plan.Bindings {
 		if b.Pod >= m.first {
-			at[b.Pod] = disruption.Home{Pod: disruption.Ref(&m.pods[b.Pod]), Node: b.Node}
+			at[b.Pod-m.first] = home{node: b.Node, ok: true}
 		}
 	}
 	for _, nc := range m.plan.NodeClaims {
 		for _, i := range nc.Pods {
 			if i >= m.first {
-				at[i] = disruption.Home{Pod: disruption.Ref(&m.pods[i]), NodeClaim: rename[nc.Name]}
+				at[i-m.first] = home{claim: rename[nc.Name], ok: true}
 			}
 		}
 	}
-	out := make([]disruption.Home, 0, len(at))
+	out := make([]disruption.Home, 0, len(at)) // a move places every displaced pod
 	for _, i := range m.plan.Order {
-		if h, ok := at[i]; ok {
-			out = append(out, h)
+		if i >= m.first && at[i-m.first].ok {
+			h := at[i-m.first]
+			out = append(out, disruption.Home{Pod: disruption.Ref(&m.pods[i]), Node: h.node, NodeClaim: h.claim})
 		}
 	}
 	return out
