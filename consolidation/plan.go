@@ -44,8 +44,10 @@ type state struct {
 	// facts is what each node's pods tell its candidacy, by node name,
 	// for the pods it was read from (candidates.go).
 	facts map[string]podFacts
-	// simNodes is the nodes slice each simulation refills (simulate.go).
+	// simNodes and simPods are the nodes and pods slices each
+	// simulation refills (simulate.go).
 	simNodes []packing.Node
+	simPods  []packing.Pod
 }
 
 func newState(c Cluster, o Options) (*state, error) {

@@ -9,7 +9,9 @@ import (
 )
 
 // sim is a simulated move: the problem's pods (pending first, then the
-// displaced ones from index first) and the plan packing.Solve made.
+// displaced ones from index first) and the plan packing.Solve made. Its
+// pods are valid until the next simulation, which reuses their slice
+// (state.simPods): a sim is read within the compute that made it.
 type sim struct {
 	pods  []packing.Pod
 	first int
@@ -38,7 +40,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	for _, c := range cands {
 		gone[c.name] = true
 	}
-	pods := withDisplaced(make([]packing.Pod, 0, s.simulatedPods(cands)), s.c.Pending, false)
+	pods := withDisplaced(slices.Grow(s.simPods[:0], s.simulatedPods(cands)), s.c.Pending, false)
 	first := len(pods)
 	nodes := s.simNodes[:0] // the solve keeps none of them: the next simulation reuses the slice
 	all := s.w.Nodes()
@@ -56,7 +58,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	s.simNodes = nodes
+	s.simNodes, s.simPods = nodes, pods
 	plan, err := s.w.SolveWith(o, pods, nodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }
