@@ -14,34 +14,64 @@ func (s *state) apply(cmd Command) {
 		gone[n] = true
 	}
 	moved := s.evict(gone)
-	byClaim, byNode := map[string][]packing.Pod{}, map[string][]packing.Pod{}
+	byClaim := map[string][]packing.Pod{}
 	for _, pl := range cmd.Homes {
-		p := moved[pl.Pod]
 		if pl.NodeClaim != "" {
-			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], p)
-			continue
+			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], *moved[pl.Pod])
 		}
-		byNode[pl.Node] = append(byNode[pl.Node], p)
 	}
-	s.bind(byNode)
+	s.bind(byNode(cmd.Homes, moved))
 	for _, nc := range cmd.Replacements {
 		s.w.Launch(s.inFlight(nc, byClaim[nc.Name]))
 	}
 }
 
+// byNode groups the pods homes bind to existing nodes by node, in the
+// homes' order, each node's in one exact slice of one allocation.
+func byNode(homes []disruption.Home, moved map[disruption.PodRef]*packing.Pod) map[string][]packing.Pod {
+	count := map[string]int{}
+	total := 0
+	for _, h := range homes {
+		if h.NodeClaim == "" {
+			count[h.Node]++
+			total++
+		}
+	}
+	all := make([]packing.Pod, 0, total)
+	out := make(map[string][]packing.Pod, len(count))
+	for _, h := range homes {
+		if h.NodeClaim != "" {
+			continue
+		}
+		pods, ok := out[h.Node]
+		if !ok { // reserve the node's part of all
+			n := count[h.Node]
+			pods = all[len(all) : len(all) : len(all)+n]
+			all = all[:len(all)+n]
+		}
+		out[h.Node] = append(pods, *moved[h.Pod])
+	}
+	return out
+}
+
 // evict marks the gone nodes for deletion and takes the reschedulable pods
-// off them and off nodes already deleting, keyed by their PodRef.
-func (s *state) evict(gone map[string]bool) map[disruption.PodRef]packing.Pod {
-	moved := map[disruption.PodRef]packing.Pod{}
-	for i, n := range s.w.Nodes() {
+// off them and off nodes already deleting, keyed by their PodRef. The
+// pods point into the nodes' slices as they were: a retired node gets a
+// new slice, the old one unchanged.
+func (s *state) evict(gone map[string]bool) map[disruption.PodRef]*packing.Pod {
+	moved := map[disruption.PodRef]*packing.Pod{}
+	nodes := s.w.Nodes()
+	for i := range nodes {
+		n := &nodes[i]
 		if !gone[n.Name] && !n.MarkedForDeletion {
 			continue
 		}
 		s.retry.left(n.NodePool, gone[n.Name], s.w.Movable(i))
-		for _, p := range n.Pods {
-			moved[disruption.Ref(&p)] = p
+		pods := n.Pods
+		for j := range pods {
+			moved[disruption.Ref(&pods[j])] = &pods[j]
 		}
-		s.w.Retire(i, disruption.Staying(n.Pods))
+		s.w.Retire(i, disruption.Staying(pods))
 	}
 	return moved
 }
