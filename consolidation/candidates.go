@@ -61,8 +61,8 @@ func rescheduleCost(pods []packing.Pod) float64 {
 // candidates returns the nodes that may be consolidated, ordered by savings
 // ratio descending then name, and records why each other node is kept.
 func (s *state) candidates() []candidate {
-	var out []candidate
 	nodes := s.w.Nodes()
+	out := make([]candidate, 0, len(nodes))
 	for i := range nodes {
 		if c, why := s.candidate(i); why != nil {
 			s.keep(*why)

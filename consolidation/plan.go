@@ -227,7 +227,7 @@ func (s *state) budgets(reason disruption.Reason) (map[string]int, error) {
 // the dearer of them: Karpenter's unstable sort leaves such a run in any
 // order, and the dearer save more.
 func (s *state) withinBudget(cands []candidate, budget map[string]int, reason disruption.Reason) []candidate {
-	var out []candidate
+	out := make([]candidate, 0, len(cands))
 	for len(cands) > 0 {
 		n := 1
 		for n < len(cands) && cands[n].ratioKey() == cands[0].ratioKey() {
@@ -292,8 +292,9 @@ func (s *state) emptiness() (*Command, error) {
 // underutilized returns the candidates that are not empty, whose price is
 // known and whose pool allows consolidating them, explaining the others.
 func (s *state) underutilized() []candidate {
-	var out []candidate
-	for _, c := range s.candidates() {
+	cands := s.candidates()
+	out := cands[:0] // in place: candidates made a new slice
+	for _, c := range cands {
 		switch {
 		case c.empty() && !s.holdsHeadroom(c):
 			s.keep(*explain(c.name, Budget, "node %s is empty but the Empty budget of NodePool %s is spent", c.name, c.pool.Name))
