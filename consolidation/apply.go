@@ -9,6 +9,7 @@ import (
 // marked for deletion and lose their pods, displaced pods join the nodes
 // they land on, and each replacement becomes an in-flight node.
 func (s *state) apply(cmd Command) {
+	s.version++
 	gone := map[string]bool{}
 	for _, n := range cmd.Candidates {
 		gone[n] = true

@@ -60,7 +60,25 @@ func rescheduleCost(pods []packing.Pod) float64 {
 
 // candidates returns the nodes that may be consolidated, ordered by savings
 // ratio descending then name, and records why each other node is kept.
+// What it finds depends on the what-if's nodes and the pod events only,
+// which only apply changes: it is found once per state (s.version), and
+// each caller gets its own copy.
 func (s *state) candidates() []candidate {
+	if !s.cands.made || s.cands.version != s.version {
+		s.cands = candidateList{made: true, version: s.version, list: s.findCandidates()}
+	}
+	return slices.Clone(s.cands.list)
+}
+
+// candidateList is the candidates found at one version of the state.
+type candidateList struct {
+	made    bool
+	version int
+	list    []candidate
+}
+
+// findCandidates is candidates, found afresh.
+func (s *state) findCandidates() []candidate {
 	nodes := s.w.Nodes()
 	out := make([]candidate, 0, len(nodes))
 	for i := range nodes {

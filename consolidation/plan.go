@@ -44,6 +44,11 @@ type state struct {
 	// facts is what each node's pods tell its candidacy, by node name,
 	// for the pods it was read from (candidates.go).
 	facts map[string]podFacts
+	// version counts the changes of the what-if and the pod events
+	// (apply); cands is the candidates found at one version
+	// (candidates.go).
+	version int
+	cands   candidateList
 	// simNodes and simPods are the nodes and pods slices each
 	// simulation refills (simulate.go).
 	simNodes []packing.Node
