@@ -49,8 +49,10 @@ type state struct {
 	// (candidates.go).
 	version int
 	cands   candidateList
-	// simNodes and simPods are the nodes and pods slices each
-	// simulation refills (simulate.go).
+	// view is the nodes as the simulations of one version see them;
+	// simNodes and simPods are the nodes and pods slices each simulation
+	// refills (simulate.go).
+	view     simView
 	simNodes []packing.Node
 	simPods  []packing.Pod
 }

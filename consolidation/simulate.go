@@ -36,48 +36,78 @@ func (s *state) simulate(cands []candidate) (sim, error) {
 // one (homeless), and simulate them as Karpenter does; the repack, which
 // goes beyond them, sends those pods elsewhere instead.
 func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (sim, error) {
-	gone := make(map[string]bool, len(cands))
+	v := s.simView(steer)
+	need := len(s.c.Pending) + v.deletingPods
 	for _, c := range cands {
-		gone[c.name] = true
+		need += len(c.pods)
 	}
-	pods := withDisplaced(slices.Grow(s.simPods[:0], s.simulatedPods(cands)), s.c.Pending, false)
+	pods := withDisplaced(slices.Grow(s.simPods[:0], need), s.c.Pending, false)
 	first := len(pods)
-	nodes := s.simNodes[:0] // the solve keeps none of them: the next simulation reuses the slice
 	all := s.w.Nodes()
-	for i := range all {
-		// not a copy: a Node is large, and only the one appended is changed
-		n := &all[i]
-		if n.MarkedForDeletion { // their pods are exempt from consolidateAfter, as pending ones
-			pods = withDisplaced(pods, reschedulable(n.Pods), false)
-		}
-		if !gone[n.Name] {
-			nodes = append(nodes, *n)
-			nodes[len(nodes)-1].Settling = s.c.settling(n, s.pools[n.NodePool]) || steer && !n.Initialized
-		}
+	for _, i := range v.deleting { // their pods are exempt from consolidateAfter, as pending ones
+		pods = withDisplaced(pods, reschedulable(all[i].Pods), false)
 	}
 	for _, c := range cands {
 		pods = withDisplaced(pods, c.pods, true)
 	}
-	s.simNodes, s.simPods = nodes, pods
-	plan, err := s.w.SolveWith(o, pods, nodes)
+	// the solve keeps none of the nodes: the next simulation reuses the slice
+	s.simNodes, s.simPods = s.without(s.simNodes[:0], v.nodes, cands), pods
+	plan, err := s.w.SolveWith(o, pods, s.simNodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }
 
-// simulatedPods is at least the number of pods simulateWith solves for
-// cands: the pending ones, those of cands and those of nodes marked for
-// deletion, so that their slice is allocated once.
-func (s *state) simulatedPods(cands []candidate) int {
-	n := len(s.c.Pending)
-	for _, c := range cands {
-		n += len(c.pods)
+// simView is the what-if's nodes as the simulations of one version of
+// the state see them (see simulateWith): each with its Settling flag, in
+// the what-if's order; deleting indexes those marked for deletion, and
+// deletingPods counts their pods.
+type simView struct {
+	made         bool
+	version      int
+	steer        bool
+	nodes        []packing.Node
+	deleting     []int
+	deletingPods int
+}
+
+// simView returns the view of the state's current version with steer,
+// made once for them.
+func (s *state) simView(steer bool) *simView {
+	v := &s.view
+	if v.made && v.version == s.version && v.steer == steer {
+		return v
 	}
-	nodes := s.w.Nodes()
-	for i := range nodes {
-		if nodes[i].MarkedForDeletion {
-			n += len(nodes[i].Pods)
+	all := s.w.Nodes()
+	*v = simView{made: true, version: s.version, steer: steer, nodes: v.nodes[:0], deleting: v.deleting[:0]}
+	for i := range all {
+		n := &all[i]
+		if n.MarkedForDeletion {
+			v.deleting = append(v.deleting, i)
+			v.deletingPods += len(n.Pods)
+		}
+		v.nodes = append(v.nodes, *n)
+		v.nodes[i].Settling = s.c.settling(n, s.pools[n.NodePool]) || steer && !n.Initialized
+	}
+	return v
+}
+
+// without appends to dst the view's nodes but the candidates', in runs
+// copied whole.
+func (s *state) without(dst, nodes []packing.Node, cands []candidate) []packing.Node {
+	gone := make([]int, 0, len(cands))
+	for _, c := range cands {
+		if i := s.w.Index(c.name); i >= 0 {
+			gone = append(gone, i)
 		}
 	}
-	return n
+	slices.Sort(gone)
+	from := 0
+	for _, i := range gone {
+		if i >= from { // else a candidate named twice
+			dst = append(dst, nodes[from:i]...)
+			from = i + 1
+		}
+	}
+	return append(dst, nodes[from:]...)
 }
 
 // withDisplaced appends copies of pods to dst with Displaced set to d.
