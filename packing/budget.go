@@ -7,7 +7,6 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
-	"github.com/nodeplan/nodeplan/internal/vouch"
 )
 
 // maxPreferenceSolves bounds the solves with which one BudgetPreferences
@@ -23,7 +22,7 @@ type budgetSearch struct {
 	ctx     context.Context
 	prob    *Problem
 	opts    Options
-	vouched vouch.Nodes
+	vouched vouched
 	hooks   hooks
 	terms   []PreferenceTerm
 	pods    []int // per term, how many pending pods have it
@@ -77,11 +76,11 @@ func (h honoured) all(on bool) honoured {
 // reference plan, which always fits). The returned plan carries the
 // per-term report (see PreferenceCost), measured with at most
 // maxPreferenceSolves more.
-func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, hk hooks) (Plan, error) {
+func solveBudget(ctx context.Context, p *Problem, o Options, vd vouched, hk hooks) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
 		var err error
-		plan, err = searchBudget(ctx, p, o, v, hk)
+		plan, err = searchBudget(ctx, p, o, vd, hk)
 		return err
 	})
 	if err != nil {
@@ -91,9 +90,9 @@ func solveBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, hk h
 }
 
 // searchBudget is solveBudget without its guard against panics.
-func searchBudget(ctx context.Context, p *Problem, o Options, v vouch.Nodes, hk hooks) (Plan, error) {
+func searchBudget(ctx context.Context, p *Problem, o Options, vd vouched, hk hooks) (Plan, error) {
 	terms, pods := preferenceTerms(p)
-	b := &budgetSearch{ctx: ctx, prob: p, opts: o, vouched: v, hooks: hk, terms: terms, pods: pods, plans: map[string]Plan{},
+	b := &budgetSearch{ctx: ctx, prob: p, opts: o, vouched: vd, hooks: hk, terms: terms, pods: pods, plans: map[string]Plan{},
 		limit: maxPreferenceSolves}
 	none := make(honoured, len(terms))
 	ref, err := b.solve(none)

@@ -83,19 +83,18 @@ type hooks struct {
 
 // compile compiles problem p for a solve with options o: the static every
 // run of the solve shares.
-func compile(p *Problem, o Options) *static { return compileWithout(p, o, vouch.Nodes{}, nil) }
+func compile(p *Problem, o Options) *static { return compileWithout(p, o, vouched{}, nil) }
 
-// compileWithout is compile with the nodes v names vouched for (their
+// compileWithout is compile with the nodes vd names vouched for (their
 // labels are their effective labels) and the preferred terms in drop
 // relaxed up front, as IgnorePreferences relaxes them all (nil: none).
-func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTerm]bool) *static {
+func compileWithout(p *Problem, o Options, vd vouched, drop map[PreferenceTerm]bool) *static {
 	s := &static{prob: p, opts: o, drop: drop}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
 	parallel.Both(func() { s.order = ffdOrder(p.Pods, o.PriorityOrder) }, func() {
-		ids := vouchIndexes(p.Nodes, v)
-		s.labels = labelsOf(p.Nodes, ids)
-		s.rooms = podRooms(p.Nodes, ids, v.Memo())
+		s.labels = labelsOf(p.Nodes, vd)
+		s.rooms = podRooms(p.Nodes, vd)
 		s.compilePods()
 		s.compileCounters()
 		s.compileNodes()
@@ -109,29 +108,48 @@ func compileWithout(p *Problem, o Options, v vouch.Nodes, drop map[PreferenceTer
 	return s
 }
 
-// vouchIndexes returns, per node, its index in v (see vouch.Nodes.Index),
-// or -1 when v does not vouch for it.
-func vouchIndexes(nodes []Node, v vouch.Nodes) []int {
-	out := make([]int, len(nodes))
-	for i := range nodes {
-		if k, ok := v.Index(nodes[i].Name); ok {
-			out[i] = k
+// vouched is what a vouch.Nodes says of the nodes of one problem: ids
+// holds, per node, its index in v (see vouch.Nodes.Index) or -1 when v
+// does not vouch for it; nil when v vouches for none. The zero vouched
+// vouches for no node.
+type vouched struct {
+	v   vouch.Nodes
+	ids []int
+}
+
+// vouchFor looks p's nodes up in v, once for the solve.
+func vouchFor(p *Problem, v vouch.Nodes) vouched {
+	if v.Len() == 0 {
+		return vouched{v: v}
+	}
+	ids := make([]int, len(p.Nodes))
+	for i := range p.Nodes {
+		if k, ok := v.Index(p.Nodes[i].Name); ok {
+			ids[i] = k
 		} else {
-			out[i] = -1
+			ids[i] = -1
 		}
 	}
-	return out
+	return vouched{v: v, ids: ids}
+}
+
+// at returns the vouch index of node i and whether it is vouched for.
+func (vd vouched) at(i int) (int, bool) {
+	if vd.ids == nil || vd.ids[i] < 0 {
+		return 0, false
+	}
+	return vd.ids[i], true
 }
 
 // labelsOf returns the labels of each node (see nodeLabels), by index,
 // for every pass of a solve to read: computed once, as a node's labels do
 // not change between passes. Some are the nodes' own maps: read-only. A
-// vouched node (ids[i] ≥ 0, see vouchIndexes) has its effective labels
-// already (see package vouch): they are not checked again.
-func labelsOf(nodes []Node, ids []int) []map[string]string {
+// node vd vouches for has its effective labels already (see package
+// vouch): they are not checked again.
+func labelsOf(nodes []Node, vd vouched) []map[string]string {
 	out := make([]map[string]string, len(nodes))
 	for i := range nodes {
-		if ids[i] >= 0 {
+		if _, ok := vd.at(i); ok {
 			out[i] = nodes[i].Labels
 			continue
 		}

@@ -118,26 +118,28 @@ func (r *podsRoom) of(n *Node) bool {
 }
 
 // podRooms returns the podsRoom of each node, on up to GOMAXPROCS
-// goroutines; a vouched node's (ids[i], its index in the vouch, ≥ 0; see
-// vouchIndexes) comes from memo when an earlier solve read the same pods,
-// and is kept there (one value a node, replaced when the node comes with
-// other pods, so that the memo keeps no old pods alive).
-func podRooms(nodes []Node, ids []int, memo *vouch.Memo) []*podsRoom {
+// goroutines; a node vd vouches for has its from vd's memo when an
+// earlier solve read the same pods, and keeps it there (one value a
+// node, replaced when the node comes with other pods, so that the memo
+// keeps no old pods alive).
+func podRooms(nodes []Node, vd vouched) []*podsRoom {
 	out := make([]*podsRoom, len(nodes))
+	memo := vd.v.Memo()
 	parallel.Range(len(nodes), nodeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
 				n := &nodes[i]
-				if len(n.Pods) == 0 || memo == nil || ids[i] < 0 {
+				k, ok := vd.at(i)
+				if len(n.Pods) == 0 || memo == nil || !ok {
 					out[i] = roomOf(n)
 					continue
 				}
-				if r, _ := memo.Load(ids[i]).(*podsRoom); r != nil && r.of(n) {
+				if r, _ := memo.Load(k).(*podsRoom); r != nil && r.of(n) {
 					out[i] = r
 					continue
 				}
 				out[i] = roomOf(n)
-				memo.Store(ids[i], out[i]) // a node's name is unique in a problem: no other goroutine stores it
+				memo.Store(k, out[i]) // a node's name is unique in a problem: no other goroutine stores it
 			}
 		}
 	})

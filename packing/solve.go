@@ -196,25 +196,26 @@ func solveContext(ctx context.Context, p Problem, o Options, v vouch.Nodes, h ho
 	if err := o.Validate(); err != nil {
 		return Plan{}, err
 	}
-	if err := p.validate(v); err != nil {
+	vd := vouchFor(&p, v)
+	if err := p.validate(vd); err != nil {
 		return Plan{}, err
 	}
 	if err := ctx.Err(); err != nil {
 		return Plan{}, err
 	}
 	if o.Preferences == BudgetPreferences {
-		return solveBudget(ctx, &p, o, v, h)
+		return solveBudget(ctx, &p, o, vd, h)
 	}
-	return solveValid(ctx, &p, o, v, h, nil)
+	return solveValid(ctx, &p, o, vd, h, nil)
 }
 
-// solveValid solves the valid problem p, whose nodes v names are vouched
+// solveValid solves the valid problem p, whose nodes vd names are vouched
 // for, with the preferred terms in drop relaxed up front (see solveBudget;
 // nil relaxes none).
-func solveValid(ctx context.Context, p *Problem, o Options, v vouch.Nodes, h hooks, drop map[PreferenceTerm]bool) (Plan, error) {
+func solveValid(ctx context.Context, p *Problem, o Options, vd vouched, h hooks, drop map[PreferenceTerm]bool) (Plan, error) {
 	var plan Plan
 	err := guard(func() error {
-		s := compileWithout(p, o, v, drop)
+		s := compileWithout(p, o, vd, drop)
 		s.ctx, s.hooks = ctx, h
 		var err error
 		plan, err = s.solve()

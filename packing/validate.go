@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
-	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -62,27 +61,27 @@ const MaxLimit = 1 << 60
 // complexity is O(size of p); the pods of nodes, a cluster's most numerous
 // objects, are named only when wrong and cost no allocation when valid.
 // Validate does not modify p.
-func (p Problem) Validate() error { return p.validate(vouch.Nodes{}) }
+func (p Problem) Validate() error { return p.validate(vouched{}) }
 
-// validate is Validate but for the nodes vouched names (see
+// validate is Validate but for the nodes vd vouches for (see
 // [SolveVouched]): of those only the name is checked, for uniqueness.
-func (p Problem) validate(vouched vouch.Nodes) error {
+func (p Problem) validate(vd vouched) error {
 	var v validator
 	if p.Catalog == nil && slices.ContainsFunc(p.NodePools, func(np NodePool) bool { return np.Catalog == nil }) {
 		v.report("problem", issues{{"catalog", "no instance catalog is given"}})
 	}
 	v.pending(p.Pods)
-	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)-vouched.Len()))
+	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)-vd.v.Len()))
 	currency := p.currency()
 	for i := range p.NodePools {
 		is := checkPool(&p.NodePools[i], seen)
 		v.report("nodepool "+p.NodePools[i].Name, checkCurrency(is, p.NodePools[i].Catalog, currency))
 	}
 	clear(seen)
-	seenVouched := make([]bool, vouched.Len()) // by vouch index: no name hashed again
+	seenVouched := make([]bool, vd.v.Len()) // by vouch index: no name hashed again
 	for i := range p.Nodes {
 		n := &p.Nodes[i]
-		k, isVouched := vouched.Index(n.Name)
+		k, isVouched := vd.at(i)
 		var dup bool
 		if isVouched {
 			dup, seenVouched[k] = seenVouched[k], true
