@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/sat"
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
@@ -154,10 +155,14 @@ func (r *room) usable(cands []candidate, least resources.List) resources.List {
 			r.gone[c.at] = true
 		}
 	}
+	// free and least hold CPU, memory and ephemeral storage only (core):
+	// Fits and Add on those three, spelt out.
 	var have resources.List
 	for i := range r.free {
-		if r.ok[i] && !r.gone[i] && least.Fits(r.free[i]) {
-			have = have.Add(r.free[i])
+		f := &r.free[i]
+		if r.ok[i] && !r.gone[i] && least.CPU <= f.CPU && least.Memory <= f.Memory && least.EphemeralStorage <= f.EphemeralStorage {
+			have.CPU, have.Memory = sat.Add(have.CPU, f.CPU), sat.Add(have.Memory, f.Memory)
+			have.EphemeralStorage = sat.Add(have.EphemeralStorage, f.EphemeralStorage)
 		}
 	}
 	for _, c := range cands {
