@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
@@ -104,12 +105,21 @@ func (p Problem) validate(vd vouched) error {
 type podName struct{ namespace, name string }
 
 // pending reports the issues of the pending pods, a pod named only when
-// wrong.
+// wrong. The pods are checked on up to GOMAXPROCS goroutines, each alone;
+// the names are compared and the issues reported in order.
 func (v *validator) pending(pods []Pod) {
+	found := make([]issues, len(pods)) // nil for a valid pod
+	parallel.Range(len(pods), podCheckChunk, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for i := lo; i < hi; i++ {
+				found[i] = checkPod(nil, &pods[i])
+			}
+		}
+	})
 	seen := make(map[podName]bool, len(pods))
 	for i := range pods {
 		pod := &pods[i]
-		is := checkPod(nil, pod)
+		is := found[i]
 		key := podName{pod.Namespace, pod.Name}
 		if seen[key] {
 			is.add("name", "duplicate pod (namespace/name)")
@@ -120,6 +130,9 @@ func (v *validator) pending(pods []Pod) {
 		}
 	}
 }
+
+// podCheckChunk is how many pending pods a goroutine checks at a time.
+const podCheckChunk = 256
 
 // currency is the currency of p's prices: that of its catalog, else of the
 // first NodePool catalog; "" when there is none.

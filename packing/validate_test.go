@@ -2,7 +2,9 @@ package packing_test
 
 import (
 	"errors"
+	"fmt"
 	"math"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -430,4 +432,36 @@ func TestHostPortValidate(t *testing.T) {
 	assert.True(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, Protocol: "TCP"}))
 	assert.False(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, IP: "0.0.0.0"}))
 	assert.False(t, packing.HostPort{Port: 80}.Same(packing.HostPort{Port: 80, Protocol: "UDP"}))
+}
+
+// TestValidatePendingSameForGOMAXPROCS: the pending pods are checked on
+// several goroutines; the errors, pods named in order, duplicates
+// included, are the same on one.
+func TestValidatePendingSameForGOMAXPROCS(t *testing.T) {
+	p := validationBase(t)
+	for i := range 1_000 {
+		pod := mkPod(fmt.Sprintf("many-%d", i%997), req("cpu", "100m")) // three names twice
+		switch i % 251 {
+		case 7:
+			pod.Requests.CPU = -1
+		case 11:
+			pod.Labels = map[string]string{"bad key!": "v"}
+		}
+		p.Pods = append(p.Pods, pod)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var errs []string
+	for _, procs := range []int{1, 2, 4} {
+		runtime.GOMAXPROCS(procs)
+		err := p.Validate()
+		require.Error(t, err)
+		errs = append(errs, err.Error())
+	}
+	assert.Equal(t, errs[0], errs[1])
+	assert.Equal(t, errs[0], errs[2])
+	assert.Len(t, fieldErrors(p.Validate()), 4+4+3, "four bad requests, four bad labels, three duplicates")
+	for _, want := range []string{"pod default/many-7: requests.cpu", "pod default/many-760: requests.cpu",
+		"pod default/many-11: labels", "pod default/many-764: labels", "pod default/many-2: name"} {
+		assert.Contains(t, errs[2], want)
+	}
 }
