@@ -51,7 +51,9 @@ type NodeClaim struct {
 	NodePool     string
 	Requirements requirements.Set
 	// InstanceTypes are the candidate type names, cheapest first, at most
-	// Options.MaxInstanceTypes (600).
+	// Options.MaxInstanceTypes (600). Claims of one Plan with the same
+	// candidates may share this slice: read it, or copy it to change it
+	// (an append copies).
 	InstanceTypes []string
 	// InstanceType and Offering are the chosen, cheapest candidate.
 	InstanceType string

@@ -94,7 +94,7 @@ type renderCache struct {
 
 // typeNames is run.typeNames, from the cache when a claim with the same
 // price list (pool, zone and capacity-type requirements), candidates and
-// type asked before.
+// type asked before: such claims share one slice.
 func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) []string {
 	rc.key = priceKey(rc.key[:0], c.pi, c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType))
 	for _, w := range c.cand {
@@ -102,10 +102,10 @@ func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) 
 	}
 	rc.key = binary.AppendUvarint(rc.key, uint64(chosen))
 	if names, ok := rc.names[string(rc.key)]; ok {
-		return slices.Clone(names)
+		return names // shared, read-only (NodeClaim.InstanceTypes)
 	}
-	names := r.typeNames(c, priced, chosen)
-	rc.names[string(rc.key)] = names // later claims get copies
+	names := slices.Clip(r.typeNames(c, priced, chosen)) // an append copies
+	rc.names[string(rc.key)] = names
 	return names
 }
 
