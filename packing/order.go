@@ -82,39 +82,67 @@ func (r *run) shuffleEqual(queue []int) {
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see
 // cmpSize), then creation time and uid ascending, as Karpenter's queue,
 // then namespace, name and input position. The order is total, so an
-// unstable sort gives the one order a stable sort would. It sorts small
-// keys (cmpSize's first fields) held apart from the pods, which it reads
-// only for pods those keys tie.
+// unstable sort gives the one order a stable sort would. It sorts keys
+// that hold what the order reads (ffdKey), so that it reads a pod again
+// only for what a key leaves out: extended resources, and two creation
+// times that both carry a monotonic clock reading.
 func ffdOrder(pods []Pod, byPriority bool) []int {
-	type key struct {
-		cpu, mem int64
-		prio     int32
-		i        int
-	}
-	keys := make([]key, len(pods))
+	keys := make([]ffdKey, len(pods))
 	for i := range pods {
-		keys[i] = key{cpu: pods[i].Requests.CPU, mem: pods[i].Requests.Memory, i: i}
-		if byPriority {
-			keys[i].prio = pods[i].Priority
-		}
+		keys[i] = newFFDKey(&pods[i], i, byPriority)
 	}
-	slices.SortFunc(keys, func(a, b key) int {
-		if c := cmp.Or(cmp.Compare(b.prio, a.prio), cmp.Compare(b.cpu, a.cpu), cmp.Compare(b.mem, a.mem)); c != 0 {
-			return c // as cmpSize, which reads these first
+	slices.SortFunc(keys, func(a, b ffdKey) int {
+		// cmpSize: larger first.
+		if c := cmp.Or(cmp.Compare(b.prio, a.prio), cmp.Compare(b.cpu, a.cpu), cmp.Compare(b.mem, a.mem),
+			cmp.Compare(b.eph, a.eph), cmp.Compare(b.slots, a.slots)); c != 0 {
+			return c
 		}
-		pa, pb := &pods[a.i], &pods[b.i]
-		return cmp.Or(cmpSize(pa, pb, byPriority),
-			pa.CreationTime.Compare(pb.CreationTime),
-			strings.Compare(pa.UID, pb.UID),
-			strings.Compare(pa.Namespace, pb.Namespace),
-			strings.Compare(pa.Name, pb.Name),
-			cmp.Compare(a.i, b.i))
+		if a.ext || b.ext {
+			if c := pods[b.i].Requests.Compare(pods[a.i].Requests); c != 0 {
+				return c
+			}
+		}
+		// time.Time.Compare: by the monotonic readings when both have one.
+		c := cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
+		if a.mono && b.mono {
+			c = pods[a.i].CreationTime.Compare(pods[b.i].CreationTime)
+		}
+		return cmp.Or(c, strings.Compare(a.uid, b.uid), strings.Compare(a.namespace, b.namespace),
+			strings.Compare(a.name, b.name), cmp.Compare(a.i, b.i))
 	})
 	idx := make([]int, len(keys))
 	for k := range keys {
 		idx[k] = keys[k].i
 	}
 	return idx
+}
+
+// ffdKey is what ffdOrder compares of pod i: its priority (when ordered
+// by it, else 0), its core requests, whether it requests extended
+// resources, its creation time (the instant, and whether it carries a
+// monotonic reading) and its uid, namespace and name.
+type ffdKey struct {
+	cpu, mem, eph, slots int64
+	sec                  int64
+	nsec, prio           int32
+	ext, mono            bool
+	uid, namespace, name string
+	i                    int
+}
+
+func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
+	k := ffdKey{cpu: p.Requests.CPU, mem: p.Requests.Memory, eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
+		sec: p.CreationTime.Unix(), nsec: int32(p.CreationTime.Nanosecond()),
+		mono: p.CreationTime != p.CreationTime.Round(0), // Round(0) strips the monotonic reading
+		uid:  p.UID, namespace: p.Namespace, name: p.Name, i: i}
+	for range p.Requests.Extended() {
+		k.ext = true
+		break
+	}
+	if byPriority {
+		k.prio = p.Priority
+	}
+	return k
 }
 
 // cmpSize orders pods larger first: priority (when asked), cpu, memory,

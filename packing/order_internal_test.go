@@ -19,16 +19,29 @@ import (
 func TestFFDOrderAsStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	// Times with a monotonic reading (Time.Compare orders two of them by
+	// it) and one without.
+	now := time.Now()
+	monotonic := []time.Time{now, now.Add(time.Second), now.Add(-time.Minute).Round(0)}
 	for trial := range 2_000 {
 		pods := make([]Pod, rng.IntN(200))
 		for i := range pods {
+			created := epoch.Add(time.Duration(rng.IntN(3))*time.Second + time.Duration(rng.IntN(3))*400*time.Millisecond)
+			if rng.IntN(4) == 0 {
+				created = monotonic[rng.IntN(len(monotonic))]
+			}
+			requests := resources.List{CPU: int64(rng.IntN(3)) * 500, Memory: int64(rng.IntN(2)) << 30,
+				EphemeralStorage: int64(rng.IntN(2)) << 30, Pods: int64(rng.IntN(2))}
+			if rng.IntN(4) == 0 {
+				requests = requests.With("nvidia.com/gpu", int64(rng.IntN(3)))
+			}
 			pods[i] = Pod{
 				Namespace:    []string{"a", "b"}[rng.IntN(2)],
 				Name:         []string{"p", "q", "r"}[rng.IntN(3)],
 				UID:          []string{"", "u1", "u2"}[rng.IntN(3)],
 				Priority:     int32(rng.IntN(3)),
-				CreationTime: epoch.Add(time.Duration(rng.IntN(3)) * time.Second),
-				Requests:     resources.List{CPU: int64(rng.IntN(3)) * 500, Memory: int64(rng.IntN(2)) << 30, Pods: int64(rng.IntN(2))},
+				CreationTime: created,
+				Requests:     requests,
 			}
 		}
 		for _, byPriority := range []bool{false, true} {
