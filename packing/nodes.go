@@ -44,7 +44,7 @@ type domainCount struct {
 // take no new pods; the free-room index of those nodes; and, from every
 // node, those marked for deletion too, the topology counts its pods add
 // and its capacity counted against its pool's limits. It reads every
-// bound pod once per solve, so that a run copies what it reads.
+// bound pod once per solve; the runs share what it made (see nodeT).
 func (s *static) compileNodes() {
 	nodes := s.prob.Nodes
 	order := indexes(len(nodes))
@@ -139,7 +139,7 @@ func podRooms(nodes []Node, vd vouched) []*podsRoom {
 					continue
 				}
 				out[i] = roomOf(n)
-				memo.Store(k, out[i]) // a node's name is unique in a problem: no other goroutine stores it
+				memo.Store(k, out[i]) // validate let one node of the problem have index k: no other goroutine stores it
 			}
 		}
 	})

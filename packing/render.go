@@ -83,9 +83,10 @@ func (r *run) render(st settlement, lists [][]option) Plan {
 }
 
 // renderCache is what a rendering goroutine keeps from claim to claim:
-// the type names of judged claims by price list and candidates, and the
-// labels by pool, requirements, type and offering, each handed out as a
-// copy; key is the buffer keys are built in.
+// the type names of judged claims by price list and candidates, handed
+// out shared (see NodeClaim.InstanceTypes), and the labels by pool,
+// requirements, type and offering, each handed out as a copy; key is the
+// buffer keys are built in.
 type renderCache struct {
 	names  map[string][]string
 	labels map[string][]requirements.Label
