@@ -84,8 +84,12 @@ func (r *run) shuffleEqual(queue []int) {
 // then namespace, name and input position. The order is total, so an
 // unstable sort gives the one order a stable sort would. It sorts keys
 // that hold what the order reads (ffdKey), so that it reads a pod again
-// only for what a key leaves out: extended resources, and two creation
-// times that both carry a monotonic clock reading.
+// only for what a key leaves out: extended resources, and creation times
+// time.Time.Compare orders otherwise than by their Unix instant (a
+// monotonic clock reading, or an instant so far from 1970 that its Unix
+// seconds overflow). (Times whose monotonic readings disagree with their
+// wall clocks are not ordered by Compare at all: such a mix may come out
+// otherwise than from a stable sort, still the same way every time.)
 func ffdOrder(pods []Pod, byPriority bool) []int {
 	keys := make([]ffdKey, len(pods))
 	for i := range pods {
@@ -102,9 +106,8 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 				return c
 			}
 		}
-		// time.Time.Compare: by the monotonic readings when both have one.
 		c := cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
-		if a.mono && b.mono {
+		if a.oddTime || b.oddTime {
 			c = pods[a.i].CreationTime.Compare(pods[b.i].CreationTime)
 		}
 		return cmp.Or(c, strings.Compare(a.uid, b.uid), strings.Compare(a.namespace, b.namespace),
@@ -119,22 +122,24 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 
 // ffdKey is what ffdOrder compares of pod i: its priority (when ordered
 // by it, else 0), its core requests, whether it requests extended
-// resources, its creation time (the instant, and whether it carries a
-// monotonic reading) and its uid, namespace and name.
+// resources, its creation time (the Unix instant, and whether Compare may
+// order it otherwise: oddTime) and its uid, namespace and name.
 type ffdKey struct {
 	cpu, mem, eph, slots int64
 	sec                  int64
 	nsec, prio           int32
-	ext, mono            bool
+	ext, oddTime         bool
 	uid, namespace, name string
 	i                    int
 }
 
 func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
+	t := p.CreationTime
 	k := ffdKey{cpu: p.Requests.CPU, mem: p.Requests.Memory, eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
-		sec: p.CreationTime.Unix(), nsec: int32(p.CreationTime.Nanosecond()),
-		mono: p.CreationTime != p.CreationTime.Round(0), // Round(0) strips the monotonic reading
-		uid:  p.UID, namespace: p.Namespace, name: p.Name, i: i}
+		sec: t.Unix(), nsec: int32(t.Nanosecond()), uid: p.UID, namespace: p.Namespace, name: p.Name, i: i}
+	// Round(0) strips a monotonic reading; no real instant is 2^62 s from
+	// 1970, only one whose Unix seconds overflowed.
+	k.oddTime = t != t.Round(0) || k.sec > 1<<62 || k.sec < -1<<62
 	for range p.Requests.Extended() {
 		k.ext = true
 		break

@@ -2,6 +2,7 @@ package packing
 
 import (
 	"cmp"
+	"math"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -20,15 +21,18 @@ func TestFFDOrderAsStableSort(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	epoch := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	// Times with a monotonic reading (Time.Compare orders two of them by
-	// it) and one without.
+	// it) and without.
 	now := time.Now()
-	monotonic := []time.Time{now, now.Add(time.Second), now.Add(-time.Minute).Round(0)}
+	odd := []time.Time{now, now.Add(time.Second), now.Add(-time.Minute).Round(0),
+		// Instants whose Unix seconds overflow int64, which Compare orders
+		// by the time's own count.
+		time.Unix(math.MinInt64, 0).Add(-time.Second), time.Unix(math.MaxInt64, 0), time.Unix(math.MinInt64, 0)}
 	for trial := range 2_000 {
 		pods := make([]Pod, rng.IntN(200))
 		for i := range pods {
 			created := epoch.Add(time.Duration(rng.IntN(3))*time.Second + time.Duration(rng.IntN(3))*400*time.Millisecond)
 			if rng.IntN(4) == 0 {
-				created = monotonic[rng.IntN(len(monotonic))]
+				created = odd[rng.IntN(len(odd))]
 			}
 			requests := resources.List{CPU: int64(rng.IntN(3)) * 500, Memory: int64(rng.IntN(2)) << 30,
 				EphemeralStorage: int64(rng.IntN(2)) << 30, Pods: int64(rng.IntN(2))}
