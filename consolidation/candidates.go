@@ -60,15 +60,19 @@ func rescheduleCost(pods []packing.Pod) float64 {
 
 // candidates returns the nodes that may be consolidated, ordered by savings
 // ratio descending then name, and records why each other node is kept.
-// What it finds depends on the what-if's nodes and the pod events only,
-// which only apply changes: it is found once per state (s.version), and
-// each caller gets its own copy.
+// What it finds depends on the what-if's nodes and the pod events only:
+// it is found once per version of them (state.version), and each caller
+// gets its own copy.
 func (s *state) candidates() []candidate {
-	if !s.cands.made || s.cands.version != s.version {
-		s.cands = candidateList{made: true, version: s.version, list: s.findCandidates()}
+	if v := s.version(); !s.cands.made || s.cands.version != v {
+		s.cands = candidateList{made: true, version: v, list: s.findCandidates()}
 	}
 	return slices.Clone(s.cands.list)
 }
+
+// version changes whenever the what-if's nodes or the pod events do: the
+// what-if counts its changes, and bind counts the events it records.
+func (s *state) version() int { return s.w.Generation() + s.events }
 
 // candidateList is the candidates found at one version of the state.
 type candidateList struct {

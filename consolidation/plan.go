@@ -44,11 +44,11 @@ type state struct {
 	// facts is what each node's pods tell its candidacy, by node name,
 	// for the pods it was read from (candidates.go).
 	facts map[string]podFacts
-	// version counts the changes of the what-if and the pod events
-	// (apply); cands is the candidates found at one version
-	// (candidates.go).
-	version int
-	cands   candidateList
+	// events counts the pod events recorded (bind); with the what-if's
+	// generation it makes the state's version. cands is the candidates
+	// found at one version (candidates.go).
+	events int
+	cands  candidateList
 	// view is the nodes as the simulations of one version see them;
 	// simNodes and simPods are the nodes and pods slices each simulation
 	// refills (simulate.go).

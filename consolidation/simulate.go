@@ -73,11 +73,11 @@ type simView struct {
 // made once for them.
 func (s *state) simView(steer bool) *simView {
 	v := &s.view
-	if v.made && v.version == s.version && v.steer == steer {
+	if v.made && v.version == s.version() && v.steer == steer {
 		return v
 	}
 	all := s.w.Nodes()
-	*v = simView{made: true, version: s.version, steer: steer, nodes: v.nodes[:0], deleting: v.deleting[:0]}
+	*v = simView{made: true, version: s.version(), steer: steer, nodes: v.nodes[:0], deleting: v.deleting[:0]}
 	for i := range all {
 		n := &all[i]
 		if n.MarkedForDeletion {

@@ -25,6 +25,7 @@ import (
 // nodes up by name in O(1). It is not safe for concurrent use. The zero
 // WhatIf is not usable: make one with [NewWhatIf].
 type WhatIf struct {
+	gen     int // changes counted (Generation)
 	nodes   []packing.Node
 	movable []int          // per node, its reschedulable pods
 	byName  map[string]int // the first node of each name
@@ -52,6 +53,10 @@ func NewWhatIf(nodes []packing.Node, base packing.Problem, v vouch.Nodes, o pack
 // Nodes returns the nodes as the commands so far leave them, in order:
 // the input's, then each launched one. The caller must not modify them.
 func (w *WhatIf) Nodes() []packing.Node { return w.nodes }
+
+// Generation counts the what-if's changes (Retire, Bind, Launch): what a
+// caller derived from its nodes holds while it stays the same.
+func (w *WhatIf) Generation() int { return w.gen }
 
 // Index returns the position of the first node of the name, or -1. O(1).
 func (w *WhatIf) Index(name string) int {
@@ -84,12 +89,14 @@ func (w *WhatIf) SolveWith(o packing.Options, pods []packing.Pod, nodes []packin
 
 // Retire marks node i for deletion, left with only the pods keep.
 func (w *WhatIf) Retire(i int, keep []packing.Pod) {
+	w.gen++
 	w.nodes[i].MarkedForDeletion, w.nodes[i].Pods, w.movable[i] = true, keep, 0
 	w.count(i, keep)
 }
 
 // Bind adds pods to node i, after its own.
 func (w *WhatIf) Bind(i int, pods ...packing.Pod) {
+	w.gen++
 	w.nodes[i].Pods = append(slices.Clip(w.nodes[i].Pods), pods...)
 	w.count(i, pods)
 }
@@ -97,6 +104,7 @@ func (w *WhatIf) Bind(i int, pods ...packing.Pod) {
 // Launch adds node n after the others: a replacement in flight, or, as
 // [NewWhatIf] uses it, one of the cluster's nodes.
 func (w *WhatIf) Launch(n packing.Node) {
+	w.gen++
 	if w.vouched.Has(n.Name) { // validated: every solve then reads its labels as they are
 		n.Labels = n.EffectiveLabels()
 	}

@@ -14,17 +14,22 @@ import (
 )
 
 // TestWhatIf: retiring a node empties it of all but the pods it keeps,
-// binding and launching count reschedulable pods, names are looked up in
-// O(1), and the input nodes are not modified.
+// binding and launching count reschedulable pods, each change counts in
+// the generation, names are looked up in O(1), and the input nodes are
+// not modified.
 func TestWhatIf(t *testing.T) {
 	daemon := packing.Pod{Namespace: "kube-system", Name: "d", Owner: "DaemonSet/agent"}
 	web := packing.Pod{Namespace: "default", Name: "web"}
 	nodes := []packing.Node{{Name: "a", Pods: []packing.Pod{daemon, web}}, {Name: "b"}}
 	w := disruption.NewWhatIf(nodes, packing.Problem{}, vouch.Nodes{}, packing.Options{})
 	assert.Equal(t, 1, w.Movable(0))
+	gen := w.Generation()
 	w.Retire(0, disruption.Staying(w.Nodes()[0].Pods))
+	assert.Equal(t, gen+1, w.Generation(), "a retirement is a change")
 	w.Bind(1, web)
+	assert.Equal(t, gen+2, w.Generation(), "a binding is a change")
 	w.Launch(packing.Node{Name: "r-1", Pods: []packing.Pod{web, daemon}})
+	assert.Equal(t, gen+3, w.Generation(), "a launch is a change")
 	assert.True(t, w.Nodes()[0].MarkedForDeletion)
 	assert.Equal(t, []packing.Pod{daemon}, w.Nodes()[0].Pods)
 	assert.Equal(t, []int{0, 1, 1}, []int{w.Movable(0), w.Movable(1), w.Movable(2)})
