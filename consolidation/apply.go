@@ -1,6 +1,8 @@
 package consolidation
 
 import (
+	"slices"
+
 	"github.com/nodeplan/nodeplan/disruption"
 	"github.com/nodeplan/nodeplan/packing"
 )
@@ -9,26 +11,29 @@ import (
 // marked for deletion and lose their pods, displaced pods join the nodes
 // they land on, and each replacement becomes an in-flight node.
 func (s *state) apply(cmd Command) {
-	s.version++
 	gone := map[string]bool{}
 	for _, n := range cmd.Candidates {
 		gone[n] = true
 	}
 	moved := s.evict(gone)
+	// A home of a pod no node gave up (a command not made for this state)
+	// moves nothing.
+	homes := slices.DeleteFunc(slices.Clone(cmd.Homes), func(h disruption.Home) bool { return moved[h.Pod] == nil })
 	byClaim := map[string][]packing.Pod{}
-	for _, pl := range cmd.Homes {
+	for _, pl := range homes {
 		if pl.NodeClaim != "" {
 			byClaim[pl.NodeClaim] = append(byClaim[pl.NodeClaim], *moved[pl.Pod])
 		}
 	}
-	s.bind(byNode(cmd.Homes, moved))
+	s.bind(byNode(homes, moved))
 	for _, nc := range cmd.Replacements {
 		s.w.Launch(s.inFlight(nc, byClaim[nc.Name]))
 	}
 }
 
 // byNode groups the pods homes bind to existing nodes by node, in the
-// homes' order, each node's in one exact slice of one allocation.
+// homes' order, each node's in one exact slice of one allocation; every
+// home's pod is in moved.
 func byNode(homes []disruption.Home, moved map[disruption.PodRef]*packing.Pod) map[string][]packing.Pod {
 	count := map[string]int{}
 	total := 0
@@ -85,6 +90,7 @@ func (s *state) bind(byNode map[string][]packing.Pod) {
 			s.w.Bind(i, pods...)
 			s.retry.received(n.Name, n.NodePool)
 			s.c.LastPodEvent[n.Name] = s.c.Now
+			s.events++
 		}
 	}
 }

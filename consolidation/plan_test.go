@@ -315,3 +315,24 @@ func TestPlanNamesReplacementsApartFromNodes(t *testing.T) {
 	}
 	assert.Empty(t, consolidation.VerifyCommands(c.Cluster, r.Commands))
 }
+
+// TestApplyForeignHome: a command's home for a pod that none of its
+// candidates gave up (a command not made for the state) moves nothing:
+// the candidate's own pods land where their homes say, nothing else
+// changes, and nothing panics.
+func TestApplyForeignHome(t *testing.T) {
+	c := newCluster()
+	c.node("a", 16, 500)
+	c.node("b", 16, 700)
+	c.node("c", 16)
+	a, b := c.Nodes[0].Pods[0], c.Nodes[1].Pods[0]
+	cmd := consolidation.Command{Reason: disruption.Underutilized, Method: consolidation.SingleNode, Candidates: []string{"a"},
+		Homes: []disruption.Home{{Pod: disruption.Ref(&b), Node: "c"}, {Pod: disruption.Ref(&a), Node: "c"}}}
+	after, err := consolidation.After(c.Cluster, consolidation.Options{}, []consolidation.Command{cmd})
+	require.NoError(t, err)
+	require.Len(t, after.Nodes, 3)
+	assert.True(t, after.Nodes[0].MarkedForDeletion)
+	assert.Equal(t, []packing.Pod{b}, after.Nodes[1].Pods, "b's pod stays")
+	require.Len(t, after.Nodes[2].Pods, 1, "only a's pod moves")
+	assert.Equal(t, a.Name, after.Nodes[2].Pods[0].Name)
+}
