@@ -116,6 +116,10 @@ func TestParseErrors(t *testing.T) {
 			Options{Region: "r"}, ErrInvalidPrice, `"a": spotPrice.r: invalid price: invalid price: 0 per hour is below the minimum`},
 		{"repeated price", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1,"r":0.5}}]}`,
 			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].price.r: the key is repeated in its object`},
+		{"a repeated key wins over the build's errors", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1,"r":0.5}},` +
+			`{"name":"b","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":-1}}]}`,
+			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].price.r: the key is repeated in its object`},
+		{"a repeated key wins over invalid options", `{"instanceTypes":[],"instanceTypes":[]}`, Options{MaxPods: -1}, ErrInvalidSpec, `instanceTypes: the key is repeated`},
 		{"a field twice, once with a long s", `{"region_prices":["r"],"instanceTypes":[{"name":"a","vcpu":1,"memoryMiB":1024,"arch":"amd64","price":{"r":1},` +
 			`"spotPrice":{"r":0.2},"\u017fpotPrice":{"r":0.9}}]}`,
 			Options{Region: "r"}, ErrInvalidSpec, `document: invalid instance type spec: instanceTypes[0].ſpotPrice: the key is repeated in its object`},
