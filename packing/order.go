@@ -140,10 +140,7 @@ func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
 	// Round(0) strips a monotonic reading; no real instant is 2^62 s from
 	// 1970, only one whose Unix seconds overflowed.
 	k.oddTime = t != t.Round(0) || k.sec > 1<<62 || k.sec < -1<<62
-	for range p.Requests.Extended() {
-		k.ext = true
-		break
-	}
+	k.ext = hasExtended(p.Requests)
 	if byPriority {
 		k.prio = p.Priority
 	}
