@@ -13,8 +13,10 @@ import (
 //
 // since every pattern a (0 ≤ a_k ≤ fit_k, Σ_k a_k·req_k ≤ room, at most
 // one pod per group) has yᵀa ≤ that. Any λ, μ give a valid bound; they
-// are chosen by coordinate descent, each coordinate minimised exactly (a
-// fractional knapsack's critical ratio), from the best single dimension.
+// are the duals of the LP relaxation (relax), where the bound is the
+// relaxation's optimum, refined coordinate by coordinate (each minimised
+// exactly: a fractional knapsack's critical ratio) should the simplex
+// stop short.
 type lagrange struct {
 	p      *pricer
 	r      *room
@@ -31,6 +33,18 @@ type brk struct{ t, w float64 }
 // (counts aligned with r.classes) with its value: a good integer pattern
 // to start a search from or to cut with.
 func (p *pricer) lagrangeUB(r *room, admits []bool) (float64, []int64, float64, *lagrange) {
+	l := p.newLagrange(r, admits)
+	if len(l.ks) == 0 {
+		return 0, make([]int64, len(r.classes)), 0, l
+	}
+	l.minimise(maxBoxPivots * (len(l.ks) + len(l.lambda) + len(l.mu)))
+	pat, val := l.greedy()
+	return max(l.value(), val), pat, val, l
+}
+
+// newLagrange is room r's bound at λ = μ = 0 over the classes it admits,
+// holds and values above 0.
+func (p *pricer) newLagrange(r *room, admits []bool) *lagrange {
 	l := &lagrange{p: p, r: r, lambda: make([]float64, len(p.m.names)), mu: make([]float64, p.m.groups)}
 	for _, k := range r.classes {
 		if p.y[k] > 0 && admits[k] {
@@ -39,27 +53,16 @@ func (p *pricer) lagrangeUB(r *room, admits []bool) (float64, []int64, float64, 
 			}
 		}
 	}
-	if len(l.ks) == 0 {
-		return 0, make([]int64, len(r.classes)), 0, l
+	return l
+}
+
+// minimise sets the multipliers to the LP relaxation's duals or, when
+// the simplex does not finish within pivots, descends from λ = μ = 0
+// coordinate by coordinate.
+func (l *lagrange) minimise(pivots int) {
+	if l.relax(pivots) {
+		return
 	}
-	best := l.value()
-	bestL := slices.Clone(l.lambda)
-	dims := l.requested()
-	for a, da := range dims {
-		for _, db := range dims[a:] {
-			for step := range raySteps + 1 {
-				if da == db && step > 0 {
-					break
-				}
-				l.ray(da, db, float64(step)/raySteps)
-				if v := l.value(); v < best {
-					best = v
-					copy(bestL, l.lambda)
-				}
-			}
-		}
-	}
-	copy(l.lambda, bestL)
 	for range 2 {
 		for d := range l.lambda {
 			l.line(d, -1)
@@ -68,9 +71,6 @@ func (p *pricer) lagrangeUB(r *room, admits []bool) (float64, []int64, float64, 
 			l.line(-1, g)
 		}
 	}
-	best = min(best, l.value())
-	pat, val := l.greedy()
-	return max(best, val), pat, val, l
 }
 
 // charge is the multipliers' charge for a pod of class k.
@@ -125,49 +125,6 @@ func (l *lagrange) greedy() ([]int64, float64) {
 		val += float64(n) * l.p.y[k]
 	}
 	return pat, val
-}
-
-// raySteps is how finely the rays between two dimensions are tried.
-const raySteps = 4
-
-// requested lists the dimensions some item requests.
-func (l *lagrange) requested() []int {
-	var out []int
-	for d := range l.lambda {
-		if slices.ContainsFunc(l.ks, func(k int32) bool { return l.p.m.req[k][d] > 0 }) && l.r.alloc[d] > 0 {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// ray minimises the bound along λ = t·δ (μ = 0), δ weighing dimension a by
-// θ and b by 1−θ, each over the room's size in it: the surrogate knapsack
-// of the two dimensions blended.
-func (l *lagrange) ray(a, b int, theta float64) {
-	clear(l.lambda)
-	clear(l.mu)
-	delta := make([]float64, len(l.lambda))
-	delta[a] += theta / float64(l.r.alloc[a])
-	delta[b] += (1 - theta) / float64(l.r.alloc[b])
-	capacity := 0.0
-	for d, x := range delta {
-		capacity += x * float64(l.r.alloc[d])
-	}
-	l.brk = l.brk[:0]
-	for i, k := range l.ks {
-		w := 0.0
-		for d, x := range delta {
-			w += x * float64(l.p.m.req[k][d])
-		}
-		if y := l.p.y[k]; w > 0 {
-			l.brk = append(l.brk, brk{t: y / w, w: w * l.fit[i]})
-		}
-	}
-	t := l.critical(capacity)
-	for d, x := range delta {
-		l.lambda[d] = t * x
-	}
 }
 
 // critical is the largest breakpoint t at which the summed weight of the

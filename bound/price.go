@@ -112,8 +112,8 @@ type item struct {
 type search struct {
 	p       *pricer
 	items   []item
-	suffix  [][]float64 // per item index, per dimension: max ratio from it on
-	left    []int64     // room left per dimension
+	byDim   [][]int // per dimension: the item indices by dual per unit of it, desc
+	left    []int64 // room left per dimension
 	used    []bool
 	counts  []int64
 	best    float64
@@ -173,6 +173,8 @@ func (s *search) density(it item, r *room) float64 {
 	return s.p.y[it.k] / max(share, 1e-12)
 }
 
+// suffixes compiles what bound reads: per item index the Lagrangian
+// reductions from it on, and per dimension the items by dual per unit.
 func (s *search) suffixes() {
 	s.reduced = make([]float64, len(s.items)+1)
 	for i := len(s.items) - 1; i >= 0; i-- {
@@ -182,33 +184,60 @@ func (s *search) suffixes() {
 	for _, mu := range s.l.mu {
 		s.fixed += mu
 	}
-	dims := len(s.p.m.names)
-	s.suffix = make([][]float64, len(s.items)+1)
-	s.suffix[len(s.items)] = make([]float64, dims)
-	for i := len(s.items) - 1; i >= 0; i-- {
-		row := slices.Clone(s.suffix[i+1])
-		for d := range row {
-			row[d] = max(row[d], s.p.ratio(s.items[i].k, d))
+	s.byDim = make([][]int, len(s.p.m.names))
+	for d := range s.byDim {
+		o := make([]int, len(s.items))
+		for i := range o {
+			o[i] = i
 		}
-		s.suffix[i] = row
+		slices.SortStableFunc(o, func(a, b int) int {
+			return cmp.Compare(s.p.ratio(s.items[b].k, d), s.p.ratio(s.items[a].k, d))
+		})
+		s.byDim[d] = o
 	}
 }
 
-// bound is an upper bound on what items i… add within the room left: for
-// each dimension, the room left times the best ratio among them, and the
-// Lagrangian bound at l's multipliers.
-func (s *search) bound(i int) float64 {
-	lag := s.fixed + s.reduced[i]
+// bound is an upper bound on what items i… add within the room left: the
+// Lagrangian bound at l's multipliers and, while that is above need (what
+// the items must add to beat the best pattern), the least of the
+// fractional knapsacks on one dimension each.
+func (s *search) bound(i int, need float64) float64 {
+	b := s.fixed + s.reduced[i]
 	for d, x := range s.l.lambda {
-		lag += x * float64(s.left[d])
+		b += x * float64(s.left[d])
 	}
-	b := lag
-	for d, r := range s.suffix[i] {
-		if !math.IsInf(r, 1) { // an item requesting none of d: d bounds nothing
-			b = min(b, float64(s.left[d])*r)
+	for d, order := range s.byDim {
+		if b <= need {
+			break
 		}
+		b = min(b, s.fractional(i, d, order, b))
 	}
 	return b
+}
+
+// fractional is the fractional knapsack, on dimension d alone, of items
+// i… (each at most its fit, groups ignored) within the room left, by
+// order (the items by dual per unit of d); it stops once it reaches cut.
+func (s *search) fractional(i, d int, order []int, cut float64) float64 {
+	capacity, v := float64(s.left[d]), 0.0
+	for _, j := range order {
+		if j < i {
+			continue
+		}
+		it := s.items[j]
+		n := float64(it.fit)
+		if req := float64(s.p.m.req[it.k][d]); req > 0 {
+			if capacity <= 0 {
+				break
+			}
+			n = min(n, capacity/req)
+			capacity -= n * req
+		}
+		if v += n * s.p.y[it.k]; v >= cut {
+			break
+		}
+	}
+	return v
 }
 
 func (s *search) dfs(i int, value float64) {
@@ -216,7 +245,7 @@ func (s *search) dfs(i int, value float64) {
 		s.best = value
 		copy(s.pattern, s.counts)
 	}
-	if i == len(s.items) || s.budget <= 0 || value+s.bound(i) <= s.best {
+	if i == len(s.items) || s.budget <= 0 || s.bound(i, s.best-value) <= s.best-value {
 		return
 	}
 	s.budget--

@@ -26,5 +26,5 @@ func ExampleSolve() {
 	// Output:
 	// guided: true
 	// unguided: 238.579261/h
-	// 235.117028 USD/hour — within 12.6 % of the best possible (208.758696 USD/hour lower bound)
+	// 234.802280 USD/hour — within 12.5 % of the best possible (208.758696 USD/hour lower bound)
 }

@@ -1,0 +1,213 @@
+package bound
+
+import "math"
+
+// relax sets l's multipliers to the dual of the room's knapsack LP
+// relaxation,
+//
+//	max Σ_i y_i·x_i  s.t.  Σ_i req_i,d·x_i ≤ room_d per requested dimension d,
+//	                       Σ_{i in g} x_i ≤ 1 per anti-affinity group g,
+//	                       0 ≤ x_i ≤ fit_i,
+//
+// solved by a bounded-variable primal simplex: a row per dimension
+// (scaled to right-hand side 1) and per group, a column per item, each
+// item's fit kept as a bound (flipped, not a row). Its rows' duals are λ
+// and μ, at which lagrange's bound equals the LP's optimum (strong
+// duality); since the bound is valid at any λ, μ ≥ 0, a float slip only
+// weakens it. It reports false, leaving l as it was, when the simplex
+// did not reach an optimum within pivots (pivots and bound flips).
+func (l *lagrange) relax(pivots int) bool {
+	lp := newBoxLP(len(l.ks))
+	var dims, groups []int
+	for d := range l.lambda {
+		if l.r.alloc[d] <= 0 {
+			continue
+		}
+		row, scale := lp.row(), 1/float64(l.r.alloc[d])
+		for i, k := range l.ks {
+			row[i] = float64(l.p.m.req[k][d]) * scale
+		}
+		if lp.add(row) {
+			dims = append(dims, d)
+		}
+	}
+	for g := range l.mu {
+		row := lp.row()
+		for i, k := range l.ks {
+			if l.p.m.group[k] == g {
+				row[i] = 1
+			}
+		}
+		if lp.add(row) {
+			groups = append(groups, g)
+		}
+	}
+	for i, k := range l.ks {
+		lp.obj[i], lp.upper[i] = l.p.y[k], l.fit[i]
+	}
+	duals, ok := lp.solve(pivots)
+	if !ok {
+		return false
+	}
+	clear(l.lambda)
+	clear(l.mu)
+	for r, d := range dims {
+		l.lambda[d] = duals[r] / float64(l.r.alloc[d])
+	}
+	for r, g := range groups {
+		l.mu[g] = duals[len(dims)+r]
+	}
+	return true
+}
+
+// boxLP is max objᵀx s.t. rows·x ≤ 1, 0 ≤ x ≤ upper, as a dense tableau
+// over the n items and one slack per row: basis[r] is row r's basic
+// variable and beta[r] its value; a nonbasic variable is at 0 or, when
+// high, at its upper bound; obj holds the reduced costs.
+type boxLP struct {
+	n     int
+	rows  [][]float64
+	obj   []float64
+	upper []float64
+	beta  []float64
+	basis []int
+	high  []bool
+}
+
+func newBoxLP(n int) *boxLP {
+	return &boxLP{n: n, obj: make([]float64, n), upper: make([]float64, n)}
+}
+
+// row returns a zeroed row of coefficients over the items.
+func (b *boxLP) row() []float64 { return make([]float64, b.n) }
+
+// add adds row ≤ 1 unless it is all zero, and reports whether it did.
+func (b *boxLP) add(row []float64) bool {
+	for _, v := range row {
+		if v != 0 {
+			b.rows = append(b.rows, row)
+			return true
+		}
+	}
+	return false
+}
+
+// maxBoxPivots caps a relaxation's pivots and bound flips, per variable
+// and row.
+const maxBoxPivots = 8
+
+// solve runs the simplex from the all-slack basis (x = 0 is feasible)
+// and returns each row's dual, clipped at 0; false when it did not reach
+// the optimum within pivots steps or found the LP unbounded (rounding).
+func (b *boxLP) solve(pivots int) ([]float64, bool) {
+	m := len(b.rows)
+	width := b.n + m
+	for r := range b.rows {
+		full := make([]float64, width)
+		copy(full, b.rows[r])
+		full[b.n+r] = 1
+		b.rows[r] = full
+		b.beta = append(b.beta, 1)
+		b.basis = append(b.basis, b.n+r)
+	}
+	b.obj = append(b.obj, make([]float64, m)...)
+	b.upper = append(b.upper, make([]float64, m)...)
+	for r := range m {
+		b.upper[b.n+r] = math.Inf(1)
+	}
+	b.high = make([]bool, width)
+	for range pivots {
+		e := b.entering()
+		if e < 0 {
+			duals := make([]float64, m)
+			for r := range duals {
+				duals[r] = max(-b.obj[b.n+r], 0)
+			}
+			return duals, true
+		}
+		if !b.step(e) {
+			return nil, false
+		}
+	}
+	return nil, false
+}
+
+// entering is the nonbasic variable whose move improves the objective
+// most per unit (Dantzig's rule): up from 0 with a positive reduced cost,
+// down from its bound with a negative one; -1 at the optimum. A basic
+// variable's reduced cost is 0 up to rounding, far below pivotTol.
+func (b *boxLP) entering() int {
+	at, best := -1, pivotTol
+	for j, d := range b.obj {
+		if b.high[j] {
+			d = -d
+		}
+		if d > best {
+			at, best = j, d
+		}
+	}
+	return at
+}
+
+// step moves variable e as far as the bounds of the basic variables and
+// its own allow: a flip to its other bound, or a pivot.
+func (b *boxLP) step(e int) bool {
+	dir := 1.0
+	if b.high[e] {
+		dir = -1
+	}
+	theta, leave, leaveHigh := b.upper[e], -1, false
+	for r, row := range b.rows {
+		a := dir * row[e]
+		switch v := b.basis[r]; {
+		case a > pivotTol:
+			if t := max(b.beta[r], 0) / a; t < theta {
+				theta, leave, leaveHigh = t, r, false
+			}
+		case a < -pivotTol && !math.IsInf(b.upper[v], 1):
+			if t := max(b.upper[v]-b.beta[r], 0) / -a; t < theta {
+				theta, leave, leaveHigh = t, r, true
+			}
+		}
+	}
+	if math.IsInf(theta, 1) {
+		return false
+	}
+	for r, row := range b.rows {
+		b.beta[r] -= dir * theta * row[e]
+	}
+	if leave < 0 {
+		b.high[e] = !b.high[e]
+		return true
+	}
+	value := theta
+	if b.high[e] {
+		value = b.upper[e] - theta
+	}
+	out := b.basis[leave]
+	b.pivot(leave, e)
+	b.beta[leave] = value
+	b.high[out], b.high[e] = leaveHigh, false
+	return true
+}
+
+// pivot makes column e basic in row r.
+func (b *boxLP) pivot(r, e int) {
+	pr := b.rows[r]
+	inv := 1 / pr[e]
+	for j := range pr {
+		pr[j] *= inv
+	}
+	pr[e] = 1
+	for i, row := range b.rows {
+		if f := row[e]; i != r && f != 0 {
+			axpy(row, -f, pr)
+			row[e] = 0
+		}
+	}
+	if f := b.obj[e]; f != 0 {
+		axpy(b.obj, -f, pr)
+		b.obj[e] = 0
+	}
+	b.basis[r] = e
+}
