@@ -17,7 +17,7 @@ import "math"
 // weakens it. It reports false, leaving l as it was, when the simplex
 // did not reach an optimum within pivots (pivots and bound flips).
 func (l *lagrange) relax(pivots int) bool {
-	lp := newBoxLP(len(l.ks))
+	lp := newBoxLP(len(l.ks), len(l.lambda)+len(l.mu))
 	var dims, groups []int
 	for d := range l.lambda {
 		if l.r.alloc[d] <= 0 {
@@ -61,11 +61,13 @@ func (l *lagrange) relax(pivots int) bool {
 }
 
 // boxLP is max objᵀx s.t. rows·x ≤ 1, 0 ≤ x ≤ upper, as a dense tableau
-// over the n items and one slack per row: basis[r] is row r's basic
-// variable and beta[r] its value; a nonbasic variable is at 0 or, when
-// high, at its upper bound; obj holds the reduced costs.
+// over the n items and one slack per row (room for up to maxRows, in one
+// allocation): basis[r] is row r's basic variable and beta[r] its value;
+// a nonbasic variable is at 0 or, when high, at its upper bound; obj
+// holds the reduced costs. Slack columns of rows never added stay zero.
 type boxLP struct {
 	n     int
+	cells []float64
 	rows  [][]float64
 	obj   []float64
 	upper []float64
@@ -74,18 +76,31 @@ type boxLP struct {
 	high  []bool
 }
 
-func newBoxLP(n int) *boxLP {
-	return &boxLP{n: n, obj: make([]float64, n), upper: make([]float64, n)}
+func newBoxLP(n, maxRows int) *boxLP {
+	w := n + maxRows
+	return &boxLP{n: n, cells: make([]float64, maxRows*w), obj: make([]float64, w),
+		upper: make([]float64, w), high: make([]bool, w)}
 }
 
-// row returns a zeroed row of coefficients over the items.
-func (b *boxLP) row() []float64 { return make([]float64, b.n) }
+// row returns the next row's coefficients, all zero; the items' are
+// row[:n].
+func (b *boxLP) row() []float64 {
+	w := len(b.obj)
+	r := len(b.rows)
+	return b.cells[r*w : (r+1)*w]
+}
 
-// add adds row ≤ 1 unless it is all zero, and reports whether it did.
+// add adds row ≤ 1 (from row) unless its items' coefficients are all
+// zero, and reports whether it did.
 func (b *boxLP) add(row []float64) bool {
-	for _, v := range row {
+	for _, v := range row[:b.n] {
 		if v != 0 {
+			r := len(b.rows)
+			row[b.n+r] = 1
+			b.upper[b.n+r] = math.Inf(1)
 			b.rows = append(b.rows, row)
+			b.beta = append(b.beta, 1)
+			b.basis = append(b.basis, b.n+r)
 			return true
 		}
 	}
@@ -100,26 +115,10 @@ const maxBoxPivots = 8
 // and returns each row's dual, clipped at 0; false when it did not reach
 // the optimum within pivots steps or found the LP unbounded (rounding).
 func (b *boxLP) solve(pivots int) ([]float64, bool) {
-	m := len(b.rows)
-	width := b.n + m
-	for r := range b.rows {
-		full := make([]float64, width)
-		copy(full, b.rows[r])
-		full[b.n+r] = 1
-		b.rows[r] = full
-		b.beta = append(b.beta, 1)
-		b.basis = append(b.basis, b.n+r)
-	}
-	b.obj = append(b.obj, make([]float64, m)...)
-	b.upper = append(b.upper, make([]float64, m)...)
-	for r := range m {
-		b.upper[b.n+r] = math.Inf(1)
-	}
-	b.high = make([]bool, width)
 	for range pivots {
 		e := b.entering()
 		if e < 0 {
-			duals := make([]float64, m)
+			duals := make([]float64, len(b.rows))
 			for r := range duals {
 				duals[r] = max(-b.obj[b.n+r], 0)
 			}
