@@ -55,13 +55,14 @@
 // tableau simplex of this package, which keeps its basis when a round
 // adds cuts and restores feasibility by a few dual-simplex pivots.
 // Pricing a column (the most its node's pods are worth at y) is a vector
-// knapsack over the classes: bounded above by its LP relaxation, solved
-// by a bounded-variable simplex of a row per resource and per
-// anti-affinity group, whose duals are Lagrangian multipliers (the bound
-// is evaluated at them, so a float slip only weakens it), and solved
-// exactly by branch and bound while a deterministic node budget lasts,
-// each node bounded by those multipliers and by the fractional knapsack
-// of every resource alone.
+// knapsack over the classes. Its LP relaxation bounds it from above:
+// a bounded-variable simplex, a row per resource and per anti-affinity
+// group, gives the relaxation's duals, and the Lagrangian bound is
+// evaluated at them, so that a float slip only weakens it (should the
+// simplex not finish, coordinate descent finds the multipliers). The
+// knapsack itself is solved exactly by branch and bound while a
+// deterministic node budget lasts, each node bounded by those
+// multipliers and by the fractional knapsack of every resource alone.
 //
 // The value reported is certified as benchmarks/karpenter's aggregated
 // bound was: for the best dual point (y, z, w) with y, z clipped at 0, ρ

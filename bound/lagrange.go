@@ -14,9 +14,9 @@ import (
 // since every pattern a (0 ≤ a_k ≤ fit_k, Σ_k a_k·req_k ≤ room, at most
 // one pod per group) has yᵀa ≤ that. Any λ, μ give a valid bound; they
 // are the duals of the LP relaxation (relax), where the bound is the
-// relaxation's optimum, refined coordinate by coordinate (each minimised
-// exactly: a fractional knapsack's critical ratio) should the simplex
-// stop short.
+// relaxation's optimum. Should the simplex stop short, they are found
+// instead by coordinate descent from λ = μ = 0, each coordinate
+// minimised exactly (a fractional knapsack's critical ratio).
 type lagrange struct {
 	p      *pricer
 	r      *room

@@ -101,8 +101,8 @@ func (p *pricer) fractional(r *room, admits []bool, d int) float64 {
 	return v
 }
 
-// item is a class in a branch and bound: its fit and, per dimension, the
-// best dual per unit of it and the items after it.
+// item is a class in a branch and bound and its fit: how many pods of
+// it the room holds alone.
 type item struct {
 	k   int32
 	fit int64
@@ -146,7 +146,7 @@ func (p *pricer) exact(r *room, admits []bool, start []int64, from float64, l *l
 		}
 	}
 	slices.SortStableFunc(s.items, func(a, b item) int { return cmp.Compare(s.density(b, r), s.density(a, r)) })
-	s.suffixes()
+	s.prepare()
 	s.counts = make([]int64, len(s.items))
 	s.pattern = make([]int64, len(s.items))
 	s.best = from
@@ -173,9 +173,9 @@ func (s *search) density(it item, r *room) float64 {
 	return s.p.y[it.k] / max(share, 1e-12)
 }
 
-// suffixes compiles what bound reads: per item index the Lagrangian
+// prepare compiles what bound reads: per item index the Lagrangian
 // reductions from it on, and per dimension the items by dual per unit.
-func (s *search) suffixes() {
+func (s *search) prepare() {
 	s.reduced = make([]float64, len(s.items)+1)
 	for i := len(s.items) - 1; i >= 0; i-- {
 		it := s.items[i]

@@ -1,6 +1,9 @@
 package bound
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // relax sets l's multipliers to the dual of the room's knapsack LP
 // relaxation,
@@ -15,9 +18,18 @@ import "math"
 // and μ, at which lagrange's bound equals the LP's optimum (strong
 // duality); since the bound is valid at any λ, μ ≥ 0, a float slip only
 // weakens it. It reports false, leaving l as it was, when the simplex
-// did not reach an optimum within pivots (pivots and bound flips).
+// did not reach an optimum within pivots (pivots and bound flips) or a
+// dual is not finite.
 func (l *lagrange) relax(pivots int) bool {
-	lp := newBoxLP(len(l.ks), len(l.lambda)+len(l.mu))
+	present := make([]bool, len(l.mu))
+	rows := len(l.lambda)
+	for _, k := range l.ks {
+		if g := l.p.m.group[k]; g >= 0 && !present[g] {
+			present[g] = true
+			rows++
+		}
+	}
+	lp := newBoxLP(len(l.ks), rows)
 	var dims, groups []int
 	for d := range l.lambda {
 		if l.r.alloc[d] <= 0 {
@@ -32,6 +44,9 @@ func (l *lagrange) relax(pivots int) bool {
 		}
 	}
 	for g := range l.mu {
+		if !present[g] {
+			continue
+		}
 		row := lp.row()
 		for i, k := range l.ks {
 			if l.p.m.group[k] == g {
@@ -46,7 +61,7 @@ func (l *lagrange) relax(pivots int) bool {
 		lp.obj[i], lp.upper[i] = l.p.y[k], l.fit[i]
 	}
 	duals, ok := lp.solve(pivots)
-	if !ok {
+	if !ok || slices.ContainsFunc(duals, func(v float64) bool { return math.IsNaN(v) || math.IsInf(v, 0) }) {
 		return false
 	}
 	clear(l.lambda)
