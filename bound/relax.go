@@ -199,29 +199,9 @@ func (b *boxLP) step(e int) bool {
 		value = b.upper[e] - theta
 	}
 	out := b.basis[leave]
-	b.pivot(leave, e)
+	pivotRows(b.rows, b.obj, leave, e)
+	b.basis[leave] = e
 	b.beta[leave] = value
 	b.high[out], b.high[e] = leaveHigh, false
 	return true
-}
-
-// pivot makes column e basic in row r.
-func (b *boxLP) pivot(r, e int) {
-	pr := b.rows[r]
-	inv := 1 / pr[e]
-	for j := range pr {
-		pr[j] *= inv
-	}
-	pr[e] = 1
-	for i, row := range b.rows {
-		if f := row[e]; i != r && f != 0 {
-			axpy(row, -f, pr)
-			row[e] = 0
-		}
-	}
-	if f := b.obj[e]; f != 0 {
-		axpy(b.obj, -f, pr)
-		b.obj[e] = 0
-	}
-	b.basis[r] = e
 }

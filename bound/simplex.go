@@ -65,25 +65,35 @@ func axpy(dst []float64, a float64, x []float64) {
 
 // pivot makes column e basic in row r.
 func (t *tableau) pivot(r, e int) {
-	pr := t.rows[r]
+	t.rhs[r] *= 1 / t.rows[r][e]
+	for i, row := range t.rows {
+		if f := row[e]; i != r && f != 0 {
+			t.rhs[i] -= f * t.rhs[r]
+		}
+	}
+	pivotRows(t.rows, t.obj, r, e)
+	t.basis[r] = e
+}
+
+// pivotRows scales row r to 1 in column e and clears column e from the
+// other rows and from obj (the reduced costs).
+func pivotRows(rows [][]float64, obj []float64, r, e int) {
+	pr := rows[r]
 	inv := 1 / pr[e]
 	for j := range pr {
 		pr[j] *= inv
 	}
 	pr[e] = 1
-	t.rhs[r] *= inv
-	for i, row := range t.rows {
+	for i, row := range rows {
 		if f := row[e]; i != r && f != 0 {
 			axpy(row, -f, pr)
 			row[e] = 0
-			t.rhs[i] -= f * t.rhs[r]
 		}
 	}
-	if f := t.obj[e]; f != 0 {
-		axpy(t.obj, -f, pr)
-		t.obj[e] = 0
+	if f := obj[e]; f != 0 {
+		axpy(obj, -f, pr)
+		obj[e] = 0
 	}
-	t.basis[r] = e
 }
 
 // solve restores optimality: the dual simplex while a row is infeasible,
