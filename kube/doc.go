@@ -426,7 +426,12 @@
 // [Cluster.Consolidation] or [Cluster.Drift] finds it (an EC2NodeClass's
 // subnet zone outside the catalog's region, say): "a.yaml: document 3: Pod
 // shop/web: spec.containers[0].resources.requests.cpu: \"abc\" is not a
-// quantity". FromObjects returns the *ObjectError alone. Load reports the
+// quantity". FromObjects returns the *ObjectError alone. A YAML document
+// is read strictly: a key twice in one mapping is an error, and so are two
+// keys that YAML tells apart but JSON cannot (1 and "1", true and "true":
+// a [*KeyCollisionError] under ErrMalformed naming both and the mapping's
+// path), where the YAML-to-JSON conversion Kubernetes' tools use keeps
+// either value by chance. Load reports the
 // first error it finds decoding, in the order of the documents, else the
 // first it finds building, kind by kind. An object is decoded in one walk
 // of its JSON alongside the Go type it decodes into, so a value of the

@@ -274,7 +274,7 @@ func documents(src Source) ([][]byte, error) {
 			doc, err = yamlToJSON(doc) // a duplicate key is an error
 		}
 		if err != nil {
-			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
 		if bytes.HasPrefix(doc, []byte("[")) {
 			doc = listOf(doc)
@@ -299,7 +299,7 @@ func jsonDocuments(name string, data []byte) ([][]byte, error) {
 			return docs, nil
 		}
 		if err != nil {
-			return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %v", ErrMalformed, err)}
+			return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
 		if bytes.HasPrefix(raw, []byte("[")) {
 			raw = listOf(raw)

@@ -64,6 +64,8 @@ func TestStrictFields(t *testing.T) {
 		{"a duplicate kind in JSON", `{"apiVersion":"v1","kind":"Pod","kind":"ConfigMap","metadata":{"name":"p"}}`, "kind: duplicate field", ""},
 		{"a duplicate key in YAML", pod + "spec:\n  containers: [{name: c}]\n  nodeSelector: {a: \"1\"}\n  nodeSelector: {b: \"2\"}\n",
 			`key "nodeSelector" already set in map`, ""},
+		{"two YAML keys one in JSON", pod + "spec:\n  containers: [{name: c}]\n  nodeSelector: {1: a, \"1\": b}\n",
+			`yaml: the keys "1" (string) and 1 (int) in spec.nodeSelector are both "1" in JSON, which cannot tell them apart`, ""},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -4,7 +4,6 @@ import (
 	"bytes"
 
 	"github.com/nodeplan/nodeplan/internal/parallel"
-	"sigs.k8s.io/yaml"
 )
 
 // A YAML document of at least yamlSplitItems list items, in runs of
@@ -14,18 +13,18 @@ const (
 	yamlRunItems   = 64
 )
 
-// yamlToJSON converts one YAML document to JSON as yaml.YAMLToJSONStrict
-// does (a duplicate key is an error), with the same result and error.
-// A list as kubectl prints it, with many items (yamlSplitItems), is
-// converted faster: see [yamlList].
+// yamlToJSON converts one YAML document to JSON as [strictJSON] does (a
+// duplicate key is an error, and so are two keys that are one in JSON),
+// with the same result and error. A list as kubectl prints it, with many
+// items (yamlSplitItems), is converted faster: see [yamlList].
 func yamlToJSON(doc []byte) ([]byte, error) {
 	if out, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
 		return out, nil
 	}
-	return yaml.YAMLToJSONStrict(doc)
+	return strictJSON(doc)
 }
 
-// yamlList converts doc as yaml.YAMLToJSONStrict would, when doc is a
+// yamlList converts doc as strictJSON would, when doc is a
 // block mapping (its first line a plain key at the first column) with an
 // "items:" line at the first column followed by a block sequence of at
 // least minItems entries, as kubectl get -o yaml prints a list: the
@@ -56,8 +55,7 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 // too); a byte order mark (go-yaml skips it at a line's start); tags;
 // anchors and aliases (an alias outside the items may name an anchor
 // redefined inside them, and go-yaml bounds aliasing per document).
-// FuzzYAMLList holds the result to yaml.YAMLToJSONStrict's, byte for
-// byte.
+// FuzzYAMLList holds the result to strictJSON's, byte for byte.
 func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 	if otherBreaks(doc) || bytes.Contains(doc, []byte("\uFEFF")) || indicated(doc) {
 		return nil, false
@@ -70,7 +68,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 		return nil, false
 	}
 	rest := append(append(append([]byte{}, doc[:block.line]...), "items: ["+itemsMarker+"]\n"...), doc[block.end:]...)
-	restJSON, err := yaml.YAMLToJSONStrict(rest)
+	restJSON, err := strictJSON(rest)
 	if err != nil {
 		return nil, false
 	}
@@ -91,7 +89,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 				if next := (r + 1) * runItems; next < len(block.entries) {
 					end = block.entries[next]
 				}
-				out, err := yaml.YAMLToJSONStrict(doc[start:end])
+				out, err := strictJSON(doc[start:end])
 				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' {
 					failed[r] = true
 					continue

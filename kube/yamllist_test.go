@@ -85,7 +85,7 @@ func TestYAMLListLarge(t *testing.T) {
 	assert.Equal(t, string(want), string(got))
 }
 
-// FuzzYAMLList holds yamlList to yaml.YAMLToJSONStrict on any input, with
+// FuzzYAMLList holds yamlList to strictJSON on any input, with
 // runs of one and two items: when it converts a document in parts, the
 // whole conversion accepts it and gives the same bytes.
 func FuzzYAMLList(f *testing.F) {
@@ -98,7 +98,7 @@ func FuzzYAMLList(f *testing.F) {
 			if !ok {
 				continue
 			}
-			want, err := yaml.YAMLToJSONStrict(doc)
+			want, err := strictJSON(doc)
 			if err != nil {
 				t.Fatalf("runs of %d: converted in parts what the whole conversion rejects (%v):\n%q", run, err, doc)
 			}
