@@ -1,9 +1,10 @@
 package kube
 
 import (
+	"cmp"
 	"encoding/json"
 	"fmt"
-	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -17,7 +18,9 @@ import (
 // but that become the same string (1 and "1", true and "true", 1.0 and 1)
 // are an error ([KeyCollisionError]), where yaml.YAMLToJSONStrict keeps
 // whichever its map iteration visits last, a different document from run
-// to run.
+// to run. Its errors name where the mapping is ([KeyTypeError] for a null
+// key, which yaml.YAMLToJSONStrict refuses in other words), and of several
+// the first in key order.
 func strictJSON(doc []byte) ([]byte, error) {
 	var obj any
 	if err := yamlv2.UnmarshalStrict(doc, &obj); err != nil {
@@ -32,8 +35,10 @@ func strictJSON(doc []byte) ([]byte, error) {
 
 // KeyCollisionError is a YAML mapping with two keys that are one key in
 // JSON: Path is where the mapping is (its keys from the document's root,
-// dot-separated; list items as [i]), Key the JSON key and First, Second
-// the two YAML keys as go-yaml read them (an int 1 and a string "1").
+// dot-separated, a key that is empty or holds '.', '[' or ']' quoted in
+// brackets, list items as [i]: a.b["x.y"][2]), Key the JSON key and
+// First, Second two YAML keys as go-yaml read them (an int 1 and a string
+// "1"), in the order of their descriptions, not the document's.
 type KeyCollisionError struct {
 	Path          string
 	Key           string
@@ -41,34 +46,55 @@ type KeyCollisionError struct {
 }
 
 func (e *KeyCollisionError) Error() string {
-	at := ""
-	if e.Path != "" {
-		at = " in " + e.Path
+	return fmt.Sprintf("yaml: the keys %s and %s%s are both %q in JSON, which cannot tell them apart",
+		describeKey(e.First), describeKey(e.Second), in(e.Path), e.Key)
+}
+
+// KeyTypeError is a YAML mapping key that JSON has no key for: not a
+// string, a number or a boolean (null; yaml.YAMLToJSONStrict's
+// "unsupported map key"). Path is where the mapping is, as in
+// [KeyCollisionError].
+type KeyTypeError struct {
+	Path string
+	Key  any
+}
+
+func (e *KeyTypeError) Error() string {
+	return fmt.Sprintf("yaml: the key %s%s is not a string, a number or a boolean, which a JSON key must be", describeKey(e.Key), in(e.Path))
+}
+
+// in is " in path", or nothing at the root.
+func in(path string) string {
+	if path == "" {
+		return ""
 	}
-	return fmt.Sprintf("yaml: the keys %s and %s%s are both %q in JSON, which cannot tell them apart", describeKey(e.First), describeKey(e.Second), at, e.Key)
+	return " in " + path
 }
 
 // jsonable is v with every mapping's keys made strings, as
-// yaml.YAMLToJSONStrict makes them; a collision is a *KeyCollisionError.
+// yaml.YAMLToJSONStrict makes them. A mapping's keys are taken in the
+// order of their strings (then of their types), so that which error it
+// reports, when several could be, does not depend on the order Go
+// iterates the map in.
 func jsonable(v any) (any, error) {
 	switch t := v.(type) {
 	case map[any]any:
+		keys, err := jsonKeys(t)
+		if err != nil {
+			return nil, err
+		}
+		for i := 1; i < len(keys); i++ {
+			if keys[i-1].s == keys[i].s {
+				return nil, collision(keys[i].s, keys[i-1].k, keys[i].k)
+			}
+		}
 		out := make(map[string]any, len(t))
-		from := make(map[string]any, len(t))
-		for k, val := range t {
-			key, err := keyString(k, val)
+		for _, k := range keys {
+			conv, err := jsonable(k.v)
 			if err != nil {
-				return nil, err
+				return nil, within(err, keyStep(k.s))
 			}
-			if first, ok := from[key]; ok {
-				return nil, collision(key, first, k)
-			}
-			from[key] = k
-			conv, err := jsonable(val)
-			if err != nil {
-				return nil, within(err, key)
-			}
-			out[key] = conv
+			out[k.s] = conv
 		}
 		return out, nil
 	case []any:
@@ -85,6 +111,36 @@ func jsonable(v any) (any, error) {
 	return v, nil
 }
 
+// mapKey is a mapping key, its JSON string and its value (kept, as a
+// NaN key cannot be looked up).
+type mapKey struct {
+	s    string
+	k, v any
+}
+
+// jsonKeys are m's keys with their strings and values, by string and
+// then by describeKey; a *KeyTypeError for the first key (by describeKey)
+// that has no string.
+func jsonKeys(m map[any]any) ([]mapKey, error) {
+	keys := make([]mapKey, 0, len(m))
+	var bad []any
+	for k, v := range m {
+		s, ok := keyString(k)
+		if !ok {
+			bad = append(bad, k)
+			continue
+		}
+		keys = append(keys, mapKey{s, k, v})
+	}
+	if len(bad) > 0 {
+		return nil, &KeyTypeError{Key: slices.MinFunc(bad, func(a, b any) int { return strings.Compare(describeKey(a), describeKey(b)) })}
+	}
+	slices.SortFunc(keys, func(a, b mapKey) int {
+		return cmp.Or(strings.Compare(a.s, b.s), strings.Compare(describeKey(a.k), describeKey(b.k)))
+	})
+	return keys, nil
+}
+
 // describeKey is a YAML key and its type: 1 (int), "1" (string).
 func describeKey(k any) string { return fmt.Sprintf("%#v (%T)", k, k) }
 
@@ -97,45 +153,60 @@ func collision(key string, a, b any) *KeyCollisionError {
 	return &KeyCollisionError{Key: key, First: a, Second: b}
 }
 
-// within puts a collision inside the member or item step of its parent.
+// keyStep is key as a step of a path: as it is, or quoted in brackets
+// when empty or when it holds a character the path uses.
+func keyStep(key string) string {
+	if key == "" || strings.ContainsAny(key, ".[]") {
+		return "[" + strconv.Quote(key) + "]"
+	}
+	return key
+}
+
+// within puts a key error inside the member or item step of its parent.
 func within(err error, step string) error {
-	e, ok := err.(*KeyCollisionError)
-	if !ok {
+	var path *string
+	switch e := err.(type) {
+	case *KeyCollisionError:
+		path = &e.Path
+	case *KeyTypeError:
+		path = &e.Path
+	default:
 		return err
 	}
 	switch {
-	case e.Path == "":
-		e.Path = step
-	case strings.HasPrefix(e.Path, "["):
-		e.Path = step + e.Path
+	case *path == "":
+		*path = step
+	case strings.HasPrefix(*path, "["):
+		*path = step + *path
 	default:
-		e.Path = step + "." + e.Path
+		*path = step + "." + *path
 	}
-	return e
+	return err
 }
 
-// keyString is a mapping key as yaml.YAMLToJSONStrict writes it in JSON.
-func keyString(k, v any) (string, error) {
+// keyString is a mapping key as yaml.YAMLToJSONStrict writes it in JSON;
+// false for a key of another type (null), which it refuses too.
+func keyString(k any) (string, bool) {
 	switch t := k.(type) {
 	case string:
-		return t, nil
+		return t, true
 	case int:
-		return strconv.Itoa(t), nil
+		return strconv.Itoa(t), true
 	case int64:
-		return strconv.FormatInt(t, 10), nil
+		return strconv.FormatInt(t, 10), true
 	case float64:
 		switch s := strconv.FormatFloat(t, 'g', -1, 32); s {
 		case "+Inf":
-			return ".inf", nil
+			return ".inf", true
 		case "-Inf":
-			return "-.inf", nil
+			return "-.inf", true
 		case "NaN":
-			return ".nan", nil
+			return ".nan", true
 		default:
-			return s, nil
+			return s, true
 		}
 	case bool:
-		return strconv.FormatBool(t), nil
+		return strconv.FormatBool(t), true
 	}
-	return "", fmt.Errorf("unsupported map key of type: %s, key: %+#v, value: %+#v", reflect.TypeOf(k), k, v)
+	return "", false
 }
