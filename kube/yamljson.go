@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"cmp"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -136,7 +135,10 @@ func jsonKeys(m map[any]any) ([]mapKey, error) {
 		return nil, &KeyTypeError{Key: slices.MinFunc(bad, func(a, b any) int { return strings.Compare(describeKey(a), describeKey(b)) })}
 	}
 	slices.SortFunc(keys, func(a, b mapKey) int {
-		return cmp.Or(strings.Compare(a.s, b.s), strings.Compare(describeKey(a.k), describeKey(b.k)))
+		if c := strings.Compare(a.s, b.s); c != 0 {
+			return c
+		}
+		return strings.Compare(describeKey(a.k), describeKey(b.k)) // only where keys collide
 	})
 	return keys, nil
 }
