@@ -428,10 +428,10 @@
 // shop/web: spec.containers[0].resources.requests.cpu: \"abc\" is not a
 // quantity". FromObjects returns the *ObjectError alone. A YAML document
 // is read strictly: a key twice in one mapping is an error, and so are two
-// keys that YAML tells apart but JSON cannot (1 and "1", true and "true":
-// a [*KeyCollisionError] under ErrMalformed naming both and the mapping's
-// path), where the YAML-to-JSON conversion Kubernetes' tools use keeps
-// either value by chance. Load reports the
+// keys that YAML tells apart but JSON cannot (1 and "1", true and "true"),
+// which the YAML-to-JSON conversion Kubernetes' tools use folds into one
+// by chance: a [*KeyCollisionError] under ErrMalformed naming both and the
+// mapping's path (a null key is a [*KeyTypeError]). Load reports the
 // first error it finds decoding, in the order of the documents, else the
 // first it finds building, kind by kind. An object is decoded in one walk
 // of its JSON alongside the Go type it decodes into, so a value of the
