@@ -84,7 +84,7 @@ func jsonable(v any) (any, error) {
 		}
 		for i := 1; i < len(keys); i++ {
 			if keys[i-1].s == keys[i].s {
-				return nil, collision(keys[i].s, keys[i-1].k, keys[i].k)
+				return nil, &KeyCollisionError{Key: keys[i].s, First: keys[i-1].k, Second: keys[i].k} // in describeKey order: sorted
 			}
 		}
 		out := make(map[string]any, len(t))
@@ -145,15 +145,6 @@ func jsonKeys(m map[any]any) ([]mapKey, error) {
 
 // describeKey is a YAML key and its type: 1 (int), "1" (string).
 func describeKey(k any) string { return fmt.Sprintf("%#v (%T)", k, k) }
-
-// collision orders the two keys so that the error does not depend on the
-// map's iteration order.
-func collision(key string, a, b any) *KeyCollisionError {
-	if describeKey(b) < describeKey(a) {
-		a, b = b, a
-	}
-	return &KeyCollisionError{Key: key, First: a, Second: b}
-}
 
 // keyStep is key as a step of a path: as it is, or quoted in brackets
 // when empty or when it holds a character the path uses.
