@@ -15,6 +15,7 @@ type pricer struct {
 	order [][]int32 // per dimension: the classes with y > 0, by y per unit desc
 	nodes int       // branch-and-bound node budget per call
 	work  *int      // branch-and-bound nodes left for the whole column generation
+	box   boxLP     // the relaxations' tableau (relax.go), reused call after call
 }
 
 func newPricer(m *model, y []float64, nodes int, work *int) *pricer {

@@ -29,7 +29,8 @@ func (l *lagrange) relax(pivots int) bool {
 			rows++
 		}
 	}
-	lp := newBoxLP(len(l.ks), rows)
+	lp := &l.p.box
+	lp.reset(len(l.ks), rows)
 	var dims, groups []int
 	for d := range l.lambda {
 		if l.r.alloc[d] <= 0 {
@@ -77,9 +78,10 @@ func (l *lagrange) relax(pivots int) bool {
 
 // boxLP is max objᵀx s.t. rows·x ≤ 1, 0 ≤ x ≤ upper, as a dense tableau
 // over the n items and one slack per row (room for up to maxRows, in one
-// allocation): basis[r] is row r's basic variable and beta[r] its value;
-// a nonbasic variable is at 0 or, when high, at its upper bound; obj
-// holds the reduced costs. Slack columns of rows never added stay zero.
+// slab that reset reuses): basis[r] is row r's basic variable and beta[r]
+// its value; a nonbasic variable is at 0 or, when high, at its upper
+// bound; obj holds the reduced costs. Slack columns of rows never added
+// stay zero.
 type boxLP struct {
 	n     int
 	cells []float64
@@ -91,10 +93,23 @@ type boxLP struct {
 	high  []bool
 }
 
-func newBoxLP(n, maxRows int) *boxLP {
+// reset empties b for n items and up to maxRows rows, keeping its
+// slices' room: a pricer's relaxations, one after another, share one.
+func (b *boxLP) reset(n, maxRows int) {
 	w := n + maxRows
-	return &boxLP{n: n, cells: make([]float64, maxRows*w), obj: make([]float64, w),
-		upper: make([]float64, w), high: make([]bool, w)}
+	b.n = n
+	b.cells = zeroed(b.cells, maxRows*w)
+	b.obj = zeroed(b.obj, w)
+	b.upper = zeroed(b.upper, w)
+	b.high = zeroed(b.high, w)
+	b.rows, b.beta, b.basis = b.rows[:0], b.beta[:0], b.basis[:0]
+}
+
+// zeroed is s resized to n, all zero, reusing its room.
+func zeroed[T any](s []T, n int) []T {
+	s = slices.Grow(s[:0], n)[:n]
+	clear(s)
+	return s
 }
 
 // row returns the next row's coefficients, all zero; the items' are
