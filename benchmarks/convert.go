@@ -131,10 +131,14 @@ func expressions(rs []workload.Requirement) ([]requirements.Expression, error) {
 	return out, nil
 }
 
-// Pod converts a neutral pod.
+// Pod converts a neutral pod: its requests (GPUs included), labels, node
+// selector, preferred node affinity, spreads and pod (anti-)affinity.
 func Pod(wp workload.Pod) (packing.Pod, error) {
 	p := packing.Pod{Namespace: wp.Namespace, Name: wp.Name, UID: wp.UID(), Labels: wp.Labels,
 		Requests: resources.List{CPU: wp.CPUMilli, Memory: wp.MemoryBytes}}
+	if wp.GPU > 0 {
+		p.Requests = p.Requests.With(resources.GPU, wp.GPU)
+	}
 	var prefs []requirements.WeightedTerm
 	for _, t := range wp.PreferredNodeAffinity {
 		exprs, err := expressions(t.Requirements)
@@ -164,11 +168,7 @@ func daemonSet(wd workload.Pod) (packing.DaemonSet, error) {
 	if err != nil {
 		return packing.DaemonSet{}, fmt.Errorf("daemonset %s: %w", wd.Name, err)
 	}
-	req := p.Requests
-	if wd.GPU > 0 {
-		req = req.With(resources.GPU, wd.GPU)
-	}
-	return packing.DaemonSet{Namespace: wd.Namespace, Name: wd.Name, Requests: req, NodeAffinity: p.NodeAffinity}, nil
+	return packing.DaemonSet{Namespace: wd.Namespace, Name: wd.Name, Requests: p.Requests, NodeAffinity: p.NodeAffinity}, nil
 }
 
 func terms(ts []workload.AffinityTerm) []packing.PodAffinityTerm {

@@ -1,14 +1,19 @@
 // Package guide solves a provisioning problem with the configuration LP's
 // help: it runs [packing.Solve], bounds the plan with [bound.ForPlan], and
-// solves the problem again, twice, with each NodePool's instance types
-// narrowed: to those the LP's solution launches in that pool
-// ([bound.Bound.Configurations]), and to those together with the types
-// of the first plan's NodeClaims. The LP sees every pod of a class at
-// once, where the search places them one after another and picks each
-// new node's type for the pods in hand; narrowed to the LP's types, the
-// same search packs the classes the way the LP found cheapest. Neither
-// narrowing wins everywhere (the LP's restricted solution, stopped early,
-// may lack a type the search uses well), so both are tried.
+// solves the problem again with each NodePool's instance types narrowed:
+// to those the LP's solution launches in that pool
+// ([bound.Bound.Configurations]); to those together with the types of the
+// first plan's NodeClaims; and, for k = 1 to 4, to each pool's k types
+// with the most nodes in the LP's solution. The LP sees every pod of a
+// class at once, where the search places them one after another and
+// picks each new node's type for the pods in hand; narrowed to the LP's
+// types, the same search packs the classes the way the LP found cheapest.
+// No narrowing wins everywhere: the LP's restricted solution, stopped
+// early, may lack a type the search uses well; and where it spreads a
+// little over many types, the search may take a type the LP barely uses
+// for most of its nodes (on the mixed benchmark workload, GPU nodes four
+// pods to a node, where the LP fills one-GPU nodes with general pods), so
+// all of them are tried.
 //
 // [Solve] keeps the cheapest guided plan only when it is strictly cheaper, leaves
 // exactly the same pods unschedulable (so the bound of the unguided plan
@@ -20,13 +25,14 @@
 // What the guided plan gives up: its NodeClaims in a narrowed pool list
 // only the narrowed types among their candidates ([packing.NodeClaim]
 // InstanceTypes, and an instance-type requirement), so a host has fewer
-// types to fall back on when the cheapest is out of capacity. Its
+// types, as few as one, to fall back on when the cheapest is out of
+// capacity. Its
 // unschedulable pods carry the unguided plan's reasons, which speak of
 // the NodePools as written; under packing.BudgetPreferences its
 // Preferences are the narrowed solve's, what each preferred term adds
 // within the narrowed pools.
 //
-// Cost model: three solves, one bound (the LP: 10 ms to 1 s on 2 cores
+// Cost model: up to seven solves, one bound (the LP: 10 ms to 1 s on 2 cores
 // for 1,000–5,000 pods) and one check of each cheaper plan until one
 // passes; the same input gives the same Result: 0.3–1.5 s in all at
 // 5,000 pods on the benchmark workloads, the bound the largest part

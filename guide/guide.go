@@ -80,10 +80,12 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 	return res, nil
 }
 
-// narrowings are the configurations Solve narrows p by: the LP's alone,
-// and the LP's with the types of base's NodeClaims (the search's own
-// choices, which the LP's restricted solution may lack), when they add
-// any.
+// narrowings are the configurations Solve narrows p by, in the order it
+// prefers them on a tie: the LP's alone; the LP's with the types of
+// base's NodeClaims (the search's own choices, which the LP's restricted
+// solution may lack), when they add any; then, for k = 1 to topTypes,
+// each pool's k types with the most nodes in the LP's solution (see
+// topK), when that drops some type (so no two lists are the same).
 func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configuration {
 	if len(lp) == 0 {
 		return nil
@@ -99,10 +101,44 @@ func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configura
 			union = append(union, bound.Configuration{NodePool: k[0], Type: k[1]})
 		}
 	}
-	if len(union) == len(lp) {
-		return [][]bound.Configuration{lp}
+	out := [][]bound.Configuration{lp}
+	if len(union) > len(lp) {
+		out = append(out, union)
 	}
-	return [][]bound.Configuration{lp, union}
+	for k := 1; k <= topTypes; k++ {
+		if top := topK(lp, k); len(top) < len(lp) {
+			out = append(out, top)
+		}
+	}
+	return out
+}
+
+// topTypes is the largest k of the narrowings to each pool's k most used
+// types. On the benchmark workloads (RESULTS.md) every gain came from
+// k ≤ 4: past it the narrowing keeps the LP's rarely used types, which
+// the search then takes where the LP does not.
+const topTypes = 4
+
+// topK returns, of each pool's configurations in cs, the k with the most
+// nodes (ties: the earlier in cs), in cs's order. The LP's solution
+// spreads a little over many types where it is not integral; its largest
+// parts are what the search should copy.
+func topK(cs []bound.Configuration, k int) []bound.Configuration {
+	rank := make([]int, len(cs))
+	for i := range cs {
+		for j := range cs {
+			if cs[j].NodePool == cs[i].NodePool && (cs[j].Nodes > cs[i].Nodes || cs[j].Nodes == cs[i].Nodes && j < i) {
+				rank[i]++
+			}
+		}
+	}
+	var out []bound.Configuration
+	for i, c := range cs {
+		if rank[i] < k {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Narrow returns p with each NodePool that some configuration names

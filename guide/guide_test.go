@@ -13,6 +13,7 @@ import (
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
 	"github.com/nodeplan/nodeplan/bound"
 	"github.com/nodeplan/nodeplan/guide"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/packing/verify"
@@ -59,6 +60,54 @@ func TestSolveGuided(t *testing.T) {
 		t.Fatal(v)
 	}
 	t.Logf("%v → %v (bound %.2f)", base.Price, res.Plan.Price, b.Dollars)
+}
+
+// TestSolveTopTypes: on the mixed workload (1,000 pods on the AWS
+// catalog, GPU pods beside general ones, the GPU pool open to both) the
+// LP runs nearly everything on two GPU types, with a little of a few
+// others. Narrowed to all the LP's types, or to those and the first
+// plan's, the search packs the GPU pods four to a node on a type the LP
+// barely uses; narrowed to each pool's most used types, it follows the
+// LP. Solve's plan is cheaper than both of the first two narrowings'.
+func TestSolveTopTypes(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := benchmarks.Problem(workload.Mixed(1000, 42), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := guide.Solve(p, guide.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Guided {
+		t.Fatalf("not guided: %v, violations %v", res.Plan.Price, res.Violations)
+	}
+	if v := verify.Plan(p, res.Plan); len(v) > 0 {
+		t.Fatal(v)
+	}
+	base, err := packing.Solve(p, packing.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	all := res.Bound.Configurations
+	union := slices.Clone(all)
+	for _, c := range base.NodeClaims {
+		union = append(union, bound.Configuration{NodePool: c.NodePool, Type: c.InstanceType})
+	}
+	for name, cs := range map[string][]bound.Configuration{"the LP's types": all, "with the plan's": union} {
+		q, _ := guide.Narrow(p, cs)
+		g, err := packing.Solve(q, packing.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Plan.Price >= g.Price {
+			t.Errorf("Solve %v, narrowed to %s %v", res.Plan.Price, name, g.Price)
+		}
+	}
+	t.Logf("%v → %v (bound %.2f)", res.Unguided, res.Plan.Price, res.Bound.Dollars)
 }
 
 // TestNarrow: a pool the configurations name is narrowed to their types,

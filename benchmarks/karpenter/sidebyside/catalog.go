@@ -154,23 +154,11 @@ func resourceList(l resources.List) corev1.ResourceList {
 }
 
 // nodeplanProblem converts w for nodeplan: benchmarks.Problem on w's
-// catalog, plus the GPU requests benchmarks.Pod does not carry over.
+// catalog.
 func nodeplanProblem(w workload.Workload) (packing.Problem, error) {
 	c, err := Catalog(w)
 	if err != nil {
 		return packing.Problem{}, err
 	}
-	p, err := benchmarks.Problem(w, c)
-	if err != nil {
-		return p, err
-	}
-	pods := make([]packing.Pod, len(p.Pods))
-	copy(pods, p.Pods)
-	for i, wp := range w.Pods {
-		if wp.GPU > 0 {
-			pods[i].Requests = pods[i].Requests.With(resources.GPU, wp.GPU)
-		}
-	}
-	p.Pods = pods
-	return p, nil
+	return benchmarks.Problem(w, c)
 }
