@@ -17,7 +17,7 @@ func TestProvisionGuided(t *testing.T) {
 	const file = "testdata/guided.yaml"
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitOK, run([]string{"provision", "-f", file, "--guided"}, nil, &stdout, &stderr), stderr.String())
-	assert.Contains(t, stdout.String(), "25.060400 USD/hour — within")
+	assert.Contains(t, stdout.String(), "25.004000 USD/hour — within")
 	assert.Contains(t, stdout.String(), "guided by the LP's instance types (--guided): the search alone found 25.708400 USD/hour")
 
 	stdout.Reset()
@@ -34,7 +34,7 @@ func TestProvisionGuided(t *testing.T) {
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &r))
 	require.NotNil(t, r.Bound.Guided)
 	assert.True(t, r.Bound.Guided.Taken)
-	assert.InDelta(t, 25.0604, r.Bound.PricePerHour, 1e-9)
+	assert.InDelta(t, 25.004, r.Bound.PricePerHour, 1e-9)
 	assert.InDelta(t, 25.7084, r.Bound.Guided.UnguidedPerHour, 1e-9)
 
 	stdout.Reset()
