@@ -26,11 +26,10 @@
 // only the narrowed types among their candidates ([packing.NodeClaim]
 // InstanceTypes, and an instance-type requirement), so a host has fewer
 // types, as few as one, to fall back on when the cheapest is out of
-// capacity. Its
-// unschedulable pods carry the unguided plan's reasons, which speak of
-// the NodePools as written; under packing.BudgetPreferences its
-// Preferences are the narrowed solve's, what each preferred term adds
-// within the narrowed pools.
+// capacity. Its unschedulable pods carry the unguided plan's reasons,
+// which speak of the NodePools as written; under
+// packing.BudgetPreferences its Preferences are the narrowed solve's,
+// what each preferred term adds within the narrowed pools.
 //
 // Cost model: up to seven solves, one bound (the LP: 10 ms to 1 s on 2 cores
 // for 1,000–5,000 pods) and one check of each cheaper plan until one

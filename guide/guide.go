@@ -12,7 +12,7 @@ import (
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
-// Options tune [Solve]: the options of both solves and of the bound. The
+// Options tune [Solve]: the options of every solve and of the bound. The
 // zero Options are packing's and bound's defaults.
 type Options struct {
 	Packing packing.Options
@@ -27,7 +27,7 @@ type Result struct {
 	// Bound is bound.ForPlan of packing.Solve's plan; the guided plan
 	// places the same pods, so that it bounds Plan too.
 	Bound bound.Bound
-	// Guided says Plan is the guided solve's.
+	// Guided says Plan is a narrowed solve's.
 	Guided bool
 	// Unguided is the price of packing.Solve's plan.
 	Unguided instancetypes.Price
@@ -83,7 +83,7 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 // narrowings are the configurations Solve narrows p by, in the order it
 // prefers them on a tie: the LP's alone; the LP's with the types of
 // base's NodeClaims (the search's own choices, which the LP's restricted
-// solution may lack), when they add any; then, for k = 1 to topTypes,
+// solution may lack), when they add any; then, for k = 1 to maxTopK,
 // each pool's k types with the most nodes in the LP's solution (see
 // topK), when that drops some type (so no two lists are the same).
 func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configuration {
@@ -105,33 +105,41 @@ func narrowings(lp []bound.Configuration, base packing.Plan) [][]bound.Configura
 	if len(union) > len(lp) {
 		out = append(out, union)
 	}
-	for k := 1; k <= topTypes; k++ {
-		if top := topK(lp, k); len(top) < len(lp) {
+	rank := ranks(lp)
+	for k := 1; k <= maxTopK; k++ {
+		if top := topK(lp, rank, k); len(top) < len(lp) {
 			out = append(out, top)
 		}
 	}
 	return out
 }
 
-// topTypes is the largest k of the narrowings to each pool's k most used
-// types. On the benchmark workloads (RESULTS.md) every gain came from
-// k ≤ 4: past it the narrowing keeps the LP's rarely used types, which
-// the search then takes where the LP does not.
-const topTypes = 4
+// maxTopK is the largest k of the narrowings to each pool's k most used
+// types. On the benchmark workloads (RESULTS.md, fifteenth session) every
+// gain came from k ≤ 4: past it the narrowing keeps the LP's rarely used
+// types, which the search then takes where the LP does not.
+const maxTopK = 4
 
-// topK returns, of each pool's configurations in cs, the k with the most
-// nodes (ties: the earlier in cs), in cs's order. The LP's solution
-// spreads a little over many types where it is not integral; its largest
-// parts are what the search should copy.
-func topK(cs []bound.Configuration, k int) []bound.Configuration {
+// ranks returns, for each configuration of cs, how many of its pool's
+// come before it: those with more nodes, and those with as many earlier
+// in cs.
+func ranks(cs []bound.Configuration) []int {
 	rank := make([]int, len(cs))
 	for i := range cs {
 		for j := range cs {
-			if cs[j].NodePool == cs[i].NodePool && (cs[j].Nodes > cs[i].Nodes || cs[j].Nodes == cs[i].Nodes && j < i) {
+			if cs[j].NodePool == cs[i].NodePool && (cs[j].Nodes > cs[i].Nodes || (cs[j].Nodes == cs[i].Nodes && j < i)) {
 				rank[i]++
 			}
 		}
 	}
+	return rank
+}
+
+// topK returns, of each pool's configurations in cs, the k with the most
+// nodes (rank, see ranks), in cs's order. The LP's solution spreads a
+// little over many types where it is not integral; its largest parts are
+// what the search should copy.
+func topK(cs []bound.Configuration, rank []int, k int) []bound.Configuration {
 	var out []bound.Configuration
 	for i, c := range cs {
 		if rank[i] < k {

@@ -97,14 +97,20 @@ func TestSolveTopTypes(t *testing.T) {
 	for _, c := range base.NodeClaims {
 		union = append(union, bound.Configuration{NodePool: c.NodePool, Type: c.InstanceType})
 	}
-	for name, cs := range map[string][]bound.Configuration{"the LP's types": all, "with the plan's": union} {
-		q, _ := guide.Narrow(p, cs)
+	for _, n := range []struct {
+		name string
+		cs   []bound.Configuration
+	}{{"the LP's types", all}, {"with the plan's", union}} {
+		q, ok := guide.Narrow(p, n.cs)
+		if !ok {
+			t.Fatalf("%s: not narrowed", n.name)
+		}
 		g, err := packing.Solve(q, packing.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.Plan.Price >= g.Price {
-			t.Errorf("Solve %v, narrowed to %s %v", res.Plan.Price, name, g.Price)
+			t.Errorf("Solve %v, narrowed to %s %v", res.Plan.Price, n.name, g.Price)
 		}
 	}
 	t.Logf("%v → %v (bound %.2f)", res.Unguided, res.Plan.Price, res.Bound.Dollars)

@@ -268,8 +268,10 @@ Karpenter's $/h prices each NodeClaim at the cheapest available offering, among 
 options, compatible with its requirements. "nodeplan" is packing.Solve's default (Strategy Best with
 its seeded restarts and merging); "nodeplan greedy" is the same with Restarts -1 (its two greedy passes,
 merged): the speed the restarts trade for price on small problems. "nodeplan guided" is guide.Solve:
-packing.Solve, its bound (bound.ForPlan), a second solve with each NodePool narrowed to the instance
-types the bound's LP launches, kept when cheaper and clean under verify.Plan; its time is all four. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
+packing.Solve, its bound (bound.ForPlan), more solves with each NodePool narrowed to the instance
+types the bound's LP launches (all of them, with the first plan's, and each pool's k most used for k = 1
+to 4), the cheapest kept when cheaper, leaving out the same pods, and clean under verify.Plan; its time
+covers all of them. The Cluster Autoscaler rows are nodeplan's model of CA (sidebyside.RunClusterAutoscaler:
 its binpacking estimator per node group and the least-waste or price expander; see its doc for what is
 and is not modelled, notably zone-level constraints taken as satisfied); their pods/s is the model's
 speed, not CA's. The bound is package bound's certified configuration LP (pods grouped into classes,
