@@ -30,21 +30,30 @@ type valueIDs struct {
 	values []string
 }
 
-// numberValues numbers vals, each type's values of one key, in order of
-// first appearance.
-func numberValues(vals [][]string) valueIDs {
+// numberKey numbers the values each type of pl has for key, in order of
+// first appearance: one map of the distinct values and one slab of
+// numbers for all the types, each type's a part of it.
+func (pl *pool) numberKey(key string) valueIDs {
 	index := map[string]int32{}
-	v := valueIDs{ids: make([][]int32, len(vals))}
-	for t, vs := range vals {
-		for _, s := range vs {
+	v := valueIDs{ids: make([][]int32, len(pl.types))}
+	slab := make([]int32, 0, len(pl.types)) // most keys have one value a type
+	ends := make([]int, len(pl.types))
+	for t, it := range pl.types {
+		for s := range it.Requirements.Get(key).All() {
 			id, ok := index[s]
 			if !ok {
 				id = int32(len(v.values))
 				index[s] = id
 				v.values = append(v.values, s)
 			}
-			v.ids[t] = append(v.ids[t], id)
+			slab = append(slab, id)
 		}
+		ends[t] = len(slab)
+	}
+	start := 0
+	for t, end := range ends {
+		v.ids[t] = slab[start:end:end]
+		start = end
 	}
 	return v
 }
@@ -59,6 +68,8 @@ func (v valueIDs) enough(req requirements.Requirement, cand bitset.Set, n int) b
 	} else {
 		seen = seen[:w]
 	}
+	_, lower, _, upper := req.Bounds()
+	all := req.Operator() == requirements.Exists && !lower && !upper // every value allowed
 	count := 0
 	for t := cand.Next(0); t >= 0 && count < n; t = cand.Next(t + 1) {
 		for _, id := range v.ids[t] {
@@ -66,7 +77,7 @@ func (v valueIDs) enough(req requirements.Requirement, cand bitset.Set, n int) b
 				continue
 			}
 			seen.Add(int(id))
-			if req.Has(v.values[id]) {
+			if all || req.Has(v.values[id]) {
 				count++
 			}
 		}
@@ -85,14 +96,5 @@ func (pl *pool) valueIDs(key string) valueIDs {
 	if ids, ok := pl.minIDs[key]; ok {
 		return ids
 	}
-	return numberValues(pl.keyValues(key))
-}
-
-// keyValues lists, per type of pl, the values of its requirement on key.
-func (pl *pool) keyValues(key string) [][]string {
-	out := make([][]string, len(pl.types))
-	for t, it := range pl.types {
-		out[t] = it.Requirements.Get(key).Values()
-	}
-	return out
+	return pl.numberKey(key)
 }

@@ -26,9 +26,16 @@ func TestEnoughByNumbersAsByStrings(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	agreed := [2]int{}
 	for _, key := range []string{requirements.LabelInstanceFamily, requirements.LabelInstanceType, requirements.LabelInstanceCPU, requirements.LabelZone} {
-		vals := pl.keyValues(key)
-		ids := numberValues(vals)
+		vals := keyValues(pl, key)
+		ids := pl.numberKey(key)
 		require.NotEmpty(t, ids.values, key)
+		for ti := range pl.types {
+			var got []string
+			for _, id := range ids.ids[ti] {
+				got = append(got, ids.values[id])
+			}
+			require.Equal(t, vals[ti], got, "%s of %s", key, pl.types[ti].Name)
+		}
 		for range 500 {
 			cand := bitset.New(len(pl.types))
 			for ti := range pl.types {
@@ -86,4 +93,14 @@ func boolIndex(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// keyValues lists, per type of pl, the values of its requirement on key:
+// what numberKey numbers.
+func keyValues(pl *pool, key string) [][]string {
+	out := make([][]string, len(pl.types))
+	for t, it := range pl.types {
+		out[t] = it.Requirements.Get(key).Values()
+	}
+	return out
 }

@@ -120,7 +120,7 @@ func compilePool(p *Problem, np *NodePool) *pool {
 			if pl.minIDs == nil {
 				pl.minIDs = map[string]valueIDs{}
 			}
-			pl.minIDs[r.Key()] = numberValues(pl.keyValues(r.Key()))
+			pl.minIDs[r.Key()] = pl.numberKey(r.Key())
 		}
 	}
 	return pl
