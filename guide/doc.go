@@ -33,7 +33,7 @@
 //
 // Cost model: up to seven solves, one bound (the LP: 10 ms to 1 s on 2 cores
 // for 1,000–5,000 pods) and one check of each cheaper plan until one
-// passes; the same input gives the same Result: 0.3–1.5 s in all at
-// 5,000 pods on the benchmark workloads, the bound the largest part
-// where it takes more than a few milliseconds.
+// passes; the same input gives the same Result: 0.1–1.7 s in all at
+// 5,000 pods on the benchmark workloads (RESULTS.md), where the narrowed
+// solves now take about as long as the bound, or longer.
 package guide
