@@ -35,5 +35,5 @@
 // for 1,000–5,000 pods) and one check of each cheaper plan until one
 // passes; the same input gives the same Result: 0.1–1.7 s in all at
 // 5,000 pods on the benchmark workloads (RESULTS.md), of which the bound
-// takes 0.04–0.7 s and the narrowed solves most of the rest.
+// takes 0.04–0.7 s and the solves most of the rest.
 package guide

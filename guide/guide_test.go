@@ -101,17 +101,19 @@ func TestSolveTopTypes(t *testing.T) {
 		name string
 		cs   []bound.Configuration
 	}{{"the LP's types", all}, {"with the plan's", union}} {
-		q, ok := guide.Narrow(p, n.cs)
-		if !ok {
-			t.Fatalf("%s: not narrowed", n.name)
-		}
-		g, err := packing.Solve(q, packing.Options{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.Plan.Price >= g.Price {
-			t.Errorf("Solve %v, narrowed to %s %v", res.Plan.Price, n.name, g.Price)
-		}
+		t.Run(n.name, func(t *testing.T) {
+			q, ok := guide.Narrow(p, n.cs)
+			if !ok {
+				t.Fatal("not narrowed")
+			}
+			g, err := packing.Solve(q, packing.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Plan.Price >= g.Price {
+				t.Errorf("Solve %v, narrowed %v", res.Plan.Price, g.Price)
+			}
+		})
 	}
 	t.Logf("%v → %v (bound %.2f)", res.Unguided, res.Plan.Price, res.Bound.Dollars)
 }

@@ -10,9 +10,9 @@ import (
 )
 
 // TestProvisionGuided: on testdata/guided.yaml --guided takes the plan of
-// a narrowing of the pools to the LP's types, cheaper than the search's, says so
-// after the gap, and reports both prices in JSON; without the flag the
-// plan is the search's and neither appears.
+// a narrowing of the pools to the LP's types, cheaper than the search's,
+// says so after the gap, and reports both prices in JSON; without the
+// flag the plan is the search's and neither appears.
 func TestProvisionGuided(t *testing.T) {
 	const file = "testdata/guided.yaml"
 	var stdout, stderr bytes.Buffer

@@ -109,9 +109,11 @@
 // of the pods the plan placed; see its doc for what it relaxes); -o json
 // has it as bound{pricePerHour, lowerBoundPerHour, gap, optimal, pods,
 // classes}. provision --guided (package guide) solves again with each
-// NodePool narrowed to the instance types the bound's LP launches and
-// keeps that plan when it is cheaper, leaves out the same pods and passes
-// the checker (packing/verify); a second line says which plan it kept and
+// NodePool narrowed to the instance types the bound's LP launches (all of
+// them, with the first plan's, or each pool's one to four most used) and
+// keeps the cheapest of those plans when it is cheaper than the first,
+// leaves out the same pods and passes the checker (packing/verify); a
+// second line says which plan it kept and
 // what the search alone found, and the JSON bound has guided{taken,
 // unguidedPricePerHour}. Its NodeClaims list fewer types to fall back on.
 //

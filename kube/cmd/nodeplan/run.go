@@ -154,7 +154,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
 		fs.Var(&c.preferences, "preferences", "preferred affinities and ScheduleAnyway spreads: respect (Karpenter's default), ignore, or within=F: honoured while the plan costs at most F (0.10: 10 %) more than ignoring them, the dearest relaxed first, with what each adds to the price")
-		fs.BoolVar(&c.guided, "guided", false, "solve again with each NodePool narrowed to the instance types the lower bound's LP launches, and keep that plan when it is cheaper and passes the checker (its NodeClaims then list fewer types to fall back on)")
+		fs.BoolVar(&c.guided, "guided", false, "solve again with each NodePool narrowed to the instance types the lower bound's LP launches (all, with the first plan's, or each pool's most used), and keep the cheapest such plan when it is cheaper and passes the checker (its NodeClaims then list fewer types to fall back on)")
 		fs.Var(&c.limitPolicy, "limit-policy", "when a NodePool's limits bind, which pods get its capacity: most-pods (the default: first the pods no other NodePool admits) or largest-first (Karpenter's order)")
 	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
