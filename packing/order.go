@@ -22,6 +22,9 @@ const (
 	// shuffled and, half the time, then ordered by a random blend of the
 	// two shares.
 	seqRandom
+	// seqShuffled is a small problem's shuffled pass (see
+	// Options.shuffles): the pods in a uniformly random order.
+	seqShuffled
 )
 
 // reorder puts queue, which holds the FFD order on entry, in the pass's
@@ -30,6 +33,9 @@ func (r *run) reorder(queue []int) {
 	switch r.seq {
 	case seqShares:
 		r.sortByBlend(queue, 0.5)
+	case seqShuffled:
+		r.tie.Shuffle(len(queue), func(a, b int) { queue[a], queue[b] = queue[b], queue[a] })
+		r.tied()
 	case seqRandom:
 		r.shuffleEqual(queue)
 		if r.tie.IntN(2) == 1 {

@@ -10,9 +10,15 @@ import (
 
 // restartBudget is the pod placements the default restarts of one
 // strategy may add; maxRestarts caps their number on small problems.
+// Problems of at most shuffleWork placements (see Options.shuffles) also
+// get up to maxRestarts shuffled passes, within shuffleBudget placements;
+// their generators' streams start at shuffleStream, past every restart's.
 const (
 	restartBudget = 1024
 	maxRestarts   = 32
+	shuffleWork   = 64
+	shuffleBudget = 512
+	shuffleStream = maxRestartsOption
 )
 
 // restarts is how many restarts each of Best's strategies runs on p. The
@@ -28,11 +34,33 @@ func (o Options) restarts(p *Problem) int {
 	case o.Restarts > 0:
 		return o.Restarts
 	}
-	work := len(p.Pods) + len(p.Nodes)
-	for i := range p.Nodes {
-		work += len(p.Nodes[i].Pods)
+	return max(1, min(maxRestarts, restartBudget/max(1, passWork(p))))
+}
+
+// shuffles is how many passes in shuffled pod orders each of Best's
+// strategies runs on p after its restarts, when they placed every pod
+// (see search): none unless Restarts is the default and p is small (at most shuffleWork pods, nodes and the nodes'
+// pods), then as many as shuffleBudget placements allow, at most
+// maxRestarts (32 up to 16 pods, 8 at 64). The restarts only reorder
+// pods of equal size, and the blends keep a tiny pod behind larger ones;
+// on a small problem the order in which pods that count one another meet
+// matters (a pod whose zone spread counts pods placed before it may find
+// only a dearer zone), and a shuffled order tries the others.
+func (o Options) shuffles(p *Problem) int {
+	if w := passWork(p); o.Restarts == 0 && w <= shuffleWork {
+		return min(maxRestarts, shuffleBudget/max(1, w))
 	}
-	return max(1, min(maxRestarts, restartBudget/max(1, work)))
+	return 0
+}
+
+// passWork is what one pass over p places or reads: its pods, its nodes and
+// the nodes' pods.
+func passWork(p *Problem) int {
+	w := len(p.Pods) + len(p.Nodes)
+	for i := range p.Nodes {
+		w += len(p.Nodes[i].Pods)
+	}
+	return w
 }
 
 // pass is a finished run and its judged settlement (see run.judge; its
@@ -49,6 +77,11 @@ type pass struct {
 // strategy), so the result does not depend on timing. The random restarts
 // stop at the first that met no tie, since every later one would repeat a
 // greedy pass, and as soon as the search is halted (see static.halted).
+// Then, when the best pass places every pod, a small problem's shuffled
+// passes run (Options.shuffles), pass k shuffling with the generator of
+// restart shuffleStream+k; one counts only if it places every pod too, so
+// that a shuffle never chooses which pods are left out (that is the
+// rules' and the limit policy's to decide, largest or needed first).
 func (s *static) search(cost bool) pass {
 	m, sc := newMemo(), &scratch{}
 	primary, other := s.sequences(cost)
@@ -68,6 +101,15 @@ func (s *static) search(cost bool) pass {
 			break
 		}
 		best = s.keep(best, p)
+	}
+	for k := range s.opts.shuffles(s.prob) {
+		if s.halted() || s.settled(best, cost) || best.st.unschedulable > 0 {
+			break
+		}
+		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(shuffleStream+k)<<1|stream))
+		if p := s.runPass(passSpec{cost: cost, seq: seqShuffled, tie: tie}, m, sc); p.st.unschedulable == 0 {
+			best = s.keep(best, p)
+		}
 	}
 	return s.reserveBest(best, cost, m, sc)
 }

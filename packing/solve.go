@@ -60,8 +60,15 @@ type Options struct {
 	// The zero value means the default, min(32, 1024 / (pods + nodes +
 	// their pods)) but at least 1: at most about 1,024 extra pod
 	// placements per rule, so past 1,024 pods only the other greedy order.
-	// A negative value runs none; more than 4,096 is invalid. Plain and
-	// CostAware alone never restart.
+	// With the default, a small problem (pods + nodes + their pods at most
+	// 64) whose best pass places every pod also gets min(32, 512 / that)
+	// passes per rule with its pods in a seeded uniformly random order,
+	// each kept only if it places every pod too and costs less: there the
+	// order in which pods that count one another are placed decides which
+	// zones they may take, and the restarts keep a tiny pod behind larger
+	// ones. A negative value
+	// runs none; more than 4,096 is invalid, and an explicit count runs no
+	// shuffled passes. Plain and CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
 	// Plan. The zero value is a seed like any other.
