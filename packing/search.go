@@ -17,7 +17,7 @@ const (
 	restartBudget = 1024
 	maxRestarts   = 32
 	shuffleWork   = 64
-	shuffleBudget = 512
+	shuffleBudget = 256
 	shuffleStream = maxRestartsOption
 )
 
@@ -39,13 +39,14 @@ func (o Options) restarts(p *Problem) int {
 
 // shuffles is how many passes in shuffled pod orders each of Best's
 // strategies runs on p after its restarts, when they placed every pod
-// (see search): none unless Restarts is the default and p is small (at most shuffleWork pods, nodes and the nodes'
-// pods), then as many as shuffleBudget placements allow, at most
-// maxRestarts (32 up to 16 pods, 8 at 64). The restarts only reorder
-// pods of equal size, and the blends keep a tiny pod behind larger ones;
-// on a small problem the order in which pods that count one another meet
-// matters (a pod whose zone spread counts pods placed before it may find
-// only a dearer zone), and a shuffled order tries the others.
+// (see search): none unless Restarts is the default and p is small (at
+// most shuffleWork pods, nodes and the nodes' pods), then as many as
+// shuffleBudget placements allow, at most maxRestarts (32 up to 8 pods,
+// 12 at 20, 4 at 64). The restarts only reorder pods of equal size, and
+// the blends keep a tiny pod behind larger ones; on a small problem the
+// order in which pods that count one another meet matters (a pod whose
+// zone spread counts pods placed before it may find only a dearer
+// zone), and a shuffled order tries the others.
 func (o Options) shuffles(p *Problem) int {
 	if w := passWork(p); o.Restarts == 0 && w <= shuffleWork {
 		return min(maxRestarts, shuffleBudget/max(1, w))

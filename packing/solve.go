@@ -61,7 +61,7 @@ type Options struct {
 	// their pods)) but at least 1: at most about 1,024 extra pod
 	// placements per rule, so past 1,024 pods only the other greedy order.
 	// With the default, a small problem (pods + nodes + their pods at most
-	// 64) whose best pass places every pod also gets min(32, 512 / that)
+	// 64) whose best pass places every pod also gets min(32, 256 / that)
 	// passes per rule with its pods in a seeded uniformly random order,
 	// each kept only if it places every pod too and costs less: there the
 	// order in which pods that count one another are placed decides which
