@@ -70,8 +70,9 @@ type Options struct {
 	// runs none; more than 4,096 is invalid, and an explicit count runs no
 	// shuffled passes. Plain and CostAware alone never restart.
 	Restarts int
-	// Seed seeds the restarts' tie-breaks: the same Seed gives the same
-	// Plan. The zero value is a seed like any other.
+	// Seed seeds the restarts' tie-breaks and the shuffled passes' pod
+	// orders: the same Seed gives the same Plan. The zero value is a seed
+	// like any other.
 	Seed uint64
 	// Preferences is what Solve does with preferred node affinity,
 	// preferred pod (anti-)affinity and ScheduleAnyway spreads; the
