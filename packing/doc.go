@@ -72,8 +72,8 @@
 //     1,024 extra pod placements a rule, and past 1,024 pods the other
 //     rule's pod order alone. A small problem (at most 64 pods, nodes and
 //     their pods) whose best pass places every pod also gets up to 32
-//     passes a rule with its pods in a seeded random order, kept when they
-//     place every pod for less: a pod whose zone spread counts pods placed
+//     passes a rule with its pods in a seeded random order (ties broken
+//     as a restart's), kept when they place every pod for less: a pod whose zone spread counts pods placed
 //     before it may find only a dearer zone, and Karpenter, whose order
 //     puts tiny pods last too, sometimes gets lucky there.
 //   - After every pass Best merges pairs of claims of one NodePool that a

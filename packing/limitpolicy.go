@@ -40,7 +40,8 @@ const (
 	// are placed than under LimitLargestFirst with the same strategy.
 	// Plain and CostAware rerun their one pass; Best reruns a rule's
 	// greedy order, merging as in its other passes, after the rule's
-	// restarts when the best of its passes leaves a pod out for a limit
+	// restarts (and shuffled passes: Options.Restarts) when the best of
+	// its passes leaves a pod out for a limit
 	// or fills a pool's limits. Where no limit binds or fills, nothing
 	// runs again and the plan is LimitLargestFirst's, byte for byte. With
 	// Options.PriorityOrder the

@@ -23,7 +23,9 @@ const (
 	// two shares.
 	seqRandom
 	// seqShuffled is a small problem's shuffled pass (see
-	// Options.shuffles): the pods in a uniformly random order.
+	// Options.shuffles): the pods in a uniformly random order (with
+	// Options.PriorityOrder, within each priority, higher first), its ties
+	// broken at random as a restart's.
 	seqShuffled
 )
 
@@ -35,7 +37,9 @@ func (r *run) reorder(queue []int) {
 		r.sortByBlend(queue, 0.5)
 	case seqShuffled:
 		r.tie.Shuffle(len(queue), func(a, b int) { queue[a], queue[b] = queue[b], queue[a] })
-		r.tied()
+		if r.s.opts.PriorityOrder {
+			slices.SortStableFunc(queue, func(a, b int) int { return cmp.Compare(r.s.pods[b].pod.Priority, r.s.pods[a].pod.Priority) })
+		}
 	case seqRandom:
 		r.shuffleEqual(queue)
 		if r.tie.IntN(2) == 1 {

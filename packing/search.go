@@ -79,8 +79,8 @@ type pass struct {
 // stop at the first that met no tie, since every later one would repeat a
 // greedy pass, and as soon as the search is halted (see static.halted).
 // Then, when the best pass places every pod, a small problem's shuffled
-// passes run (Options.shuffles), pass k shuffling with the generator of
-// restart shuffleStream+k; one counts only if it places every pod too, so
+// passes run (Options.shuffles), pass k shuffling the pods and breaking
+// ties with the generator of restart shuffleStream+k; one counts only if it places every pod too, so
 // that a shuffle never chooses which pods are left out (that is the
 // rules' and the limit policy's to decide, largest or needed first).
 func (s *static) search(cost bool) pass {
@@ -103,13 +103,15 @@ func (s *static) search(cost bool) pass {
 		}
 		best = s.keep(best, p)
 	}
-	for k := range s.opts.shuffles(s.prob) {
-		if s.halted() || s.settled(best, cost) || best.st.unschedulable > 0 {
-			break
-		}
-		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(shuffleStream+k)<<1|stream))
-		if p := s.runPass(passSpec{cost: cost, seq: seqShuffled, tie: tie}, m, sc); p.st.unschedulable == 0 {
-			best = s.keep(best, p)
+	if best.st.unschedulable == 0 {
+		for k := range s.opts.shuffles(s.prob) {
+			if s.halted() || s.settled(best, cost) {
+				break
+			}
+			tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(shuffleStream+k)<<1|stream))
+			if p := s.runPass(passSpec{cost: cost, seq: seqShuffled, tie: tie}, m, sc); p.st.unschedulable == 0 {
+				best = s.keep(best, p)
+			}
 		}
 	}
 	return s.reserveBest(best, cost, m, sc)

@@ -3,6 +3,7 @@ package packing_test
 import (
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -30,15 +31,39 @@ func TestShuffledPassesPlaceTheSpreadPodFirst(t *testing.T) {
 	}
 	plan, err := packing.Solve(p, packing.Options{})
 	require.NoError(t, err)
-	require.Empty(t, plan.Unschedulable)
-	require.Len(t, plan.NodeClaims, 1, "%v", plan.NodeClaims)
-	require.Empty(t, verify.Plan(p, plan))
+	assert.Empty(t, plan.Unschedulable)
+	assert.Len(t, plan.NodeClaims, 1, "%v", plan.NodeClaims)
+	assert.Empty(t, verify.Plan(p, plan))
 	again, err := packing.Solve(p, packing.Options{})
 	require.NoError(t, err)
-	require.Equal(t, plan, again)
+	assert.Equal(t, plan, again)
 
 	fixed, err := packing.Solve(p, packing.Options{Restarts: 32})
 	require.NoError(t, err)
-	require.Len(t, fixed.NodeClaims, 2, "%v", fixed.NodeClaims)
-	require.Less(t, plan.Price, fixed.Price)
+	assert.Len(t, fixed.NodeClaims, 2, "%v", fixed.NodeClaims)
+	assert.Less(t, plan.Price, fixed.Price)
+}
+
+// TestShuffledPassesKeepPriorityFirst: with PriorityOrder a shuffled
+// pass still takes higher-priority pods first. The two g pods outrank
+// the small pod whose spread counts them, so every pass places it last
+// and it takes a second node; a shuffle free to place it first would
+// find the one-node plan the first test does.
+func TestShuffledPassesKeepPriorityFirst(t *testing.T) {
+	p := packing.Problem{
+		Catalog:   buildCatalog(t, fakeIts(8)),
+		NodePools: []packing.NodePool{pool("default")},
+		Pods: []packing.Pod{
+			mkPod("g1", req("cpu", "1"), podLabels("app", "g")),
+			mkPod("g2", req("cpu", "1"), podLabels("app", "g")),
+			mkPod("s", req("cpu", "100m"), spread(spreadBy(requirements.LabelZone, 1, "app", "g"))),
+		},
+	}
+	p.Pods[0].Priority, p.Pods[1].Priority = 10, 10
+	plan, err := packing.Solve(p, packing.Options{PriorityOrder: true})
+	require.NoError(t, err)
+	assert.Len(t, plan.NodeClaims, 2, "%v", plan.NodeClaims)
+	require.Len(t, plan.Order, 3)
+	assert.Equal(t, 2, plan.Order[2], "the low-priority pod last")
+	assert.Empty(t, verify.Plan(p, plan))
 }

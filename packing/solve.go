@@ -62,13 +62,14 @@ type Options struct {
 	// placements per rule, so past 1,024 pods only the other greedy order.
 	// With the default, a small problem (pods + nodes + their pods at most
 	// 64) whose best pass places every pod also gets min(32, 256 / that)
-	// passes per rule with its pods in a seeded uniformly random order,
-	// each kept only if it places every pod too and costs less: there the
-	// order in which pods that count one another are placed decides which
-	// zones they may take, and the restarts keep a tiny pod behind larger
-	// ones. A negative value
-	// runs none; more than 4,096 is invalid, and an explicit count runs no
-	// shuffled passes. Plain and CostAware alone never restart.
+	// passes per rule with its pods in a seeded uniformly random order
+	// (within each priority, with PriorityOrder) and its ties broken as a
+	// restart's, each kept only if it places every pod too and costs less:
+	// there the order in which pods that count one another are placed
+	// decides which zones they may take, and the restarts keep a tiny pod
+	// behind larger ones. A negative value runs none; more than 4,096 is
+	// invalid, and an explicit count runs no shuffled passes. Plain and
+	// CostAware alone never restart.
 	Restarts int
 	// Seed seeds the restarts' tie-breaks and the shuffled passes' pod
 	// orders: the same Seed gives the same Plan. The zero value is a seed
@@ -305,7 +306,7 @@ func solveWith(s *static, cost bool) (Plan, error) {
 // Plan.
 func best(s *static) (Plan, error) {
 	var costed, plain pass
-	if s.opts.restarts(s.prob) == 1 && !s.hooks.sequential {
+	if s.opts.restarts(s.prob) == 1 && s.opts.shuffles(s.prob) == 0 && !s.hooks.sequential {
 		if err := guard(func() error { costed, plain = s.greedyAtOnce(); return nil }); err != nil {
 			return Plan{}, err
 		}
