@@ -80,9 +80,10 @@ type pass struct {
 // greedy pass, and as soon as the search is halted (see static.halted).
 // Then, when the best pass places every pod, a small problem's shuffled
 // passes run (Options.shuffles), pass k shuffling the pods and breaking
-// ties with the generator of restart shuffleStream+k; one counts only if it places every pod too, so
-// that a shuffle never chooses which pods are left out (that is the
-// rules' and the limit policy's to decide, largest or needed first).
+// ties with the generator of restart shuffleStream+k; one counts only if
+// it places every pod too, so that a shuffle never chooses which pods
+// are left out (that is the rules' and the limit policy's to decide,
+// largest or needed first).
 func (s *static) search(cost bool) pass {
 	m, sc := newMemo(), &scratch{}
 	primary, other := s.sequences(cost)
