@@ -20,15 +20,7 @@ import (
 // its order by verify.Plan); the same number of restarts without them
 // (Restarts set explicitly) keeps two nodes.
 func TestShuffledPassesPlaceTheSpreadPodFirst(t *testing.T) {
-	p := packing.Problem{
-		Catalog:   buildCatalog(t, fakeIts(8)),
-		NodePools: []packing.NodePool{pool("default")},
-		Pods: []packing.Pod{
-			mkPod("g1", req("cpu", "1"), podLabels("app", "g")),
-			mkPod("g2", req("cpu", "1"), podLabels("app", "g")),
-			mkPod("s", req("cpu", "100m"), spread(spreadBy(requirements.LabelZone, 1, "app", "g"))),
-		},
-	}
+	p := spreadAfterCounted(t)
 	plan, err := packing.Solve(p, packing.Options{})
 	require.NoError(t, err)
 	assert.Empty(t, plan.Unschedulable)
@@ -50,7 +42,20 @@ func TestShuffledPassesPlaceTheSpreadPodFirst(t *testing.T) {
 // and it takes a second node; a shuffle free to place it first would
 // find the one-node plan the first test does.
 func TestShuffledPassesKeepPriorityFirst(t *testing.T) {
-	p := packing.Problem{
+	p := spreadAfterCounted(t)
+	p.Pods[0].Priority, p.Pods[1].Priority = 10, 10
+	plan, err := packing.Solve(p, packing.Options{PriorityOrder: true})
+	require.NoError(t, err)
+	assert.Len(t, plan.NodeClaims, 2, "%v", plan.NodeClaims)
+	require.Len(t, plan.Order, 3)
+	assert.Equal(t, 2, plan.Order[2], "the low-priority pod last")
+	assert.Empty(t, verify.Plan(p, plan))
+}
+
+// spreadAfterCounted is the shuffle tests' problem: two 1-cpu pods
+// labelled app=g and a 100m pod whose zone spread counts them.
+func spreadAfterCounted(t *testing.T) packing.Problem {
+	return packing.Problem{
 		Catalog:   buildCatalog(t, fakeIts(8)),
 		NodePools: []packing.NodePool{pool("default")},
 		Pods: []packing.Pod{
@@ -59,11 +64,4 @@ func TestShuffledPassesKeepPriorityFirst(t *testing.T) {
 			mkPod("s", req("cpu", "100m"), spread(spreadBy(requirements.LabelZone, 1, "app", "g"))),
 		},
 	}
-	p.Pods[0].Priority, p.Pods[1].Priority = 10, 10
-	plan, err := packing.Solve(p, packing.Options{PriorityOrder: true})
-	require.NoError(t, err)
-	assert.Len(t, plan.NodeClaims, 2, "%v", plan.NodeClaims)
-	require.Len(t, plan.Order, 3)
-	assert.Equal(t, 2, plan.Order[2], "the low-priority pod last")
-	assert.Empty(t, verify.Plan(p, plan))
 }
