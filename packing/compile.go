@@ -19,6 +19,9 @@ type static struct {
 	// The problem and its options (compile.go).
 	prob *Problem
 	opts Options
+	// restarts and shuffles are opts.restarts and opts.shuffles of prob,
+	// counted once (search.go).
+	restarts, shuffles int
 	// The compiled pools, ordered by weight (pools.go: compilePools).
 	pools []*pool
 	// The compiled pods and the topology counters their constraints define;
@@ -89,7 +92,7 @@ func compile(p *Problem, o Options) *static { return compileWithout(p, o, vouche
 // labels are their effective labels) and the preferred terms in drop
 // relaxed up front, as IgnorePreferences relaxes them all (nil: none).
 func compileWithout(p *Problem, o Options, vd vouched, drop map[PreferenceTerm]bool) *static {
-	s := &static{prob: p, opts: o, drop: drop}
+	s := &static{prob: p, opts: o, drop: drop, restarts: o.restarts(p), shuffles: o.shuffles(p)}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
 	parallel.Both(func() { s.order = ffdOrder(p.Pods, o.PriorityOrder) }, func() {

@@ -88,7 +88,7 @@ func (s *static) search(cost bool) pass {
 	m, sc := newMemo(), &scratch{}
 	primary, other := s.sequences(cost)
 	best := s.runPass(passSpec{cost: cost, seq: primary}, m, sc)
-	n := s.opts.restarts(s.prob)
+	n := s.restarts
 	if n > 0 && !s.halted() && !s.settled(best, cost) {
 		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m, sc))
 	}
@@ -105,7 +105,7 @@ func (s *static) search(cost bool) pass {
 		best = s.keep(best, p)
 	}
 	if best.st.unschedulable == 0 {
-		for k := range s.opts.shuffles(s.prob) {
+		for k := range s.shuffles {
 			if s.halted() || s.settled(best, cost) {
 				break
 			}

@@ -306,7 +306,7 @@ func solveWith(s *static, cost bool) (Plan, error) {
 // Plan.
 func best(s *static) (Plan, error) {
 	var costed, plain pass
-	if s.opts.restarts(s.prob) == 1 && s.opts.shuffles(s.prob) == 0 && !s.hooks.sequential {
+	if s.restarts == 1 && s.shuffles == 0 && !s.hooks.sequential {
 		if err := guard(func() error { costed, plain = s.greedyAtOnce(); return nil }); err != nil {
 			return Plan{}, err
 		}
