@@ -93,14 +93,14 @@ const btreeDegree = 8
 // O(n log n + total labels).
 func New(types []InstanceType) (*Catalog, error) { return newOf(types, false) }
 
-// newOf is New, with labelsValid passed to build.
-func newOf(types []InstanceType, labelsValid bool) (*Catalog, error) {
+// newOf is New, with labelsBuilt passed to build.
+func newOf(types []InstanceType, labelsBuilt bool) (*Catalog, error) {
 	all := make([]*InstanceType, len(types))
 	errsAt := make([]error, len(types))
 	parallel.Range(len(types), typeChunk, func() func(lo, hi int) {
 		return func(lo, hi int) {
 			for i := lo; i < hi; i++ {
-				all[i], errsAt[i] = build(types[i], labelsValid)
+				all[i], errsAt[i] = build(types[i], labelsBuilt)
 			}
 		}
 	})

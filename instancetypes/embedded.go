@@ -193,7 +193,7 @@ func parse(data []byte, opts Options, def defaults) (*Catalog, error) {
 	if len(errs) > 0 {
 		return nil, errors.Join(errs...)
 	}
-	c, err := newOf(types, true) // every type's labels built by spec.labels
+	c, err := newOf(types, true) // every type's requirements built by spec.labels
 	if err != nil {
 		return nil, err
 	}
@@ -415,7 +415,8 @@ func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	if err != nil || !ok {
 		return InstanceType{}, false, err
 	}
-	reqs, err := sp.labels(s.region, &s.labels)
+	offs, offErr := s.offerings(sp, od)
+	reqs, err := sp.labels(s.region, offs, &s.labels)
 	if err != nil {
 		return InstanceType{}, false, err
 	}
@@ -424,9 +425,8 @@ func (s *settings) instanceType(sp *spec) (InstanceType, bool, error) {
 	if err != nil {
 		return InstanceType{}, false, err
 	}
-	offs, err := s.offerings(sp, od)
 	t := InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead, Offerings: offs, src: src}
-	return t, true, err
+	return t, true, offErr
 }
 
 // onDemandPrice is the type's price in the region's price table, or the

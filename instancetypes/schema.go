@@ -110,11 +110,11 @@ func (s *spec) validate() []error {
 	return errs
 }
 
-// labels returns the requirement set of s, without zone, capacity type and
-// instance type, which New derives. It builds the set in b, which it
-// resets first, so that a caller building many reuses one buffer. The
-// labels are added in key order, which spares NewSet its sort.
-func (s *spec) labels(region string, b *labelBuilder) (requirements.Set, error) {
+// labels returns the requirement set of s offered as offs: its labels, and
+// its name, zones and capacity types as [build] derives them, so that a
+// catalog file's types need not be built twice. It builds the set in b,
+// which it resets first, so that a caller building many reuses one buffer.
+func (s *spec) labels(region string, offs []Offering, b *labelBuilder) (requirements.Set, error) {
 	b.reqs, b.errs = b.reqs[:0], nil
 	gpu, acc := s.GPUs > 0, s.Accelerators > 0 // a type without them has DoesNotExist for each, as Karpenter labels it
 	b.optional(requirements.LabelInstanceAcceleratorCount, when(acc, strconv.FormatInt(s.Accelerators, 10)))
@@ -143,23 +143,67 @@ func (s *spec) labels(region string, b *labelBuilder) (requirements.Set, error) 
 	for _, k := range slices.Sorted(maps.Keys(s.Labels)) {
 		b.override(k, s.Labels[k])
 	}
+	b.offered(s.Name, offs)
 	return requirements.NewSet(b.reqs...), b.err(s.Name)
 }
 
 // labelBuilder collects requirements and the first errors building them.
-// The zero value is empty.
+// It remembers the requirements it made, as the types of a catalog share
+// most of their values. The zero value is empty.
 type labelBuilder struct {
 	reqs []requirements.Requirement
 	errs []error
+	made map[madeKey]requirements.Requirement // with at most one value
+	// zones and cts are a buffer for offered; last is what it made last.
+	zones, cts []string
+	last       offeredLabels
+}
+
+// madeKey is a requirement with at most one value (a DoesNotExist or an In
+// of one value).
+type madeKey struct {
+	key   string
+	op    requirements.Operator
+	value string
+}
+
+// offeredLabels are the zone and capacity-type requirements made of the
+// usable zones and capacity types of some offerings.
+type offeredLabels struct {
+	zones, cts []string
+	zone, ct   requirements.Requirement
+	made       bool
 }
 
 func (b *labelBuilder) add(key string, op requirements.Operator, values ...string) {
-	r, err := requirements.New(key, op, values...)
-	if err != nil {
-		b.errs = append(b.errs, fmt.Errorf("labels.%s: %w", key, err))
-		return
+	if r, ok := b.new(key, op, values...); ok {
+		b.reqs = append(b.reqs, r)
 	}
-	b.reqs = append(b.reqs, r)
+}
+
+// new returns key op values, or records why it is not a requirement.
+func (b *labelBuilder) new(key string, op requirements.Operator, values ...string) (requirements.Requirement, bool) {
+	var k madeKey
+	if len(values) <= 1 {
+		k = madeKey{key: key, op: op}
+		if len(values) == 1 {
+			k.value = values[0]
+		}
+		if r, ok := b.made[k]; ok {
+			return r, true
+		}
+	}
+	r, err := requirements.New(key, op, values...)
+	switch {
+	case err != nil:
+		b.errs = append(b.errs, fmt.Errorf("labels.%s: %w", key, err))
+	case len(values) <= 1:
+		if b.made == nil {
+			b.made = make(map[madeKey]requirements.Requirement)
+		}
+		b.made[k] = r
+	}
+	return r, err == nil
 }
 
 // in adds key In values, with each value made a valid label value
@@ -190,8 +234,46 @@ func (b *labelBuilder) optional(key string, v *string) {
 
 // override replaces any requirement on key with key In [value].
 func (b *labelBuilder) override(key, value string) {
-	b.reqs = slices.DeleteFunc(b.reqs, func(r requirements.Requirement) bool { return r.Key() == requirements.Normalize(key) })
-	b.add(key, requirements.In, value)
+	if r, ok := b.new(key, requirements.In, value); ok {
+		b.replace(r)
+	}
+}
+
+// replace replaces the requirement on r's key with r, or inserts r in key
+// order if the requirements are in key order (which spares NewSet its
+// sort). The requirements' keys must be distinct, as labels makes them.
+func (b *labelBuilder) replace(r requirements.Requirement) {
+	at := len(b.reqs)
+	for i, o := range b.reqs {
+		switch {
+		case o.Key() == r.Key():
+			b.reqs[i] = r
+			return
+		case o.Key() > r.Key() && at == len(b.reqs):
+			at = i
+		}
+	}
+	b.reqs = slices.Insert(b.reqs, at, r)
+}
+
+// offered sets the instance-type name and the zones and capacity types of
+// offs, as [build] replaces them. A name or zone that is not a label value
+// is left out: build reports it (validateName, validateOfferings) and
+// makes no type.
+func (b *labelBuilder) offered(name string, offs []Offering) {
+	b.zones, b.cts = usable(offs, b.zones[:0], b.cts[:0])
+	if l := &b.last; !l.made || !slices.Equal(l.zones, b.zones) || !slices.Equal(l.cts, b.cts) {
+		zone, ct, err := usableLabels(b.zones, b.cts)
+		if err != nil {
+			return
+		}
+		*l = offeredLabels{zones: append(l.zones[:0], b.zones...), cts: append(l.cts[:0], b.cts...), zone: zone, ct: ct, made: true}
+	}
+	b.replace(b.last.zone)
+	b.replace(b.last.ct)
+	if r, err := requirements.New(requirements.LabelInstanceType, requirements.In, name); err == nil {
+		b.replace(r)
+	}
 }
 
 // labelValue returns v if it is a valid label value, else v lowercased

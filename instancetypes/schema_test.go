@@ -175,3 +175,37 @@ func TestEmbeddedCatalogs(t *testing.T) {
 	t4, _ := azure.Get("Standard_NC16as_T4_v3")
 	assert.True(t, t4.Requirements.Get(requirements.LabelInstanceFamily).Has("standard-ncasv3_t4-family"))
 }
+
+// TestBuiltRequirementsComplete: a catalog file's types are built once,
+// their name, zones and capacity types set by spec.labels, so build does
+// not complete them again. Each must hold what build would complete it
+// with, whatever the file's labels claim.
+func TestBuiltRequirementsComplete(t *testing.T) {
+	claims := strings.Replace(userCatalog, `"labels":{"example.com/rack":"r1"}`, `"labels":{"example.com/rack":"r1",`+
+		`"topology.kubernetes.io/zone":"mars-1a","karpenter.sh/capacity-type":"free","node.kubernetes.io/instance-type":"x"}`, 1)
+	require.NotEqual(t, userCatalog, claims)
+	catalogs := map[string]func() (*Catalog, error){
+		"aws": func() (*Catalog, error) { return AWS(Options{}) },
+		"aws on-demand, two zones": func() (*Catalog, error) {
+			return AWS(Options{Region: "us-gov-west-1", Zones: []string{"us-gov-west-1a", "us-gov-west-1c"}, CapacityTypes: []CapacityType{OnDemand}})
+		},
+		"azure":              func() (*Catalog, error) { return Azure(Options{}) },
+		"file":               func() (*Catalog, error) { return Parse([]byte(userCatalog), Options{}) },
+		"file, label claims": func() (*Catalog, error) { return Parse([]byte(claims), Options{}) },
+		"synthetic":          func() (*Catalog, error) { return Synthetic(200, 7) },
+	}
+	for name, catalog := range catalogs {
+		t.Run(name, func(t *testing.T) {
+			c, err := catalog()
+			require.NoError(t, err)
+			require.NotZero(t, c.Len())
+			for _, it := range c.Types() {
+				zone, ct, err := offeringLabels(it.Offerings)
+				require.NoError(t, err)
+				own := requirements.MustNew(requirements.LabelInstanceType, requirements.In, it.Name)
+				require.Equal(t, it.Requirements.Replace(ct, own, zone).String(), it.Requirements.String(), it.Name)
+				require.Equal(t, it.Requirements.Replace(ct, own, zone), it.Requirements, it.Name)
+			}
+		})
+	}
+}

@@ -143,14 +143,15 @@ func syntheticType(rng *rand.Rand, fam syntheticFamily, gen int64, i int, size s
 		sp.GPUs, sp.GPUManufacturer, sp.GPUName = max(1, cpus/8), fam.gpu, fam.gpu+"-x"
 	}
 	s := settings{region: "synthetic-1"}
-	reqs, err := sp.labels(s.region, &labelBuilder{})
+	offs := syntheticOfferings(rng, modelPrice(&sp))
+	reqs, err := sp.labels(s.region, offs, &labelBuilder{})
 	src := s.source(&sp)
 	capacity, overhead, err2 := src.resources(Kubelet{})
 	if err := errors.Join(err, err2); err != nil {
 		return InstanceType{}, err
 	}
 	return InstanceType{Name: sp.Name, Requirements: reqs, Capacity: capacity, Overhead: overhead,
-		Offerings: syntheticOfferings(rng, modelPrice(&sp)), src: src}, nil
+		Offerings: offs, src: src}, nil
 }
 
 // syntheticOfferings draws a non-empty set of zones and capacity types.

@@ -9,20 +9,21 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// build validates t and returns the catalog's own copy of it. With
-// labelsValid the caller vouches that t's requirements are valid (built by
-// requirements.New, as a catalog file's labels are), and they are not
-// checked again.
-func build(t InstanceType, labelsValid bool) (*InstanceType, error) {
+// build validates t and returns the catalog's own copy of it, its
+// requirements completed with its name, zones and capacity types. With
+// labelsBuilt the caller vouches that t's requirements were built by
+// spec.labels: valid, and complete where t is valid (as a catalog file's
+// types are); they are neither checked nor completed again.
+func build(t InstanceType, labelsBuilt bool) (*InstanceType, error) {
 	errs := validateName(t.Name)
-	if !labelsValid {
+	if !labelsBuilt {
 		if err := t.Requirements.Validate(); err != nil {
 			errs = append(errs, fieldErr(t.Name, "requirements", ErrInvalidSpec, "%v", err))
 		}
 	}
 	cp, err := ownCopy(t, errs)
-	if err != nil {
-		return nil, err
+	if err != nil || labelsBuilt {
+		return cp, err
 	}
 	name, err := requirements.New(requirements.LabelInstanceType, requirements.In, t.Name)
 	if err != nil { // validateName accepted the name: a bug here
@@ -161,13 +162,25 @@ func offeringRequirements(reqs requirements.Set, offs []Offering) (requirements.
 // offeringLabels returns the zone and capacity-type requirements of offs:
 // In the values of the usable offerings, DoesNotExist when none is usable.
 func offeringLabels(offs []Offering) (zone, ct requirements.Requirement, err error) {
-	zones, cts := make([]string, 0, len(offs)), make([]string, 0, len(offs))
+	zones, cts := usable(offs, make([]string, 0, len(offs)), make([]string, 0, len(offs)))
+	return usableLabels(zones, cts)
+}
+
+// usable appends the zone and the capacity type of each usable offering
+// of offs to zones and cts.
+func usable(offs []Offering, zones, cts []string) ([]string, []string) {
 	for _, o := range offs {
 		if o.Usable() {
 			zones = append(zones, o.Zone)
 			cts = append(cts, o.CapacityType.String())
 		}
 	}
+	return zones, cts
+}
+
+// usableLabels returns the zone and capacity-type requirements of the
+// usable zones and capacity types ([usable]).
+func usableLabels(zones, cts []string) (zone, ct requirements.Requirement, err error) {
 	zone, err1 := inOrAbsent(requirements.LabelZone, zones)
 	ct, err2 := inOrAbsent(requirements.LabelCapacityType, cts)
 	return zone, ct, errors.Join(err1, err2)
