@@ -63,8 +63,17 @@ type spec struct {
 // decode parses a catalog document strictly: unknown fields are errors, so
 // that a misspelt override is not silently ignored. An error of the
 // document's own fields comes first; else the first instance type's,
-// naming its index ([specList]).
+// naming its index ([specList]). It takes the short road ([decodeFast])
+// where it can.
 func decode(data []byte) (document, error) {
+	if doc, ok := decodeFast(data); ok {
+		return doc, nil
+	}
+	return decodeLong(data)
+}
+
+// decodeLong is decode with encoding/json reading the whole document.
+func decodeLong(data []byte) (document, error) {
 	var doc document
 	if err := decodeStrict(bytes.NewReader(data), &doc); err != nil {
 		return document{}, fieldErr("", "document", ErrInvalidSpec, "%v", err)

@@ -2,6 +2,7 @@ package instancetypes
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -37,8 +38,11 @@ func (l *specList) UnmarshalJSON(data []byte) error {
 }
 
 // decodeSpecs decodes the elements of data, a valid JSON array.
-func decodeSpecs(data []byte) ([]spec, error) {
-	elems := arrayElements(data)
+func decodeSpecs(data []byte) ([]spec, error) { return decodeElements(data, arrayElements(data)) }
+
+// decodeElements decodes the values of data at elems, each of which must
+// be one JSON object.
+func decodeElements(data []byte, elems []span) ([]spec, error) {
 	out := make([]spec, len(elems))
 	errs := make([]error, len(elems))
 	chunk := max(typeChunk, (len(elems)+runtime.GOMAXPROCS(0)-1)/runtime.GOMAXPROCS(0))
@@ -46,10 +50,16 @@ func decodeSpecs(data []byte) ([]spec, error) {
 		return func(lo, hi int) {
 			dec := json.NewDecoder(&valueStream{data: data, values: elems[lo:hi]})
 			dec.DisallowUnknownFields()
+			end := int64(0) // of elems[i] in the stream
 			for i := lo; i < hi; i++ {
-				if errs[i] = dec.Decode(&out[i]); errs[i] != nil {
+				end += int64(elems[i].end - elems[i].start)
+				if errs[i] = dec.Decode(&out[i]); errs[i] == nil && dec.InputOffset() != end {
+					errs[i] = errors.New("not one JSON value")
+				}
+				if errs[i] != nil {
 					return // the stream's later values are not needed: an earlier error wins
 				}
+				end++ // the space after it
 			}
 		}
 	})
