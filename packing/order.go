@@ -92,7 +92,7 @@ func (r *run) shuffleEqual(queue []int) {
 // ffdOrder sorts pod indexes first-fit-decreasing: by size (see
 // cmpSize), then creation time and uid ascending, as Karpenter's queue,
 // then namespace, name and input position. The order is total, so an
-// unstable sort gives the one order a stable sort would. It sorts keys
+// unstable sort gives the one order a stable sort would. It compares keys
 // that hold what the order reads (ffdKey), so that it reads a pod again
 // only for what a key leaves out: extended resources, and creation times
 // time.Time.Compare orders otherwise than by their Unix instant (a
@@ -102,32 +102,35 @@ func (r *run) shuffleEqual(queue []int) {
 // otherwise than from a stable sort, still the same way every time.)
 func ffdOrder(pods []Pod, byPriority bool) []int {
 	keys := make([]ffdKey, len(pods))
+	short := make([]ffdShort, len(pods))
 	for i := range pods {
 		keys[i] = newFFDKey(&pods[i], i, byPriority)
+		short[i] = ffdShort{cpu: keys[i].cpu, mem: keys[i].mem, prio: keys[i].prio, i: i}
 	}
-	slices.SortFunc(keys, func(a, b ffdKey) int {
-		// cmpSize: larger first.
-		if c := cmp.Or(cmp.Compare(b.prio, a.prio), cmp.Compare(b.cpu, a.cpu), cmp.Compare(b.mem, a.mem),
-			cmp.Compare(b.eph, a.eph), cmp.Compare(b.slots, a.slots)); c != 0 {
-			return c
+	slices.SortFunc(short, func(a, b ffdShort) int {
+		switch {
+		case a.prio != b.prio:
+			return cmp.Compare(b.prio, a.prio)
+		case a.cpu != b.cpu:
+			return cmp.Compare(b.cpu, a.cpu)
+		case a.mem != b.mem:
+			return cmp.Compare(b.mem, a.mem)
 		}
-		if a.ext || b.ext {
-			if c := pods[b.i].Requests.Compare(pods[a.i].Requests); c != 0 {
-				return c
-			}
-		}
-		c := cmp.Or(cmp.Compare(a.sec, b.sec), cmp.Compare(a.nsec, b.nsec))
-		if a.oddTime || b.oddTime {
-			c = pods[a.i].CreationTime.Compare(pods[b.i].CreationTime)
-		}
-		return cmp.Or(c, strings.Compare(a.uid, b.uid), strings.Compare(a.namespace, b.namespace),
-			strings.Compare(a.name, b.name), cmp.Compare(a.i, b.i))
+		return keys[a.i].compare(&keys[b.i], pods)
 	})
-	idx := make([]int, len(keys))
-	for k := range keys {
-		idx[k] = keys[k].i
+	idx := make([]int, len(pods))
+	for k, s := range short {
+		idx[k] = s.i
 	}
 	return idx
+}
+
+// ffdShort is what decides most comparisons of pod i's ffdKey, small so
+// that the sort moves little; a tie on it goes to the whole key.
+type ffdShort struct {
+	cpu, mem int64
+	i        int
+	prio     int32
 }
 
 // ffdKey is what ffdOrder compares of pod i: its priority (when ordered
@@ -141,6 +144,48 @@ type ffdKey struct {
 	ext, oddTime         bool
 	uid, namespace, name string
 	i                    int
+}
+
+// compare orders k before o when its pod comes first in FFD order: larger
+// first (cmpSize), then older, then by uid, namespace, name and position.
+func (k *ffdKey) compare(o *ffdKey, pods []Pod) int {
+	switch {
+	case k.prio != o.prio:
+		return cmp.Compare(o.prio, k.prio)
+	case k.cpu != o.cpu:
+		return cmp.Compare(o.cpu, k.cpu)
+	case k.mem != o.mem:
+		return cmp.Compare(o.mem, k.mem)
+	case k.eph != o.eph:
+		return cmp.Compare(o.eph, k.eph)
+	case k.slots != o.slots:
+		return cmp.Compare(o.slots, k.slots)
+	}
+	if k.ext || o.ext {
+		if c := pods[o.i].Requests.Compare(pods[k.i].Requests); c != 0 {
+			return c
+		}
+	}
+	switch {
+	case k.oddTime || o.oddTime:
+		if c := pods[k.i].CreationTime.Compare(pods[o.i].CreationTime); c != 0 {
+			return c
+		}
+	case k.sec != o.sec:
+		return cmp.Compare(k.sec, o.sec)
+	case k.nsec != o.nsec:
+		return cmp.Compare(k.nsec, o.nsec)
+	}
+	if c := strings.Compare(k.uid, o.uid); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.namespace, o.namespace); c != 0 {
+		return c
+	}
+	if c := strings.Compare(k.name, o.name); c != 0 {
+		return c
+	}
+	return cmp.Compare(k.i, o.i)
 }
 
 func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
