@@ -40,7 +40,7 @@ func BenchmarkSpread(b *testing.B) {
 // embedded AWS catalog under one NodePool; with min, the pool asks for at
 // least 5 instance families and 10 instance types, as Karpenter's docs
 // suggest for spot.
-func minValuesProblem(b *testing.B, n int, min bool) packing.Problem {
+func minValuesProblem(b testing.TB, n int, min bool) packing.Problem {
 	cat, err := instancetypes.AWS(instancetypes.Options{})
 	if err != nil {
 		b.Fatal(err)

@@ -78,6 +78,9 @@ type hooks struct {
 	fault func(cost bool)
 	// noTwins turns off the answers kept for runs of twins (twins.go).
 	noTwins bool
+	// eagerMinValues asks minValues of every claim that takes the pod
+	// otherwise, not only of those whose move is worth taking (see worth).
+	eagerMinValues bool
 	// sequential makes best search each strategy's passes in turn, on
 	// two goroutines, even when it would run them all at once (see
 	// greedyAtOnce).

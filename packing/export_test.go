@@ -12,6 +12,12 @@ func SolveWithoutTwins(p Problem, o Options) (Plan, error) {
 	return solveContext(context.Background(), p, o, vouch.Nodes{}, hooks{noTwins: true})
 }
 
+// SolveEagerMinValues is Solve with minValues asked of every claim that
+// otherwise takes the pod, as before worth.
+func SolveEagerMinValues(p Problem, o Options) (Plan, error) {
+	return solveContext(context.Background(), p, o, vouch.Nodes{}, hooks{eagerMinValues: true})
+}
+
 // SolveSequential is Solve with each strategy's passes searched in turn,
 // never all at once (see greedyAtOnce).
 func SolveSequential(p Problem, o Options) (Plan, error) {

@@ -96,7 +96,7 @@ func (r *run) freeFit(v view) (*claim, move, bool) {
 			return true // cheap to skip: not counted against the scan
 		}
 		n++
-		if m := &r.moves.try; r.tryTwin(v, c, &c.twin, m) && m.cheap == c.cheap {
+		if m := &r.moves.try; r.tryTwin(v, c, &c.twin, m, onItsType(c)) {
 			found, fm = c, *m
 			return false
 		}
@@ -120,7 +120,7 @@ func (r *run) cheapestUpgrade(v view) (*claim, move, bool) {
 		if !r.hostOK(v, c) {
 			return true
 		}
-		if r.tryTwin(v, c, &c.twin, try) && (best == nil || try.delta < kept.delta) {
+		if r.tryTwin(v, c, &c.twin, try, func(_ int, delta instancetypes.Price) bool { return best == nil || delta < kept.delta }) {
 			best = c
 			*try, *kept = *kept, *try // kept takes the move and its buffer
 		}
@@ -184,27 +184,56 @@ func (r *run) hostname(c *claim) string {
 // tryClaim reports whether the pod can join claim c and, when it can,
 // fills into with the move, its pins copied into into's own buffer (see
 // moves); else into is left as it was. It does not change c.
-func (r *run) tryClaim(v view, c *claim, into *move) bool {
-	if !r.hostOK(v, c) || !c.coreRoom(&v.info.req) {
+func (r *run) tryClaim(v view, c *claim, into *move) bool { return r.tryClaimIf(v, c, into, nil) }
+
+// worth reports whether a move to a claim's cheapest type cheap, raising
+// the plan's price by delta, is one the caller would take. Its caller
+// takes a claim only when tryClaim's answer is yes and worth says so: a
+// claim the move is not worth to is not asked about minValues, the one
+// costly check.
+type worth func(cheap int, delta instancetypes.Price) bool
+
+// onItsType is worth for a move that keeps c's cheapest type: the pod
+// fits the room c has on it.
+func onItsType(c *claim) worth {
+	return func(cheap int, _ instancetypes.Price) bool { return cheap == c.cheap }
+}
+
+// tryClaimIf is tryClaim && w(the move) (w nil: always worth it).
+func (r *run) tryClaimIf(v view, c *claim, into *move, w worth) bool {
+	m, ok := r.tryRoom(v, c)
+	if r.s.hooks.eagerMinValues {
+		ok = ok && r.keepsMinValues(v, c, m.pins)
+	}
+	if !ok || (w != nil && !w(m.cheap, m.delta)) || !r.keepsMinValues(v, c, m.pins) {
 		return false
+	}
+	*into = move{cheap: m.cheap, delta: m.delta, pins: append(into.pins[:0], m.pins...)}
+	return true
+}
+
+// tryRoom is tryClaim but for minValues: the move, its pins in the
+// topology's scratch slice (valid until the run's next topology call).
+func (r *run) tryRoom(v view, c *claim) (move, bool) {
+	if !r.hostOK(v, c) || !c.coreRoom(&v.info.req) {
+		return move{}, false
 	}
 	need := c.used.Add(v.info.req)
 	if !need.Fits(c.maxAlloc) || requirements.Tolerates(v.tols, c.pl.taints) != nil {
-		return false
+		return move{}, false
 	}
 	if portsConflict(v.info.pod.HostPorts, c.ports) || !r.reqsCompatible(v, c) {
-		return false
+		return move{}, false
 	}
 	pins, ok := r.topology(v, target{claim: c})
 	if !ok || !r.keepsOwnZone(v, c, pins) {
-		return false
+		return move{}, false
 	}
 	cheap, ok := r.firstFit(v, c, need, pins)
-	if !ok || (c.pl.hasMinValues() && !r.keepsMinValues(v, c, need, pins)) {
-		return false
+	if !ok {
+		return move{}, false
 	}
-	*into = move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: append(into.pins[:0], pins...)}
-	return true
+	return move{cheap: cheap, delta: c.pl.price[cheap] - c.price(), pins: pins}, true
 }
 
 // everyClaimTaken reports whether hostOK fails on every open claim: one of
@@ -281,17 +310,21 @@ func (r *run) pinnedCand(v view, c *claim, pins []pin) bitset.Set {
 }
 
 // keepsMinValues reports whether the candidates left after the pod joins
-// still offer every requirement's minValues distinct values.
+// c with pins still offer every requirement's minValues distinct values
+// (true when c's pool has no minValues).
 // The candidates go to a scratch set, and the pod's requirements are
 // intersected into c's only when they bear on a minValues.
-func (r *run) keepsMinValues(v view, c *claim, need resources.List, pins []pin) bool {
+func (r *run) keepsMinValues(v view, c *claim, pins []pin) bool {
+	if !c.pl.hasMinValues() {
+		return true
+	}
 	buf := r.scratch.minCand
 	if len(buf) != len(c.cand) {
 		buf = make(bitset.Set, len(c.cand))
 		r.scratch.minCand = buf
 	}
 	buf.CopyFrom(c.cand)
-	cand, _ := r.narrowInto(buf, v, c, need, pins)
+	cand, _ := r.narrowInto(buf, v, c, c.used.Add(v.info.req), pins)
 	reqs := c.reqs
 	if bearsOnMinValues(c.reqs, v.reqs) {
 		reqs = reqs.Intersect(v.reqs)

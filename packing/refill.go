@@ -104,7 +104,7 @@ func (r *run) roomFor(v view, b *claim, extra map[*claim]resources.List) *claim 
 			!c.used.Add(extra[c]).Add(v.info.req).Fits(c.pl.alloc[c.cheap]) {
 			return true
 		}
-		if m := &r.moves.try; r.tryClaim(v, c, m) && m.cheap == c.cheap {
+		if m := &r.moves.try; r.tryClaimIf(v, c, m, onItsType(c)) {
 			found = c
 			return false
 		}
@@ -125,7 +125,7 @@ func (r *run) dissolve(b *claim, homes []*claim) {
 		r.where[i] = placement{}
 		v := r.view(i)
 		r.forgetMinCounts()
-		if m := &r.moves.try; r.tryClaim(v, homes[k], m) && m.cheap == homes[k].cheap {
+		if m := &r.moves.try; r.tryClaimIf(v, homes[k], m, onItsType(homes[k])) {
 			r.commit(v, homes[k], *m)
 			continue
 		}

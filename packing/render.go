@@ -30,11 +30,14 @@ func (r *run) plan(st settlement) Plan {
 const renderChunk = 256
 
 // typeNames are the names of the first MaxInstanceTypes of c's candidate
-// types in the order of priced, c's price list (settleClaim's list for a
-// claim with slack limits and no minValues or reservations); chosen's
-// alone when there is none.
+// types in the order of priced, c's price list, or of all when the cap
+// would break minValues (settleClaim's list for a claim with slack limits
+// and no reservations); chosen's alone when there is none.
 func (r *run) typeNames(c *claim, priced []option, chosen int) []string {
 	limit := r.maxTypes()
+	if c.pl.hasMinValues() {
+		limit = len(r.truncate(c, priced, candidates(c, priced)))
+	}
 	names := make([]string, 0, min(limit, c.cand.Len()))
 	for _, o := range priced {
 		if len(names) == limit {
@@ -95,13 +98,17 @@ type renderCache struct {
 
 // typeNames is run.typeNames, from the cache when a claim with the same
 // price list (pool, zone and capacity-type requirements), candidates and
-// type asked before: such claims share one slice.
+// type (and requirements, under minValues) asked before: such claims share
+// one slice.
 func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) []string {
 	rc.key = priceKey(rc.key[:0], c.pi, c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType))
 	for _, w := range c.cand {
 		rc.key = binary.LittleEndian.AppendUint64(rc.key, w)
 	}
 	rc.key = binary.AppendUvarint(rc.key, uint64(chosen))
+	if c.pl.hasMinValues() { // the cap holds unless it breaks c's minValues
+		rc.key, _ = c.reqs.AppendBinary(rc.key)
+	}
 	if names, ok := rc.names[string(rc.key)]; ok {
 		return names // shared, read-only (NodeClaim.InstanceTypes)
 	}

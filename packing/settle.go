@@ -45,9 +45,10 @@ func (r *run) settle() settlement { return r.settleWith(false) }
 
 // judge is settle for comparing passes: the same offerings and price,
 // without the claims' candidate type lists, which only render reads; a
-// claim whose pool's limits are slack and that has no minValues or
-// reservations is settled by a walk that stops at its offering
-// (TestJudgeAsSettle). Render a judged run with plan.
+// claim whose pool's limits are slack and that has no reservations is
+// settled by a walk that stops at its offering (TestJudgeAsSettle). (With
+// slack limits every candidate is allowed, so settle too takes the
+// cheapest, whatever minValues makes it list.) Render a judged run with plan.
 func (r *run) judge() settlement { return r.settleWith(true) }
 
 func (r *run) settleWith(judging bool) settlement {
@@ -55,7 +56,7 @@ func (r *run) settleWith(judging bool) settlement {
 	w := settling{units: map[reservation]int{}, use: r.use.clone()}
 	for _, c := range r.claims {
 		var sc settled
-		if judging && w.use.slack(c) && !c.pl.hasMinValues() && !c.pl.reserved && !c.hasResv {
+		if judging && w.use.slack(c) && !c.pl.reserved && !c.hasResv {
 			sc = r.judgeClaim(c, &w)
 		} else {
 			sc = r.settleClaim(c, &w)
@@ -104,7 +105,7 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 }
 
 // judgeClaim is settleClaim's offering for a claim of a pool with slack
-// limits, no minValues and no reserved offerings: the first of its first
+// limits and no reserved offerings: the first of its first
 // MaxInstanceTypes candidates, in price order, that is its cheapest type
 // or within the limits, found without listing the others.
 func (r *run) judgeClaim(c *claim, w *settling) settled {
@@ -150,12 +151,7 @@ const DefaultMaxInstanceTypes = 600
 // capped unless the cap would break minValues.
 func (r *run) options(c *claim, w *settling) ([]option, []int32) {
 	priced := r.priced(c, w.units)
-	all := make([]int32, 0, min(len(priced), c.cand.Len()))
-	for i, o := range priced {
-		if c.cand.Has(o.t) {
-			all = append(all, int32(i))
-		}
-	}
+	all := candidates(c, priced)
 	if w.use.slack(c) {
 		return priced, r.truncate(c, priced, all)
 	}
@@ -173,6 +169,19 @@ func (r *run) options(c *claim, w *settling) ([]option, []int32) {
 	return priced, r.truncate(c, priced, idx)
 }
 
+// candidates lists, as positions in priced, c's candidate types.
+func candidates(c *claim, priced []option) []int32 {
+	all := make([]int32, 0, min(len(priced), c.cand.Len()))
+	for i, o := range priced {
+		if c.cand.Has(o.t) {
+			all = append(all, int32(i))
+		}
+	}
+	return all
+}
+
+// truncate caps idx, positions in priced of c's types, at MaxInstanceTypes
+// unless the cap would break minValues.
 func (r *run) truncate(c *claim, priced []option, idx []int32) []int32 {
 	limit := r.maxTypes()
 	if len(idx) <= limit {

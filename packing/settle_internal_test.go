@@ -89,6 +89,10 @@ func TestJudgeAsSettle(t *testing.T) {
 	}
 	limited := aws
 	limited.NodePools = []NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 1 << 40}}}
+	minimum := aws // more types than the cap of 3 keep, so settle lists them all
+	family, err := requirements.MustNew(requirements.LabelInstanceFamily, requirements.Exists).WithMinValues(5)
+	require.NoError(t, err)
+	minimum.NodePools = []NodePool{{Name: "default", Requirements: requirements.NewSet(family)}}
 	problems := []struct {
 		name          string
 		p             Problem
@@ -98,6 +102,7 @@ func TestJudgeAsSettle(t *testing.T) {
 		{"zonal, limited", zonalProblem(t, 60_000), false, false},
 		{"aws", aws, true, false},
 		{"aws, limited", limited, true, true},
+		{"aws, minValues", minimum, true, false},
 	}
 	for _, tc := range problems {
 		for _, maxTypes := range []int{0, 3} {

@@ -32,14 +32,25 @@ type twinRun struct {
 }
 
 // twinTry is tryClaim's answer for one claim and the twins of one run:
-// whether the pod joins it and, when it does, the move (without pins: a
-// twin has no topology constraint to pin). The zero twinTry is no answer.
+// whether the pod joins it but for minValues (tryRoom) and, when it does,
+// the move (without pins: a twin has no topology constraint to pin); and
+// minValues's answer once asked. The zero twinTry is no answer.
 type twinTry struct {
 	epoch uint64
 	ok    bool
 	cheap int
 	delta instancetypes.Price
+	min   minAnswer
 }
+
+// minAnswer is keepsMinValues's answer kept in a twinTry.
+type minAnswer uint8
+
+const (
+	minUnasked minAnswer = iota
+	minKept
+	minLost
+)
 
 // twinBegin is called by place for each view: it starts a run of twins,
 // continues one, or ends it.
@@ -88,29 +99,43 @@ func (info *podInfo) free() bool {
 		len(p.HostPorts) == 0 && p.Volumes == nil
 }
 
-// tryTwin is tryClaim for claim c, whose kept answer is at slot: the kept
-// answer while the pod is of the run that kept it, else tryClaim's, kept
-// when c's pool is stable.
-func (r *run) tryTwin(v view, c *claim, slot *twinTry, into *move) bool {
+// tryTwin is tryClaimIf for claim c, whose kept answer is at slot: the
+// kept answer while the pod is of the run that kept it, else tryClaim's,
+// kept when c's pool is stable.
+func (r *run) tryTwin(v view, c *claim, slot *twinTry, into *move, w worth) bool {
 	t := &r.twin
 	if !t.on || !c.pl.stable() {
-		return r.tryClaim(v, c, into)
+		return r.tryClaimIf(v, c, into, w)
 	}
-	if slot.epoch == t.epoch {
-		if slot.ok {
-			*into = move{cheap: slot.cheap, delta: slot.delta, pins: into.pins[:0]}
+	if slot.epoch != t.epoch {
+		m, ok := r.tryRoom(v, c)
+		if ok && len(m.pins) > 0 {
+			panic("packing: a free pod's move pins a domain")
 		}
-		return slot.ok
+		*slot = twinTry{epoch: t.epoch, ok: ok, cheap: m.cheap, delta: m.delta}
+		if ok && r.s.hooks.eagerMinValues {
+			slot.min = r.minAnswer(v, c)
+		}
 	}
-	ok := r.tryClaim(v, c, into)
-	if ok && len(into.pins) > 0 {
-		panic("packing: a free pod's move pins a domain")
+	if !slot.ok || (w != nil && !w(slot.cheap, slot.delta)) {
+		return false
 	}
-	*slot = twinTry{epoch: t.epoch, ok: ok}
-	if ok {
-		slot.cheap, slot.delta = into.cheap, into.delta
+	if slot.min == minUnasked {
+		slot.min = r.minAnswer(v, c)
 	}
-	return ok
+	if slot.min == minLost {
+		return false
+	}
+	*into = move{cheap: slot.cheap, delta: slot.delta, pins: into.pins[:0]}
+	return true
+}
+
+// minAnswer is keepsMinValues's answer for a twin joining c.
+func (r *run) minAnswer(v view, c *claim) minAnswer {
+	if r.keepsMinValues(v, c, nil) {
+		return minKept
+	}
+	return minLost
 }
 
 // stable reports whether tryClaim answers a claim of pl from the claim
@@ -125,5 +150,5 @@ func (r *run) tryFresh(v view, c *claim, pi int, into *move) bool {
 	if !r.twin.on {
 		return r.tryClaim(v, c, into)
 	}
-	return r.tryTwin(v, c, &r.twin.fresh[pi], into)
+	return r.tryTwin(v, c, &r.twin.fresh[pi], into, nil)
 }

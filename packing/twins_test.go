@@ -3,6 +3,7 @@ package packing_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -132,4 +133,42 @@ func requireSamePlans(t *testing.T, cases []planCase, alt func(packing.Problem, 
 		require.Equal(t, wantErr, err, c.name)
 		require.Equal(t, want, got, "%s: %+v", c.name, c.o)
 	}
+}
+
+// TestMinValuesAskedLazilySamePlans checks that asking minValues only of
+// the claims whose move is worth taking (packing's worth) gives the plans
+// of asking every claim that takes the pod otherwise: generated problems
+// whose pools have minValues, twinned and not, and the minValues benchmark's
+// problems.
+func TestMinValuesAskedLazilySamePlans(t *testing.T) {
+	var problems []planCase
+	for seed := uint64(0); len(problems) < 60 && seed < 2000; seed++ {
+		p := problemgen.Generate(seed, problemgen.Size{Pods: 24})
+		if !slices.ContainsFunc(p.NodePools, hasMinValues) {
+			continue
+		}
+		problems = append(problems,
+			planCase{name: fmt.Sprintf("generated %d", seed), p: p},
+			planCase{name: fmt.Sprintf("generated %d, twinned", seed), p: twinned(p, 3, false)})
+	}
+	require.Len(t, problems, 60)
+	for _, n := range []int{20, 200} {
+		problems = append(problems, planCase{name: fmt.Sprintf("benchmark, %d pods", n), p: minValuesProblem(t, n, true)})
+	}
+	var cases []planCase
+	for i, pr := range problems {
+		for k, o := range []packing.Options{{}, {Strategy: packing.CostAware}, {Restarts: 6, Seed: uint64(i)}, problemgen.GenerateOptions(uint64(i))} {
+			cases = append(cases, planCase{name: fmt.Sprintf("%s, options %d", pr.name, k), p: pr.p, o: o})
+		}
+	}
+	requireSamePlans(t, cases, packing.SolveEagerMinValues)
+}
+
+func hasMinValues(np packing.NodePool) bool {
+	for r := range np.Requirements.All() {
+		if r.MinValues() > 0 {
+			return true
+		}
+	}
+	return false
 }
