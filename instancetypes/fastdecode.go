@@ -44,17 +44,17 @@ func decodeFast(data []byte) (document, bool) {
 // as an object, and when that value is not an array.
 func instanceTypesAt(data []byte) (span, bool) {
 	f := framer{data: data}
-	if !f.byte('{') {
+	if !f.skip('{') {
 		return span{}, false
 	}
 	var found span
 	want := foldKey("instanceTypes")
 	for first := true; ; first = false {
-		if f.byte('}') && first {
+		if first && f.skip('}') {
 			break
 		}
 		key, ok := f.str()
-		if !ok || !f.byte(':') {
+		if !ok || !f.skip(':') {
 			return span{}, false
 		}
 		v, ok := f.value()
@@ -68,10 +68,10 @@ func instanceTypesAt(data []byte) (span, bool) {
 		if foldKey(k) == want {
 			found = v
 		}
-		if f.byte('}') {
+		if f.skip('}') {
 			break
 		}
-		if !f.byte(',') {
+		if !f.skip(',') {
 			return span{}, false
 		}
 	}
@@ -81,17 +81,21 @@ func instanceTypesAt(data []byte) (span, bool) {
 // objectElements frames the array at data[at]: '[', then objects separated
 // by commas, then ']', with JSON white space between. Each object is framed
 // by its brackets only; encoding/json checks its contents.
-func objectElements(data []byte, at span) ([]span, bool) {
+func objectElements(data []byte, at span) ([]span, bool) { return elements(data, at, true) }
+
+// elements frames the array at data[at] as objectElements does, its
+// elements objects when objects is set, else any values.
+func elements(data []byte, at span, objects bool) ([]span, bool) {
 	f := framer{data: data[:at.end], pos: at.start}
-	if !f.byte('[') {
+	if !f.skip('[') {
 		return nil, false
 	}
 	var out []span
 	for {
-		if len(out) == 0 && f.byte(']') {
+		if len(out) == 0 && f.skip(']') {
 			break
 		}
-		if f.space(); f.pos >= len(f.data) || f.data[f.pos] != '{' {
+		if f.space(); objects && (f.pos >= len(f.data) || f.data[f.pos] != '{') {
 			return nil, false
 		}
 		v, ok := f.value()
@@ -99,10 +103,10 @@ func objectElements(data []byte, at span) ([]span, bool) {
 			return nil, false
 		}
 		out = append(out, v)
-		if f.byte(']') {
+		if f.skip(']') {
 			break
 		}
-		if !f.byte(',') {
+		if !f.skip(',') {
 			return nil, false
 		}
 	}
@@ -128,8 +132,8 @@ func (f *framer) space() int {
 	return f.pos
 }
 
-// byte skips white space and then c, if c is next.
-func (f *framer) byte(c byte) bool {
+// skip skips white space and then c, if c is next.
+func (f *framer) skip(c byte) bool {
 	if f.space() < len(f.data) && f.data[f.pos] == c {
 		f.pos++
 		return true

@@ -185,13 +185,13 @@ type offeredLabels struct {
 }
 
 func (b *labelBuilder) add(key string, op requirements.Operator, values ...string) {
-	if r, ok := b.new(key, op, values...); ok {
+	if r, ok := b.req(key, op, values...); ok {
 		b.reqs = append(b.reqs, r)
 	}
 }
 
-// new returns key op values, or records why it is not a requirement.
-func (b *labelBuilder) new(key string, op requirements.Operator, values ...string) (requirements.Requirement, bool) {
+// req returns key op values, or records why it is not a requirement.
+func (b *labelBuilder) req(key string, op requirements.Operator, values ...string) (requirements.Requirement, bool) {
 	var k madeKey
 	if len(values) <= 1 {
 		k = madeKey{key: key, op: op}
@@ -243,7 +243,7 @@ func (b *labelBuilder) optional(key string, v *string) {
 
 // override replaces any requirement on key with key In [value].
 func (b *labelBuilder) override(key, value string) {
-	if r, ok := b.new(key, requirements.In, value); ok {
+	if r, ok := b.req(key, requirements.In, value); ok {
 		b.replace(r)
 	}
 }
@@ -266,9 +266,9 @@ func (b *labelBuilder) replace(r requirements.Requirement) {
 }
 
 // offered sets the instance-type name and the zones and capacity types of
-// offs, as [build] replaces them. A name or zone that is not a label value
-// is left out: build reports it (validateName, validateOfferings) and
-// makes no type.
+// offs, as [build] replaces them. When a zone is not a label value it sets
+// none of the three, and when the name is not, not the name: build rejects
+// such a type (validateOfferings, validateName) before it would read them.
 func (b *labelBuilder) offered(name string, offs []Offering) {
 	b.zones, b.cts = usable(offs, b.zones[:0], b.cts[:0])
 	if l := &b.last; !l.made || !slices.Equal(l.zones, b.zones) || !slices.Equal(l.cts, b.cts) {

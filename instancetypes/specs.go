@@ -2,7 +2,6 @@ package instancetypes
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -38,10 +37,20 @@ func (l *specList) UnmarshalJSON(data []byte) error {
 }
 
 // decodeSpecs decodes the elements of data, a valid JSON array.
-func decodeSpecs(data []byte) ([]spec, error) { return decodeElements(data, arrayElements(data)) }
+func decodeSpecs(data []byte) ([]spec, error) {
+	elems, ok := arrayElements(data)
+	if !ok { // encoding/json found data valid: a bug here
+		return nil, fieldErr("", "instanceTypes", ErrInvalidSpec, "not framed as an array")
+	}
+	return decodeElements(data, elems)
+}
 
-// decodeElements decodes the values of data at elems, each of which must
-// be one JSON object.
+// arrayElements returns the spans of the elements of data, a JSON array,
+// and whether it framed data as one (see elements).
+func arrayElements(data []byte) ([]span, bool) { return elements(data, span{0, len(data)}, false) }
+
+// decodeElements decodes the values of data at elems, each one JSON value
+// (framed by elements).
 func decodeElements(data []byte, elems []span) ([]spec, error) {
 	out := make([]spec, len(elems))
 	errs := make([]error, len(elems))
@@ -50,16 +59,10 @@ func decodeElements(data []byte, elems []span) ([]spec, error) {
 		return func(lo, hi int) {
 			dec := json.NewDecoder(&valueStream{data: data, values: elems[lo:hi]})
 			dec.DisallowUnknownFields()
-			end := int64(0) // of elems[i] in the stream
 			for i := lo; i < hi; i++ {
-				end += int64(elems[i].end - elems[i].start)
-				if errs[i] = dec.Decode(&out[i]); errs[i] == nil && dec.InputOffset() != end {
-					errs[i] = errors.New("not one JSON value")
-				}
-				if errs[i] != nil {
+				if errs[i] = dec.Decode(&out[i]); errs[i] != nil {
 					return // the stream's later values are not needed: an earlier error wins
 				}
-				end++ // the space after it
 			}
 		}
 	})
@@ -73,46 +76,6 @@ func decodeElements(data []byte, elems []span) ([]spec, error) {
 
 // span is the byte range [start, end) of a JSON value.
 type span struct{ start, end int }
-
-// arrayElements returns the spans of the elements of data, a valid JSON
-// array.
-func arrayElements(data []byte) []span {
-	var out []span
-	depth, start, end, inString := 0, -1, 0, false
-	for i := 0; i < len(data); i++ {
-		c := data[i]
-		switch {
-		case inString:
-			switch c {
-			case '\\':
-				i++
-			case '"':
-				inString = false
-			}
-			end = i + 1
-			continue
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		case depth == 1 && (c == ',' || c == ']'):
-			if start >= 0 {
-				out = append(out, span{start, end})
-				start = -1
-			}
-		case depth == 1 && start < 0:
-			start = i
-		}
-		end = i + 1
-		switch c {
-		case '"':
-			inString = true
-		case '[', '{':
-			depth++
-		case ']', '}':
-			depth--
-		}
-	}
-	return out
-}
 
 // valueStream reads the values at spans of data in turn, each followed by
 // a space: a stream of JSON values for one json.Decoder.

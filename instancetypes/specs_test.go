@@ -26,7 +26,8 @@ func FuzzArrayElements(f *testing.F) {
 		if json.Unmarshal(data, &want) != nil || len(data) == 0 || data[0] != '[' {
 			return
 		}
-		got := arrayElements(data)
+		got, ok := arrayElements(data)
+		require.True(t, ok)
 		require.Len(t, got, len(want))
 		for i, s := range got {
 			require.Equal(t, string(want[i]), string(data[s.start:s.end]), "element %d", i)

@@ -47,7 +47,7 @@ type claim struct {
 	hasResv   bool
 	resvUnits int
 	gone      bool       // merged into another claim (see merge)
-	twin      twinTry    // tryClaim's answer kept for a run of twins (twins.go)
+	twin      twinTry    // tryRoom's and minValues's answers kept for a run of twins (twins.go)
 	slack     slackEntry // where c is in the run's slack index (slack.go)
 	mv        mergeView  // set and kept by merge
 }

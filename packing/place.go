@@ -186,8 +186,8 @@ func (r *run) hostname(c *claim) string {
 // moves); else into is left as it was. It does not change c.
 func (r *run) tryClaim(v view, c *claim, into *move) bool { return r.tryClaimIf(v, c, into, nil) }
 
-// worth reports whether a move to a claim's cheapest type cheap, raising
-// the plan's price by delta, is one the caller would take. Its caller
+// worth reports whether a move that makes cheap the claim's cheapest type,
+// raising the plan's price by delta, is one the caller would take. Its caller
 // takes a claim only when tryClaim's answer is yes and worth says so: a
 // claim the move is not worth to is not asked about minValues, the one
 // costly check.
@@ -202,10 +202,11 @@ func onItsType(c *claim) worth {
 // tryClaimIf is tryClaim && w(the move) (w nil: always worth it).
 func (r *run) tryClaimIf(v view, c *claim, into *move, w worth) bool {
 	m, ok := r.tryRoom(v, c)
-	if r.s.hooks.eagerMinValues {
-		ok = ok && r.keepsMinValues(v, c, m.pins)
+	eager := r.s.hooks.eagerMinValues
+	if ok && eager {
+		ok = r.keepsMinValues(v, c, m.pins)
 	}
-	if !ok || (w != nil && !w(m.cheap, m.delta)) || !r.keepsMinValues(v, c, m.pins) {
+	if !ok || (w != nil && !w(m.cheap, m.delta)) || (!eager && !r.keepsMinValues(v, c, m.pins)) {
 		return false
 	}
 	*into = move{cheap: m.cheap, delta: m.delta, pins: append(into.pins[:0], m.pins...)}

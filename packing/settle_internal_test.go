@@ -89,7 +89,7 @@ func TestJudgeAsSettle(t *testing.T) {
 	}
 	limited := aws
 	limited.NodePools = []NodePool{{Name: "default", Limits: map[resources.Name]int64{resources.CPU: 1 << 40}}}
-	minimum := aws // more types than the cap of 3 keep, so settle lists them all
+	minimum := aws // five families need more types than a cap of 3: settle lists them all
 	family, err := requirements.MustNew(requirements.LabelInstanceFamily, requirements.Exists).WithMinValues(5)
 	require.NoError(t, err)
 	minimum.NodePools = []NodePool{{Name: "default", Requirements: requirements.NewSet(family)}}
@@ -97,12 +97,13 @@ func TestJudgeAsSettle(t *testing.T) {
 		name          string
 		p             Problem
 		judged, mixed bool // some claims take judge's walk; some do not
+		uncapped      bool // with a cap of 3, some claim lists more (minValues)
 	}{
-		{"zonal", zonalProblem(t, 0), false, false},
-		{"zonal, limited", zonalProblem(t, 60_000), false, false},
-		{"aws", aws, true, false},
-		{"aws, limited", limited, true, true},
-		{"aws, minValues", minimum, true, false},
+		{"zonal", zonalProblem(t, 0), false, false, false},
+		{"zonal, limited", zonalProblem(t, 60_000), false, false, false},
+		{"aws", aws, true, false, false},
+		{"aws, limited", limited, true, true, false},
+		{"aws, minValues", minimum, true, false, true},
 	}
 	for _, tc := range problems {
 		for _, maxTypes := range []int{0, 3} {
@@ -130,8 +131,9 @@ func TestJudgeAsSettle(t *testing.T) {
 				require.Equal(t, full.price, quick.price, "%s, cap %d, cost %v", tc.name, maxTypes, cost)
 				require.Equal(t, full.unschedulable, quick.unschedulable)
 				require.Len(t, quick.claims, len(full.claims))
-				judged, settled := 0, 0
+				judged, settled, longest := 0, 0, 0
 				for i := range full.claims {
+					longest = max(longest, len(full.claims[i].types))
 					require.Equal(t, full.claims[i].chosen, quick.claims[i].chosen, "%s, cap %d, cost %v, claim %d", tc.name, maxTypes, cost, i)
 					if quick.claims[i].types == nil {
 						judged++
@@ -144,6 +146,9 @@ func TestJudgeAsSettle(t *testing.T) {
 				}
 				if tc.mixed {
 					require.Positive(t, settled, "%s, cost %v: every claim took judge's walk", tc.name, cost)
+				}
+				if tc.uncapped && maxTypes == 3 {
+					require.Greater(t, longest, 3, "%s, cost %v: no claim lists more than the cap", tc.name, cost)
 				}
 			}
 		}

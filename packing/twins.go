@@ -13,7 +13,8 @@ import (
 // the claim the first one joined changes, so every other claim answers the
 // second as it answered the first. twinRun keeps those answers: tryTwin
 // returns a claim's answer from its twinTry when the claim has not changed
-// since, and asks tryClaim otherwise. Only claims of stable pools keep
+// since, and asks tryRoom otherwise (and minValues, when the move is worth
+// taking, once). Only claims of stable pools keep
 // answers (see pool.stable): elsewhere an answer also depends on the other
 // claims (limits, reserved units). The plan is the same as without the
 // answers kept (TestTwinsSamePlans).
@@ -100,8 +101,8 @@ func (info *podInfo) free() bool {
 }
 
 // tryTwin is tryClaimIf for claim c, whose kept answer is at slot: the
-// kept answer while the pod is of the run that kept it, else tryClaim's,
-// kept when c's pool is stable.
+// kept answer while the pod is of the run that kept it, else tryRoom's
+// (and keepsMinValues's once asked), kept when c's pool is stable.
 func (r *run) tryTwin(v view, c *claim, slot *twinTry, into *move, w worth) bool {
 	t := &r.twin
 	if !t.on || !c.pl.stable() {
@@ -114,14 +115,14 @@ func (r *run) tryTwin(v view, c *claim, slot *twinTry, into *move, w worth) bool
 		}
 		*slot = twinTry{epoch: t.epoch, ok: ok, cheap: m.cheap, delta: m.delta}
 		if ok && r.s.hooks.eagerMinValues {
-			slot.min = r.minAnswer(v, c)
+			slot.min = r.askMinValues(v, c)
 		}
 	}
 	if !slot.ok || (w != nil && !w(slot.cheap, slot.delta)) {
 		return false
 	}
 	if slot.min == minUnasked {
-		slot.min = r.minAnswer(v, c)
+		slot.min = r.askMinValues(v, c)
 	}
 	if slot.min == minLost {
 		return false
@@ -130,8 +131,8 @@ func (r *run) tryTwin(v view, c *claim, slot *twinTry, into *move, w worth) bool
 	return true
 }
 
-// minAnswer is keepsMinValues's answer for a twin joining c.
-func (r *run) minAnswer(v view, c *claim) minAnswer {
+// askMinValues is keepsMinValues's answer for a twin joining c.
+func (r *run) askMinValues(v view, c *claim) minAnswer {
 	if r.keepsMinValues(v, c, nil) {
 		return minKept
 	}
