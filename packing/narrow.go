@@ -64,6 +64,9 @@ func (r *run) narrowInto(cand bitset.Set, v view, c *claim, need resources.List,
 	}
 	c.pl.trim(cand, &cut, need)
 	offers := r.newOfferFilter(v, c, fresh)
+	if offers.narrow(cand, r.scratch.offered(len(cand))) {
+		offers = offerFilter{} // every type left is admitted
+	}
 	fits, limits := hasExtended(need), !r.use.slack(c)
 	if !fits && !limits && !offers.active {
 		return cand, cut

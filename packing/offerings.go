@@ -1,9 +1,11 @@
 package packing
 
 import (
+	"math/bits"
 	"slices"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
+	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
 )
 
@@ -149,4 +151,32 @@ func (pl *pool) maskOffers() {
 		}
 	}
 	pl.offerMask = masks
+	pl.pairTypes = make([]bitset.Set, len(pl.offerPairs))
+	for i := range pl.pairTypes {
+		pl.pairTypes[i] = bitset.New(len(pl.types))
+	}
+	for t, m := range masks {
+		for ; m != 0; m &= m - 1 {
+			pl.pairTypes[bits.TrailingZeros64(m)].Add(t)
+		}
+	}
+}
+
+// narrow removes from cand the types admits rejects, a word at a time,
+// using buf (as long as cand) for the pairs' union; it reports whether it
+// could (the pool has offerMask), after which every type of cand is
+// admitted.
+func (f *offerFilter) narrow(cand, buf bitset.Set) bool {
+	if !f.active {
+		return true
+	}
+	if f.c.pl.offerMask == nil {
+		return false
+	}
+	buf.Clear()
+	for p := f.pairs; p != 0; p &= p - 1 {
+		buf.Or(f.c.pl.pairTypes[bits.TrailingZeros64(p)])
+	}
+	cand.And(buf)
+	return true
 }

@@ -54,6 +54,9 @@ type pool struct {
 	// more than 64 pairs, and offerings are then checked one by one.
 	offerPairs []zoneCT
 	offerMask  []uint64
+	// pairTypes are, per pair of offerPairs, the types that offer it
+	// (offerMask by pair), so that a filter narrows a set word by word.
+	pairTypes []bitset.Set
 	// zones are the zones and capacity types the pool can launch a node
 	// in (launchZones), for LimitMostPods' zone reruns.
 	zones []zoneCT

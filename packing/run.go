@@ -75,6 +75,15 @@ type scratch struct {
 	// minCand is keepsMinValues's candidate set (place.go).
 	minCand bitset.Set
 	merge   bitset.Set // merge.go: mergeScratch
+	offer   bitset.Set // narrow.go: narrowInto's offerFilter.narrow
+}
+
+// offered is the offer scratch set, n words long.
+func (s *scratch) offered(n int) bitset.Set {
+	if len(s.offer) != n {
+		s.offer = make(bitset.Set, n)
+	}
+	return s.offer
 }
 
 // placeKind says where a pod of a run is.
