@@ -29,10 +29,12 @@ type offerFilter struct {
 // newOfferFilter builds the filter for pod v joining c with pins; it is
 // inactive when the pod and pins add nothing the claim has not checked.
 func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFilter {
-	f := offerFilter{claimZ: c.reqs.Get(requirements.LabelZone), claimCT: c.reqs.Get(requirements.LabelCapacityType), r: r, c: c}
+	f := offerFilter{r: r, c: c}
 	if !slices.Contains(c.sigs, v.sig) {
-		f.podZ, f.podCT = v.reqs.Get(requirements.LabelZone), v.reqs.Get(requirements.LabelCapacityType)
 		f.hasPodReqs = v.reqs.Has(requirements.LabelZone) || v.reqs.Has(requirements.LabelCapacityType)
+		if f.hasPodReqs {
+			f.podZ, f.podCT = v.reqs.Get(requirements.LabelZone), v.reqs.Get(requirements.LabelCapacityType)
+		}
 	}
 	for _, p := range pins {
 		f.pin(p)
@@ -44,12 +46,26 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 	if !f.active {
 		return f
 	}
-	for i, p := range c.pl.offerPairs {
-		if f.zone(p.zone) && f.capacityType(p.ct) {
-			f.pairs |= 1 << i
+	f.claimZ, f.claimCT = c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
+	f.pairs = f.allowedPairs(c.pl)
+	return f
+}
+
+// allowedPairs is the set of pl's offerPairs whose zone and capacity type
+// the filter allows, each zone and capacity type asked once.
+func (f *offerFilter) allowedPairs(pl *pool) uint64 {
+	var zones, cts uint64
+	for i, z := range pl.pairZones {
+		if f.zone(z) {
+			zones |= pl.zonePairs[i]
 		}
 	}
-	return f
+	for i, ct := range pl.pairCTs {
+		if f.capacityType(ct) {
+			cts |= pl.ctPairs[i]
+		}
+	}
+	return zones & cts
 }
 
 func (f *offerFilter) pin(p pin) {
@@ -151,6 +167,10 @@ func (pl *pool) maskOffers() {
 		}
 	}
 	pl.offerMask = masks
+	for i, p := range pl.offerPairs {
+		pl.pairZones, pl.zonePairs = addPair(pl.pairZones, pl.zonePairs, p.zone, i)
+		pl.pairCTs, pl.ctPairs = addPair(pl.pairCTs, pl.ctPairs, p.ct, i)
+	}
 	pl.pairTypes = make([]bitset.Set, len(pl.offerPairs))
 	for i := range pl.pairTypes {
 		pl.pairTypes[i] = bitset.New(len(pl.types))
@@ -160,6 +180,17 @@ func (pl *pool) maskOffers() {
 			pl.pairTypes[bits.TrailingZeros64(m)].Add(t)
 		}
 	}
+}
+
+// addPair records pair i under its zone or capacity type v: keys are the
+// distinct values, pairs[k] the pairs of keys[k].
+func addPair(keys []string, pairs []uint64, v string, i int) ([]string, []uint64) {
+	k := slices.Index(keys, v)
+	if k < 0 {
+		keys, pairs, k = append(keys, v), append(pairs, 0), len(keys)
+	}
+	pairs[k] |= 1 << i
+	return keys, pairs
 }
 
 // narrow removes from cand the types admits rejects, a word at a time,

@@ -8,6 +8,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // TestOfferNarrowAsAdmits checks offerFilter.narrow, word by word, against
@@ -42,4 +43,53 @@ func TestOfferNarrowAsAdmits(t *testing.T) {
 			require.Equal(t, want, got)
 		}
 	}
+}
+
+// TestAllowedPairsAsEachPair checks allowedPairs, which asks each zone and
+// capacity type once, against asking each pair: random claim and pod
+// requirements on the zones and capacity types, and random pins.
+func TestAllowedPairsAsEachPair(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	p := Problem{Catalog: aws, NodePools: []NodePool{{Name: "default"}}}
+	pl := compile(&p, Options{}).pools[0]
+	require.Greater(t, len(pl.pairZones), 2)
+	require.Len(t, pl.pairCTs, 2)
+	rng := rand.New(rand.NewPCG(3, 4))
+	some := func(key string, values []string) requirements.Requirement {
+		var in []string
+		for _, v := range values {
+			if rng.IntN(3) > 0 {
+				in = append(in, v)
+			}
+		}
+		op := []requirements.Operator{requirements.In, requirements.NotIn, requirements.Exists}[rng.IntN(3)]
+		if op == requirements.Exists || len(in) == 0 {
+			op, in = requirements.Exists, nil
+		}
+		return requirements.MustNew(key, op, in...)
+	}
+	allowed := 0
+	for range 500 {
+		f := offerFilter{active: true, hasPodReqs: rng.IntN(2) == 0,
+			claimZ: some(requirements.LabelZone, pl.pairZones), claimCT: some(requirements.LabelCapacityType, pl.pairCTs),
+			podZ: some(requirements.LabelZone, pl.pairZones), podCT: some(requirements.LabelCapacityType, pl.pairCTs)}
+		if rng.IntN(3) == 0 {
+			f.pin(pin{key: requirements.LabelZone, value: pl.pairZones[rng.IntN(len(pl.pairZones))]})
+		}
+		if rng.IntN(3) == 0 {
+			f.pin(pin{key: requirements.LabelCapacityType, value: pl.pairCTs[rng.IntN(len(pl.pairCTs))]})
+		}
+		var want uint64
+		for i, p := range pl.offerPairs {
+			if f.zone(p.zone) && f.capacityType(p.ct) {
+				want |= 1 << i
+			}
+		}
+		require.Equal(t, want, f.allowedPairs(pl))
+		if want != 0 {
+			allowed++
+		}
+	}
+	require.Greater(t, allowed, 100, "most filters allow some pair")
 }

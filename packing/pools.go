@@ -54,6 +54,11 @@ type pool struct {
 	// more than 64 pairs, and offerings are then checked one by one.
 	offerPairs []zoneCT
 	offerMask  []uint64
+	// pairZones and pairCTs are the distinct zones and capacity types of
+	// offerPairs, and zonePairs and ctPairs the pairs (as offerMask bits)
+	// of each.
+	pairZones, pairCTs []string
+	zonePairs, ctPairs []uint64
 	// pairTypes are, per pair of offerPairs, the types that offer it
 	// (offerMask by pair), so that a filter narrows a set word by word.
 	pairTypes []bitset.Set
