@@ -105,16 +105,11 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 	short := make([]ffdShort, len(pods))
 	for i := range pods {
 		keys[i] = newFFDKey(&pods[i], i, byPriority)
-		short[i] = ffdShort{cpu: keys[i].cpu, mem: keys[i].mem, prio: keys[i].prio, i: i}
+		short[i] = ffdShort{head: keys[i].head, i: i}
 	}
 	slices.SortFunc(short, func(a, b ffdShort) int {
-		switch {
-		case a.prio != b.prio:
-			return cmp.Compare(b.prio, a.prio)
-		case a.cpu != b.cpu:
-			return cmp.Compare(b.cpu, a.cpu)
-		case a.mem != b.mem:
-			return cmp.Compare(b.mem, a.mem)
+		if c := a.head.compare(&b.head); c != 0 {
+			return c
 		}
 		return keys[a.i].compare(&keys[b.i], pods)
 	})
@@ -125,12 +120,29 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 	return idx
 }
 
-// ffdShort is what decides most comparisons of pod i's ffdKey, small so
-// that the sort moves little; a tie on it goes to the whole key.
+// ffdShort is pod i's ffdHead, small so that the sort moves little; a tie
+// on it goes to the whole key.
 type ffdShort struct {
+	head ffdHead
+	i    int
+}
+
+// ffdHead is what decides most comparisons of two ffdKeys: priority (when
+// ordered by it, else 0), cpu and memory.
+type ffdHead struct {
 	cpu, mem int64
-	i        int
 	prio     int32
+}
+
+// compare orders h before o when it is larger (cmpSize's first fields).
+func (h *ffdHead) compare(o *ffdHead) int {
+	switch {
+	case h.prio != o.prio:
+		return cmp.Compare(o.prio, h.prio)
+	case h.cpu != o.cpu:
+		return cmp.Compare(o.cpu, h.cpu)
+	}
+	return cmp.Compare(o.mem, h.mem)
 }
 
 // ffdKey is what ffdOrder compares of pod i: its priority (when ordered
@@ -138,9 +150,10 @@ type ffdShort struct {
 // resources, its creation time (the Unix instant, and whether Compare may
 // order it otherwise: oddTime) and its uid, namespace and name.
 type ffdKey struct {
-	cpu, mem, eph, slots int64
+	head                 ffdHead
+	eph, slots           int64
 	sec                  int64
-	nsec, prio           int32
+	nsec                 int32
 	ext, oddTime         bool
 	uid, namespace, name string
 	i                    int
@@ -149,13 +162,10 @@ type ffdKey struct {
 // compare orders k before o when its pod comes first in FFD order: larger
 // first (cmpSize), then older, then by uid, namespace, name and position.
 func (k *ffdKey) compare(o *ffdKey, pods []Pod) int {
+	if c := k.head.compare(&o.head); c != 0 {
+		return c
+	}
 	switch {
-	case k.prio != o.prio:
-		return cmp.Compare(o.prio, k.prio)
-	case k.cpu != o.cpu:
-		return cmp.Compare(o.cpu, k.cpu)
-	case k.mem != o.mem:
-		return cmp.Compare(o.mem, k.mem)
 	case k.eph != o.eph:
 		return cmp.Compare(o.eph, k.eph)
 	case k.slots != o.slots:
@@ -190,14 +200,14 @@ func (k *ffdKey) compare(o *ffdKey, pods []Pod) int {
 
 func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
 	t := p.CreationTime
-	k := ffdKey{cpu: p.Requests.CPU, mem: p.Requests.Memory, eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
+	k := ffdKey{head: ffdHead{cpu: p.Requests.CPU, mem: p.Requests.Memory}, eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
 		sec: t.Unix(), nsec: int32(t.Nanosecond()), uid: p.UID, namespace: p.Namespace, name: p.Name, i: i}
 	// Round(0) strips a monotonic reading; no real instant is 2^62 s from
 	// 1970, only one whose Unix seconds overflowed.
 	k.oddTime = t != t.Round(0) || k.sec > 1<<62 || k.sec < -1<<62
 	k.ext = hasExtended(p.Requests)
 	if byPriority {
-		k.prio = p.Priority
+		k.head.prio = p.Priority
 	}
 	return k
 }
