@@ -29,7 +29,7 @@ type offerFilter struct {
 // newOfferFilter builds the filter for pod v joining c with pins; it is
 // inactive when the pod and pins add nothing the claim has not checked.
 func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFilter {
-	f := offerFilter{r: r, c: c}
+	f := offerFilter{claimZ: c.offer.zone, claimCT: c.offer.ct, r: r, c: c}
 	if !slices.Contains(c.sigs, v.sig) {
 		f.hasPodReqs = v.reqs.Has(requirements.LabelZone) || v.reqs.Has(requirements.LabelCapacityType)
 		if f.hasPodReqs {
@@ -46,7 +46,6 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 	if !f.active {
 		return f
 	}
-	f.claimZ, f.claimCT = c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
 	f.pairs = f.allowedPairs(c.pl)
 	return f
 }
@@ -125,9 +124,8 @@ func (r *run) reserve(c *claim) {
 		r.held[key]--
 	}
 	t := c.pl.types[c.cheap]
-	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
 	for _, o := range t.Offerings {
-		if r.usable(c, t, o) && zone.Has(o.Zone) && ct.Has(o.CapacityType.String()) {
+		if r.usable(c, t, o) && c.offer.zone.Has(o.Zone) && c.offer.ct.Has(o.CapacityType.String()) {
 			if o.CapacityType == instancetypes.Reserved {
 				c.hold(reservationOf(t, o), o.ReservedUnits)
 				r.held[c.resv]++

@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/requirements"
+	"github.com/nodeplan/nodeplan/resources"
 )
 
 // TestOfferNarrowAsAdmits checks offerFilter.narrow, word by word, against
@@ -92,4 +93,26 @@ func TestAllowedPairsAsEachPair(t *testing.T) {
 		}
 	}
 	require.Greater(t, allowed, 100, "most filters allow some pair")
+}
+
+// TestKeepsOwnZoneReadsTheClaim checks keepsOwnZone against the claim's own
+// zone requirement when the pod and pins add nothing (an inactive offer
+// filter): a claim of a pool kept to zone a may take a pod that is not
+// needy only while it can launch in zone a alone.
+func TestKeepsOwnZoneReadsTheClaim(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	p := Problem{Catalog: aws, NodePools: []NodePool{{Name: "default"}},
+		Pods: []Pod{{Namespace: "default", Name: "p", Requests: resources.List{CPU: 100, Memory: 1 << 20}}}}
+	r := newRun(compile(&p, Options{}), passSpec{cost: true, seq: seqFFD}, nil, nil)
+	pl := r.s.pools[0]
+	require.Greater(t, len(pl.pairZones), 1)
+	zone := pl.pairZones[0]
+	r.needs = &needOrder{needy: []bool{false}, own: []map[string]bool{{zone: true}}, pairs: [][]zoneCT{pl.offerPairs}}
+	v := r.view(0)
+	anywhere := emptyClaim(pl, 0)
+	require.False(t, r.keepsOwnZone(v, &anywhere, nil), "the claim may launch outside zone %s", zone)
+	inZone := emptyClaim(pl, 0)
+	inZone.fix(pin{requirements.LabelZone, zone})
+	require.True(t, r.keepsOwnZone(v, &inZone, nil), "the claim launches in zone %s only", zone)
 }
