@@ -32,7 +32,8 @@ func dim(l *resources.List, d int) int64 {
 
 // narrowed is c's candidate set once the pod joins, in a set of the run's
 // slab (for a claim to keep), and the trim cuts that go with it. Only what
-// the pod brings is checked type by type: a
+// the pod brings is checked (offerings a word at a time where the pool
+// keeps their type sets, the rest type by type): a
 // requirement signature or pin c already took was applied to c.cand then,
 // and the core dimensions are cut from the pool's size orders.
 func (r *run) narrowed(v view, c *claim, need resources.List, pins []pin) (bitset.Set, [dims]int) {

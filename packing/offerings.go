@@ -139,7 +139,8 @@ func (r *run) reserve(c *claim) {
 type zoneCT struct{ zone, ct string }
 
 // maskOffers fills offerPairs and offerMask, so that an offer filter tests
-// a type with one AND instead of a pass over its offerings.
+// a type with one AND instead of a pass over its offerings, and the pairs
+// by zone, by capacity type and as type sets (allowedPairs, narrow).
 func (pl *pool) maskOffers() {
 	if pl.reserved {
 		return
@@ -192,9 +193,10 @@ func addPair(keys []string, pairs []uint64, v string, i int) ([]string, []uint64
 }
 
 // narrow removes from cand the types admits rejects, a word at a time,
-// using buf (as long as cand) for the pairs' union; it reports whether it
-// could (the pool has offerMask), after which every type of cand is
-// admitted.
+// using buf (as long as cand) for the pairs' union. It reports whether
+// every type of cand is admitted now: true for an inactive filter (which
+// admits all) and where the pool has offerMask, false otherwise (admits
+// must then ask each type).
 func (f *offerFilter) narrow(cand, buf bitset.Set) bool {
 	if !f.active {
 		return true

@@ -15,8 +15,9 @@ import (
 
 // pool is a NodePool compiled for one solve, read-only once compiled.
 // pools.go (compilePool) writes its fields but these: pins and pinList
-// (domains.go: pinBits), offerPairs and offerMask (offerings.go:
-// maskOffers), limits, capLim and maxCapLim (limits.go: compileLimits).
+// (domains.go: pinBits), offerPairs, offerMask, pairZones, pairCTs,
+// zonePairs, ctPairs and pairTypes (offerings.go: maskOffers), limits,
+// capLim and maxCapLim (limits.go: compileLimits).
 type pool struct {
 	np       *NodePool
 	reqs     requirements.Set // requirements ∩ labels ∩ nodepool name

@@ -78,12 +78,13 @@ type scratch struct {
 	offer   bitset.Set // narrow.go: narrowInto's offerFilter.narrow
 }
 
-// offered is the offer scratch set, n words long.
+// offered is the offer scratch set, n words long, grown only when short
+// (narrow clears it): pools of other sizes share it.
 func (s *scratch) offered(n int) bitset.Set {
-	if len(s.offer) != n {
+	if cap(s.offer) < n {
 		s.offer = make(bitset.Set, n)
 	}
-	return s.offer
+	return s.offer[:n]
 }
 
 // placeKind says where a pod of a run is.
