@@ -22,12 +22,8 @@ type claim struct {
 	pl   *pool
 	pi   int
 	reqs requirements.Set
-	// offer is reqs's zone and capacity-type requirements, read out by
-	// setReqs whenever reqs changes: offer filters and zone domains read
-	// them for every claim they try.
-	offer offerReqs
-	sigs  []int32
-	cand  bitset.Set
+	sigs []int32
+	cand bitset.Set
 	// cheap is c's cheapest type, the one the pass counts it at; untyped
 	// until c holds a pod (see typed). After settle it is still the greedy
 	// pass's type, not the one c launches with: render reads that from the
@@ -81,28 +77,7 @@ func (c *claim) price() instancetypes.Price {
 // unadopted: the pool's requirements, and every type of the pool a
 // candidate, in the pool's own set until commit narrows it.
 func emptyClaim(pl *pool, pi int) claim {
-	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, offer: pl.offer, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
-}
-
-// offerReqs are a requirement set's zone and capacity-type requirements.
-type offerReqs struct{ zone, ct requirements.Requirement }
-
-func offerReqsOf(reqs requirements.Set) offerReqs {
-	return offerReqs{reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)}
-}
-
-// setReqs makes reqs c's requirements.
-func (c *claim) setReqs(reqs requirements.Set) { c.reqs, c.offer = reqs, offerReqsOf(reqs) }
-
-// req is c's requirement on key (requirements.Set.Get).
-func (c *claim) req(key string) requirements.Requirement {
-	switch key {
-	case requirements.LabelZone:
-		return c.offer.zone
-	case requirements.LabelCapacityType:
-		return c.offer.ct
-	}
-	return c.reqs.Get(key)
+	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
 
 // reset makes c, a claim of run.fresh, an empty claim of pool pl (index
@@ -153,14 +128,14 @@ func (c *claim) add(i int, ports []HostPort) {
 // c's, once per signature.
 func (c *claim) constrain(sig int32, reqs requirements.Set) {
 	if !slices.Contains(c.sigs, sig) {
-		c.setReqs(c.reqs.Intersect(reqs))
+		c.reqs = c.reqs.Intersect(reqs)
 		c.sigs = append(c.sigs, sig)
 	}
 }
 
 // fix folds pin p, which c has not taken yet, into c's requirements.
 func (c *claim) fix(p pin) {
-	c.setReqs(c.reqs.Intersect(labelSet(p.key, p.value)))
+	c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
 	c.pinned = append(c.pinned, p)
 }
 
@@ -236,8 +211,7 @@ type merged struct {
 func (c *claim) absorb(b *claim, j merged) (fromC, fromB int) {
 	c.twin = twinTry{} // c changes: an answer kept for it is stale
 	fromC, fromB = c.cheap, b.cheap
-	c.setReqs(j.reqs)
-	c.cand, c.cheap, c.used = j.cand, j.cand.Next(0), j.need
+	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
 	c.cut, c.mv = j.cut, j.view
 	c.pods = append(c.pods, b.pods...)
 	c.ports = append(c.ports, b.ports...)

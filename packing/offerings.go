@@ -29,7 +29,8 @@ type offerFilter struct {
 // newOfferFilter builds the filter for pod v joining c with pins; it is
 // inactive when the pod and pins add nothing the claim has not checked.
 func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFilter {
-	f := offerFilter{claimZ: c.offer.zone, claimCT: c.offer.ct, r: r, c: c}
+	// keepsOwnZone asks the claim's zones of an inactive filter too.
+	f := offerFilter{claimZ: c.reqs.Get(requirements.LabelZone), claimCT: c.reqs.Get(requirements.LabelCapacityType), r: r, c: c}
 	if !slices.Contains(c.sigs, v.sig) {
 		f.hasPodReqs = v.reqs.Has(requirements.LabelZone) || v.reqs.Has(requirements.LabelCapacityType)
 		if f.hasPodReqs {
@@ -124,8 +125,9 @@ func (r *run) reserve(c *claim) {
 		r.held[key]--
 	}
 	t := c.pl.types[c.cheap]
+	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
 	for _, o := range t.Offerings {
-		if r.usable(c, t, o) && c.offer.zone.Has(o.Zone) && c.offer.ct.Has(o.CapacityType.String()) {
+		if r.usable(c, t, o) && zone.Has(o.Zone) && ct.Has(o.CapacityType.String()) {
 			if o.CapacityType == instancetypes.Reserved {
 				c.hold(reservationOf(t, o), o.ReservedUnits)
 				r.held[c.resv]++

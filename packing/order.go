@@ -107,21 +107,36 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 		keys[i] = newFFDKey(&pods[i], i, byPriority)
 		short[i] = ffdShort{head: keys[i].head, i: i}
 	}
-	slices.SortFunc(short, func(a, b ffdShort) int {
-		if c := a.head.compare(&b.head); c != 0 {
-			return c
-		}
-		return keys[a.i].compare(&keys[b.i], pods)
-	})
+	// Sorting the heads puts the pods of each head together; each such run
+	// is then sorted on the whole key, gathered in one place, where a tie
+	// would otherwise read keys all over the list.
+	slices.SortFunc(short, func(a, b ffdShort) int { return a.head.compare(&b.head) })
 	idx := make([]int, len(pods))
-	for k, s := range short {
-		idx[k] = s.i
+	var run []ffdKey
+	for lo := 0; lo < len(short); {
+		hi := lo + 1
+		for hi < len(short) && short[hi].head == short[lo].head {
+			hi++
+		}
+		if hi-lo == 1 {
+			idx[lo] = short[lo].i
+			lo = hi
+			continue
+		}
+		run = run[:0]
+		for _, s := range short[lo:hi] {
+			run = append(run, keys[s.i])
+		}
+		slices.SortFunc(run, func(a, b ffdKey) int { return a.compare(&b, pods) })
+		for k := range run {
+			idx[lo+k] = run[k].i
+		}
+		lo = hi
 	}
 	return idx
 }
 
-// ffdShort is pod i's ffdHead, small so that the sort moves little; a tie
-// on it goes to the whole key.
+// ffdShort is pod i's ffdHead, small so that the sort moves little.
 type ffdShort struct {
 	head ffdHead
 	i    int

@@ -184,7 +184,10 @@ func (r *run) hostname(c *claim) string {
 // tryClaim reports whether the pod can join claim c and, when it can,
 // fills into with the move, its pins copied into into's own buffer (see
 // moves); else into is left as it was. It does not change c.
-func (r *run) tryClaim(v view, c *claim, into *move) bool { return r.tryClaimIf(v, c, into, nil) }
+func (r *run) tryClaim(v view, c *claim, into *move) bool {
+	// The cheap rejects first, inline: a first-fit scan tries many claims.
+	return r.hostOK(v, c) && c.coreRoom(&v.info.req) && r.tryClaimIf(v, c, into, nil)
+}
 
 // worth reports whether a move that makes cheap the claim's cheapest type,
 // raising the plan's price by delta, is one the caller would take. Its caller
@@ -202,11 +205,14 @@ func onItsType(c *claim) worth {
 // tryClaimIf is tryClaim && w(the move) (w nil: always worth it).
 func (r *run) tryClaimIf(v view, c *claim, into *move, w worth) bool {
 	m, ok := r.tryRoom(v, c)
-	eager := r.s.hooks.eagerMinValues
-	if ok && eager {
-		ok = r.keepsMinValues(v, c, m.pins)
+	if !ok {
+		return false
 	}
-	if !ok || (w != nil && !w(m.cheap, m.delta)) || (!eager && !r.keepsMinValues(v, c, m.pins)) {
+	minValues, eager := c.pl.hasMinValues(), r.s.hooks.eagerMinValues
+	if minValues && eager && !r.keepsMinValues(v, c, m.pins) {
+		return false
+	}
+	if (w != nil && !w(m.cheap, m.delta)) || (minValues && !eager && !r.keepsMinValues(v, c, m.pins)) {
 		return false
 	}
 	*into = move{cheap: m.cheap, delta: m.delta, pins: append(into.pins[:0], m.pins...)}

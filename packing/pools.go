@@ -21,7 +21,6 @@ import (
 type pool struct {
 	np       *NodePool
 	reqs     requirements.Set // requirements ∩ labels ∩ nodepool name
-	offer    offerReqs        // reqs's zone and capacity-type requirements
 	taints   []requirements.Taint
 	types    []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
 	names    []string                      // the types' names
@@ -105,7 +104,6 @@ func compilePools(p *Problem) []*pool {
 
 func compilePool(p *Problem, np *NodePool) *pool {
 	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
-	pl.offer = offerReqsOf(pl.reqs)
 	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
 		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
 	}

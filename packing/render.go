@@ -101,7 +101,7 @@ type renderCache struct {
 // type (and requirements, under minValues) asked before: such claims share
 // one slice.
 func (rc *renderCache) typeNames(r *run, c *claim, priced []option, chosen int) []string {
-	rc.key = priceKey(rc.key[:0], c.pi, c.offer.zone, c.offer.ct)
+	rc.key = priceKey(rc.key[:0], c.pi, c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType))
 	for _, w := range c.cand {
 		rc.key = binary.LittleEndian.AppendUint64(rc.key, w)
 	}

@@ -67,7 +67,7 @@ func (r *run) domain(t target, key string, pins []pin) (string, bool) {
 	if key == requirements.LabelHostname {
 		return r.hostname(t.claim), true
 	}
-	req := t.claim.req(key)
+	req := t.claim.reqs.Get(key)
 	if req.Operator() == requirements.In && req.Len() == 1 {
 		v, _ := req.Any()
 		return v, true
@@ -235,7 +235,7 @@ type minEntry struct {
 func (r *run) candidates(v view, c *claim, key string, pins []pin) []int {
 	out := r.scratch.cands[:0]
 	// An unconstrained key allows every value: its test is skipped.
-	creq, preq := c.req(key), v.reqs.Get(key)
+	creq, preq := c.reqs.Get(key), v.reqs.Get(key)
 	cAll, pAll := !c.reqs.Has(key), !v.reqs.Has(key)
 	h := holder{r: r, c: c, cand: r.pinnedCand(v, c, pins), need: c.used.Add(v.info.req)}
 	offerKey := key == requirements.LabelZone || key == requirements.LabelCapacityType
