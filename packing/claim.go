@@ -22,6 +22,10 @@ type claim struct {
 	pl   *pool
 	pi   int
 	reqs requirements.Set
+	// zone is reqs's zone when it allows exactly one, read out by setReqs
+	// whenever reqs changes: a pod's zone constraints read it for every
+	// claim they try (run.domain).
+	zone zoneValue
 	sigs []int32
 	cand bitset.Set
 	// cheap is c's cheapest type, the one the pass counts it at; untyped
@@ -77,8 +81,25 @@ func (c *claim) price() instancetypes.Price {
 // unadopted: the pool's requirements, and every type of the pool a
 // candidate, in the pool's own set until commit narrows it.
 func emptyClaim(pl *pool, pi int) claim {
-	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
+	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, zone: pl.zone, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
+
+// zoneValue is a requirement set's one zone, if it allows exactly one.
+type zoneValue struct {
+	value string
+	one   bool
+}
+
+func zoneOf(reqs requirements.Set) zoneValue {
+	if req := reqs.Get(requirements.LabelZone); req.Operator() == requirements.In && req.Len() == 1 {
+		v, _ := req.Any()
+		return zoneValue{v, true}
+	}
+	return zoneValue{}
+}
+
+// setReqs makes reqs c's requirements.
+func (c *claim) setReqs(reqs requirements.Set) { c.reqs, c.zone = reqs, zoneOf(reqs) }
 
 // reset makes c, a claim of run.fresh, an empty claim of pool pl (index
 // pi) again (see emptyClaim), to be tried without allocating.
@@ -128,14 +149,14 @@ func (c *claim) add(i int, ports []HostPort) {
 // c's, once per signature.
 func (c *claim) constrain(sig int32, reqs requirements.Set) {
 	if !slices.Contains(c.sigs, sig) {
-		c.reqs = c.reqs.Intersect(reqs)
+		c.setReqs(c.reqs.Intersect(reqs))
 		c.sigs = append(c.sigs, sig)
 	}
 }
 
 // fix folds pin p, which c has not taken yet, into c's requirements.
 func (c *claim) fix(p pin) {
-	c.reqs = c.reqs.Intersect(labelSet(p.key, p.value))
+	c.setReqs(c.reqs.Intersect(labelSet(p.key, p.value)))
 	c.pinned = append(c.pinned, p)
 }
 
@@ -211,7 +232,8 @@ type merged struct {
 func (c *claim) absorb(b *claim, j merged) (fromC, fromB int) {
 	c.twin = twinTry{} // c changes: an answer kept for it is stale
 	fromC, fromB = c.cheap, b.cheap
-	c.reqs, c.cand, c.cheap, c.used = j.reqs, j.cand, j.cand.Next(0), j.need
+	c.setReqs(j.reqs)
+	c.cand, c.cheap, c.used = j.cand, j.cand.Next(0), j.need
 	c.cut, c.mv = j.cut, j.view
 	c.pods = append(c.pods, b.pods...)
 	c.ports = append(c.ports, b.ports...)

@@ -21,6 +21,7 @@ import (
 type pool struct {
 	np       *NodePool
 	reqs     requirements.Set // requirements ∩ labels ∩ nodepool name
+	zone     zoneValue        // reqs's one zone, if any (zoneOf)
 	taints   []requirements.Taint
 	types    []*instancetypes.InstanceType // compatible, with a usable offering, cheapest first
 	names    []string                      // the types' names
@@ -104,6 +105,7 @@ func compilePools(p *Problem) []*pool {
 
 func compilePool(p *Problem, np *NodePool) *pool {
 	pl := &pool{np: np, taints: np.Taints, reqs: compilePoolReqs(np)}
+	pl.zone = zoneOf(pl.reqs)
 	if pl.conflict = ownLabelConflict(np); pl.conflict == "" { // else it launches nothing
 		pl.filterTypes(p.PoolCatalog(np), p.DaemonSets)
 	}

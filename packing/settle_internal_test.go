@@ -121,6 +121,9 @@ func TestJudgeAsSettle(t *testing.T) {
 					require.NotEqual(t, caps[0], caps[len(caps)-1], "%s: every claim of one size", tc.name)
 					pl.limits[0].Value = r.use.committed[0][0] + pl.maxCapLim[0] - caps[len(caps)-1]
 				}
+				for i, c := range r.claims { // the pass and merge kept each claim's zone
+					require.Equal(t, zoneOf(c.reqs), c.zone, "%s, claim %d", tc.name, i)
+				}
 				quick, full := r.judge(), r.settle()
 				plan := r.plan(quick)
 				require.Equal(t, r.render(full, nil), plan, "%s, cap %d, cost %v: plan differs from settle's", tc.name, maxTypes, cost)

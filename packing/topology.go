@@ -67,6 +67,9 @@ func (r *run) domain(t target, key string, pins []pin) (string, bool) {
 	if key == requirements.LabelHostname {
 		return r.hostname(t.claim), true
 	}
+	if key == requirements.LabelZone {
+		return t.claim.zone.value, t.claim.zone.one
+	}
 	req := t.claim.reqs.Get(key)
 	if req.Operator() == requirements.In && req.Len() == 1 {
 		v, _ := req.Any()
