@@ -44,38 +44,24 @@ func decodeFast(data []byte) (document, bool) {
 // as an object, and when that value is not an array.
 func instanceTypesAt(data []byte) (span, bool) {
 	f := framer{data: data}
-	if !f.skip('{') {
-		return span{}, false
-	}
 	var found span
 	want := foldKey("instanceTypes")
-	for first := true; ; first = false {
-		if first && f.skip('}') {
-			break
-		}
+	framed := f.list('{', '}', func() bool {
 		key, ok := f.str()
 		if !ok || !f.skip(':') {
-			return span{}, false
+			return false
 		}
 		v, ok := f.value()
-		if !ok {
-			return span{}, false
-		}
 		var k string
-		if json.Unmarshal(data[key.start:key.end], &k) != nil {
-			return span{}, false
+		if !ok || json.Unmarshal(data[key.start:key.end], &k) != nil {
+			return false
 		}
 		if foldKey(k) == want {
 			found = v
 		}
-		if f.skip('}') {
-			break
-		}
-		if !f.skip(',') {
-			return span{}, false
-		}
-	}
-	return found, found.end > found.start && data[found.start] == '['
+		return true
+	})
+	return found, framed && found.end > found.start && data[found.start] == '['
 }
 
 // objectElements frames the array at data[at]: '[', then objects separated
@@ -87,30 +73,16 @@ func objectElements(data []byte, at span) ([]span, bool) { return elements(data,
 // elements objects when objects is set, else any values.
 func elements(data []byte, at span, objects bool) ([]span, bool) {
 	f := framer{data: data[:at.end], pos: at.start}
-	if !f.skip('[') {
-		return nil, false
-	}
 	var out []span
-	for {
-		if len(out) == 0 && f.skip(']') {
-			break
-		}
+	framed := f.list('[', ']', func() bool {
 		if f.space(); objects && (f.pos >= len(f.data) || f.data[f.pos] != '{') {
-			return nil, false
+			return false
 		}
 		v, ok := f.value()
-		if !ok {
-			return nil, false
-		}
 		out = append(out, v)
-		if f.skip(']') {
-			break
-		}
-		if !f.skip(',') {
-			return nil, false
-		}
-	}
-	return out, f.space() == len(f.data)
+		return ok
+	})
+	return out, framed && f.space() == len(f.data)
 }
 
 // framer scans JSON text by bytes for its structure alone.
@@ -130,6 +102,29 @@ func (f *framer) space() int {
 		}
 	}
 	return f.pos
+}
+
+// list skips open, then items separated by commas, then close, with
+// white space between; item reads one item and reports whether it could.
+// It reports whether it framed the whole list.
+func (f *framer) list(open, close byte, item func() bool) bool {
+	if !f.skip(open) {
+		return false
+	}
+	if f.skip(close) {
+		return true
+	}
+	for {
+		if !item() {
+			return false
+		}
+		if f.skip(close) {
+			return true
+		}
+		if !f.skip(',') {
+			return false
+		}
+	}
 }
 
 // skip skips white space and then c, if c is next.

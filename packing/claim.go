@@ -91,11 +91,17 @@ type zoneValue struct {
 }
 
 func zoneOf(reqs requirements.Set) zoneValue {
-	if req := reqs.Get(requirements.LabelZone); req.Operator() == requirements.In && req.Len() == 1 {
-		v, _ := req.Any()
-		return zoneValue{v, true}
+	v, one := oneValue(reqs.Get(requirements.LabelZone))
+	return zoneValue{v, one}
+}
+
+// oneValue is the value req allows when it allows exactly one (In of one
+// value).
+func oneValue(req requirements.Requirement) (string, bool) {
+	if req.Operator() == requirements.In && req.Len() == 1 {
+		return req.Any()
 	}
-	return zoneValue{}
+	return "", false
 }
 
 // setReqs makes reqs c's requirements.

@@ -101,15 +101,12 @@ func (r *run) shuffleEqual(queue []int) {
 // wall clocks are not ordered by Compare at all: such a mix may come out
 // otherwise than from a stable sort, still the same way every time.)
 func ffdOrder(pods []Pod, byPriority bool) []int {
-	keys := make([]ffdKey, len(pods))
 	short := make([]ffdShort, len(pods))
 	for i := range pods {
-		keys[i] = newFFDKey(&pods[i], i, byPriority)
-		short[i] = ffdShort{head: keys[i].head, i: i}
+		short[i] = ffdShort{head: headOf(&pods[i], byPriority), i: i}
 	}
-	// Sorting the heads puts the pods of each head together; each such run
-	// is then sorted on the whole key, gathered in one place, where a tie
-	// would otherwise read keys all over the list.
+	// Sorting the heads puts the pods of each head together; only such a
+	// run is then sorted on the whole key, its keys made in one place.
 	slices.SortFunc(short, func(a, b ffdShort) int { return a.head.compare(&b.head) })
 	idx := make([]int, len(pods))
 	var run []ffdKey
@@ -125,7 +122,7 @@ func ffdOrder(pods []Pod, byPriority bool) []int {
 		}
 		run = run[:0]
 		for _, s := range short[lo:hi] {
-			run = append(run, keys[s.i])
+			run = append(run, newFFDKey(&pods[s.i], s.i, byPriority))
 		}
 		slices.SortFunc(run, func(a, b ffdKey) int { return a.compare(&b, pods) })
 		for k := range run {
@@ -213,17 +210,23 @@ func (k *ffdKey) compare(o *ffdKey, pods []Pod) int {
 	return cmp.Compare(k.i, o.i)
 }
 
+// headOf is p's ffdHead.
+func headOf(p *Pod, byPriority bool) ffdHead {
+	h := ffdHead{cpu: p.Requests.CPU, mem: p.Requests.Memory}
+	if byPriority {
+		h.prio = p.Priority
+	}
+	return h
+}
+
 func newFFDKey(p *Pod, i int, byPriority bool) ffdKey {
 	t := p.CreationTime
-	k := ffdKey{head: ffdHead{cpu: p.Requests.CPU, mem: p.Requests.Memory}, eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
+	k := ffdKey{head: headOf(p, byPriority), eph: p.Requests.EphemeralStorage, slots: p.Requests.Pods,
 		sec: t.Unix(), nsec: int32(t.Nanosecond()), uid: p.UID, namespace: p.Namespace, name: p.Name, i: i}
 	// Round(0) strips a monotonic reading; no real instant is 2^62 s from
 	// 1970, only one whose Unix seconds overflowed.
 	k.oddTime = t != t.Round(0) || k.sec > 1<<62 || k.sec < -1<<62
 	k.ext = hasExtended(p.Requests)
-	if byPriority {
-		k.head.prio = p.Priority
-	}
 	return k
 }
 

@@ -92,13 +92,8 @@ func (s *static) search(cost bool) pass {
 	if n > 0 && !s.halted() && !s.settled(best, cost) {
 		best = s.keep(best, s.runPass(passSpec{cost: cost, seq: other}, m, sc))
 	}
-	stream := uint64(0)
-	if cost {
-		stream = 1
-	}
 	for k := 1; k < n && !s.halted() && !s.settled(best, cost); k++ {
-		tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(k)<<1|stream))
-		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: tie}, m, sc)
+		p := s.runPass(passSpec{cost: cost, seq: seqRandom, tie: s.tie(k, cost)}, m, sc)
 		if p.r.ties == 0 {
 			break
 		}
@@ -109,13 +104,22 @@ func (s *static) search(cost bool) pass {
 			if s.halted() || s.settled(best, cost) {
 				break
 			}
-			tie := rand.New(rand.NewPCG(s.opts.Seed, uint64(shuffleStream+k)<<1|stream))
-			if p := s.runPass(passSpec{cost: cost, seq: seqShuffled, tie: tie}, m, sc); p.st.unschedulable == 0 {
+			if p := s.runPass(passSpec{cost: cost, seq: seqShuffled, tie: s.tie(shuffleStream+k, cost)}, m, sc); p.st.unschedulable == 0 {
 				best = s.keep(best, p)
 			}
 		}
 	}
 	return s.reserveBest(best, cost, m, sc)
+}
+
+// tie is the generator of restart k of the strategy (cost or plain):
+// seeded with Options.Seed, a stream of its own for each k and strategy.
+func (s *static) tie(k int, cost bool) *rand.Rand {
+	stream := uint64(k) << 1
+	if cost {
+		stream |= 1
+	}
+	return rand.New(rand.NewPCG(s.opts.Seed, stream))
 }
 
 // greedyAtOnce is both strategies' searches when each runs its two greedy

@@ -70,12 +70,7 @@ func (r *run) domain(t target, key string, pins []pin) (string, bool) {
 	if key == requirements.LabelZone {
 		return t.claim.zone.value, t.claim.zone.one
 	}
-	req := t.claim.reqs.Get(key)
-	if req.Operator() == requirements.In && req.Len() == 1 {
-		v, _ := req.Any()
-		return v, true
-	}
-	return "", false
+	return oneValue(t.claim.reqs.Get(key))
 }
 
 // carries reports whether c can take a value of key: its requirements
