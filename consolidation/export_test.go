@@ -38,8 +38,7 @@ func RoomVerdicts(c Cluster, o Options) (ruledOut int, wrong []string, err error
 	if _, err := s.passes(); err != nil {
 		return 0, nil, err
 	}
-	measured := false
-	s.measureRoom(&measured)
+	s.measureRoom()
 	cands := s.underutilized()
 	check := func(set []candidate, method Method, fits bool) {
 		if fits {
@@ -84,4 +83,17 @@ func (s *state) oneCheaper(set []candidate) []string {
 		}
 	}
 	return out
+}
+
+// PlanSpeculating plans c as Plan does, with speculation on (it runs with
+// GOMAXPROCS above 1) or off, and says how many tries multiNode simulated
+// ahead and read, and how many it stopped.
+func PlanSpeculating(c Cluster, o Options, on bool) (r Result, read, stopped int, err error) {
+	s, err := newState(c, o)
+	if err != nil {
+		return Result{}, 0, 0, err
+	}
+	s.serial = !on
+	r, err = s.result(c.Nodes)
+	return r, s.spec.read, s.spec.stopped, err
 }

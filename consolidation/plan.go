@@ -2,6 +2,7 @@ package consolidation
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -49,12 +50,19 @@ type state struct {
 	// found at one version (candidates.go).
 	events int
 	cands  candidateList
-	// view is the nodes as the simulations of one version see them;
-	// simNodes and simPods are the nodes and pods slices each simulation
-	// refills (simulate.go).
-	view     simView
-	simNodes []packing.Node
-	simPods  []packing.Pod
+	// view is the nodes as the simulations of one version see them; buf
+	// is the nodes and pods slices each simulation refills (simulate.go),
+	// spare those of forks that ended (speculate.go).
+	view  simView
+	buf   simBuffers
+	spare []simBuffers
+	// ctx is the simulations' context: nil for the state, a fork's to
+	// cancel its try. serial turns speculation off, and spec counts the
+	// tries simulated ahead that multiNode read and those it stopped
+	// (tests).
+	ctx    context.Context
+	serial bool
+	spec   struct{ read, stopped int }
 }
 
 func newState(c Cluster, o Options) (*state, error) {
@@ -112,11 +120,16 @@ func Plan(c Cluster, o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	return s.result(c.Nodes)
+}
+
+// result plans the state, whose input nodes are nodes.
+func (s *state) result(nodes []packing.Node) (Result, error) {
 	cmds, err := s.rounds()
 	if err != nil {
 		return Result{}, err
 	}
-	return Result{Commands: cmds, Kept: s.explanations(c.Nodes, cmds)}, nil
+	return Result{Commands: cmds, Kept: s.explanations(nodes, cmds)}, nil
 }
 
 // rounds runs Karpenter's loop (passes) to its end and then, with
@@ -332,27 +345,55 @@ func (s *state) multiNode() (*Command, error) {
 	if len(cands) < 2 {
 		return nil, nil
 	}
-	lo, hi := 1, min(len(cands)-1, s.o.maxCandidates()-1)
 	var best *Command
 	seq, named := s.seq, s.seq
-	measured := false
-	s.measureRoom(&measured)
-	for lo <= hi {
-		mid := (lo + hi) / 2
-		if !s.room.fitsOne(s, cands[:mid+1], s.threshold(sumPrice(cands[:mid+1]))) {
-			hi = mid - 1 // room shows the simulation would fail
+	s.measureRoom()
+	s.simView(false) // made before a fork reads it (speculate.go)
+	lo := 1
+	mid, hi := s.nextPrefix(cands, lo, min(len(cands)-1, s.o.maxCandidates()-1))
+	var cur, ahead *try // cur is mid's, when it was simulated ahead
+	defer func() { s.stop(cur); s.stop(ahead) }()
+	for mid >= 0 {
+		// The try that follows a success is known now: with two cores,
+		// it is simulated while mid is.
+		next, nextHi := s.nextPrefix(cands, mid+1, hi)
+		ahead = nil
+		if next >= 0 && s.speculates() {
+			ahead = s.ahead(cands[:next+1], next, seq)
+		}
+		r := s.wait(cur)
+		if cur == nil {
+			s.seq = seq // every try names its claims from the same number
+			r.cmd, r.why = s.compute(cands[:mid+1], MultiNode, false)
+			r.seq = s.seq
+		}
+		if r.why == nil {
+			best, named = &r.cmd, r.seq
+			lo, mid, hi, cur, ahead = mid+1, next, nextHi, ahead, nil
 			continue
 		}
-		s.seq = seq // every try names its claims from the same number
-		cmd, why := s.compute(cands[:mid+1], MultiNode, false)
-		if why == nil {
-			best, named, lo = &cmd, s.seq, mid+1
-		} else {
-			hi = mid - 1
-		}
+		s.stop(ahead)
+		cur, ahead = nil, nil
+		mid, hi = s.nextPrefix(cands, lo, mid-1)
 	}
 	s.seq = named
 	return best, nil
+}
+
+// nextPrefix returns the next try of multiNode's binary search between lo
+// and hi, the index of the last candidate of the prefix, with the search's
+// new hi: a prefix whose pods room shows cannot fit the other nodes and
+// one cheaper node fails without a simulation. It returns -1 when the
+// search ends.
+func (s *state) nextPrefix(cands []candidate, lo, hi int) (mid, newHi int) {
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		if s.room.fitsOne(s, cands[:mid+1], s.threshold(sumPrice(cands[:mid+1]))) {
+			return mid, hi
+		}
+		hi = mid - 1
+	}
+	return -1, hi
 }
 
 // nextSingle tries the candidates alone, in order, for the first that can
@@ -363,7 +404,6 @@ func (s *state) nextSingle() (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	measured := false
 	for _, c := range s.underutilized() {
 		if budget[c.pool.Name] <= 0 {
 			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized))
@@ -372,7 +412,7 @@ func (s *state) nextSingle() (*Command, error) {
 		if s.retry.skip(c) {
 			continue
 		}
-		if why := s.noRoom(c, &measured); why != nil {
+		if why := s.noRoom(c); why != nil {
 			s.keep(*why)
 			s.retry.fail(c, why.Why)
 			continue

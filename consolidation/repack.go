@@ -26,8 +26,7 @@ func (s *state) repack() ([]Command, error) {
 		return nil, err
 	}
 	cands := s.withinBudget(s.underutilized(), budget, disruption.Underutilized)
-	measured := false
-	s.measureRoom(&measured)
+	s.measureRoom()
 	tries := s.o.maxIterations()
 	set, best := s.bestPrefix(cands, (tries+1)/2)
 	set, _ = s.grow(set, best, cands, tries/2)

@@ -41,7 +41,11 @@ type room struct {
 	// from and that room: a node with the same slice has the same pods
 	// (the what-if gives a node whose pods change a new slice).
 	read []measured
-	// gone is usable's scratch: which nodes are the candidates.
+	// valid says free and ok are of the state's version version.
+	valid   bool
+	version int
+	// gone is usable's scratch: which nodes are the candidates; a fork
+	// of the state has its own.
 	gone []bool
 	// prices and largest are the types the pools can launch, by their
 	// cheapest offering a pool allows, and the per-resource maximum
@@ -200,13 +204,12 @@ func (r *room) fitsMany(s *state, cands []candidate, limit instancetypes.Price) 
 
 // noRoom explains why c, a node that took displaced pods, cannot be
 // deleted or replaced, when room shows it without a simulation; nil when
-// c took no pods or room cannot tell. measured says whether room is of
-// this pass already.
-func (s *state) noRoom(c candidate, measured *bool) *Explanation {
+// c took no pods or room cannot tell.
+func (s *state) noRoom(c candidate) *Explanation {
 	if s.retry.pods[c.name] == 0 {
 		return nil
 	}
-	s.measureRoom(measured)
+	s.measureRoom()
 	if s.room.fitsOne(s, []candidate{c}, s.threshold(c.price)) {
 		return nil
 	}
@@ -215,21 +218,22 @@ func (s *state) noRoom(c candidate, measured *bool) *Explanation {
 		c.name, s.price([]candidate{c}, c.price))
 }
 
-// measureRoom makes room and measures it once per pass.
-func (s *state) measureRoom(measured *bool) {
+// measureRoom makes room and measures it once per version of the state
+// (what measure reads changes only with the version), so that a state's
+// forks (speculate.go), which share what it measured, never measure.
+func (s *state) measureRoom() {
 	if s.room == nil {
 		s.room = newRoom(s)
 	}
-	if !*measured {
+	if v := s.version(); !s.room.valid || s.room.version != v {
 		s.room.measure(s)
-		*measured = true
+		s.room.valid, s.room.version = true, v
 	}
 }
 
 // roomForOne reports whether the candidates' pods may fit the other nodes
-// and one new node cheaper than them, measuring room afresh.
+// and one new node cheaper than them, room measured at this version.
 func (s *state) roomForOne(cands []candidate) bool {
-	measured := false
-	s.measureRoom(&measured)
+	s.measureRoom()
 	return s.room.fitsOne(s, cands, s.threshold(sumPrice(cands)))
 }

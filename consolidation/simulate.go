@@ -1,6 +1,7 @@
 package consolidation
 
 import (
+	"context"
 	"fmt"
 	"slices"
 
@@ -10,8 +11,8 @@ import (
 
 // sim is a simulated move: the problem's pods (pending first, then the
 // displaced ones from index first) and the plan packing.Solve made. Its
-// pods are valid until the next simulation, which reuses their slice
-// (state.simPods): a sim is read within the compute that made it.
+// pods are valid until the state's next simulation, which reuses their
+// slice (state.buf): a sim is read within the compute that made it.
 type sim struct {
 	pods  []packing.Pod
 	first int
@@ -41,7 +42,7 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 	for _, c := range cands {
 		need += len(c.pods)
 	}
-	pods := withDisplaced(slices.Grow(s.simPods[:0], need), s.c.Pending, false)
+	pods := withDisplaced(slices.Grow(s.buf.pods[:0], need), s.c.Pending, false)
 	first := len(pods)
 	all := s.w.Nodes()
 	for _, i := range v.deleting { // their pods are exempt from consolidateAfter, as pending ones
@@ -51,8 +52,12 @@ func (s *state) simulateWith(o packing.Options, cands []candidate, steer bool) (
 		pods = withDisplaced(pods, c.pods, true)
 	}
 	// the solve keeps none of the nodes: the next simulation reuses the slice
-	s.simNodes, s.simPods = s.without(s.simNodes[:0], v.nodes, cands), pods
-	plan, err := s.w.SolveWith(o, pods, s.simNodes)
+	s.buf = simBuffers{nodes: s.without(s.buf.nodes[:0], v.nodes, cands), pods: pods}
+	ctx := s.ctx
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	plan, err := s.w.SolveContext(ctx, o, pods, s.buf.nodes)
 	return sim{pods: pods, first: first, plan: plan, held: s.buffers.held}, err
 }
 

@@ -82,9 +82,16 @@ func (w *WhatIf) Solve(pods []packing.Pod, nodes []packing.Node) (packing.Plan, 
 // SolveWith is [WhatIf.Solve] with solver options o instead of the
 // what-if's.
 func (w *WhatIf) SolveWith(o packing.Options, pods []packing.Pod, nodes []packing.Node) (packing.Plan, error) {
+	return w.SolveContext(context.Background(), o, pods, nodes)
+}
+
+// SolveContext is [WhatIf.SolveWith] under ctx: once ctx is done the solve
+// stops and returns its error, as [packing.SolveContext]. Solves of one
+// what-if may run concurrently while no method changes it.
+func (w *WhatIf) SolveContext(ctx context.Context, o packing.Options, pods []packing.Pod, nodes []packing.Node) (packing.Plan, error) {
 	p := w.base
 	p.Pods, p.Nodes = pods, nodes
-	return packing.SolveVouched(context.Background(), w.vouched, p, o)
+	return packing.SolveVouched(ctx, w.vouched, p, o)
 }
 
 // Retire marks node i for deletion, left with only the pods keep.
