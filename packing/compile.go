@@ -40,8 +40,11 @@ type static struct {
 	// runs try them, and nodeFree their free room; tallies and antis, the
 	// topology counts the nodes' pods add, and nodeUse the nodes' use of
 	// their pools' limits (nodes.go: compileNodes, podRooms).
-	rooms    []*podsRoom
-	nodes    []nodeT
+	rooms []*podsRoom
+	nodes []nodeT
+	// spare holds the arrays of nodes, nodeFree, pods and compileNodes'
+	// order (spare.go).
+	spare    *spare
 	nodeFree *freeTree
 	tallies  []domainCount
 	antis    []domainCount
@@ -95,7 +98,7 @@ func compile(p *Problem, o Options) *static { return compileWithout(p, o, vouche
 // labels are their effective labels) and the preferred terms in drop
 // relaxed up front, as IgnorePreferences relaxes them all (nil: none).
 func compileWithout(p *Problem, o Options, vd vouched, drop map[PreferenceTerm]bool) *static {
-	s := &static{prob: p, opts: o, drop: drop, restarts: o.restarts(p), shuffles: o.shuffles(p)}
+	s := &static{prob: p, opts: o, drop: drop, restarts: o.restarts(p), shuffles: o.shuffles(p), spare: takeSpare(vd)}
 	s.pools = compilePools(p)
 	s.softTaints = hasSoftTaints(p)
 	parallel.Both(func() { s.order = ffdOrder(p.Pods, o.PriorityOrder) }, func() {
@@ -166,8 +169,10 @@ func labelsOf(nodes []Node, vd vouched) []map[string]string {
 
 // indexes returns 0, 1, …, n-1: the identity order that a sort of indexes
 // starts from.
-func indexes(n int) []int {
-	idx := make([]int, n)
+func indexes(n int) []int { return identity(make([]int, n)) }
+
+// identity sets idx to 0, 1, …, len(idx)-1 and returns it.
+func identity(idx []int) []int {
 	for i := range idx {
 		idx[i] = i
 	}

@@ -15,12 +15,14 @@ type freeTree struct {
 	cpu, mem []int64
 }
 
-func newFreeTree(nodes []nodeT) *freeTree {
+// newFreeTree returns the tree of nodes in cpu and mem, which it resizes
+// (reusing their arrays when large enough) and overwrites.
+func newFreeTree(nodes []nodeT, cpu, mem []int64) *freeTree {
 	size := 1
 	for size < len(nodes) {
 		size *= 2
 	}
-	t := &freeTree{size: size, cpu: make([]int64, 2*size), mem: make([]int64, 2*size)}
+	t := &freeTree{size: size, cpu: resize(cpu, 2*size), mem: resize(mem, 2*size)}
 	for i := range t.cpu {
 		t.cpu[i], t.mem[i] = math.MinInt64, math.MinInt64
 	}

@@ -47,11 +47,11 @@ type domainCount struct {
 // bound pod once per solve; the runs share what it made (see nodeT).
 func (s *static) compileNodes() {
 	nodes := s.prob.Nodes
-	order := indexes(len(nodes))
+	order := s.spare.indexes(len(nodes))
 	slices.SortStableFunc(order, func(a, b int) int {
 		return cmpNodes(&nodes[a], &nodes[b])
 	})
-	all := make([]nodeT, len(nodes))
+	all := s.spare.nodeStarts(len(nodes))
 	var counts []nodeCounts // none without counters
 	if len(s.counters) > 0 {
 		counts = make([]nodeCounts, len(nodes))
@@ -76,7 +76,7 @@ func (s *static) compileNodes() {
 		s.nodeUse.countNode(s, all[k].n)
 	}
 	s.nodes = slices.DeleteFunc(all, func(nd nodeT) bool { return nd.n.MarkedForDeletion })
-	s.nodeFree = newFreeTree(s.nodes)
+	s.nodeFree = s.spare.tree(s.nodes)
 }
 
 // nodeChunk is how many nodes a goroutine compiling node starts takes at

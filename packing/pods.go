@@ -95,7 +95,7 @@ func (c *counterDef) signature() string {
 func (s *static) compilePods() {
 	index := map[string]int32{}
 	s.counterIndex = index
-	s.pods = make([]podInfo, len(s.prob.Pods))
+	s.pods = s.spare.podInfos(len(s.prob.Pods))
 	for i := range s.prob.Pods {
 		s.pods[i] = s.compilePod(&s.prob.Pods[i], index)
 	}

@@ -228,6 +228,7 @@ func solveValid(ctx context.Context, p *Problem, o Options, vd vouched, h hooks,
 		s.ctx, s.hooks = ctx, h
 		var err error
 		plan, err = s.solve()
+		s.giveSpare(vd) // a panic skips it: its arrays are dropped
 		return err
 	})
 	if err == nil {

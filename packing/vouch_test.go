@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/nodeplan/nodeplan/internal/problemgen"
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/resources"
@@ -132,4 +133,31 @@ func TestSolveVouchedMemo(t *testing.T) {
 	again, err := packing.SolveVouched(context.Background(), v, p, packing.Options{})
 	require.NoError(t, err)
 	assert.Equal(t, first, again, "the first pods again: the first plan")
+}
+
+// TestSolveVouchedReusesArrays: the solves of one vouch reuse the arrays
+// an earlier one compiled into (spare.go), larger or smaller than they
+// need, and still return Solve's plans, byte for byte.
+func TestSolveVouchedReusesArrays(t *testing.T) {
+	for seed := range uint64(40) {
+		p := problemgen.Generate(seed, problemgen.Size{})
+		if p.Validate() != nil || len(p.Nodes) < 2 {
+			continue
+		}
+		p.Nodes = slices.Clone(p.Nodes)
+		for i := range p.Nodes {
+			p.Nodes[i].Labels = p.Nodes[i].EffectiveLabels()
+		}
+		v := vouch.Of(p.Nodes, func(n *packing.Node) string { return n.Name })
+		for _, part := range []int{4, 1, 4, 2, 3} { // quarters of the nodes and pending pods
+			q := p
+			q.Nodes = p.Nodes[:len(p.Nodes)*part/4]
+			q.Pods = p.Pods[:len(p.Pods)*part/4]
+			got, err := packing.SolveVouched(context.Background(), v, q, packing.Options{})
+			require.NoError(t, err, "seed %d, %d quarters", seed, part)
+			want, err := packing.Solve(q, packing.Options{})
+			require.NoError(t, err, "seed %d, %d quarters", seed, part)
+			require.Equal(t, want, got, "seed %d, %d quarters", seed, part)
+		}
+	}
 }

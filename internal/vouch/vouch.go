@@ -18,7 +18,10 @@
 // state, and there is no global state.
 package vouch
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 // SameSlice reports whether a and b are the same slice: the same length
 // and, when not empty, the same first element. By the package's contract,
@@ -65,8 +68,13 @@ func (n Nodes) Len() int {
 // vouched contract: a slice of a vouched node's pods is never changed but
 // in Displaced, so the same slice is the same pods). Values are of one
 // type and must not be modified once stored. A nil *Memo stores nothing.
-// It is safe for concurrent use.
-type Memo struct{ nodes []atomic.Value }
+// It also keeps the scratch a solve gives back for a later solve to
+// reuse ([Memo.Give], [Memo.Take]). It is safe for concurrent use.
+type Memo struct {
+	nodes []atomic.Value
+	mu    sync.Mutex
+	spare []any
+}
 
 // Load returns the value stored for node i, or nil.
 func (m *Memo) Load(i int) any {
@@ -81,6 +89,44 @@ func (m *Memo) Store(i int, value any) {
 	if m != nil {
 		m.nodes[i].Store(value)
 	}
+}
+
+// maxSpare is how much scratch a Memo keeps: the solves of one plan run
+// a few at a time at most.
+const maxSpare = 4
+
+// Give keeps scratch, which its solve no longer reads, for a later solve
+// to Take: the solves of one plan are alike, so what one allocated fits
+// the next. Beyond maxSpare, or on a nil Memo, it is dropped.
+func (m *Memo) Give(scratch any) {
+	if m == nil {
+		return
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.spare) < maxSpare {
+		m.spare = append(m.spare, scratch)
+	}
+}
+
+// Take returns scratch an earlier solve gave, no longer shared with
+// anything, or nil. Which one a solve gets depends on timing, so a solve
+// must overwrite what it reads of it: it saves allocations, never changes
+// a result.
+func (m *Memo) Take() any {
+	if m == nil {
+		return nil
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	n := len(m.spare)
+	if n == 0 {
+		return nil
+	}
+	v := m.spare[n-1]
+	m.spare[n-1] = nil
+	m.spare = m.spare[:n-1]
+	return v
 }
 
 // Has reports whether n vouches for the node named name. O(1), no

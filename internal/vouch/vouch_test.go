@@ -41,3 +41,20 @@ func TestIndexAndMemo(t *testing.T) {
 	assert.Nil(t, none.Load(0), "a nil memo stores nothing")
 	assert.Zero(t, testing.AllocsPerRun(100, func() { _, _ = v.Index("b") }))
 }
+
+func TestGiveTake(t *testing.T) {
+	type node struct{ name string }
+	m := vouch.Of([]node{{"a"}}, func(n *node) string { return n.name }).Memo()
+	assert.Nil(t, m.Take(), "nothing given yet")
+	for i := range 6 {
+		m.Give(i)
+	}
+	var got []any
+	for v := m.Take(); v != nil; v = m.Take() {
+		got = append(got, v)
+	}
+	assert.Equal(t, []any{3, 2, 1, 0}, got, "the last given first, at most four kept")
+	var none *vouch.Memo
+	none.Give(1)
+	assert.Nil(t, none.Take(), "a nil Memo keeps nothing")
+}
