@@ -10,7 +10,8 @@
 // With -gen (rich or lean, podlists' Rich and Lean) it writes a list of
 // -n pods to -o, as JSON or, with -yaml, YAML. Given files, it loads
 // them as one kube.Load and prints the pods, the time Load took and the
-// process's peak resident memory (getrusage), then exits.
+// process's peak resident memory (getrusage), then exits; -cpuprofile
+// writes a CPU profile of the load.
 package main
 
 import (
@@ -18,6 +19,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -31,12 +33,13 @@ func main() {
 	n := flag.Int("n", 100_000, "pods in the list -gen writes")
 	asYAML := flag.Bool("yaml", false, "-gen writes YAML")
 	out := flag.String("o", "", "the file -gen writes")
+	profile := flag.String("cpuprofile", "", "write a CPU profile of the load to this file")
 	flag.Parse()
 	var err error
 	if *gen != "" {
 		err = write(*gen, *n, *asYAML, *out)
 	} else {
-		err = load(flag.Args())
+		err = load(flag.Args(), *profile)
 	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "loadtime:", err)
@@ -66,7 +69,7 @@ func write(kind string, n int, asYAML bool, out string) error {
 	return os.WriteFile(out, data, 0o644)
 }
 
-func load(files []string) error {
+func load(files []string, profile string) error {
 	if len(files) == 0 {
 		return errors.New("no files to load (or -gen to write one)")
 	}
@@ -79,9 +82,22 @@ func load(files []string) error {
 		}
 		sources[i], size = kube.Source{Name: name, Data: data}, size+len(data)
 	}
+	if profile != "" {
+		f, err := os.Create(profile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+	}
 	start := time.Now()
 	c, err := kube.Load(sources...)
 	took := time.Since(start)
+	if profile != "" {
+		pprof.StopCPUProfile()
+	}
 	if err != nil {
 		return err
 	}
