@@ -130,7 +130,12 @@
 //     one rerun per zone with its nodes kept to that zone, so that its
 //     capacity goes where the other pools are dearer or absent (one
 //     on-demand node in the zone spot does not reach, spot in the
-//     others, as Karpenter's luckier runs do). The run placing more
+//     others, as Karpenter's luckier runs do). When limits bind or fill,
+//     one more rerun puts first, smallest first, the pods that each need
+//     a node of their own (a required hostname anti-affinity counting
+//     the pod itself): wherever they go they pay for a whole node, so a
+//     limited pool's small nodes save most on them, where pods that
+//     share nodes lose little in another pool. The run placing more
 //     pods, then the cheaper, is kept. Where no limit binds or fills
 //     nothing runs again and the plans are the same. The default departs from
 //     Karpenter because a pod left pending is a workload down (it places

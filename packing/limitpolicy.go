@@ -34,7 +34,11 @@ const (
 	// only zones the other pools reach differently when no topology
 	// counts zones), so that its capacity goes where the other pools are
 	// dearer or absent, as on-demand capacity in a zone spot does not
-	// reach, even when every pod is placed. The run that
+	// reach, even when every pod is placed. When limits bind or fill, one
+	// more rerun puts first, smallest first, the pods that each need a
+	// node of their own (a required hostname anti-affinity counting
+	// itself): they pay for a whole node wherever they go, so a limited
+	// pool's small cheap nodes save most on them (see aloneOrder). The run that
 	// places the most pods, then the cheapest (with
 	// Options.NodeOverhead), is kept, the first on a tie, so no fewer pods
 	// are placed than under LimitLargestFirst with the same strategy.
@@ -144,16 +148,24 @@ func (s *static) reserveSingle(r *run, seq sequence) (*run, settlement) {
 }
 
 // reruns are the orders of the reruns LimitMostPods asks for after run
-// r: needOrders' and zoneOrders'.
-func (r *run) reruns() []*needOrder { return append(r.needOrders(), r.zoneOrders()...) }
+// r: needOrders', zoneOrders' and, when some pool's limits bind or fill,
+// aloneOrder's.
+func (r *run) reruns() []*needOrder {
+	bound, full := r.boundPools(), r.fullPools()
+	out := append(r.needOrders(bound), r.zoneOrders(full)...)
+	if bound != nil || full != nil {
+		out = append(out, r.aloneOrder()...)
+	}
+	return out
+}
 
 // needOrders are the orders of the reruns LimitMostPods asks for after
-// run r: none when no limit bound in r; else, when some pod needs a bound
-// pool, the needy pods first in r's order, and then smallest first; and,
-// when a bound pool reaches a zone no other pool does, the needy pods
-// first with that pool's capacity kept for those zones.
-func (r *run) needOrders() []*needOrder {
-	bound := r.boundPools()
+// run r, whose bound pools are bound (see boundPools): none when no limit
+// bound in r; else, when some pod needs a bound pool, the needy pods first
+// in r's order, and then smallest first; and, when a bound pool reaches a
+// zone no other pool does, the needy pods first with that pool's capacity
+// kept for those zones.
+func (r *run) needOrders(bound []bool) []*needOrder {
 	if bound == nil {
 		return nil
 	}
@@ -166,6 +178,29 @@ func (r *run) needOrders() []*needOrder {
 		out = append(out, &needOrder{needy: needy, own: own, pairs: pairs})
 	}
 	return out
+}
+
+// aloneOrder is the rerun that gives a limited pool's capacity to the
+// pods that each need a node of their own (a required hostname
+// anti-affinity term that counts the pod itself: see podInfo.alone),
+// smallest first, when there are any: wherever such a pod goes it pays
+// for a whole node, so a cheap small node of a limited pool saves most
+// there, and the smallest fit the most nodes within the limits. Pods that
+// share nodes lose little by going to another pool, whose nodes they fill
+// as well. (Differential seed 437: a weighted pool limited to 235 cores
+// spent them on 57 four-core nodes of shared pods, and 471 of the other
+// pool's dearer nodes held one anti-affinity pod each.)
+func (r *run) aloneOrder() []*needOrder {
+	alone := make([]bool, len(r.s.pods))
+	found := false
+	for i := range r.s.pods {
+		alone[i] = r.s.pods[i].alone()
+		found = found || alone[i]
+	}
+	if !found {
+		return nil
+	}
+	return []*needOrder{{needy: alone, smallest: true}}
 }
 
 // boundPools reports, per pool, whether its limits (resources or nodes)
@@ -227,6 +262,13 @@ func (r *run) needyPods(bound []bool) ([]bool, bool) {
 // against it.
 func (r *run) admits(v view, pi int) bool {
 	return stage(r.diagnosePool(v, pi, v.info.pod.Key()).Kind) >= stage(LimitExceeded)
+}
+
+// alone reports whether the pod needs a node of its own among the pods
+// of its group: a required anti-affinity term on the hostname that counts
+// the pod itself.
+func (info *podInfo) alone() bool {
+	return slices.ContainsFunc(info.hostCons0, func(c constraint) bool { return c.kind == antiKind && !c.soft && c.self })
 }
 
 // compiled reports whether the pod has a view to place: a required

@@ -100,8 +100,7 @@ func (r *run) keepsOwnZone(v view, c *claim, pins []pin) bool {
 // zones the other pools reach alike (the same pools and capacity types)
 // are alike to every pod, and only the first of them is tried; a pool
 // whose zones are all alike is not.
-func (r *run) zoneOrders() []*needOrder {
-	full := r.fullPools()
+func (r *run) zoneOrders(full []bool) []*needOrder {
 	if full == nil {
 		return nil
 	}
