@@ -195,8 +195,9 @@
 // the same as one try at a time, and the searches of the 2,000-node
 // benchmark take about a fifth less time on two cores. On
 // BenchmarkConsolidate's 2,000-node, 20,000-pod fragmented cluster the
-// Plan takes 0.27 million allocations and 145 MiB, 0.80 million and 415
-// MiB with Options.Repack (timings in benchmarks/RESULTS.md).
+// Plan takes 0.27 million allocations and 104 MiB, 0.80 million and 330
+// MiB with Options.Repack, the simulations' solves reusing the arrays
+// they compile into (timings in benchmarks/RESULTS.md).
 // Plan is pure and deterministic and does not modify its input; it is safe
 // for concurrent use.
 package consolidation
