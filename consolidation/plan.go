@@ -351,15 +351,17 @@ func (s *state) multiNode() (*Command, error) {
 	s.simView(false) // made before a fork reads it (speculate.go)
 	lo := 1
 	mid, hi := s.nextPrefix(cands, lo, min(len(cands)-1, s.o.maxCandidates()-1))
-	var cur, ahead *try // cur is mid's, when it was simulated ahead
+	var cur, ahead *speculation // cur is mid's, when it was simulated ahead
 	defer func() { s.stop(cur); s.stop(ahead) }()
 	for mid >= 0 {
 		// The try that follows a success is known now: with two cores,
 		// it is simulated while mid is.
 		next, nextHi := s.nextPrefix(cands, mid+1, hi)
-		ahead = nil
 		if next >= 0 && s.speculates() {
 			ahead = s.ahead(cands[:next+1], next, seq)
+		}
+		if cur != nil && cur.mid != mid {
+			panic("consolidation: a try simulated ahead is not the search's next")
 		}
 		r := s.wait(cur)
 		if cur == nil {
@@ -385,7 +387,7 @@ func (s *state) multiNode() (*Command, error) {
 // new hi: a prefix whose pods room shows cannot fit the other nodes and
 // one cheaper node fails without a simulation. It returns -1 when the
 // search ends.
-func (s *state) nextPrefix(cands []candidate, lo, hi int) (mid, newHi int) {
+func (s *state) nextPrefix(cands []candidate, lo, hi int) (int, int) {
 	for lo <= hi {
 		mid := (lo + hi) / 2
 		if s.room.fitsOne(s, cands[:mid+1], s.threshold(sumPrice(cands[:mid+1]))) {

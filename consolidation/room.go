@@ -31,10 +31,12 @@ import (
 // tops up the nodes it moves pods onto, so after a few commands most
 // nodes that took pods fail it, and the re-evaluation Karpenter does
 // after every command costs a pass over the nodes instead of a
-// simulation. O(nodes + pods) per pass to measure, O(nodes) per check.
+// simulation. O(nodes + pods) per version of the state to measure (the
+// nodes whose pods changed), O(nodes) per check.
 type room struct {
 	// free is, per node of the what-if, its free room; ok says whether
-	// it may take displaced pods at all. Measured per pass.
+	// it may take displaced pods at all. Measured per version of the
+	// state (measureRoom).
 	free []resources.List
 	ok   []bool
 	// read is, per node, the pods slice its free room was last measured

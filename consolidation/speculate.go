@@ -12,22 +12,25 @@ import (
 // known before the simulation ends. With more than one core, multiNode
 // simulates it at the same time, on a fork of the state, and keeps the
 // result when the search reaches it, or cancels it when the search turns
-// the other way. A try's result depends only on the state, which no try
-// changes, its prefix and the claim number it names from, so the commands
-// are the same, byte for byte, with or without speculation and for any
-// GOMAXPROCS (TestSpeculationSameCommands).
+// the other way. A try's result depends only on the state, which a try
+// only reads (what it writes, its claim number, simulation buffers and
+// room scratch, are the fork's own), its prefix and the claim number it
+// names from, so the commands are the same, byte for byte, with or
+// without speculation and for any GOMAXPROCS
+// (TestSpeculationSameCommands).
 
-// try is one prefix simulated on a fork of the state: its index mid, the
-// command or why not, and seq, the claim number after it named its claims.
-type try struct {
-	mid    int
-	cmd    Command
-	why    *Explanation
-	seq    int
-	fork   *state
-	cancel context.CancelFunc
-	done   chan struct{}
-	panic  any
+// speculation is one prefix simulated on a fork of the state: its index
+// mid, the command or why not, and seq, the claim number after it named
+// its claims.
+type speculation struct {
+	mid      int
+	cmd      Command
+	why      *Explanation
+	seq      int
+	fork     *state
+	cancel   context.CancelFunc
+	done     chan struct{}
+	panicked any
 }
 
 // simBuffers are the nodes and pods slices a state's simulations refill
@@ -43,12 +46,12 @@ func (s *state) speculates() bool { return !s.serial && runtime.GOMAXPROCS(0) > 
 
 // ahead starts simulating the prefix cands (index mid) on a fork that
 // names its claims from seq.
-func (s *state) ahead(cands []candidate, mid, seq int) *try {
+func (s *state) ahead(cands []candidate, mid, seq int) *speculation {
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &try{mid: mid, fork: s.fork(ctx), cancel: cancel, done: make(chan struct{})}
+	t := &speculation{mid: mid, fork: s.fork(ctx), cancel: cancel, done: make(chan struct{})}
 	go func() {
 		defer close(t.done)
-		defer func() { t.panic = recover() }()
+		defer func() { t.panicked = recover() }()
 		t.fork.seq = seq
 		t.cmd, t.why = t.fork.compute(cands, MultiNode, false)
 		t.seq = t.fork.seq
@@ -59,7 +62,8 @@ func (s *state) ahead(cands []candidate, mid, seq int) *try {
 // fork returns a copy of s that simulates under ctx with buffers of its
 // own and room scratch of its own, sharing the rest, which a try only
 // reads: s's room must be measured and its view made for this version,
-// and s must not change until the fork's try has ended.
+// and nothing of s that the fork shares may change until the fork's try
+// has ended (the state's version, what-if, room and view).
 func (s *state) fork(ctx context.Context) *state {
 	f := *s
 	f.ctx, f.spare = ctx, nil
@@ -83,24 +87,25 @@ func (s *state) takeBuffers() simBuffers {
 }
 
 // wait waits for t's try to end and returns it, its fork's buffers given
-// back to s; a panic of the try panics here. A nil t returns the zero try.
-func (s *state) wait(t *try) try {
+// back to s; a panic of the try panics here, its buffers left to the
+// deferred stop. A nil t returns the zero speculation.
+func (s *state) wait(t *speculation) speculation {
 	if t == nil {
-		return try{}
+		return speculation{}
 	}
 	<-t.done
+	if t.panicked != nil {
+		panic(t.panicked)
+	}
 	t.cancel()
 	s.spare = append(s.spare, t.fork.buf)
 	s.spec.read++
-	if t.panic != nil {
-		panic(t.panic)
-	}
 	return *t
 }
 
 // stop cancels t's try, which multiNode will not read, waits for it to
 // end and takes its fork's buffers back. A nil t does nothing.
-func (s *state) stop(t *try) {
+func (s *state) stop(t *speculation) {
 	if t == nil {
 		return
 	}

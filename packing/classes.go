@@ -133,7 +133,7 @@ func GroupClasses(p Problem) (Classes, error) {
 			a, n := admission(r, nodes, c.Pools, info)
 			c.admit, c.onNode = append(c.admit, a), append(c.onNode, n)
 		}
-		g := hostGroup(s, info)
+		g := hostGroup(info)
 		key := fmt.Sprintf("%d|%d|%s", pi, g, info.req)
 		k, ok := byKey[key]
 		if !ok {
@@ -167,7 +167,7 @@ func placeKey(info *podInfo) string {
 
 // hostGroup is the counter of the pod's first required hostname
 // anti-affinity term that counts the pod itself, -1 for none.
-func hostGroup(s *static, info *podInfo) int {
+func hostGroup(info *podInfo) int {
 	for _, c := range info.hostCons0 {
 		if c.kind == antiKind && !c.soft && c.self {
 			return int(c.counter)

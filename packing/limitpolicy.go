@@ -265,11 +265,8 @@ func (r *run) admits(v view, pi int) bool {
 }
 
 // alone reports whether the pod needs a node of its own among the pods
-// of its group: a required anti-affinity term on the hostname that counts
-// the pod itself.
-func (info *podInfo) alone() bool {
-	return slices.ContainsFunc(info.hostCons0, func(c constraint) bool { return c.kind == antiKind && !c.soft && c.self })
-}
+// of its group (see hostGroup).
+func (info *podInfo) alone() bool { return hostGroup(info) >= 0 }
 
 // compiled reports whether the pod has a view to place: a required
 // node-affinity alternative and no invalid volume (attempt fails the

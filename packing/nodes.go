@@ -139,7 +139,10 @@ func podRooms(nodes []Node, vd vouched) []*podsRoom {
 					continue
 				}
 				out[i] = roomOf(n)
-				memo.Store(k, out[i]) // validate let one node of the problem have index k: no other goroutine stores it
+				// validate let one node of this problem have index k; a
+				// concurrent solve of the same memo may store it too, an
+				// equal value of the same type if it read the same pods
+				memo.Store(k, out[i])
 			}
 		}
 	})

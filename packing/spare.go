@@ -6,7 +6,10 @@ package packing
 // ends (solveValid), so that the many alike solves of one consolidation or
 // drift plan reuse them instead of allocating them anew; other solves
 // allocate them. Every element a solve reads it writes first, so which
-// arrays a solve gets never changes its plan. The zero spare has none.
+// arrays a solve gets never changes its plan. A memo keeps at most a few
+// sets, with what their last solve's elements point to (nodes, labels,
+// pods of that simulation), until the plan drops the memo. The zero
+// spare has none.
 type spare struct {
 	nodes    []nodeT
 	order    []int

@@ -69,7 +69,7 @@ func write(kind string, n int, asYAML bool, out string) error {
 	return os.WriteFile(out, data, 0o644)
 }
 
-func load(files []string, profile string) error {
+func load(files []string, profile string) (err error) {
 	if len(files) == 0 {
 		return errors.New("no files to load (or -gen to write one)")
 	}
@@ -83,21 +83,21 @@ func load(files []string, profile string) error {
 		sources[i], size = kube.Source{Name: name, Data: data}, size+len(data)
 	}
 	if profile != "" {
-		f, err := os.Create(profile)
-		if err != nil {
-			return err
+		f, ferr := os.Create(profile)
+		if ferr != nil {
+			return ferr
 		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
+		if ferr = pprof.StartCPUProfile(f); ferr != nil {
+			return errors.Join(ferr, f.Close())
 		}
+		defer func() {
+			pprof.StopCPUProfile()
+			err = errors.Join(err, f.Close())
+		}()
 	}
 	start := time.Now()
 	c, err := kube.Load(sources...)
 	took := time.Since(start)
-	if profile != "" {
-		pprof.StopCPUProfile()
-	}
 	if err != nil {
 		return err
 	}
