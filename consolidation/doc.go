@@ -189,11 +189,13 @@
 // (packing.SolveVouched), O(pods moved + nodes). Candidates are found
 // once per state of the cluster (each applied command is a new state),
 // and the simulations of one state share one copy of its nodes. With more
-// than one core (GOMAXPROCS), the multi-node search simulates the try that
-// would follow a success while it simulates the current one, and cancels
-// it when the search turns the other way (speculate.go): the commands are
-// the same as one try at a time, and the searches of the 2,000-node
-// benchmark take about a fifth less time on two cores. On
+// than one core (GOMAXPROCS), each search simulates the move it likely
+// tries next while it simulates the current one (multi-node: the prefix
+// after a success; single-node: the next candidate; the repack: the next
+// prefix, and the next candidate added to the same set), and cancels it
+// when the search turns the other way (speculate.go): the commands are
+// the same as one move at a time, and the 2,000-node benchmark takes
+// about a fifth less time on two cores. On
 // BenchmarkConsolidate's 2,000-node, 20,000-pod fragmented cluster the
 // Plan takes 0.27 million allocations and 104 MiB, 0.80 million and 330
 // MiB with Options.Repack, the simulations' solves reusing the arrays

@@ -57,10 +57,11 @@ type state struct {
 	buf   simBuffers
 	spare []simBuffers
 	// ctx is the simulations' context: nil for the state, a fork's to
-	// cancel its try. serial turns speculation off, and spec counts the
-	// tries simulated ahead that multiNode read and those it stopped
-	// (tests).
+	// cancel its move; forked says the state is a fork (speculate.go).
+	// serial turns speculation off, and spec counts the moves simulated
+	// ahead that a search read and those it stopped (tests).
 	ctx    context.Context
+	forked bool
 	serial bool
 	spec   struct{ read, stopped int }
 }
@@ -346,36 +347,25 @@ func (s *state) multiNode() (*Command, error) {
 		return nil, nil
 	}
 	var best *Command
-	seq, named := s.seq, s.seq
 	s.measureRoom()
-	s.simView(false) // made before a fork reads it (speculate.go)
+	t := s.newTries(MultiNode, false) // every try names its claims from the same number
+	defer t.drop()
+	named := t.seq
 	lo := 1
 	mid, hi := s.nextPrefix(cands, lo, min(len(cands)-1, s.o.maxCandidates()-1))
-	var cur, ahead *speculation // cur is mid's, when it was simulated ahead
-	defer func() { s.stop(cur); s.stop(ahead) }()
 	for mid >= 0 {
-		// The try that follows a success is known now: with two cores,
-		// it is simulated while mid is.
+		// The try that follows a success is known now: it is simulated
+		// ahead while mid is (speculate.go).
 		next, nextHi := s.nextPrefix(cands, mid+1, hi)
-		if next >= 0 && s.speculates() {
-			ahead = s.ahead(cands[:next+1], next, seq)
+		if next >= 0 {
+			t.goAhead(next, cands[:next+1])
 		}
-		if cur != nil && cur.mid != mid {
-			panic("consolidation: a try simulated ahead is not the search's next")
-		}
-		r := s.wait(cur)
-		if cur == nil {
-			s.seq = seq // every try names its claims from the same number
-			r.cmd, r.why = s.compute(cands[:mid+1], MultiNode, false)
-			r.seq = s.seq
-		}
-		if r.why == nil {
+		if r := t.result(mid, cands[:mid+1]); r.why == nil {
 			best, named = &r.cmd, r.seq
-			lo, mid, hi, cur, ahead = mid+1, next, nextHi, ahead, nil
+			lo, mid, hi = mid+1, next, nextHi
 			continue
 		}
-		s.stop(ahead)
-		cur, ahead = nil, nil
+		t.drop()
 		mid, hi = s.nextPrefix(cands, lo, mid-1)
 	}
 	s.seq = named
@@ -406,26 +396,66 @@ func (s *state) nextSingle() (*Command, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, c := range s.underutilized() {
-		if budget[c.pool.Name] <= 0 {
-			s.keep(*explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized))
+	cands := s.underutilized()
+	t := s.newTries(SingleNode, false)
+	defer t.drop()
+	checks := make([]*precheck, len(cands))
+	check := func(i int) *precheck {
+		if checks[i] == nil {
+			checks[i] = s.precheck(cands[i], budget)
+		}
+		return checks[i]
+	}
+	for i, c := range cands {
+		if p := check(i); !p.simulate {
+			if p.why != nil {
+				s.keep(*p.why)
+			}
+			if p.failed {
+				s.retry.fail(c, p.why.Why)
+			}
 			continue
 		}
-		if s.retry.skip(c) {
+		// The candidate tried after a failure is known now: it is
+		// simulated ahead while c is (speculate.go). A candidate's checks
+		// do not depend on the ones before it.
+		for j := i + 1; j < len(cands) && s.speculates(); j++ {
+			if check(j).simulate {
+				t.goAhead(j, cands[j:j+1])
+				break
+			}
+		}
+		r := t.result(i, cands[i:i+1])
+		if r.why != nil {
+			s.keep(*r.why)
+			s.retry.fail(c, r.why.Why)
 			continue
 		}
-		if why := s.noRoom(c); why != nil {
-			s.keep(*why)
-			s.retry.fail(c, why.Why)
-			continue
-		}
-		cmd, why := s.compute([]candidate{c}, SingleNode, false)
-		if why != nil {
-			s.keep(*why)
-			s.retry.fail(c, why.Why)
-			continue
-		}
-		return &cmd, nil
+		s.seq = r.seq
+		return &r.cmd, nil
 	}
 	return nil, nil
+}
+
+// precheck is what nextSingle knows of a candidate before simulating it:
+// whether to, else why not (nil: a failure that still holds, retries),
+// and whether that is a failure to record.
+type precheck struct {
+	simulate, failed bool
+	why              *Explanation
+}
+
+// precheck checks c, a candidate of nextSingle, against its pool's budget,
+// its earlier failures and room.
+func (s *state) precheck(c candidate, budget map[string]int) *precheck {
+	switch {
+	case budget[c.pool.Name] <= 0:
+		return &precheck{why: explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized)}
+	case s.retry.skip(c):
+		return &precheck{}
+	}
+	if why := s.noRoom(c); why != nil {
+		return &precheck{why: why, failed: true}
+	}
+	return &precheck{simulate: true}
 }

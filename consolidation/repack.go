@@ -38,28 +38,50 @@ func (s *state) repack() ([]Command, error) {
 	return []Command{final}, nil
 }
 
-// try simulates deleting set with any replacements and returns the
-// savings, 0 when the move is not allowed (without simulating when room
-// shows it); the state is left as it was.
-func (s *state) try(set []candidate) instancetypes.Price {
-	if !s.room.fitsMany(s, set, s.threshold(sumPrice(set))) {
-		return 0 // room shows the simulation would fail
-	}
-	seq := s.seq
-	cmd, why := s.compute(set, Repack, true)
-	s.seq = seq
-	if why != nil {
-		return 0
-	}
-	return cmd.Savings
+// fits reports whether room allows deleting set with any replacements: a
+// set it rules out saves nothing without a simulation.
+func (s *state) fits(set []candidate) bool {
+	return s.room.fitsMany(s, set, s.threshold(sumPrice(set)))
 }
 
-// bestPrefix returns the prefix of cands, among the first n, that saves most.
+// savings is what a repack move saves: 0 when it is not allowed.
+func savings(r speculation) instancetypes.Price {
+	if r.why != nil {
+		return 0
+	}
+	return r.cmd.Savings
+}
+
+// bestPrefix returns the prefix of cands, among the first n, that saves
+// most. The prefixes are tried alike whatever each saves, so the next
+// that room allows is simulated ahead (speculate.go).
 func (s *state) bestPrefix(cands []candidate, n int) ([]candidate, instancetypes.Price) {
+	t := s.newTries(Repack, true)
+	defer t.drop()
+	n = min(len(cands), n)
+	fit := make([]int8, n) // 0 unknown, 1 fits, -1 not
+	fits := func(i int) bool {
+		if fit[i] == 0 {
+			fit[i] = -1
+			if s.fits(cands[:i+1]) {
+				fit[i] = 1
+			}
+		}
+		return fit[i] > 0
+	}
 	var set []candidate
 	var best instancetypes.Price
-	for i := range min(len(cands), n) {
-		if saved := s.try(cands[:i+1]); saved > best {
+	for i := range n {
+		if !fits(i) {
+			continue
+		}
+		for j := i + 1; j < n && s.speculates(); j++ {
+			if fits(j) {
+				t.goAhead(j, cands[:j+1])
+				break
+			}
+		}
+		if saved := savings(t.result(i, cands[:i+1])); saved > best {
 			set, best = cands[:i+1:i+1], saved
 		}
 	}
@@ -67,15 +89,29 @@ func (s *state) bestPrefix(cands []candidate, n int) ([]candidate, instancetypes
 }
 
 // grow adds to set, in order, each candidate not in it whose addition
-// saves more than set does, trying at most n.
+// saves more than set does, trying at most n. As most additions save no
+// more, the next candidate added to the same set is simulated ahead
+// (speculate.go), and dropped when set grows.
 func (s *state) grow(set []candidate, best instancetypes.Price, cands []candidate, n int) ([]candidate, instancetypes.Price) {
-	for _, c := range cands[len(set):] {
+	t := s.newTries(Repack, true)
+	defer t.drop()
+	rest := cands[len(set):]
+	for k, c := range rest {
 		if n--; n < 0 || set == nil {
 			break
 		}
+		if next := k + 1; next < len(rest) && n > 0 && s.speculates() {
+			if trial := append(slices.Clip(set), rest[next]); s.fits(trial) {
+				t.goAhead(next, trial)
+			}
+		}
 		trial := append(slices.Clip(set), c)
-		if saved := s.try(trial); saved > best {
+		if !s.fits(trial) {
+			continue // saves nothing
+		}
+		if saved := savings(t.result(k, trial)); saved > best {
 			set, best = trial, saved
+			t.drop() // they added to the old set
 		}
 	}
 	return set, best

@@ -82,7 +82,11 @@ func (s *state) simView(steer bool) *simView {
 		return v
 	}
 	all := s.w.Nodes()
-	*v = simView{made: true, version: s.version(), steer: steer, nodes: v.nodes[:0], deleting: v.deleting[:0]}
+	nodes, deleting := v.nodes[:0], v.deleting[:0]
+	if s.forked { // the arrays are the state's and its other forks'
+		nodes, deleting = nil, nil
+	}
+	*v = simView{made: true, version: s.version(), steer: steer, nodes: nodes, deleting: deleting}
 	for i := range all {
 		n := &all[i]
 		if n.MarkedForDeletion {

@@ -3,27 +3,45 @@ package consolidation
 import (
 	"context"
 	"runtime"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/packing"
 )
 
-// Speculation: multiNode's binary search simulates one prefix at a time,
-// and each try decides the next; but the try that follows a success is
-// known before the simulation ends. With more than one core, multiNode
-// simulates it at the same time, on a fork of the state, and keeps the
-// result when the search reaches it, or cancels it when the search turns
-// the other way. A try's result depends only on the state, which a try
-// only reads (what it writes, its claim number, simulation buffers and
-// room scratch, are the fork's own), its prefix and the claim number it
-// names from, so the commands are the same, byte for byte, with or
-// without speculation and for any GOMAXPROCS
+// Speculation: each search of the plan simulates one move at a time, and
+// each result decides the next move; but the move that comes next on the
+// likelier result is known before the simulation ends: after a success in
+// multiNode's binary search, after a failure in nextSingle's walk down the
+// candidates and in the repack's growing, and whatever the result in the
+// repack's scan of prefixes. With more than one core the search simulates
+// it at the same time, on a fork of the state (tries.ahead), and reads the
+// result when the search reaches that move, or cancels it when the search
+// turns the other way. A move's result depends only on the state, which a
+// simulation only reads (what it writes, its claim number, simulation
+// buffers and room scratch, are the fork's own), the move and the claim
+// number it names from, so the commands are the same, byte for byte, with
+// or without speculation and for any GOMAXPROCS
 // (TestSpeculationSameCommands).
 
-// speculation is one prefix simulated on a fork of the state: its index
-// mid, the command or why not, and seq, the claim number after it named
-// its claims.
+// tries runs the moves of one search, with method and many (see compute),
+// each naming its claims from seq, the state's claim number when the
+// search began; ahead holds the moves simulating ahead. A move is named
+// by a key of the search's choosing: a key names one set of candidates
+// until the search drops the moves ahead.
+type tries struct {
+	s      *state
+	method Method
+	many   bool
+	seq    int
+	ahead  []*speculation
+}
+
+// speculation is one move simulated on a fork of the state: its key and
+// candidates, the command or why not, and seq, the claim number after it
+// named its claims.
 type speculation struct {
-	mid      int
+	key      int
+	set      []candidate
 	cmd      Command
 	why      *Explanation
 	seq      int
@@ -40,33 +58,80 @@ type simBuffers struct {
 	pods  []packing.Pod
 }
 
-// speculates reports whether multiNode simulates ahead: with more than one
-// core, unless the state is told not to (tests).
+// newTries starts a search of method, many, from the state as it stands.
+func (s *state) newTries(method Method, many bool) *tries {
+	return &tries{s: s, method: method, many: many, seq: s.seq}
+}
+
+// speculates reports whether the searches simulate ahead: with more than
+// one core, unless the state is told not to (tests).
 func (s *state) speculates() bool { return !s.serial && runtime.GOMAXPROCS(0) > 1 }
 
-// ahead starts simulating the prefix cands (index mid) on a fork that
-// names its claims from seq.
-func (s *state) ahead(cands []candidate, mid, seq int) *speculation {
+// goAhead starts simulating move key, the candidates set, on a fork,
+// unless it runs already or the state does not speculate.
+func (t *tries) goAhead(key int, set []candidate) {
+	if !t.s.speculates() || slices.ContainsFunc(t.ahead, func(a *speculation) bool { return a.key == key }) {
+		return
+	}
+	// What the forks share is made before the first (a no-op after it:
+	// the state does not change during a search).
+	t.s.measureRoom()
+	t.s.simView(t.method == Repack)
 	ctx, cancel := context.WithCancel(context.Background())
-	t := &speculation{mid: mid, fork: s.fork(ctx), cancel: cancel, done: make(chan struct{})}
+	a := &speculation{key: key, set: set, fork: t.s.fork(ctx), cancel: cancel, done: make(chan struct{})}
+	t.ahead = append(t.ahead, a)
 	go func() {
-		defer close(t.done)
-		defer func() { t.panicked = recover() }()
-		t.fork.seq = seq
-		t.cmd, t.why = t.fork.compute(cands, MultiNode, false)
-		t.seq = t.fork.seq
+		defer close(a.done)
+		defer func() { a.panicked = recover() }()
+		a.fork.seq = t.seq
+		a.cmd, a.why = a.fork.compute(set, t.method, t.many)
+		a.seq = a.fork.seq
 	}()
-	return t
+}
+
+// result returns the result of move key, the candidates set: the one
+// simulated ahead, or one simulated now on the state, whose claim number
+// stays the search's (the caller takes the result's when it keeps the
+// command).
+func (t *tries) result(key int, set []candidate) speculation {
+	if i := slices.IndexFunc(t.ahead, func(a *speculation) bool { return a.key == key }); i >= 0 {
+		a := t.ahead[i]
+		t.ahead = slices.Delete(t.ahead, i, i+1)
+		if !sameCandidates(a.set, set) {
+			panic("consolidation: a move simulated ahead is not the one its key names")
+		}
+		return t.s.wait(a)
+	}
+	s := t.s
+	s.seq = t.seq
+	r := speculation{key: key, set: set}
+	r.cmd, r.why = s.compute(set, t.method, t.many)
+	r.seq, s.seq = s.seq, t.seq
+	return r
+}
+
+// drop cancels the moves simulated ahead: the search turned another way.
+func (t *tries) drop() {
+	for _, a := range t.ahead {
+		t.s.stop(a)
+	}
+	t.ahead = t.ahead[:0]
+}
+
+// sameCandidates reports whether a and b are the same candidates.
+func sameCandidates(a, b []candidate) bool {
+	return slices.EqualFunc(a, b, func(x, y candidate) bool { return x.name == y.name })
 }
 
 // fork returns a copy of s that simulates under ctx with buffers of its
-// own and room scratch of its own, sharing the rest, which a try only
-// reads: s's room must be measured and its view made for this version,
-// and nothing of s that the fork shares may change until the fork's try
-// has ended (the state's version, what-if, room and view).
+// own and room scratch of its own, sharing the rest, which a move only
+// reads: s's room must be measured and its view made for this version
+// (goAhead), and nothing of s that the fork shares may change until the
+// fork's move has ended (the state's version, what-if, room and view). A
+// fork that needs another view makes it in slices of its own (simView).
 func (s *state) fork(ctx context.Context) *state {
 	f := *s
-	f.ctx, f.spare = ctx, nil
+	f.ctx, f.spare, f.forked = ctx, nil, true
 	f.buf = s.takeBuffers()
 	if s.room != nil {
 		r := *s.room
@@ -86,31 +151,24 @@ func (s *state) takeBuffers() simBuffers {
 	return simBuffers{}
 }
 
-// wait waits for t's try to end and returns it, its fork's buffers given
-// back to s; a panic of the try panics here, its buffers left to the
-// deferred stop. A nil t returns the zero speculation.
-func (s *state) wait(t *speculation) speculation {
-	if t == nil {
-		return speculation{}
+// wait waits for a's move to end and returns it, its fork's buffers given
+// back to s; a panic of the move panics here, its buffers dropped.
+func (s *state) wait(a *speculation) speculation {
+	<-a.done
+	a.cancel()
+	if a.panicked != nil {
+		panic(a.panicked)
 	}
-	<-t.done
-	if t.panicked != nil {
-		panic(t.panicked)
-	}
-	t.cancel()
-	s.spare = append(s.spare, t.fork.buf)
+	s.spare = append(s.spare, a.fork.buf)
 	s.spec.read++
-	return *t
+	return *a
 }
 
-// stop cancels t's try, which multiNode will not read, waits for it to
-// end and takes its fork's buffers back. A nil t does nothing.
-func (s *state) stop(t *speculation) {
-	if t == nil {
-		return
-	}
-	t.cancel()
-	<-t.done
-	s.spare = append(s.spare, t.fork.buf)
+// stop cancels a's move, which the search will not read, waits for it to
+// end and takes its fork's buffers back.
+func (s *state) stop(a *speculation) {
+	a.cancel()
+	<-a.done
+	s.spare = append(s.spare, a.fork.buf)
 	s.spec.stopped++
 }

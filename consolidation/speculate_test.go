@@ -10,10 +10,12 @@ import (
 	"github.com/nodeplan/nodeplan/internal/problemgen"
 )
 
-// TestSpeculationSameCommands: on two cores, multiNode simulates the try
-// after a success ahead; Plan's result is the same as without
-// speculation, on the fragmented and the generated clusters, and both the
-// read and the stopped (cancelled) tries ahead occur.
+// TestSpeculationSameCommands: on two cores, each search simulates the
+// move it likely tries next ahead (multi-node, single-node, and the
+// repack's scan and growth); Plan's result is the same as without
+// speculation, on the fragmented clusters with and without Repack and on
+// the generated ones, and both the read and the stopped (cancelled) moves
+// ahead occur.
 func TestSpeculationSameCommands(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(2))
 	var read, stopped int
@@ -31,6 +33,7 @@ func TestSpeculationSameCommands(t *testing.T) {
 	}
 	for seed := range uint64(100) {
 		check(fmt.Sprintf("fragmentedCluster(%d)", seed), fragmentedCluster(seed), consolidation.Options{})
+		check(fmt.Sprintf("fragmentedCluster(%d), Repack", seed), fragmentedCluster(seed), consolidation.Options{Repack: true})
 	}
 	for seed := range uint64(200) {
 		seed += 7 << 40
@@ -38,6 +41,7 @@ func TestSpeculationSameCommands(t *testing.T) {
 		check(fmt.Sprintf("generated %d", seed), generatedCluster(p, seed), generatedOptions(seed))
 	}
 	check("fragmented(200)", fragmented(200), consolidation.Options{})
+	check("fragmented(200), Repack", fragmented(200), consolidation.Options{Repack: true})
 	t.Logf("tries ahead: %d read, %d stopped", read, stopped)
 	if read == 0 || stopped == 0 {
 		t.Fatalf("tries ahead: %d read, %d stopped: the test exercises neither path", read, stopped)
