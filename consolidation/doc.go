@@ -194,8 +194,9 @@
 // after a success; single-node: the next candidate; the repack: the next
 // prefix, and the next candidate added to the same set), and cancels it
 // when the search turns the other way (speculate.go): the commands are
-// the same as one move at a time, and the 2,000-node benchmark takes
-// about a fifth less time on two cores. On
+// the same as one move at a time, and on two cores the multi-node search
+// of the 2,000-node benchmark takes about a fifth less time, the repack
+// about a tenth. On
 // BenchmarkConsolidate's 2,000-node, 20,000-pod fragmented cluster the
 // Plan takes 0.27 million allocations and 104 MiB, 0.80 million and 330
 // MiB with Options.Repack, the simulations' solves reusing the arrays

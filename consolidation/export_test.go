@@ -86,8 +86,8 @@ func (s *state) oneCheaper(set []candidate) []string {
 }
 
 // PlanSpeculating plans c as Plan does, with speculation on (it runs with
-// GOMAXPROCS above 1) or off, and says how many tries multiNode simulated
-// ahead and read, and how many it stopped.
+// GOMAXPROCS above 1) or off, and says how many moves the searches
+// simulated ahead and read, and how many they stopped.
 func PlanSpeculating(c Cluster, o Options, on bool) (r Result, read, stopped int, err error) {
 	s, err := newState(c, o)
 	if err != nil {

@@ -62,8 +62,9 @@ type Options struct {
 	// grows it by each later candidate whose addition saves more. Each
 	// command it finds is applied and followed by Karpenter's methods
 	// again, then by the search again, until neither finds a command.
-	// MaxIterations caps the simulations of each search, half per phase;
-	// 0 means 200.
+	// MaxIterations caps the moves each search tries, half per phase; 0
+	// means 200 (with more than one core a move may also be simulated
+	// ahead and cancelled, which costs time, never a different plan).
 	Repack        bool
 	MaxIterations int
 	// Solver is passed to packing.Solve for every simulation; its

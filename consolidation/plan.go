@@ -399,8 +399,8 @@ func (s *state) nextSingle() (*Command, error) {
 	cands := s.underutilized()
 	t := s.newTries(SingleNode, false)
 	defer t.drop()
-	checks := make([]*precheck, len(cands))
-	check := func(i int) *precheck {
+	checks := make([]*checked, len(cands))
+	check := func(i int) *checked {
 		if checks[i] == nil {
 			checks[i] = s.precheck(cands[i], budget)
 		}
@@ -437,25 +437,25 @@ func (s *state) nextSingle() (*Command, error) {
 	return nil, nil
 }
 
-// precheck is what nextSingle knows of a candidate before simulating it:
+// checked is what nextSingle knows of a candidate before simulating it:
 // whether to, else why not (nil: a failure that still holds, retries),
 // and whether that is a failure to record.
-type precheck struct {
+type checked struct {
 	simulate, failed bool
 	why              *Explanation
 }
 
 // precheck checks c, a candidate of nextSingle, against its pool's budget,
 // its earlier failures and room.
-func (s *state) precheck(c candidate, budget map[string]int) *precheck {
+func (s *state) precheck(c candidate, budget map[string]int) *checked {
 	switch {
 	case budget[c.pool.Name] <= 0:
-		return &precheck{why: explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized)}
+		return &checked{why: explain(c.name, Budget, "NodePool %s has no %s disruptions left in its budget", c.pool.Name, disruption.Underutilized)}
 	case s.retry.skip(c):
-		return &precheck{}
+		return &checked{}
 	}
 	if why := s.noRoom(c); why != nil {
-		return &precheck{why: why, failed: true}
+		return &checked{why: why, failed: true}
 	}
-	return &precheck{simulate: true}
+	return &checked{simulate: true}
 }

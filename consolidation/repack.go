@@ -27,9 +27,9 @@ func (s *state) repack() ([]Command, error) {
 	}
 	cands := s.withinBudget(s.underutilized(), budget, disruption.Underutilized)
 	s.measureRoom()
-	tries := s.o.maxIterations()
-	set, best := s.bestPrefix(cands, (tries+1)/2)
-	set, _ = s.grow(set, best, cands, tries/2)
+	moves := s.o.maxIterations()
+	set, best := s.bestPrefix(cands, (moves+1)/2)
+	set, _ = s.grow(set, best, cands, moves/2)
 	if set == nil {
 		return nil, nil
 	}
@@ -60,7 +60,7 @@ func (s *state) bestPrefix(cands []candidate, n int) ([]candidate, instancetypes
 	defer t.drop()
 	n = min(len(cands), n)
 	fit := make([]int8, n) // 0 unknown, 1 fits, -1 not
-	fits := func(i int) bool {
+	prefixFits := func(i int) bool {
 		if fit[i] == 0 {
 			fit[i] = -1
 			if s.fits(cands[:i+1]) {
@@ -72,11 +72,11 @@ func (s *state) bestPrefix(cands []candidate, n int) ([]candidate, instancetypes
 	var set []candidate
 	var best instancetypes.Price
 	for i := range n {
-		if !fits(i) {
+		if !prefixFits(i) {
 			continue
 		}
 		for j := i + 1; j < n && s.speculates(); j++ {
-			if fits(j) {
+			if prefixFits(j) {
 				t.goAhead(j, cands[:j+1])
 				break
 			}

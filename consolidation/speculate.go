@@ -98,6 +98,7 @@ func (t *tries) result(key int, set []candidate) speculation {
 		a := t.ahead[i]
 		t.ahead = slices.Delete(t.ahead, i, i+1)
 		if !sameCandidates(a.set, set) {
+			t.s.stop(a)
 			panic("consolidation: a move simulated ahead is not the one its key names")
 		}
 		return t.s.wait(a)
