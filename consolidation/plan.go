@@ -93,11 +93,48 @@ func newState(c Cluster, o Options) (*state, error) {
 	if err := p.Validate(); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidCluster, err)
 	}
-	s.w = disruption.NewWhatIf(c.Nodes, s.base, vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name }), o.Solver)
+	v := vouch.Of(c.Nodes, func(n *packing.Node) string { return n.Name })
+	if c.podNamesUnique() {
+		v = v.WithPods() // a simulation's pending pods are the cluster's, each once
+	}
+	s.w = disruption.NewWhatIf(c.Nodes, s.base, v, o.Solver)
 	if err := s.checkBudgets(); err != nil {
 		return s, err
 	}
 	return s, s.provisioningHeadroom()
+}
+
+// podNamesUnique reports whether no two of c's pods, pending or bound,
+// share a namespace and name. Only then may the simulations' solves take
+// their pending pods as validated (vouch.Nodes.WithPods): a simulation of
+// a cluster that names two pods alike fails, as it did before, on the
+// duplicate a move makes pending.
+func (c Cluster) podNamesUnique() bool {
+	type key struct{ ns, name string }
+	n := len(c.Pending)
+	for i := range c.Nodes {
+		n += len(c.Nodes[i].Pods)
+	}
+	seen := make(map[key]struct{}, n)
+	add := func(pods []packing.Pod) bool {
+		for j := range pods {
+			k := key{pods[j].Namespace, pods[j].Name}
+			if _, dup := seen[k]; dup {
+				return false
+			}
+			seen[k] = struct{}{}
+		}
+		return true
+	}
+	if !add(c.Pending) {
+		return false
+	}
+	for i := range c.Nodes {
+		if !add(c.Nodes[i].Pods) {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *state) checkBudgets() error {

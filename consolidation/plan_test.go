@@ -336,3 +336,22 @@ func TestApplyForeignHome(t *testing.T) {
 	require.Len(t, after.Nodes[2].Pods, 1, "only a's pod moves")
 	assert.Equal(t, a.Name, after.Nodes[2].Pods[0].Name)
 }
+
+// TestDuplicatePodNameFailsTheMove: a pending pod named like a pod bound to
+// node a makes every simulation that displaces a's pods fail on the
+// duplicate, so a stays, explained; b, whose pods are named apart, goes.
+// (Plan takes a simulation's pending pods as validated only when the
+// cluster names every pod apart.)
+func TestDuplicatePodNameFailsTheMove(t *testing.T) {
+	c := newCluster()
+	c.node("a", 16, 1000)
+	c.node("b", 16, 1000)
+	c.Pending = append(c.Pending, pod("a-p0", 500))
+	r, err := consolidation.Plan(c.Cluster, consolidation.Options{})
+	require.NoError(t, err)
+	require.Len(t, r.Commands, 1)
+	assert.Equal(t, []string{"b"}, r.Commands[0].Candidates)
+	require.Len(t, r.Kept, 1)
+	assert.Equal(t, consolidation.PodsDoNotFit, r.Kept[0].Why)
+	assert.Contains(t, r.Kept[0].Message, "duplicate pod")
+}

@@ -190,7 +190,8 @@ func SolveContext(ctx context.Context, p Problem, o Options) (Plan, error) {
 // remembers for the next); such a node is checked only for a name no
 // other node of p has.
 // Everything else of p is checked as Solve checks it: the pending pods
-// (displaced ones included), every other node (an in-flight replacement,
+// (displaced ones included) unless v vouches for them too
+// (vouch.Nodes.WithPods), every other node (an in-flight replacement,
 // say) with its pods, the NodePools, daemonsets, catalogs and currency,
 // and the uniqueness of pending pods', NodePools' and nodes' names. The
 // zero v vouches for no node: SolveVouched is then SolveContext. v's type

@@ -65,13 +65,17 @@ const MaxLimit = 1 << 60
 func (p Problem) Validate() error { return p.validate(vouched{}) }
 
 // validate is Validate but for the nodes vd vouches for (see
-// [SolveVouched]): of those only the name is checked, for uniqueness.
+// [SolveVouched]): of those only the name is checked, for uniqueness;
+// and, when vd vouches for the pods too (vouch.Nodes.WithPods), but for
+// the pending pods.
 func (p Problem) validate(vd vouched) error {
 	var v validator
 	if p.Catalog == nil && slices.ContainsFunc(p.NodePools, func(np NodePool) bool { return np.Catalog == nil }) {
 		v.report("problem", issues{{"catalog", "no instance catalog is given"}})
 	}
-	v.pending(p.Pods)
+	if !vd.v.Pods() {
+		v.pending(p.Pods)
+	}
 	seen := make(map[string]bool, max(len(p.NodePools), len(p.Nodes)-vd.v.Len()))
 	currency := p.currency()
 	for i := range p.NodePools {

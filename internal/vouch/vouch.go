@@ -38,6 +38,7 @@ func SameSlice[T any](a, b []T) bool {
 type Nodes struct {
 	names map[string]int
 	memo  *Memo
+	pods  bool
 }
 
 // Of vouches for the nodes items, named by name: the caller has validated
@@ -49,6 +50,20 @@ func Of[T any](items []T, name func(*T) string) Nodes {
 	}
 	return Nodes{names: names, memo: &Memo{nodes: make([]atomic.Value, len(items))}}
 }
+
+// WithPods returns n vouching also for the pending pods of every problem
+// it is given with: each is a pod of the validated problem, pending or
+// bound to one of its nodes, with at most its Displaced flag changed, and
+// no two pending pods share a namespace and name. The caller vouches so
+// only when the validated problem's pods, pending and bound, all have
+// names of their own, and a simulation moves each at most once.
+func (n Nodes) WithPods() Nodes {
+	n.pods = true
+	return n
+}
+
+// Pods reports whether n vouches for the pending pods (WithPods).
+func (n Nodes) Pods() bool { return n.pods }
 
 // Memo returns the memo of n: nil for the zero Nodes.
 func (n Nodes) Memo() *Memo { return n.memo }
