@@ -183,10 +183,12 @@
 // moves pods onto, so most of them fail it. Plan validates the cluster once up front
 // (packing.Problem.Validate: every node, pod and label string, O(cluster
 // size)); a simulation's Solve does not check the input nodes and their
-// pods again, which a simulation only moves, but checks what it adds: the
-// pending and displaced pods, the replacements in flight from earlier
-// commands with their pods, the NodePools and the uniqueness of node names
-// (packing.SolveVouched), O(pods moved + nodes). Candidates are found
+// pods again, which a simulation only moves, nor, when no two of the
+// cluster's pods share a namespace and name, the pending and displaced
+// pods (else it checks them, and a move that makes a duplicate pending
+// fails on it), but checks what it adds: the replacements in flight from
+// earlier commands with their pods, the NodePools and the uniqueness of
+// node names (packing.SolveVouched), O(nodes). Candidates are found
 // once per state of the cluster (each applied command is a new state),
 // and the simulations of one state share one copy of its nodes. With more
 // than one core (GOMAXPROCS), each search simulates the move it likely
