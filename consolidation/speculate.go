@@ -14,7 +14,7 @@ import (
 // multiNode's binary search, after a failure in nextSingle's walk down the
 // candidates and in the repack's growing, and whatever the result in the
 // repack's scan of prefixes. With more than one core the search simulates
-// it at the same time, on a fork of the state (tries.ahead), and reads the
+// it at the same time, on a fork of the state (tries.goAhead), and reads the
 // result when the search reaches that move, or cancels it when the search
 // turns the other way. A move's result depends only on the state, which a
 // simulation only reads (what it writes, its claim number, simulation
