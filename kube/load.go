@@ -9,6 +9,7 @@ import (
 	"io"
 	"maps"
 	"reflect"
+	"runtime"
 	"slices"
 	"strings"
 	"time"
@@ -241,6 +242,22 @@ func noObjects(sources []Source) error {
 // split appends the objects of a source, in order, to objs; c checks
 // their heads.
 func split(objs []object, src Source, c *checker) ([]object, error) {
+	if doc := largeJSON(src); doc != nil {
+		// Most large JSON sources are one document (a List): it is split
+		// as one while another core checks that it is valid JSON, which
+		// documents asks before taking it whole. When it is not, nothing
+		// of this split is kept (what c learnt is a cache, and its strings
+		// are interned: the same values), and documents decides as always.
+		valid := make(chan bool, 1)
+		go func() { valid <- json.Valid(doc) }()
+		if doc[0] == '[' {
+			doc = listOf(doc)
+		}
+		more, err := appendObject(objs, object{file: src.Name, index: 1, item: -1, raw: doc}, head{}, c)
+		if <-valid {
+			return more, err
+		}
+	}
 	docs, err := documents(src)
 	if err != nil {
 		return objs, err
@@ -251,6 +268,24 @@ func split(objs []object, src Source, c *checker) ([]object, error) {
 		}
 	}
 	return objs, nil
+}
+
+// largeJSONSize is the size from which split checks a JSON source's
+// validity beside splitting it (largeJSON).
+const largeJSONSize = 1 << 20
+
+// largeJSON returns src's data as one JSON document, trimmed, when split
+// may take it so with more than one core: a large source that starts as
+// JSON and holds no container logs (documents strips those first).
+// Else nil.
+func largeJSON(src Source) []byte {
+	if len(src.Data) < largeJSONSize || runtime.GOMAXPROCS(0) < 2 || bytes.Contains(src.Data, []byte(logStart)) {
+		return nil
+	}
+	if t := bytes.TrimSpace(src.Data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		return t
+	}
+	return nil
 }
 
 // documents returns the JSON of each document of src; a document that is

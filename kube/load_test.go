@@ -3,6 +3,7 @@ package kube
 import (
 	"fmt"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/nodeplan/nodeplan/packing"
@@ -48,6 +49,7 @@ func TestLoadSample(t *testing.T) {
 }
 
 func TestLoadFormats(t *testing.T) {
+	pad := strings.Repeat(" ", largeJSONSize)
 	pod := func(name string) string {
 		return `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"` + name + `"},"spec":{"containers":[{"name":"c","resources":{"requests":{"cpu":"1"}}}]}}`
 	}
@@ -63,6 +65,10 @@ func TestLoadFormats(t *testing.T) {
 		{"kind List", `{"apiVersion":"v1","kind":"List","items":[` + pod("a") + `,{"apiVersion":"v1","kind":"PodList","items":[` + pod("b") + `]}]}`,
 			[]string{"default/a", "default/b"}},
 		{"yaml List", "apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: Pod\n  metadata: {name: a, namespace: x}\n", []string{"x/a"}},
+		// Past largeJSONSize a JSON source is split as one document while
+		// its validity is checked beside: a stream is not one.
+		{"large json stream", pod("a") + pad + pod("b"), []string{"default/a", "default/b"}},
+		{"large json array", "[" + pod("a") + "," + pad + pod("b") + "]", []string{"default/a", "default/b"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,6 +77,13 @@ func TestLoadFormats(t *testing.T) {
 			assert.Equal(t, tc.want, names(c.Pods))
 		})
 	}
+	t.Run("large malformed json stream", func(t *testing.T) {
+		_, err := Load(Source{Name: "f", Data: []byte(pod("a") + pad + `{"kind":`)})
+		var de *DocumentError
+		require.ErrorAs(t, err, &de)
+		assert.Equal(t, 2, de.Index, "the second document is malformed")
+		assert.ErrorIs(t, err, ErrMalformed)
+	})
 }
 
 func TestLoadWorkloads(t *testing.T) {
