@@ -443,6 +443,7 @@ func (s *state) nextSingle() (*Command, error) {
 		}
 		return checks[i]
 	}
+	ahead := s.speculates()
 	for i, c := range cands {
 		if p := check(i); !p.simulate {
 			if p.why != nil {
@@ -456,7 +457,7 @@ func (s *state) nextSingle() (*Command, error) {
 		// The candidate tried after a failure is known now: it is
 		// simulated ahead while c is (speculate.go). A candidate's checks
 		// do not depend on the ones before it.
-		for j := i + 1; j < len(cands) && s.speculates(); j++ {
+		for j := i + 1; j < len(cands) && ahead; j++ {
 			if check(j).simulate {
 				t.goAhead(j, cands[j:j+1])
 				break

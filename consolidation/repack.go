@@ -96,22 +96,30 @@ func (s *state) grow(set []candidate, best instancetypes.Price, cands []candidat
 	t := s.newTries(Repack, true)
 	defer t.drop()
 	rest := cands[len(set):]
+	ahead := s.speculates()
+	known, knownFits := -1, false // room's verdict on set plus rest[known], found looking ahead
 	for k, c := range rest {
 		if n--; n < 0 || set == nil {
 			break
 		}
-		if next := k + 1; next < len(rest) && n > 0 && s.speculates() {
-			if trial := append(slices.Clip(set), rest[next]); s.fits(trial) {
-				t.goAhead(next, trial)
+		trial := append(slices.Clip(set), c)
+		fits := knownFits
+		if known != k {
+			fits = s.fits(trial)
+		}
+		known = -1
+		if next := k + 1; ahead && next < len(rest) && n > 0 {
+			nextTrial := append(slices.Clip(set), rest[next])
+			if known, knownFits = next, s.fits(nextTrial); knownFits {
+				t.goAhead(next, nextTrial)
 			}
 		}
-		trial := append(slices.Clip(set), c)
-		if !s.fits(trial) {
+		if !fits {
 			continue // saves nothing
 		}
 		if saved := savings(t.result(k, trial)); saved > best {
-			set, best = trial, saved
-			t.drop() // they added to the old set
+			set, best, known = trial, saved, -1 // the verdict ahead was on the old set
+			t.drop()                            // and so were the moves ahead
 		}
 	}
 	return set, best

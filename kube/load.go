@@ -242,23 +242,25 @@ func noObjects(sources []Source) error {
 // split appends the objects of a source, in order, to objs; c checks
 // their heads.
 func split(objs []object, src Source, c *checker) ([]object, error) {
-	if doc := largeJSON(src); doc != nil {
+	var docs [][]byte
+	var err error
+	if doc := largeJSON(src); doc == nil {
+		docs, err = documents(src)
+	} else {
 		// Most large JSON sources are one document (a List): it is split
 		// as one while another core checks that it is valid JSON, which
 		// documents asks before taking it whole. When it is not, nothing
 		// of this split is kept (what c learnt is a cache, and its strings
-		// are interned: the same values), and documents decides as always.
+		// are interned: the same values), and it is read as the stream of
+		// values documents would read.
 		valid := make(chan bool, 1)
 		go func() { valid <- json.Valid(doc) }()
-		if doc[0] == '[' {
-			doc = listOf(doc)
-		}
-		more, err := appendObject(objs, object{file: src.Name, index: 1, item: -1, raw: doc}, head{}, c)
+		more, oneErr := appendObject(objs, object{file: src.Name, index: 1, item: -1, raw: listOf(doc)}, head{}, c)
 		if <-valid {
-			return more, err
+			return more, oneErr
 		}
+		docs, err = jsonStream(src.Name, doc)
 	}
-	docs, err := documents(src)
 	if err != nil {
 		return objs, err
 	}
@@ -282,11 +284,15 @@ func largeJSON(src Source) []byte {
 	if len(src.Data) < largeJSONSize || runtime.GOMAXPROCS(0) < 2 || bytes.Contains(src.Data, []byte(logStart)) {
 		return nil
 	}
-	if t := bytes.TrimSpace(src.Data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+	if t := bytes.TrimSpace(src.Data); startsJSON(t) {
 		return t
 	}
 	return nil
 }
+
+// startsJSON reports whether t, trimmed, is read as JSON: an object or an
+// array; else it is YAML.
+func startsJSON(t []byte) bool { return len(t) > 0 && (t[0] == '{' || t[0] == '[') }
 
 // documents returns the JSON of each document of src; a document that is
 // empty (comments only, say) is kept as JSON null so indices stay right.
@@ -295,7 +301,7 @@ func largeJSON(src Source) []byte {
 func documents(src Source) ([][]byte, error) {
 	data := stripLogs(src.Data)
 	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+	if startsJSON(trimmed) {
 		return jsonDocuments(src.Name, trimmed)
 	}
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
@@ -311,20 +317,21 @@ func documents(src Source) ([][]byte, error) {
 		if err != nil {
 			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
-		if bytes.HasPrefix(doc, []byte("[")) {
-			doc = listOf(doc)
-		}
-		docs = append(docs, doc)
+		docs = append(docs, listOf(doc))
 	}
 }
 
 func jsonDocuments(name string, data []byte) ([][]byte, error) {
 	if json.Valid(data) { // one document, the common case: read in place
-		if data[0] == '[' {
-			data = listOf(data)
-		}
-		return [][]byte{data}, nil
+		return [][]byte{listOf(data)}, nil
 	}
+	return jsonStream(name, data)
+}
+
+// jsonStream returns the documents of data, a stream of JSON values, in
+// order, each array as a List; a malformed one is a *DocumentError naming
+// the file name and its index.
+func jsonStream(name string, data []byte) ([][]byte, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var docs [][]byte
 	for {
@@ -336,10 +343,7 @@ func jsonDocuments(name string, data []byte) ([][]byte, error) {
 		if err != nil {
 			return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
-		if bytes.HasPrefix(raw, []byte("[")) {
-			raw = listOf(raw)
-		}
-		docs = append(docs, raw)
+		docs = append(docs, listOf(raw))
 	}
 }
 
@@ -385,9 +389,13 @@ func cutLine(data []byte) (line, rest []byte) {
 	return data, nil
 }
 
-// listOf wraps a JSON array as a kind List.
-func listOf(items json.RawMessage) []byte {
-	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), items...), '}')
+// listOf returns doc, one JSON value, or, when it is an array, the array
+// wrapped as a kind List.
+func listOf(doc []byte) []byte {
+	if !bytes.HasPrefix(doc, []byte("[")) {
+		return doc
+	}
+	return append(append([]byte(`{"apiVersion":"v1","kind":"List","items":`), doc...), '}')
 }
 
 // appendObject reads the head of o with c and appends it, or its items when it
