@@ -3,7 +3,6 @@ package kube
 import (
 	"errors"
 	"fmt"
-	"github.com/nodeplan/nodeplan/internal/parallel"
 	"maps"
 	"slices"
 	"strconv"
@@ -31,7 +30,6 @@ import (
 // kind by kind ([builder.addAll]), then converts the pods and workloads,
 // once every PriorityClass and Node is known.
 type builder struct {
-	pods           []sourced[*corev1.Pod] // the snapshot's pods, or copies of a caller's that resolvePriority may change
 	workloads      []sourced[workload]
 	replicas       int // summed over workloads, at most MaxReplicas
 	nodes          []packing.Node
@@ -58,12 +56,12 @@ type builder struct {
 	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
-	seen           map[string]seen // by "Kind namespace/name"
-	in             snapshot        // the objects, decoded
-	owned          bool            // in's objects are the builder's own (Load decoded them), not a caller's
-	expect         map[string]int  // the objects Load read, by kind, to size in's slices
-	nodeAt         map[string]int  // the first node of each name, by index of the Cluster's nodes (nodeIndex)
-	err            error           // the first error of addAll
+	seen           map[ref]seen   // by kind, namespace and name
+	in             snapshot       // the objects, decoded
+	scratch        corev1.Pod     // what readPod decodes a pod into, when predecode did not
+	expect         map[string]int // the objects Load read, by kind, to size in's slices
+	nodeAt         map[string]int // the first node of each name, by index of the Cluster's nodes (nodeIndex)
+	err            error          // the first error of addAll
 }
 
 type sourced[T any] struct {
@@ -89,8 +87,11 @@ func (b *builder) warn(format string, args ...any) {
 // fields of Objects, each kind in its order, and returns the first error.
 func (b *builder) addAll() error {
 	s := &b.in
-	b.pods = make([]sourced[*corev1.Pod], 0, len(s.Pods))
-	each(b, "Pod", s.Pods, metaID[corev1.Pod], (*builder).addPod)
+	if len(s.Pods) > 0 { // a caller's (FromObjects); Load takes its own as it reads them (readPod)
+		s.pods, s.converted = make([]podFacts, len(s.Pods)), make([]packing.Pod, len(s.Pods))
+		takePods(s.Pods, s.pods, s.converted)
+	}
+	each(b, "Pod", s.pods, (*podFacts).id, (*builder).addPod)
 	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
 	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)
 	each(b, "Deployment", s.Deployments, metaID[appsv1.Deployment], (*builder).addDeployment)
@@ -146,15 +147,10 @@ func metaID[T any, P interface {
 	return P(v).GetNamespace(), P(v).GetName()
 }
 
-// addPod keeps p, or a copy of a caller's pod whose priority
-// resolvePriority may fill in (one without spec.priority): a caller's pods
-// stay as they are.
-func (b *builder) addPod(p *corev1.Pod, o *object) error {
-	if !b.owned && p.Spec.Priority == nil {
-		cp := *p
-		p = &cp
-	}
-	b.pods = append(b.pods, sourced[*corev1.Pod]{o, p})
+// addPod records where the pod f was read; its facts and conversion
+// are in the snapshot already.
+func (*builder) addPod(f *podFacts, o *object) error {
+	f.obj = o
 	return nil
 }
 
@@ -196,43 +192,41 @@ func (b *builder) daemonSetPods() error {
 	if len(b.daemonSets) == 0 {
 		return nil
 	}
-	newest := map[ref]*sourced[*corev1.Pod]{}
-	for i := range b.pods {
-		sp := &b.pods[i]
-		ctl := controllerRef(sp.v.OwnerReferences)
-		if ctl == nil || ctl.Kind != "DaemonSet" {
+	newest := map[ref]*podFacts{}
+	for i := range b.in.pods {
+		f := &b.in.pods[i]
+		if f.daemon == nil { // not controlled by a DaemonSet
 			continue
 		}
-		key := ref{"DaemonSet", namespace(sp.v.Namespace), ctl.Name}
-		if uid := b.daemonSetUIDs[key]; uid != "" && ctl.UID != "" && string(ctl.UID) != uid {
+		key := ref{"DaemonSet", namespace(f.ns), f.ctl.Name}
+		if uid := b.daemonSetUIDs[key]; uid != "" && f.ctl.UID != "" && string(f.ctl.UID) != uid {
 			continue
 		}
-		if cur := newest[key]; cur == nil || newer(sp.v, cur.v) {
-			newest[key] = sp
+		if cur := newest[key]; cur == nil || newer(f, cur) {
+			newest[key] = f
 		}
 	}
 	for i := range b.daemonSets {
 		ds := &b.daemonSets[i]
-		sp := newest[ref{"DaemonSet", ds.Namespace, ds.Name}]
-		if sp == nil {
+		f := newest[ref{"DaemonSet", ds.Namespace, ds.Name}]
+		if f == nil {
 			continue
 		}
-		r, err := podRequests(sp.v)
-		if err != nil {
-			return sp.obj.fail(wrap("Pod", ds.Namespace, sp.v.Name, err))
+		if err := f.daemon.err; err != nil {
+			return f.obj.fail(wrap("Pod", ds.Namespace, f.name, err))
 		}
-		ds.Requests = r
+		ds.Requests = f.daemon.list
 	}
 	return nil
 }
 
 // newer reports whether p was created after q, or at the same time and
 // comes first by name.
-func newer(p, q *corev1.Pod) bool {
-	if !p.CreationTimestamp.Equal(&q.CreationTimestamp) {
-		return p.CreationTimestamp.After(q.CreationTimestamp.Time)
+func newer(p, q *podFacts) bool {
+	if !p.created.Equal(&q.created) {
+		return p.created.After(q.created.Time)
 	}
-	return p.Name < q.Name
+	return p.name < q.name
 }
 
 func (b *builder) addNodePool(np *NodePool, _ *object) error {
@@ -327,44 +321,9 @@ func replicas(n *int32) int {
 	return int(*n)
 }
 
-// Pods are converted ahead of place in blocks of convertBlock, on up to
-// GOMAXPROCS goroutines, convertChunk at a time.
-const (
-	convertBlock = 4096
-	convertChunk = 64
-)
-
-// convertedPod is a pod converted ahead of place: the PriorityClass it names
-// that is not in the input (resolvePriority) and FromPod's result.
-type convertedPod struct {
-	class string
-	pod   packing.Pod
-	err   error
-}
-
-// convertPods resolves the priority of each of pods that takes room and
-// converts it, into out, on up to GOMAXPROCS goroutines. A pod's
-// conversion depends on nothing but the pod and the PriorityClasses, so
-// place, which takes the results in order, finds what it would have found
-// converting the pods itself.
-func (b *builder) convertPods(pods []sourced[*corev1.Pod], out []convertedPod) {
-	parallel.Range(len(pods), convertChunk, func() func(lo, hi int) {
-		return func(lo, hi int) {
-			for i := lo; i < hi; i++ {
-				p := pods[i].v
-				if out[i] = (convertedPod{}); !ended(p) {
-					out[i].class = b.resolvePriority(&p.Spec)
-					out[i].pod, out[i].err = FromPod(p)
-				}
-			}
-		}
-	})
-}
-
-// ended reports whether p has succeeded or failed: it takes no room.
-func ended(p *corev1.Pod) bool {
-	return p.Status.Phase == corev1.PodSucceeded || p.Status.Phase == corev1.PodFailed
-}
+// convertChunk is how many pods a goroutine converts at a time
+// (takePods, predecode).
+const convertChunk = 64
 
 // build adds the objects of the snapshot, converts the pods and expands
 // the workloads.
@@ -382,20 +341,24 @@ func (b *builder) build() (Cluster, error) {
 	c.NodeConditions = nodeConditions(b.in.Nodes)
 	c.Overlays = b.overlays
 	s := b.scales()
-	present := map[ref]int{}
-	if n := pendingPods(b.pods); n > 0 {
-		c.Pods = make([]packing.Pod, 0, n) // else nil, as without pods
+	pods, conv := b.in.pods, b.in.converted
+	var present map[ref]int // the pods present, for expand: none without workloads
+	if len(b.workloads) > 0 {
+		present = make(map[ref]int, len(pods))
 	}
-	conv := make([]convertedPod, min(len(b.pods), convertBlock))
-	for i := range b.pods {
-		k := i % convertBlock
-		if k == 0 {
-			b.convertPods(b.pods[i:min(i+convertBlock, len(b.pods))], conv)
+	if pendingPods(pods) > 0 {
+		// The pending pods are moved to the front of the conversions,
+		// which become c's: pod i goes at most to i, once read. Else nil,
+		// as without pods.
+		c.Pods = conv[:0]
+	}
+	for i := range pods {
+		if err := b.place(&c, &pods[i], conv[i], present, s); err != nil {
+			return Cluster{}, pods[i].obj.fail(err)
 		}
-		sp := &b.pods[i]
-		if err := b.place(&c, sp, &conv[k], present, s); err != nil {
-			return Cluster{}, sp.obj.fail(err)
-		}
+	}
+	if len(c.Pods) < cap(c.Pods)/2 { // most pods were bound, ended or skipped: keep no idle room
+		c.Pods = slices.Clip(slices.Clone(c.Pods))
 	}
 	reserved := b.statefulPods()
 	for _, sw := range b.workloads {
@@ -469,57 +432,63 @@ func (b *builder) statefulPods() map[ref]bool {
 	return reserved
 }
 
-// place converts one pod and puts it on its node, among the pending pods,
-// or nowhere with a warning; present counts it for its owners
+// place puts one pod, converted as pod, on its node, among the pending
+// pods, or nowhere with a warning; present, unless nil, counts it and its owners
 // ([scales.owners]).
-func (b *builder) place(c *Cluster, sp *sourced[*corev1.Pod], conv *convertedPod, present map[ref]int, s scales) error {
-	p := sp.v
-	if ended(p) {
-		b.finish(p)
-		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", p.Status.Phase), sp.obj.example(objectName(namespace(p.Namespace), p.Name)))
+func (b *builder) place(c *Cluster, f *podFacts, pod packing.Pod, present map[ref]int, s scales) error {
+	if f.ended() {
+		b.finish(f)
+		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", f.phase), f.obj.example(objectName(namespace(f.ns), f.name)))
 		return nil
 	}
-	class := conv.class
-	why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName)
-	skip := p.Spec.NodeName == "" && why != ""
+	class := ""
+	if !f.priority {
+		var v int32
+		var ok bool
+		if v, ok, class = b.priorityOf(f.class); ok {
+			pod.Priority = v
+		}
+	}
+	skip := f.nodeName == "" && f.why != ""
 	var vols podVolumes
 	if !skip {
-		vols = b.volumes.resolve(&p.Spec, "Pod", namespace(p.Namespace), p.Name, p.Spec.NodeName == "", func(missing string) string {
-			return sp.obj.example(objectName(namespace(p.Namespace), p.Name) + " needs " + missing)
+		vols = b.volumes.resolve(f.volumes, "Pod", namespace(f.ns), f.name, f.nodeName == "", func(missing string) string {
+			return f.obj.example(objectName(namespace(f.ns), f.name) + " needs " + missing)
 		})
 	}
-	pod, err := conv.pod, conv.err
-	if err != nil {
-		return err
+	if f.err != nil {
+		return f.err
 	}
 	pod.Volumes = vols.forPod(pod.Namespace, pod.Name)
-	present[ref{"Pod", pod.Namespace, pod.Name}]++
-	for _, o := range s.owners(&pod) {
-		present[o]++
+	if present != nil {
+		present[ref{"Pod", pod.Namespace, pod.Name}]++
+		for _, o := range s.owners(&pod) {
+			present[o]++
+		}
 	}
 	if skip && !pod.IsDaemon() {
-		b.skips.add("Pod", why, sp.obj.example(objectName(pod.Namespace, pod.Name)+detail))
+		b.skips.add("Pod", f.why, f.obj.example(objectName(pod.Namespace, pod.Name)+f.detail))
 		return nil
 	}
 	b.missingClass(class, 1)
 	switch {
-	case p.Spec.NodeName != "":
-		b.grace(&pod, p.Spec.TerminationGracePeriodSeconds)
-		return b.bind(c, sp, pod)
+	case f.nodeName != "":
+		b.grace(&pod, f.grace)
+		return b.bind(c, f, pod)
 	case pod.IsDaemon():
-		b.skips.add("Pod", "a pending daemonset pod is counted by its DaemonSet", sp.obj.example(objectName(pod.Namespace, pod.Name)))
+		b.skips.add("Pod", "a pending daemonset pod is counted by its DaemonSet", f.obj.example(objectName(pod.Namespace, pod.Name)))
 	default:
 		c.Pods = append(c.Pods, pod)
 	}
 	return nil
 }
 
-func (b *builder) bind(c *Cluster, sp *sourced[*corev1.Pod], pod packing.Pod) error {
-	if i, ok := b.nodeIndex(c)[sp.v.Spec.NodeName]; ok {
+func (b *builder) bind(c *Cluster, f *podFacts, pod packing.Pod) error {
+	if i, ok := b.nodeIndex(c)[f.nodeName]; ok {
 		c.Nodes[i].Pods = append(c.Nodes[i].Pods, pod)
 		return nil
 	}
-	b.skips.add("Pod", "bound to a node that is not in the input", sp.obj.example(objectName(pod.Namespace, pod.Name)+" on "+sp.v.Spec.NodeName))
+	b.skips.add("Pod", "bound to a node that is not in the input", f.obj.example(objectName(pod.Namespace, pod.Name)+" on "+f.nodeName))
 	return nil
 }
 
@@ -537,12 +506,12 @@ func (b *builder) nodeIndex(c *Cluster) map[string]int {
 	return b.nodeAt
 }
 
-// pendingPods counts the pods of pods that name no node: at most the
-// cluster's pending pods.
-func pendingPods(pods []sourced[*corev1.Pod]) int {
+// pendingPods counts the pods that name no node: at most the cluster's
+// pending pods.
+func pendingPods(pods []podFacts) int {
 	n := 0
 	for i := range pods {
-		if pods[i].v.Spec.NodeName == "" {
+		if pods[i].nodeName == "" {
 			n++
 		}
 	}
@@ -550,21 +519,21 @@ func pendingPods(pods []sourced[*corev1.Pod]) int {
 }
 
 // finish counts a Succeeded or Failed pod for the Job that controls it.
-func (b *builder) finish(p *corev1.Pod) {
-	ctl := controllerRef(p.OwnerReferences) // not metav1.GetControllerOf, whose interface moves the pod to the heap
+func (b *builder) finish(f *podFacts) {
+	ctl := f.ctl
 	if ctl == nil || ctl.Kind != "Job" || group(ctl.APIVersion) != "batch" {
 		return
 	}
 	if b.finished == nil {
 		b.finished = map[ref]*[2]int{}
 	}
-	key := ref{"Job", namespace(p.Namespace), ctl.Name}
+	key := ref{"Job", namespace(f.ns), ctl.Name}
 	n := b.finished[key]
 	if n == nil {
 		n = new([2]int)
 		b.finished[key] = n
 	}
-	if p.Status.Phase == corev1.PodSucceeded {
+	if f.phase == corev1.PodSucceeded {
 		n[0]++
 	} else {
 		n[1]++
@@ -586,27 +555,37 @@ func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
 	return nil
 }
 
-// resolvePriority fills spec.priority from its PriorityClass (or the
-// global default, or a built-in class), as the admission plugin would.
-// It runs on several goroutines at once (convertPods), each with its own
-// pods, so of b it only reads.
-// spec is the builder's own (builder.pods). It returns the name of a PriorityClass spec
+// resolvePriority fills spec.priority, when unset, from its PriorityClass
+// ([builder.priorityOf]). spec is the builder's own (a workload's pod,
+// copied from its template). It returns the name of a PriorityClass spec
 // names that is not in the input, else "".
 func (b *builder) resolvePriority(spec *corev1.PodSpec) string {
 	if spec.Priority != nil {
 		return ""
 	}
-	name := spec.PriorityClassName
-	if v, ok := b.classes[name]; ok {
+	v, ok, missing := b.priorityOf(spec.PriorityClassName)
+	if ok {
 		spec.Priority = new(v)
-	} else if v, ok := builtinClasses[name]; ok {
-		spec.Priority = new(v)
-	} else if name == "" && b.defaultPri != nil {
-		spec.Priority = new(*b.defaultPri)
-	} else if name != "" {
-		return name
 	}
-	return ""
+	return missing
+}
+
+// priorityOf is the priority the admission plugin gives a pod without
+// spec.priority that names the PriorityClass name: the class's value (a
+// built-in class's too), else, with no name, the global default's; ok is
+// false when there is none. missing is name when the input lacks that
+// class, else "".
+func (b *builder) priorityOf(name string) (v int32, ok bool, missing string) {
+	if v, ok := b.classes[name]; ok {
+		return v, true, ""
+	}
+	if v, ok := builtinClasses[name]; ok {
+		return v, true, ""
+	}
+	if name == "" && b.defaultPri != nil {
+		return *b.defaultPri, true, ""
+	}
+	return 0, false, name
 }
 
 // missingClass counts n pods naming a PriorityClass the manifests lack.
@@ -656,11 +635,11 @@ func (b *builder) expand(c *Cluster, sw sourced[workload], present map[ref]int, 
 	why, detail := unprovisioned(&proto.Spec, "")
 	var vols podVolumes
 	if why == "" {
-		vols = b.volumes.resolve(&proto.Spec, "workload", w.namespace, "", true, func(missing string) string {
+		vols = b.volumes.resolve(proto.Spec.Volumes, "workload", w.namespace, "", true, func(missing string) string {
 			return sw.obj.example(w.kind + " " + objectName(w.namespace, w.name) + " needs " + missing)
 		})
 	}
-	base, err := fromPod(&proto, w.namespace)
+	base, err := fromPod(&proto, w.namespace, true)
 	if err != nil {
 		return wrap(w.kind, w.namespace, w.name, atField("spec.template", err))
 	}

@@ -252,7 +252,7 @@ func bufferTemplate(tmpl *corev1.PodTemplateSpec, ns string) (packing.Pod, error
 			cs[i].VolumeMounts = slices.DeleteFunc(cs[i].VolumeMounts, func(m corev1.VolumeMount) bool { return dropped[m.Name] })
 		}
 	}
-	return fromPod(&p, ns)
+	return fromPod(&p, ns, false)
 }
 
 // withBuffers returns p with the virtual pods of c's ready buffers

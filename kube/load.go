@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"reflect"
 	"runtime"
 	"slices"
 	"strings"
@@ -200,12 +199,12 @@ func (o *object) fail(err error) error {
 // no object (empty, comments only, empty lists) are an error wrapping
 // [ErrNoObjects]. Load does not modify
 // sources. The complexity is linear in the input. With a few hundred pods
-// or more, it decodes them on up to GOMAXPROCS goroutines, and it converts
-// more than 64 on several; the result, errors and warnings included, is
-// the same for any GOMAXPROCS.
+// or more, it decodes and converts them on up to GOMAXPROCS goroutines;
+// the result, errors and warnings included, is the same for any
+// GOMAXPROCS.
 func Load(sources ...Source) (Cluster, error) {
 	var objs []object
-	b := builder{check: newChecker(), owned: true}
+	b := builder{check: newChecker()}
 	for _, src := range sources {
 		var err error
 		if objs, err = split(objs, src, &b.check); err != nil {
@@ -453,16 +452,6 @@ func isList(kind string) bool {
 // API server's case-sensitive decoder would, where json.Unmarshal folds
 // case and keeps the last duplicate.
 func (b *builder) decode(o *object, v any) error {
-	if pre := o.pre; pre != nil {
-		o.pre = nil
-		if pre.took(v) {
-			if pre.err == nil {
-				b.unknown.add(o, &pre.unknown)
-			}
-			return pre.err
-		}
-		reflect.ValueOf(v).Elem().SetZero() // not its slot (a guard): what is there may be another pod's
-	}
 	err := decodeWith(&b.check, o, v)
 	if err == nil {
 		b.unknown.add(o, &b.check.unknown)
@@ -571,7 +560,7 @@ var clusterScoped = map[string]bool{"Node": true, "PriorityClass": true, "Persis
 // here but whose group is not is a different kind (Volcano's
 // batch.volcano.sh Job, say) and is skipped.
 var kinds = map[string]reader{
-	"Pod":  {groups: []string{""}, versions: map[string]handler{"v1": into(func(s *snapshot) *[]corev1.Pod { return &s.Pods })}},
+	"Pod":  {groups: []string{""}, versions: map[string]handler{"v1": readPod}},
 	"Node": {groups: []string{""}, versions: map[string]handler{"v1": into(func(s *snapshot) *[]corev1.Node { return &s.Nodes })}},
 	"DaemonSet": {groups: []string{"apps", "extensions"},
 		versions: map[string]handler{"apps/v1": into(func(s *snapshot) *[]appsv1.DaemonSet { return &s.DaemonSets })}},
@@ -660,12 +649,12 @@ func (b *builder) identify(kind, ns, name string, o *object, i int) error {
 		return err
 	}
 	ns = objectNamespace(kind, ns)
-	id := kind + " " + objectName(ns, name)
+	id := ref{kind, ns, name}
 	if first, ok := b.seen[id]; ok {
 		return objectError(kind, ns, name, "metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at(kind)))
 	}
 	if b.seen == nil {
-		b.seen = map[string]seen{}
+		b.seen = make(map[ref]seen, len(b.in.pods)) // most objects are pods, which come first
 	}
 	b.seen[id] = seen{o, i}
 	return nil

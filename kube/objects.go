@@ -1,6 +1,7 @@
 package kube
 
 import (
+	"github.com/nodeplan/nodeplan/packing"
 	appsv1 "k8s.io/api/apps/v1"
 	batchv1 "k8s.io/api/batch/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -85,6 +86,11 @@ type snapshot struct {
 	Objects
 	pools  []NodePool
 	claims []nodeClaimManifest
+	// pods are the facts of each pod and converted their conversions
+	// (takePod), in the order of the pods: Load takes them as it reads
+	// each pod, and FromObjects from Objects.Pods.
+	pods      []podFacts
+	converted []packing.Pod
 	// at are where Load read each object, by kind, in the order of the
 	// kind's slice; nil from FromObjects.
 	at map[string][]*object

@@ -149,11 +149,11 @@ func (b *builder) computeBudgets(pdbs []PodDisruptionBudget, owners scales) {
 }
 
 // matching returns the Pod objects of the manifests that p selects.
-func (b *builder) matching(p *PodDisruptionBudget) []*corev1.Pod {
-	var out []*corev1.Pod
-	for i := range b.pods {
-		pod := b.pods[i].v
-		if namespace(pod.Namespace) == p.Namespace && p.Selector.Matches(pod.Labels) == nil {
+func (b *builder) matching(p *PodDisruptionBudget) []*podFacts {
+	var out []*podFacts
+	for i := range b.in.pods {
+		pod := &b.in.pods[i]
+		if namespace(pod.ns) == p.Namespace && p.Selector.Matches(pod.labels) == nil {
 			out = append(out, pod)
 		}
 	}
@@ -184,7 +184,7 @@ func (b *builder) scales() scales {
 // from minAvailable or maxUnavailable, percentages of the expected count
 // rounded up; allowed = healthy − desired, at least 0, and 0 when no pod
 // is expected. The string says how the number came about.
-func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*corev1.Pod, owners scales) (int32, string) {
+func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*podFacts, owners scales) (int32, string) {
 	var expected, desired int
 	switch {
 	case s.MaxUnavailable != nil || s.MinAvailable != nil && s.MinAvailable.Type == intstr.String:
@@ -216,10 +216,10 @@ func allowedDisruptions(s *policyv1.PodDisruptionBudgetSpec, pods []*corev1.Pod,
 }
 
 // healthyPods counts the pods that are Ready and not being deleted.
-func healthyPods(pods []*corev1.Pod) int {
+func healthyPods(pods []*podFacts) int {
 	n := 0
 	for _, p := range pods {
-		if p.DeletionTimestamp == nil && ready(p) {
+		if !p.deleting && p.ready {
 			n++
 		}
 	}
@@ -250,22 +250,22 @@ var errNoController = errors.New("is not in the input; Kubernetes' disruption co
 // not in the input, and one of a kind without a scale (Job, DaemonSet,
 // Node), make the count fail, as in Kubernetes, whose fail-safe then
 // allows no disruption.
-func (s scales) expected(pods []*corev1.Pod) (int, error) {
+func (s scales) expected(pods []*podFacts) (int, error) {
 	counted := map[ref]bool{}
 	total := 0
 	for _, p := range pods {
-		ctl := controllerRef(p.OwnerReferences)
+		ctl := p.ctl
 		if ctl == nil {
 			continue
 		}
 		switch ctl.Kind {
 		case "Job", "DaemonSet", "Node":
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoScale)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.Kind, ctl.Name, errNoScale)
 		}
-		key, scale, ok := s.controller(ref{ctl.Kind, namespace(p.Namespace), ctl.Name}, p.Labels[appsv1.DefaultDeploymentUniqueLabelKey])
+		key, scale, ok := s.controller(ref{ctl.Kind, namespace(p.ns), ctl.Name}, p.labels[appsv1.DefaultDeploymentUniqueLabelKey])
 		switch {
 		case !ok:
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.Name, ctl.Kind, ctl.Name, errNoController)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.Kind, ctl.Name, errNoController)
 		case !counted[key]:
 			counted[key] = true
 			total += int(scale)

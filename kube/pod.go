@@ -36,12 +36,19 @@ const (
 // linear in the size of the spec.
 func FromPod(p *corev1.Pod) (packing.Pod, error) {
 	ns := namespace(p.Namespace)
-	out, err := fromPod(p, ns)
+	out, err := fromPod(p, ns, false)
 	return out, wrap("Pod", ns, p.Name, err)
 }
 
-func fromPod(p *corev1.Pod, ns string) (packing.Pod, error) {
-	out := packing.Pod{Namespace: ns, Name: p.Name, UID: string(p.UID), Labels: maps.Clone(p.Labels),
+// fromPod is FromPod without naming the pod in errors; with own set, the
+// result shares p's labels (a pod of the caller's own that nothing else
+// holds), else clones them.
+func fromPod(p *corev1.Pod, ns string, own bool) (packing.Pod, error) {
+	labels := p.Labels
+	if !own {
+		labels = maps.Clone(labels)
+	}
+	out := packing.Pod{Namespace: ns, Name: p.Name, UID: string(p.UID), Labels: labels,
 		CreationTime: p.CreationTimestamp.Time, Owner: owner(p.OwnerReferences), Terminating: p.DeletionTimestamp != nil,
 		DoNotDisrupt: p.Annotations[AnnotationDoNotDisrupt]}
 	if p.Spec.Priority != nil {

@@ -5,38 +5,33 @@ import (
 	"slices"
 
 	"github.com/nodeplan/nodeplan/internal/parallel"
+	"github.com/nodeplan/nodeplan/packing"
 	corev1 "k8s.io/api/core/v1"
 )
 
-// predecoded is an object's decode done ahead of the builder, on another
-// goroutine (predecode): what builder.decode would have found, decoded
-// into slot, the element of the snapshot's pods the builder keeps it in.
+// predecoded is a pod's decode and conversion done ahead of the builder,
+// on another goroutine (predecode), into facts, the element of the
+// snapshot's pods the builder keeps them in: what readPod would have
+// found.
 type predecoded struct {
-	slot    *corev1.Pod
+	facts   *podFacts
 	unknown unknownLog
 	err     error
 }
 
-// took reports whether the pod was decoded into v, v being its slot.
-func (p *predecoded) took(v any) bool {
-	pod, ok := v.(*corev1.Pod)
-	return ok && pod == p.slot
-}
-
 // Predecoding runs when there are at least predecodeMin pods, handing
-// each worker predecodeChunk at a time.
-const (
-	predecodeMin   = 256
-	predecodeChunk = 64
-)
+// each worker convertChunk at a time.
+const predecodeMin = 256
 
-// predecode decodes the pods among objs (most of a large manifest, and of
-// the time its load takes) on up to GOMAXPROCS goroutines, each with its
-// own checker, into the snapshot's pods, which it allocates: the k-th pod
-// of objs into the k-th element, where the builder keeps the k-th pod it
-// reads ([into]). Each object's decode depends on nothing but its own
-// JSON, and the builder still takes them in order, with their errors and
-// unknown fields, so Load's result is the same for any GOMAXPROCS.
+// predecode decodes and converts the pods among objs (most of a large
+// manifest, and of the time its load takes) on up to GOMAXPROCS
+// goroutines, each with its own checker, into the snapshot's pods and
+// conversions, which it allocates: the k-th pod of objs into the k-th
+// elements, where readPod keeps the k-th pod it reads. Each pod's decode
+// and conversion depend on nothing but its own JSON, and the builder
+// still takes them in order, with their errors and unknown fields, so
+// Load's result is the same for any GOMAXPROCS. No typed pod is kept: each
+// worker decodes into one of its own.
 func predecode(objs []object, in *snapshot) {
 	var pods []int
 	for i := range objs {
@@ -44,26 +39,47 @@ func predecode(objs []object, in *snapshot) {
 			pods = append(pods, i)
 		}
 	}
-	if len(pods) < predecodeMin || runtime.GOMAXPROCS(0) < 2 { // one goroutine: the builder decodes them as it goes
+	if len(pods) < predecodeMin || runtime.GOMAXPROCS(0) < 2 { // one goroutine: readPod decodes them as it goes
 		return
 	}
-	in.Pods = make([]corev1.Pod, 0, len(pods))
-	slots := in.Pods[:len(pods)]
-	parallel.Range(len(pods), predecodeChunk, func() func(lo, hi int) {
+	in.pods, in.converted = make([]podFacts, 0, len(pods)), make([]packing.Pod, 0, len(pods))
+	facts, out := in.pods[:len(pods)], in.converted[:len(pods)]
+	parallel.Range(len(pods), convertChunk, func() func(lo, hi int) {
 		c := newChecker()
+		var scratch corev1.Pod
 		return func(lo, hi int) {
 			for k := lo; k < hi; k++ {
-				objs[pods[k]].pre = decodeAhead(&c, &objs[pods[k]], &slots[k])
+				objs[pods[k]].pre = takeJSON(&c, &objs[pods[k]], &scratch, &facts[k], &out[k])
 			}
 		}
 	})
 }
 
-func decodeAhead(c *checker, o *object, slot *corev1.Pod) *predecoded {
-	p := &predecoded{slot: slot}
-	p.err = decodeWith(c, o, slot)
-	if p.err == nil {
+// takeJSON decodes o, a Pod, with c into scratch, zeroed first, and
+// takes its facts and conversion into facts and out (takePod); the pod's
+// maps and slices, allocated by the decode, go with them.
+func takeJSON(c *checker, o *object, scratch *corev1.Pod, facts *podFacts, out *packing.Pod) *predecoded {
+	*scratch = corev1.Pod{}
+	p := &predecoded{facts: facts}
+	if p.err = decodeWith(c, o, scratch); p.err == nil {
 		p.unknown = unknownLog{n: c.unknown.n, paths: slices.Clone(c.unknown.paths)}
+		*facts, *out = takePod(scratch, true)
 	}
 	return p
+}
+
+// readPod reads a v1 Pod into the snapshot's pods: predecode's work when
+// it did it, else decoding it now.
+func readPod(b *builder, o *object) error {
+	facts, out := next(b, o, &b.in.pods), next(b, o, &b.in.converted)
+	p := o.pre
+	if o.pre = nil; p == nil || p.facts != facts { // not its slot (a guard): decode it here
+		p = takeJSON(&b.check, o, &b.scratch, facts, out)
+	}
+	if p.err != nil {
+		return p.err
+	}
+	b.unknown.add(o, &p.unknown)
+	b.readAt(o)
+	return nil
 }

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/nodeplan/nodeplan/packing"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // Pods decoded and converted ahead on several goroutines give what one
@@ -79,20 +79,27 @@ func TestLoadNoPendingPods(t *testing.T) {
 	assert.Len(t, c.Nodes, 1)
 }
 
-// TestDecodeNotIntoItsSlot: a pod decoded ahead, read into another value
-// than its slot (which Load never does: a guard), is decoded again from
-// its JSON into that value, zeroed first.
+// TestDecodeNotIntoItsSlot: a pod decoded ahead into other elements than
+// the ones readPod extends the snapshot by (which Load never does: a
+// guard) is decoded again from its JSON into those, and the elements it
+// was decoded into are left alone.
 func TestDecodeNotIntoItsSlot(t *testing.T) {
 	raw := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"shop","labels":{"app":"web"}}}`)
 	c := newChecker()
-	o := object{file: "p.json", index: 1, item: -1, raw: raw}
-	var slot corev1.Pod
-	o.pre = decodeAhead(&c, &o, &slot)
+	o := object{file: "p.json", index: 1, item: -1, head: head{APIVersion: "v1", Kind: "Pod"}, raw: raw}
+	var scratch corev1.Pod
+	var facts podFacts
+	var pod packing.Pod
+	o.pre = takeJSON(&c, &o, &scratch, &facts, &pod)
 	require.NoError(t, o.pre.err)
-	other := corev1.Pod{Spec: corev1.PodSpec{NodeName: "stale"}, ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"x": "y"}}}
-	b := builder{check: newChecker()}
-	require.NoError(t, b.decode(&o, &other))
-	assert.Equal(t, slot, other)
-	assert.Equal(t, map[string]string{"app": "web"}, other.Labels)
+	require.Equal(t, "a", pod.Name)
+	b := builder{check: newChecker(), expect: map[string]int{"Pod": 1}}
+	b.in.pods = []podFacts{{name: "stale", nodeName: "n1"}}[:0]
+	b.in.converted = []packing.Pod{{Name: "stale", Labels: map[string]string{"x": "y"}}}[:0]
+	require.NoError(t, readPod(&b, &o))
+	require.Len(t, b.in.pods, 1)
+	assert.Equal(t, facts, b.in.pods[0])
+	assert.Equal(t, pod, b.in.converted[0])
+	assert.Equal(t, map[string]string{"app": "web"}, b.in.converted[0].Labels)
 	assert.Nil(t, o.pre)
 }

@@ -180,12 +180,13 @@ func (p podVolumes) claimsFor(ns, pod string) []packing.Volume {
 // for a generic ephemeral volume's claim (<pod>-<volume>); "" for a
 // workload's template, whose pods do not exist yet, so that an ephemeral
 // volume's claim will be of its template's StorageClass. kind is what the
-// warning counts (Pod, workload). spec is Load's own copy.
-func (v *volumes) resolve(spec *corev1.PodSpec, kind, ns, pod string, pending bool, example func(missing string) string) podVolumes {
+// warning counts (Pod, workload). vols are the pod's spec.volumes, which
+// resolve does not modify.
+func (v *volumes) resolve(vols []corev1.Volume, kind, ns, pod string, pending bool, example func(missing string) string) podVolumes {
 	var out podVolumes
 	strict, conflict := v.storage(), ""
-	for i := range spec.Volumes {
-		vol := &spec.Volumes[i]
+	for i := range vols {
+		vol := &vols[i]
 		r := v.volume(vol, ns, pod)
 		if r.claim == "" {
 			continue
