@@ -250,15 +250,16 @@ func split(objs []object, src Source, c *checker) ([]object, error) {
 		// as one while another core checks that it is valid JSON, which
 		// documents asks before taking it whole. When it is not, nothing
 		// of this split is kept (what c learnt is a cache, and its strings
-		// are interned: the same values), and it is read as the stream of
-		// values documents would read.
+		// are interned: the same values), and it is read as documents
+		// reads it. A valid document holds no container logs: no line of
+		// it can start as their header does (stripLogs).
 		valid := make(chan bool, 1)
 		go func() { valid <- json.Valid(doc) }()
 		more, oneErr := appendObject(objs, object{file: src.Name, index: 1, item: -1, raw: listOf(doc)}, head{}, c)
 		if <-valid {
 			return more, oneErr
 		}
-		docs, err = jsonStream(src.Name, doc)
+		docs, err = documents(src)
 	}
 	if err != nil {
 		return objs, err
@@ -275,12 +276,11 @@ func split(objs []object, src Source, c *checker) ([]object, error) {
 // validity beside splitting it (largeJSON).
 const largeJSONSize = 1 << 20
 
-// largeJSON returns src's data as one JSON document, trimmed, when split
-// may take it so with more than one core: a large source that starts as
-// JSON and holds no container logs (documents strips those first).
-// Else nil.
+// largeJSON returns src's data, trimmed, when split may take it as one
+// JSON document with more than one core: a large source that starts as
+// JSON. Else nil.
 func largeJSON(src Source) []byte {
-	if len(src.Data) < largeJSONSize || runtime.GOMAXPROCS(0) < 2 || bytes.Contains(src.Data, []byte(logStart)) {
+	if len(src.Data) < largeJSONSize || runtime.GOMAXPROCS(0) < 2 {
 		return nil
 	}
 	if t := bytes.TrimSpace(src.Data); startsJSON(t) {

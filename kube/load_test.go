@@ -69,6 +69,13 @@ func TestLoadFormats(t *testing.T) {
 		// its validity is checked beside: a stream is not one.
 		{"large json stream", pod("a") + pad + pod("b"), []string{"default/a", "default/b"}},
 		{"large json array", "[" + pod("a") + "," + pad + pod("b") + "]", []string{"default/a", "default/b"}},
+		// Container logs between a cluster-info dump's lists are not JSON:
+		// the source is read as documents reads it, without them. Their
+		// header inside a string is no log.
+		{"large json with container logs", pod("a") + pad + "\n==== START logs for container c of pod ns/p ====\n{ not json\n" +
+			"==== END logs for container c of pod ns/p ====\n" + pod("b"), []string{"default/a", "default/b"}},
+		{"large json, a log header in a string", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","annotations":{"x":"` +
+			`==== START logs for container c of pod ns/p ===="}}}` + pad, []string{"default/a"}},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
