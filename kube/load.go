@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/buffer"
+	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/overlay"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/planview"
@@ -431,9 +432,50 @@ func appendObject(objs []object, o object, inherit head, c *checker) ([]object, 
 		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion
 	}
 	objs = slices.Grow(objs, len(items))
+	if len(items) >= headsMin && runtime.GOMAXPROCS(0) > 1 {
+		return appendItems(objs, &o, items, elem)
+	}
 	for i, raw := range items {
 		if objs, err = appendObject(objs, object{file: o.file, index: o.index, item: i, raw: raw}, elem, c); err != nil {
 			return objs, err
+		}
+	}
+	return objs, nil
+}
+
+// The items of a List of at least headsMin are read by appendItems,
+// headsChunk at a time.
+const (
+	headsMin   = 1024
+	headsChunk = 256
+)
+
+// appendItems appends the items of the List o as appendObject does one
+// after the other, but reads their heads on up to GOMAXPROCS goroutines,
+// each with its own checker: each run of items gives its objects and its
+// first error apart, and the runs are joined in order up to the first
+// error. A head's reading depends on nothing but its text (a checker's
+// caches hold the same values on every goroutine), so the result is the
+// same for any GOMAXPROCS.
+func appendItems(objs []object, o *object, items [][]byte, elem head) ([]object, error) {
+	type run struct {
+		objs []object
+		err  error
+	}
+	runs := make([]run, (len(items)+headsChunk-1)/headsChunk)
+	parallel.Range(len(items), headsChunk, func() func(lo, hi int) {
+		c := newChecker()
+		return func(lo, hi int) {
+			r := run{objs: make([]object, 0, hi-lo)}
+			for i := lo; i < hi && r.err == nil; i++ {
+				r.objs, r.err = appendObject(r.objs, object{file: o.file, index: o.index, item: i, raw: items[i]}, elem, &c)
+			}
+			runs[lo/headsChunk] = r
+		}
+	})
+	for _, r := range runs {
+		if objs = append(objs, r.objs...); r.err != nil {
+			return objs, r.err
 		}
 	}
 	return objs, nil

@@ -12,18 +12,22 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// Pods decoded and converted ahead on several goroutines give what one
+// Pods decoded and converted ahead on several goroutines, their heads read
+// on several too (the list is long enough for appendItems), give what one
 // goroutine gives: the same cluster (priorities from a default
 // PriorityClass included) and warnings (unknown fields, in order), and
-// the same first error when several pods are bad, in reading their heads,
-// decoding or converting.
+// the same first error when several pods are bad, in reading their heads
+// (in one run of items or in two), decoding or converting.
 func TestPredecodeAsSequential(t *testing.T) {
-	good := podList(2 * predecodeMin)
+	require.Greater(t, 2*headsMin, 1500)
+	good := podList(2 * headsMin)
 	unknown := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00300"`), []byte(`"name":"web-5d8f9c7b6-00300","futureField":1`), 1)
 	bad := bytes.Replace(unknown, []byte(`"name":"web-5d8f9c7b6-00400"`), []byte(`"name":"web-5d8f9c7b6-00400","generation":"x"`), 1)
 	bad = bytes.Replace(bad, []byte(`"name":"web-5d8f9c7b6-00450"`), []byte(`"name":"web-5d8f9c7b6-00450","labels":"x"`), 1)
 	badHeads := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-00350"`), []byte(`"name":350`), 1)
 	badHeads = bytes.Replace(badHeads, []byte(`"name":"web-5d8f9c7b6-00360"`), []byte(`"name":360`), 1)
+	badHeads = bytes.Replace(badHeads, []byte(`"name":"web-5d8f9c7b6-01500"`), []byte(`"name":1500`), 1)
+	lateHead := bytes.Replace(good, []byte(`"name":"web-5d8f9c7b6-01500"`), []byte(`"name":1500`), 1)
 	badOperator := replaceNth(replaceNth(good, `"operator":"Equal"`, `"operator":"Maybe"`, 450), `"operator":"Equal"`, `"operator":"Maybe"`, 300)
 	require.NotEqual(t, good, unknown)
 	require.NotEqual(t, unknown, bad)
@@ -33,7 +37,8 @@ func TestPredecodeAsSequential(t *testing.T) {
 		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 		return Load(Source{Name: "pods.json", Data: data}, class)
 	}
-	for _, data := range [][]byte{good, unknown, bad, badHeads, badOperator} {
+	require.NotEqual(t, good, lateHead)
+	for _, data := range [][]byte{good, unknown, bad, badHeads, lateHead, badOperator} {
 		one, err1 := load(1, data)
 		two, err2 := load(2, data)
 		four, err4 := load(4, data)
@@ -44,7 +49,7 @@ func TestPredecodeAsSequential(t *testing.T) {
 	}
 	c, err := load(2, unknown)
 	require.NoError(t, err)
-	assert.Len(t, c.Pods, 2*predecodeMin)
+	assert.Len(t, c.Pods, 2*headsMin)
 	assert.Len(t, warningsWith(c, "spec.futureField"), 0, "metadata, not spec")
 	assert.NotEmpty(t, warningsWith(c, "metadata.futureField"))
 	assert.Equal(t, int32(7), c.Pods[0].Priority, "the default class's")
@@ -54,6 +59,9 @@ func TestPredecodeAsSequential(t *testing.T) {
 	_, err = load(2, badHeads)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[350]: malformed document: metadata.name: cannot read number 350 as string", "the first bad head")
+	_, err = load(2, lateHead)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "items[1500]: malformed document: metadata.name: cannot read number 1500 as string", "a bad head in a later run")
 	_, err = load(2, badOperator)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "items[300]: Pod shop/web-5d8f9c7b6-00300: spec.tolerations", "the first bad pod")
