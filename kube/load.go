@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -25,7 +24,6 @@ import (
 	schedulingv1 "k8s.io/api/scheduling/v1"
 	storagev1 "k8s.io/api/storage/v1"
 	"k8s.io/apimachinery/pkg/util/validation"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	autoscalingv1beta1 "sigs.k8s.io/karpenter/pkg/apis/autoscaling/v1beta1"
 	"sigs.k8s.io/karpenter/pkg/apis/v1alpha1"
 )
@@ -304,21 +302,18 @@ func documents(src Source) ([][]byte, error) {
 	if startsJSON(trimmed) {
 		return jsonDocuments(src.Name, trimmed)
 	}
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var docs [][]byte
-	for {
-		doc, err := r.Read()
-		if err == io.EOF {
-			return docs, nil
-		}
-		if err == nil {
-			doc, err = yamlToJSON(doc) // a duplicate key is an error
-		}
+	docs, readErr := yamlDocuments(data)
+	for i, doc := range docs {
+		out, err := yamlToJSON(doc) // a duplicate key is an error
 		if err != nil {
-			return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
+			return nil, &DocumentError{File: src.Name, Index: i + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
-		docs = append(docs, listOf(doc))
+		docs[i] = listOf(out)
 	}
+	if readErr != nil { // after the documents read before it
+		return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, readErr)}
+	}
+	return docs, nil
 }
 
 func jsonDocuments(name string, data []byte) ([][]byte, error) {
