@@ -16,9 +16,19 @@ const (
 // yamlToJSON converts one YAML document to JSON as [strictJSON] does (a
 // duplicate key is an error, and so are two keys that are one in JSON),
 // with the same result and error. A list as kubectl prints it, with many
-// items (yamlSplitItems), is converted faster: see [yamlList].
+// items (yamlSplitItems), is converted on several goroutines: see
+// [yamlList]; and a document, or a run of its items, in kubectl's plain
+// block style without go-yaml: see [plainJSON].
 func yamlToJSON(doc []byte) ([]byte, error) {
 	if out, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
+		return out, nil
+	}
+	return fastJSON(doc)
+}
+
+// fastJSON is strictJSON's result, by [plainJSON] when it takes doc.
+func fastJSON(doc []byte) ([]byte, error) {
+	if out, ok := plainJSON(doc); ok {
 		return out, nil
 	}
 	return strictJSON(doc)
@@ -68,7 +78,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 		return nil, false
 	}
 	rest := append(append(append([]byte{}, doc[:block.line]...), "items: ["+itemsMarker+"]\n"...), doc[block.end:]...)
-	restJSON, err := strictJSON(rest)
+	restJSON, err := fastJSON(rest)
 	if err != nil {
 		return nil, false
 	}
@@ -89,7 +99,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 				if next := (r + 1) * runItems; next < len(block.entries) {
 					end = block.entries[next]
 				}
-				out, err := strictJSON(doc[start:end])
+				out, err := fastJSON(doc[start:end])
 				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' {
 					failed[r] = true
 					continue
