@@ -56,7 +56,8 @@ type builder struct {
 	unknown        unknownFields  // fields Kubernetes' types lack
 	converted      map[string]int // objects converted to v1, by "apiVersion kind"
 	check          checker
-	seen           map[ref]seen   // by kind, namespace and name
+	seen           map[ref]seen   // by kind, namespace and name; not pods (podFirst)
+	podFirst       []int32        // by pod, the first pod before it of its namespace and name, or -1 (firstOfName)
 	in             snapshot       // the objects, decoded
 	scratch        corev1.Pod     // what readPod decodes a pod into, when predecode did not
 	expect         map[string]int // the objects Load read, by kind, to size in's slices
@@ -91,6 +92,7 @@ func (b *builder) addAll() error {
 		s.pods, s.converted = make([]podFacts, len(s.Pods)), make([]packing.Pod, len(s.Pods))
 		takePods(s.Pods, s.pods, s.converted)
 	}
+	b.podFirst = firstOfName(s.pods)
 	each(b, "Pod", s.pods, (*podFacts).id, (*builder).addPod)
 	each(b, "Node", s.Nodes, metaID[corev1.Node], (*builder).addNode)
 	each(b, "DaemonSet", s.DaemonSets, metaID[appsv1.DaemonSet], (*builder).addDaemonSet)

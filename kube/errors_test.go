@@ -110,6 +110,12 @@ func TestLoadDuplicates(t *testing.T) {
 		{"pod in a list, namespace defaulted", []Source{{Name: "l.json", Data: []byte(`{"apiVersion":"v1","kind":"PodList","items":[` +
 			`{"metadata":{"name":"a"}},{"metadata":{"name":"a","namespace":"default"}}]}`)}},
 			"l.json: document 1: items[1]: Pod default/a: metadata.name: duplicate: the same Pod is at l.json: document 1: items[0]"},
+		// Pods are checked by sorting them: the first duplicate in reading
+		// order is reported, naming the first pod of its name.
+		{"pods, three of a name and two of another, unsorted", []Source{{Name: "l.json", Data: []byte(`{"apiVersion":"v1","kind":"PodList","items":[` +
+			`{"metadata":{"name":"b"}},{"metadata":{"name":"c"}},{"metadata":{"name":"a"}},{"metadata":{"name":"c","namespace":"default"}},` +
+			`{"metadata":{"name":"b"}},{"metadata":{"name":"c"}}]}`)}},
+			"l.json: document 1: items[3]: Pod default/c: metadata.name: duplicate: the same Pod is at l.json: document 1: items[1]"},
 		{"NodePool at two versions", []Source{{Name: "p.yaml", Data: []byte(pool("v1") + "---\n" + pool("v1beta1"))}},
 			"p.yaml: document 2: NodePool general: metadata.name: duplicate: the same NodePool is at p.yaml: document 1"},
 		{"Node", []Source{{Name: "n.yaml", Data: []byte("kind: Node\napiVersion: v1\nmetadata: {name: node-a, namespace: ignored}\n---\nkind: Node\napiVersion: v1\nmetadata: {name: node-a}\n")}},

@@ -2,6 +2,7 @@ package kube
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -499,7 +500,10 @@ func (b *builder) decode(o *object, v any) error {
 // decodeWith decodes o's JSON into v with c ([checker.decode]); c.unknown
 // then holds the unknown fields the walk skipped.
 func decodeWith(c *checker, o *object, v any) error {
-	return wrapObject(o.errorf("", nil), c.decode(o.raw, v))
+	if err := c.decode(o.raw, v); err != nil {
+		return wrapObject(o.errorf("", nil), err)
+	}
+	return nil
 }
 
 // checkMeta checks what Kubernetes requires of an object's name and
@@ -686,15 +690,57 @@ func (b *builder) identify(kind, ns, name string, o *object, i int) error {
 		return err
 	}
 	ns = objectNamespace(kind, ns)
+	if kind == "Pod" && b.podFirst != nil { // found ahead, without a map of every pod
+		if j := b.podFirst[i]; j >= 0 {
+			return duplicate(kind, ns, name, seen{b.in.origin(kind, int(j)), int(j)})
+		}
+		return nil
+	}
 	id := ref{kind, ns, name}
 	if first, ok := b.seen[id]; ok {
-		return objectError(kind, ns, name, "metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at(kind)))
+		return duplicate(kind, ns, name, first)
 	}
 	if b.seen == nil {
-		b.seen = make(map[ref]seen, len(b.in.pods)) // most objects are pods, which come first
+		b.seen = map[ref]seen{}
 	}
 	b.seen[id] = seen{o, i}
 	return nil
+}
+
+// duplicate is the error of an object of the same kind, namespace and
+// name as the one seen first.
+func duplicate(kind, ns, name string, first seen) error {
+	return objectError(kind, ns, name, "metadata.name", fmt.Errorf("%w: the same %s is at %s", ErrDuplicate, kind, first.at(kind)))
+}
+
+// firstOfName returns, for each pod, the index of the first pod before
+// it of the same namespace and name, or -1: what identify would find in
+// its map of pods seen, by sorting the pods' indices instead (most lists
+// come sorted by namespace and name).
+func firstOfName(pods []podFacts) []int32 {
+	order := make([]int32, len(pods))
+	for i := range order {
+		order[i] = int32(i)
+	}
+	key := func(i int32) (string, string) { return objectNamespace("Pod", pods[i].ns), pods[i].name }
+	slices.SortFunc(order, func(a, b int32) int {
+		ans, an := key(a)
+		bns, bn := key(b)
+		return cmp.Or(strings.Compare(ans, bns), strings.Compare(an, bn), cmp.Compare(a, b))
+	})
+	first := make([]int32, len(pods))
+	for k, i := range order {
+		first[i] = -1
+		if k > 0 {
+			if ans, an := key(order[k-1]); ans == objectNamespace("Pod", pods[i].ns) && an == pods[i].name {
+				first[i] = first[order[k-1]]
+				if first[i] < 0 {
+					first[i] = order[k-1]
+				}
+			}
+		}
+	}
+	return first
 }
 
 // seen is an object identified: where Load read it (nil from FromObjects)

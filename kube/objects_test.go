@@ -125,6 +125,9 @@ func TestFromObjectsDuplicateKinds(t *testing.T) {
 	_, err := FromObjects(Objects{Pods: []corev1.Pod{typedPod("web", nil), other},
 		Deployments: []appsv1.Deployment{{ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: "shop"}}}})
 	require.NoError(t, err)
+	_, err = FromObjects(Objects{Pods: []corev1.Pod{typedPod("web", nil), other, typedPod("api", nil), typedPod("web", nil), typedPod("api", nil)}})
+	require.ErrorIs(t, err, ErrDuplicate)
+	assert.EqualError(t, err, "Pod shop/web: metadata.name: duplicate: the same Pod is at Pods[0]")
 	_, err = FromObjects(Objects{NodePools: []karpv1.NodePool{typedPool("a"), typedPool("b"), typedPool("a")}})
 	require.ErrorIs(t, err, ErrDuplicate)
 	assert.EqualError(t, err, "NodePool a: metadata.name: duplicate: the same NodePool is at NodePools[0]")
