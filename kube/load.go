@@ -100,8 +100,7 @@ type object struct {
 	file        string
 	index, item int
 	head        head
-	raw         []byte      // JSON
-	pre         *predecoded // its decode, done ahead (predecode); nil: not
+	raw         []byte // JSON
 }
 
 // head is the part of every object read before its kind is known.

@@ -91,6 +91,9 @@ type snapshot struct {
 	// each pod, and FromObjects from Objects.Pods.
 	pods      []podFacts
 	converted []packing.Pod
+	// pre are the pods predecode decoded, by the order of their objects;
+	// nil when it did not run.
+	pre []predecoded
 	// at are where Load read each object, by kind, in the order of the
 	// kind's slice; nil from FromObjects.
 	at map[string][]*object

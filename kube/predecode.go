@@ -9,12 +9,12 @@ import (
 	corev1 "k8s.io/api/core/v1"
 )
 
-// predecoded is a pod's decode and conversion done ahead of the builder,
-// on another goroutine (predecode), into facts, the element of the
-// snapshot's pods the builder keeps them in: what readPod would have
-// found.
+// predecoded is what decoding a pod ahead of the builder, on another
+// goroutine (predecode), found besides the pod's facts and conversion,
+// which it took into the snapshot: what readPod would have found. obj is
+// the object decoded.
 type predecoded struct {
-	facts   *podFacts
+	obj     *object
 	unknown unknownLog
 	err     error
 }
@@ -43,13 +43,14 @@ func predecode(objs []object, in *snapshot) {
 		return
 	}
 	in.pods, in.converted = make([]podFacts, 0, len(pods)), make([]packing.Pod, 0, len(pods))
+	in.pre = make([]predecoded, len(pods))
 	facts, out := in.pods[:len(pods)], in.converted[:len(pods)]
 	parallel.Range(len(pods), convertChunk, func() func(lo, hi int) {
 		c := newChecker()
 		var scratch corev1.Pod
 		return func(lo, hi int) {
 			for k := lo; k < hi; k++ {
-				objs[pods[k]].pre = takeJSON(&c, &objs[pods[k]], &scratch, &facts[k], &out[k])
+				in.pre[k] = takeJSON(&c, &objs[pods[k]], &scratch, &facts[k], &out[k])
 			}
 		}
 	})
@@ -58,9 +59,9 @@ func predecode(objs []object, in *snapshot) {
 // takeJSON decodes o, a Pod, with c into scratch, zeroed first, and
 // takes its facts and conversion into facts and out (takePod); the pod's
 // maps and slices, allocated by the decode, go with them.
-func takeJSON(c *checker, o *object, scratch *corev1.Pod, facts *podFacts, out *packing.Pod) *predecoded {
+func takeJSON(c *checker, o *object, scratch *corev1.Pod, facts *podFacts, out *packing.Pod) predecoded {
 	*scratch = corev1.Pod{}
-	p := &predecoded{facts: facts}
+	p := predecoded{obj: o}
 	if p.err = decodeWith(c, o, scratch); p.err == nil {
 		p.unknown = unknownLog{n: c.unknown.n, paths: slices.Clone(c.unknown.paths)}
 		*facts, *out = takePod(scratch, true)
@@ -71,9 +72,12 @@ func takeJSON(c *checker, o *object, scratch *corev1.Pod, facts *podFacts, out *
 // readPod reads a v1 Pod into the snapshot's pods: predecode's work when
 // it did it, else decoding it now.
 func readPod(b *builder, o *object) error {
+	k := len(b.in.pods)
 	facts, out := next(b, o, &b.in.pods), next(b, o, &b.in.converted)
-	p := o.pre
-	if o.pre = nil; p == nil || p.facts != facts { // not its slot (a guard): decode it here
+	var p predecoded
+	if k < len(b.in.pre) && b.in.pre[k].obj == o {
+		p, b.in.pre[k] = b.in.pre[k], predecoded{}
+	} else { // not decoded ahead, or not into these elements (a guard): decode it here
 		p = takeJSON(&b.check, o, &b.scratch, facts, out)
 	}
 	if p.err != nil {

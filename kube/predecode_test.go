@@ -2,6 +2,7 @@ package kube
 
 import (
 	"bytes"
+	"errors"
 	"runtime"
 	"slices"
 	"testing"
@@ -87,27 +88,35 @@ func TestLoadNoPendingPods(t *testing.T) {
 	assert.Len(t, c.Nodes, 1)
 }
 
-// TestDecodeNotIntoItsSlot: a pod decoded ahead into other elements than
-// the ones readPod extends the snapshot by (which Load never does: a
-// guard) is decoded again from its JSON into those, and the elements it
-// was decoded into are left alone.
+// TestDecodeNotIntoItsSlot: readPod takes the k-th pod it reads from
+// predecode's k-th result when that was decoded from the same object, and
+// otherwise (which Load never does: a guard) decodes the object again
+// into the elements it extends the snapshot by.
 func TestDecodeNotIntoItsSlot(t *testing.T) {
 	raw := []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","namespace":"shop","labels":{"app":"web"}}}`)
-	c := newChecker()
 	o := object{file: "p.json", index: 1, item: -1, head: head{APIVersion: "v1", Kind: "Pod"}, raw: raw}
+	other := object{file: "p.json", index: 2, item: -1, head: head{APIVersion: "v1", Kind: "Pod"},
+		raw: []byte(`{"apiVersion":"v1","kind":"Pod","metadata":{"name":"b"}}`)}
+	c := newChecker()
 	var scratch corev1.Pod
 	var facts podFacts
 	var pod packing.Pod
-	o.pre = takeJSON(&c, &o, &scratch, &facts, &pod)
-	require.NoError(t, o.pre.err)
+	require.NoError(t, takeJSON(&c, &o, &scratch, &facts, &pod).err)
 	require.Equal(t, "a", pod.Name)
+
 	b := builder{check: newChecker(), expect: map[string]int{"Pod": 1}}
 	b.in.pods = []podFacts{{name: "stale", nodeName: "n1"}}[:0]
 	b.in.converted = []packing.Pod{{Name: "stale", Labels: map[string]string{"x": "y"}}}[:0]
+	b.in.pre = []predecoded{{obj: &other}}
 	require.NoError(t, readPod(&b, &o))
 	require.Len(t, b.in.pods, 1)
 	assert.Equal(t, facts, b.in.pods[0])
 	assert.Equal(t, pod, b.in.converted[0])
 	assert.Equal(t, map[string]string{"app": "web"}, b.in.converted[0].Labels)
-	assert.Nil(t, o.pre)
+
+	taken := errors.New("predecode's")
+	b = builder{check: newChecker(), expect: map[string]int{"Pod": 1}}
+	b.in.pre = []predecoded{{obj: &o, err: taken}}
+	assert.Same(t, taken, readPod(&b, &o), "taken from pre, not decoded")
+	assert.Equal(t, predecoded{}, b.in.pre[0], "released")
 }
