@@ -155,6 +155,10 @@ func isSidecar(c *corev1.Container) bool {
 // containerRequests returns the container's requests, each missing one
 // defaulted to its limit.
 func containerRequests(c *corev1.Container) (resources.List, error) {
+	if len(c.Resources.Limits) == 0 { // the requests alone: no merged copy
+		l, err := list(c.Resources.Requests)
+		return l, atField("resources.requests", err)
+	}
 	m := make(corev1.ResourceList, len(c.Resources.Requests)+len(c.Resources.Limits))
 	for name, q := range c.Resources.Limits {
 		m[name] = q

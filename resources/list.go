@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"errors"
 	"iter"
-	"maps"
 	"math"
 	"slices"
 	"strconv"
@@ -93,8 +92,14 @@ func canonical(ext []Amount) []Amount {
 // errors.Join in name order. Parse does not modify m. O(n log n).
 func Parse(m map[Name]string) (List, error) {
 	var errs []error
-	amounts := make([]Amount, 0, len(m))
-	for _, n := range slices.Sorted(maps.Keys(m)) {
+	var keyBuf [8]Name // most lists are short: no allocation
+	var amountBuf [8]Amount
+	keys, amounts := keyBuf[:0], amountBuf[:0]
+	for n := range m {
+		keys = append(keys, n)
+	}
+	slices.Sort(keys)
+	for _, n := range keys {
 		v, err := parseAmount(n, m[n])
 		if err != nil {
 			errs = append(errs, err)

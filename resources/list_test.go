@@ -2,9 +2,11 @@ package resources
 
 import (
 	"errors"
+	"fmt"
 	"maps"
 	"math"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -47,6 +49,17 @@ func TestParse(t *testing.T) {
 	assert.Equal(t, int64(0), l.Get(GPU))
 	assert.Equal(t, int64(1000), l.Get("example.com/foo"))
 	assert.Equal(t, []Amount{{"example.com/foo", 1000}}, l.ext)
+
+	long := map[Name]string{CPU: "2"} // more names than Parse keeps without allocating
+	var want []Amount
+	for i := range 11 {
+		n := Name(fmt.Sprintf("example.com/r%02d", i))
+		long[n] = strconv.Itoa(i + 1)
+		want = append(want, Amount{n, int64(i + 1)})
+	}
+	l = MustParse(long)
+	assert.Equal(t, int64(2000), l.CPU)
+	assert.Equal(t, want, l.ext)
 }
 
 func TestParseErrors(t *testing.T) {
