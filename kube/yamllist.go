@@ -23,12 +23,13 @@ func yamlToJSON(doc []byte) ([]byte, error) {
 	if out, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
 		return out, nil
 	}
-	return fastJSON(doc)
+	return fastJSON(new(plainParser), doc)
 }
 
-// fastJSON is strictJSON's result, by [plainJSON] when it takes doc.
-func fastJSON(doc []byte) ([]byte, error) {
-	if out, ok := plainJSON(doc); ok {
+// fastJSON is strictJSON's result, by [plainJSON] with p when it takes
+// doc.
+func fastJSON(p *plainParser, doc []byte) ([]byte, error) {
+	if out, ok := p.convert(doc); ok {
 		return out, nil
 	}
 	return strictJSON(doc)
@@ -78,7 +79,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 		return nil, false
 	}
 	rest := append(append(append([]byte{}, doc[:block.line]...), "items: ["+itemsMarker+"]\n"...), doc[block.end:]...)
-	restJSON, err := fastJSON(rest)
+	restJSON, err := fastJSON(new(plainParser), rest)
 	if err != nil {
 		return nil, false
 	}
@@ -89,6 +90,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 	runs := make([][]byte, (len(block.entries)+runItems-1)/runItems)
 	failed := make([]bool, len(runs))
 	parallel.Range(len(runs), 1, func() func(lo, hi int) {
+		var p plainParser
 		return func(lo, hi int) {
 			for r := lo; r < hi; r++ {
 				start := block.entries[r*runItems]
@@ -99,7 +101,7 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 				if next := (r + 1) * runItems; next < len(block.entries) {
 					end = block.entries[next]
 				}
-				out, err := fastJSON(doc[start:end])
+				out, err := fastJSON(&p, doc[start:end])
 				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' {
 					failed[r] = true
 					continue

@@ -25,15 +25,23 @@ import (
 // nulls by name, integers by strconv, everything else is a string.
 // FuzzPlainJSON holds it to strictJSON.
 func plainJSON(doc []byte) ([]byte, bool) {
+	var p plainParser
+	return p.convert(doc)
+}
+
+// convert is plainJSON with p's buffers, which it reuses from one
+// document to the next (a goroutine converting many keeps one parser).
+func (p *plainParser) convert(doc []byte) ([]byte, bool) {
 	if len(doc) == 0 || !plainBytes(doc) {
 		return nil, false
 	}
-	p := plainParser{lines: plainLines(doc)}
-	if p.lines == nil {
+	var ok bool
+	if p.lines, ok = plainLines(p.lines[:0], doc); !ok {
 		return nil, false
 	}
+	p.i, p.pairs = 0, p.pairs[:0]
 	out := make([]byte, 0, len(doc))
-	out, ok := p.block(out, p.lines[0].indent, 0)
+	out, ok = p.block(out, p.lines[0].indent, 0)
 	if !ok || p.i != len(p.lines) {
 		return nil, false
 	}
@@ -62,21 +70,20 @@ type plainLine struct {
 	text   []byte
 }
 
-// plainLines splits doc into lines; nil when one is blank or ends in a
-// space.
-func plainLines(doc []byte) []plainLine {
-	lines := make([]plainLine, 0, bytes.Count(doc, []byte("\n"))+1)
+// plainLines appends the lines of doc to lines; false when one is blank
+// or ends in a space.
+func plainLines(lines []plainLine, doc []byte) ([]plainLine, bool) {
 	for len(doc) > 0 {
 		line, rest := cutLine(doc)
 		doc = rest
 		line = bytes.TrimSuffix(line, []byte("\n"))
 		text := bytes.TrimLeft(line, " ")
 		if len(text) == 0 || text[len(text)-1] == ' ' {
-			return nil
+			return lines, false
 		}
 		lines = append(lines, plainLine{indent: len(line) - len(text), text: text})
 	}
-	return lines
+	return lines, true
 }
 
 // plainParser reads lines from i on. pairs holds the members of the

@@ -68,10 +68,14 @@ var plainJSONCases = []struct {
 // plainJSON gives strictJSON's bytes for what it takes, and takes the
 // documents kubectl prints.
 func TestPlainJSON(t *testing.T) {
+	var shared plainParser // one parser for every case, as yamlList's goroutines keep one
 	for _, tc := range plainJSONCases {
 		t.Run(tc.name, func(t *testing.T) {
 			got, ok := plainJSON([]byte(tc.doc))
 			require.Equal(t, tc.taken, ok)
+			again, okAgain := shared.convert([]byte(tc.doc))
+			require.Equal(t, ok, okAgain)
+			assert.Equal(t, string(got), string(again), "with a parser used before")
 			if ok {
 				want, err := strictJSON([]byte(tc.doc))
 				require.NoError(t, err)
