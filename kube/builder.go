@@ -200,8 +200,8 @@ func (b *builder) daemonSetPods() error {
 		if f.daemon == nil { // not controlled by a DaemonSet
 			continue
 		}
-		key := ref{"DaemonSet", namespace(f.ns), f.ctl.Name}
-		if uid := b.daemonSetUIDs[key]; uid != "" && f.ctl.UID != "" && string(f.ctl.UID) != uid {
+		key := ref{"DaemonSet", namespace(f.ns), f.ctl.name}
+		if uid := b.daemonSetUIDs[key]; uid != "" && f.ctl.uid != "" && f.ctl.uid != uid {
 			continue
 		}
 		if cur := newest[key]; cur == nil || newer(f, cur) {
@@ -225,8 +225,8 @@ func (b *builder) daemonSetPods() error {
 // newer reports whether p was created after q, or at the same time and
 // comes first by name.
 func newer(p, q *podFacts) bool {
-	if !p.created.Equal(&q.created) {
-		return p.created.After(q.created.Time)
+	if pc, qc := &p.daemon.created, &q.daemon.created; !pc.Equal(qc) {
+		return pc.After(qc.Time)
 	}
 	return p.name < q.name
 }
@@ -451,7 +451,7 @@ func (b *builder) place(c *Cluster, f *podFacts, pod packing.Pod, present map[re
 			pod.Priority = v
 		}
 	}
-	skip := f.nodeName == "" && f.why != ""
+	skip := f.nodeName == "" && f.skip != nil
 	var vols podVolumes
 	if !skip {
 		vols = b.volumes.resolve(f.volumes, "Pod", namespace(f.ns), f.name, f.nodeName == "", func(missing string) string {
@@ -469,7 +469,7 @@ func (b *builder) place(c *Cluster, f *podFacts, pod packing.Pod, present map[re
 		}
 	}
 	if skip && !pod.IsDaemon() {
-		b.skips.add("Pod", f.why, f.obj.example(objectName(pod.Namespace, pod.Name)+f.detail))
+		b.skips.add("Pod", f.skip.why, f.obj.example(objectName(pod.Namespace, pod.Name)+f.skip.detail))
 		return nil
 	}
 	b.missingClass(class, 1)
@@ -523,19 +523,19 @@ func pendingPods(pods []podFacts) int {
 // finish counts a Succeeded or Failed pod for the Job that controls it.
 func (b *builder) finish(f *podFacts) {
 	ctl := f.ctl
-	if ctl == nil || ctl.Kind != "Job" || group(ctl.APIVersion) != "batch" {
+	if !ctl.set || ctl.kind != "Job" || group(ctl.apiVersion) != "batch" {
 		return
 	}
 	if b.finished == nil {
 		b.finished = map[ref]*[2]int{}
 	}
-	key := ref{"Job", namespace(f.ns), ctl.Name}
+	key := ref{"Job", namespace(f.ns), ctl.name}
 	n := b.finished[key]
 	if n == nil {
 		n = new([2]int)
 		b.finished[key] = n
 	}
-	if f.phase == corev1.PodSucceeded {
+	if f.phase == succeeded {
 		n[0]++
 	} else {
 		n[1]++

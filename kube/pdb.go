@@ -255,17 +255,17 @@ func (s scales) expected(pods []*podFacts) (int, error) {
 	total := 0
 	for _, p := range pods {
 		ctl := p.ctl
-		if ctl == nil {
+		if !ctl.set {
 			continue
 		}
-		switch ctl.Kind {
+		switch ctl.kind {
 		case "Job", "DaemonSet", "Node":
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.Kind, ctl.Name, errNoScale)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.kind, ctl.name, errNoScale)
 		}
-		key, scale, ok := s.controller(ref{ctl.Kind, namespace(p.ns), ctl.Name}, p.labels[appsv1.DefaultDeploymentUniqueLabelKey])
+		key, scale, ok := s.controller(ref{ctl.kind, namespace(p.ns), ctl.name}, p.labels[appsv1.DefaultDeploymentUniqueLabelKey])
 		switch {
 		case !ok:
-			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.Kind, ctl.Name, errNoController)
+			return 0, fmt.Errorf("pod %s is controlled by %s/%s, which %w", p.name, ctl.kind, ctl.name, errNoController)
 		case !counted[key]:
 			counted[key] = true
 			total += int(scale)

@@ -14,32 +14,75 @@ import (
 // not kept, so Load does not hold every pod it decoded until the cluster
 // is built: it takes each pod's facts as soon as the pod is decoded.
 //
+// It is kept small, as Load holds one for every pod of a manifest: the
+// owner is copied out of the pod's references, and what few pods have (a
+// reason to be left alone, a DaemonSet's requests) is behind a pointer.
 // Its zero value is a pod with no name, in no namespace, pending.
 type podFacts struct {
-	obj         *object // where Load read it; nil from FromObjects
-	ns, name    string  // metadata.namespace (as written) and name
-	labels      map[string]string
-	ctl         *metav1.OwnerReference // the controlling owner reference (controllerRef), or nil
-	created     metav1.Time
-	phase       corev1.PodPhase
-	deleting    bool // metadata.deletionTimestamp is set
-	ready       bool // the PodReady condition is True
-	nodeName    string
-	why, detail string // unprovisioned's: why Karpenter leaves it alone, if it does
-	grace       *int64 // spec.terminationGracePeriodSeconds
-	volumes     []corev1.Volume
-	priority    bool   // spec.priority is set: the conversion has it
-	class       string // spec.priorityClassName
-	err         error  // the conversion's (FromPod's), when the pod takes room
-	daemon      *daemonRequests
+	obj      *object // where Load read it; nil from FromObjects
+	ns, name string  // metadata.namespace (as written) and name
+	labels   map[string]string
+	ctl      controllerOf // the controlling owner reference (controllerRef)
+	nodeName string
+	grace    *int64 // spec.terminationGracePeriodSeconds
+	volumes  []corev1.Volume
+	class    string            // spec.priorityClassName
+	err      error             // the conversion's (FromPod's), when the pod takes room
+	skip     *unprovisionedPod // why Karpenter leaves it alone; nil: it does not
+	daemon   *daemonPod        // set when a DaemonSet controls it
+	phase    endedPhase        // whether it succeeded or failed
+	deleting bool              // metadata.deletionTimestamp is set
+	ready    bool              // the PodReady condition is True
+	priority bool              // spec.priority is set: the conversion has it
 }
 
-// daemonRequests are the effective requests of a pod that a DaemonSet
-// controls (podRequests), which stand for its DaemonSet's
-// (builder.daemonSetPods).
-type daemonRequests struct {
-	list resources.List
-	err  error
+// controllerOf is the part of a controlling owner reference the builder
+// reads; its zero value (set false) is none.
+type controllerOf struct {
+	set                         bool
+	apiVersion, kind, name, uid string
+}
+
+// controller returns the controlling reference of refs (controllerRef),
+// copied.
+func controller(refs []metav1.OwnerReference) controllerOf {
+	c := controllerRef(refs)
+	if c == nil {
+		return controllerOf{}
+	}
+	return controllerOf{set: true, apiVersion: c.APIVersion, kind: c.Kind, name: c.Name, uid: string(c.UID)}
+}
+
+// unprovisionedPod is why Karpenter does not provision for a pod
+// (unprovisioned).
+type unprovisionedPod struct{ why, detail string }
+
+// endedPhase is a pod's phase when it has ended: it then takes no room.
+type endedPhase uint8
+
+const (
+	notEnded endedPhase = iota
+	succeeded
+	failed
+)
+
+func (e endedPhase) String() string {
+	switch e {
+	case succeeded:
+		return string(corev1.PodSucceeded)
+	case failed:
+		return string(corev1.PodFailed)
+	}
+	return "not ended"
+}
+
+// daemonPod is what the builder reads of a pod that a DaemonSet controls
+// (builder.daemonSetPods): its creation, to find the newest, and its
+// effective requests (podRequests), which stand for its DaemonSet's.
+type daemonPod struct {
+	created metav1.Time
+	list    resources.List
+	err     error
 }
 
 // id returns the pod's namespace, as written, and name.
@@ -50,15 +93,23 @@ func (f *podFacts) id() (ns, name string) { return f.ns, f.name }
 // alone (the builder resolves the others from their PriorityClass,
 // [builder.resolvePriority]) and that, when own is set, the pod shares
 // p's labels (Load's own pods, which nothing else holds). The facts share
-// p's labels, controller reference and volumes, which no one modifies.
+// p's labels and volumes, which no one modifies.
 func takePod(p *corev1.Pod, own bool) (podFacts, packing.Pod) {
-	f := podFacts{ns: p.Namespace, name: p.Name, labels: p.Labels, ctl: controllerRef(p.OwnerReferences),
-		created: p.CreationTimestamp, phase: p.Status.Phase, deleting: p.DeletionTimestamp != nil, ready: ready(p),
-		nodeName: p.Spec.NodeName, grace: p.Spec.TerminationGracePeriodSeconds, volumes: p.Spec.Volumes,
+	f := podFacts{ns: p.Namespace, name: p.Name, labels: p.Labels, ctl: controller(p.OwnerReferences),
+		deleting: p.DeletionTimestamp != nil, ready: ready(p), nodeName: p.Spec.NodeName,
+		grace: p.Spec.TerminationGracePeriodSeconds, volumes: p.Spec.Volumes,
 		priority: p.Spec.Priority != nil, class: p.Spec.PriorityClassName}
-	f.why, f.detail = unprovisioned(&p.Spec, p.Status.NominatedNodeName)
-	if f.ctl != nil && f.ctl.Kind == "DaemonSet" {
-		f.daemon = &daemonRequests{}
+	switch p.Status.Phase {
+	case corev1.PodSucceeded:
+		f.phase = succeeded
+	case corev1.PodFailed:
+		f.phase = failed
+	}
+	if why, detail := unprovisioned(&p.Spec, p.Status.NominatedNodeName); why != "" {
+		f.skip = &unprovisionedPod{why, detail}
+	}
+	if f.ctl.set && f.ctl.kind == "DaemonSet" {
+		f.daemon = &daemonPod{created: p.CreationTimestamp}
 		f.daemon.list, f.daemon.err = podRequests(p)
 	}
 	if f.ended() {
@@ -84,5 +135,5 @@ func takePods(pods []corev1.Pod, facts []podFacts, out []packing.Pod) {
 
 // ended reports whether the pod has succeeded or failed: it takes no room.
 func (f *podFacts) ended() bool {
-	return f.phase == corev1.PodSucceeded || f.phase == corev1.PodFailed
+	return f.phase != notEnded
 }
