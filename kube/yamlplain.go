@@ -241,7 +241,7 @@ func sortMembers(out []byte, members []pair) ([]byte, bool) {
 // letters, digits and "-_./", not a boolean or null.
 func plainKey(text []byte) (key, value []byte, ok bool) {
 	colon := bytes.IndexByte(text, ':')
-	if colon < 1 || !isLetter(text[0]) {
+	if colon < 1 || colon > plainKeyMax || !isLetter(text[0]) {
 		return nil, nil, false
 	}
 	key = text[:colon]
@@ -261,6 +261,10 @@ func plainKey(text []byte) (key, value []byte, ok bool) {
 	}
 	return nil, nil, false
 }
+
+// plainKeyMax bounds a key's length: go-yaml's scanner takes no simple
+// key of more than 1,024 bytes.
+const plainKeyMax = 1000
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
@@ -342,17 +346,13 @@ func resolvePlain(out, v []byte) ([]byte, bool) {
 	return appendJSONString(out, v), true
 }
 
-// numberLike reports whether v may be an integer strconv.ParseInt or
-// ParseUint reads with base 0 (a sign, then a 0x, 0o or 0b prefix and
-// hex digits, or decimal digits), or a float yamlFloat matches, once its
-// '_' are dropped: "500m", "512Mi" and "0c3f5e2a-1b2c" are strings at
-// once.
+// numberLike reports whether v holds only bytes that an integer
+// strconv.ParseInt or ParseUint reads with base 0, a float yamlFloat
+// matches, or go-yaml's own 0b form may hold (signs, digits, hex digits,
+// radix letters, '.', '_'), so that resolvePlain tries what go-yaml tries
+// only then: "500m" and "512Mi" are strings at once.
 func numberLike(v []byte) bool {
-	t := bytes.TrimLeft(v, "+-")
-	if len(t) > 1 && t[0] == '0' && strings.IndexByte("xXoObB", t[1]) >= 0 {
-		return len(bytes.Trim(t[2:], "0123456789abcdefABCDEF_")) == 0
-	}
-	return len(bytes.Trim(t, "0123456789_.eE+-")) == 0
+	return len(bytes.Trim(v, "0123456789abcdefABCDEFxXoO_+-.")) == 0
 }
 
 // timestampLike reports whether v starts as every timestamp go-yaml

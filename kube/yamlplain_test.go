@@ -34,6 +34,10 @@ var plainJSONCases = []struct {
 	{"a quoted timestamp", "a: \"2001-12-14T21:59:43Z\"\n", true},
 	{"binary", "a: 0b101\n", true},
 	{"not binary: left to go-yaml", "a: 0b2\n", false},
+	{"go-yaml's signed binary: left to it", "a: 0b-101\n", false},
+	{"underscores before the radix", "a: 0_x10\nb: -0_x1\nc: 0_o17\n", true},
+	{"a key go-yaml's scanner takes", strings.Repeat("k", plainKeyMax) + ": v\n", true},
+	{"a key too long for go-yaml's scanner", strings.Repeat("k", 1025) + ": v\n", false},
 	{"not numbers", "a: 0x1p-2\nb: 0c3f5e2a-1b2c\nc: +-5\ne: 5d8f9c7b6\nf: 1__0\ng: 0x_1F\n", true},
 	{"quoted strings", "a: \"1\"\nb: \"true\"\nc: \"x <&> y\"\nd: \"\"\n", true},
 	{"an escape", "a: \"x\\ty\"\n", false},
@@ -131,7 +135,7 @@ var (
 	plainScalars = []string{"1", "-2", "0x1F", "017", "500m", "512Mi", "1.5", ".5", ".x", "yes", "No", "~", "null", `"s"`, `"a\"b"`,
 		`"<&>"`, "'x'", "http://x:1", "a: b", "b:", "2001-12-14", "12:30", "-x", "- x", "{}", "[]", "{a: 1}", "[1]", "&a x", "*a",
 		"!t x", "|", "0b11", "1_0", "+.inf", "x y", "<&>", "9223372036854775808", "18446744073709551616", "1e3", "+", "-", ".", "0x1p-2", "+-5", "0c3f5e2a-1b2c",
-		"1__0", "0x_1F", "-0b1", "0o8", "2001-12-14T21:59:43Z"}
+		"1__0", "0x_1F", "-0b1", "0o8", "2001-12-14T21:59:43Z", "0b-101", "0b+1", "0_x10", "+_0x10"}
 )
 
 func (g *plainDoc) pick(pool []string) string { return pool[g.r.IntN(len(pool))] }
