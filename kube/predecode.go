@@ -56,11 +56,12 @@ func predecode(objs []object, in *snapshot) {
 	})
 }
 
-// takeJSON decodes o, a Pod, with c into scratch, zeroed first, and
-// takes its facts and conversion into facts and out (takePod); the pod's
-// maps and slices, allocated by the decode, go with them.
+// takeJSON decodes o, a Pod, with c into scratch, reset first
+// (resetScratch), and takes its facts and conversion into facts and out
+// (takePod); the pod's maps and slices, allocated by the decode, go with
+// them.
 func takeJSON(c *checker, o *object, scratch *corev1.Pod, facts *podFacts, out *packing.Pod) predecoded {
-	*scratch = corev1.Pod{}
+	resetScratch(scratch)
 	p := predecoded{obj: o}
 	if p.err = decodeWith(c, o, scratch); p.err == nil {
 		p.unknown = unknownLog{n: c.unknown.n, paths: slices.Clone(c.unknown.paths)}
@@ -86,4 +87,25 @@ func readPod(b *builder, o *object) error {
 	b.unknown.add(o, &p.unknown)
 	b.readAt(o)
 	return nil
+}
+
+// resetScratch zeroes p, a pod decoded before, for the next decode, but
+// keeps, emptied, what neither takePod's facts nor its conversion keep,
+// so that a worker does not allocate them again for every pod: the array
+// of the containers, each container's resource lists, and the array of
+// the owner references. A container decoded into that array finds its
+// requests and limits empty, not nil, which reads the same.
+func resetScratch(p *corev1.Pod) {
+	cs := p.Spec.Containers[:cap(p.Spec.Containers)]
+	for i := range cs {
+		req, lim := cs[i].Resources.Requests, cs[i].Resources.Limits
+		clear(req)
+		clear(lim)
+		cs[i] = corev1.Container{}
+		cs[i].Resources.Requests, cs[i].Resources.Limits = req, lim
+	}
+	refs := p.OwnerReferences[:cap(p.OwnerReferences)]
+	clear(refs)
+	*p = corev1.Pod{}
+	p.Spec.Containers, p.OwnerReferences = cs[:0], refs[:0]
 }
