@@ -328,7 +328,7 @@ func resolvePlain(out, v []byte) ([]byte, bool) {
 		if timestampLike(v) {
 			return out, false
 		}
-		if !numberLike(v) {
+		if len(bytes.Trim(v, "0123456789abcdefABCDEFxXoO_+-.")) != 0 || !numberLike(v) {
 			break
 		}
 		s := string(v)
@@ -346,13 +346,30 @@ func resolvePlain(out, v []byte) ([]byte, bool) {
 	return appendJSONString(out, v), true
 }
 
-// numberLike reports whether v holds only bytes that an integer
-// strconv.ParseInt or ParseUint reads with base 0, a float yamlFloat
-// matches, or go-yaml's own 0b form may hold (signs, digits, hex digits,
-// radix letters, '.', '_'), so that resolvePlain tries what go-yaml tries
-// only then: "500m" and "512Mi" are strings at once.
+// numberLike reports whether v may be what go-yaml resolves as a number:
+// once its '_' are dropped and its leading signs skipped, decimal digits
+// with '.', 'e', 'E' and signs (the integers strconv.ParseInt and
+// ParseUint read with base 0 without a prefix, and the floats yamlFloat
+// matches), or '0' and a radix letter followed by hex digits and signs
+// (0x, 0o and 0b integers, and go-yaml's own 0b form, whose digits may
+// carry a sign). Only then does resolvePlain try what go-yaml tries:
+// "500m", "512Mi" and uids are strings at once.
 func numberLike(v []byte) bool {
-	return len(bytes.Trim(v, "0123456789abcdefABCDEFxXoO_+-.")) == 0
+	i := 0
+	for i < len(v) && (v[i] == '+' || v[i] == '-' || v[i] == '_') {
+		i++
+	}
+	rest := v[i:]
+	if len(bytes.Trim(rest, "0123456789.eE+-_")) == 0 {
+		return true
+	}
+	rest = bytes.TrimLeft(rest, "_")
+	if len(rest) < 2 || rest[0] != '0' {
+		return false
+	}
+	rest = bytes.TrimLeft(rest[1:], "_")
+	return len(rest) > 1 && bytes.IndexByte([]byte("xXoObB"), rest[0]) >= 0 &&
+		len(bytes.Trim(rest[1:], "0123456789abcdefABCDEF+-_")) == 0
 }
 
 // timestampLike reports whether v starts as every timestamp go-yaml
