@@ -297,21 +297,34 @@ func startsJSON(t []byte) bool { return len(t) > 0 && (t[0] == '{' || t[0] == '[
 // The container logs that kubectl cluster-info dump writes between its
 // lists are removed first ([stripLogs]).
 func documents(src Source) ([][]byte, error) {
+	if !startsJSON(bytes.TrimSpace(src.Data)) {
+		// Most YAML sources are cut in one pass that also finds no log
+		// section, which stripLogs would otherwise search the source for.
+		if docs, ok := yamlCut(src.Data); ok {
+			return yamlJSON(src.Name, docs, nil)
+		}
+	}
 	data := stripLogs(src.Data)
 	trimmed := bytes.TrimSpace(data)
 	if startsJSON(trimmed) {
 		return jsonDocuments(src.Name, trimmed)
 	}
 	docs, readErr := yamlDocuments(data)
+	return yamlJSON(src.Name, docs, readErr)
+}
+
+// yamlJSON converts docs, the YAML documents of the file name, to JSON in
+// place; readErr is the error of reading the document after them.
+func yamlJSON(name string, docs [][]byte, readErr error) ([][]byte, error) {
 	for i, doc := range docs {
 		out, err := yamlToJSON(doc) // a duplicate key is an error
 		if err != nil {
-			return nil, &DocumentError{File: src.Name, Index: i + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
+			return nil, &DocumentError{File: name, Index: i + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
 		docs[i] = listOf(out)
 	}
 	if readErr != nil { // after the documents read before it
-		return nil, &DocumentError{File: src.Name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, readErr)}
+		return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, readErr)}
 	}
 	return docs, nil
 }

@@ -74,6 +74,9 @@ func TestLoadFormats(t *testing.T) {
 		// header inside a string is no log.
 		{"large json with container logs", pod("a") + pad + "\n==== START logs for container c of pod ns/p ====\n{ not json\n" +
 			"==== END logs for container c of pod ns/p ====\n" + pod("b"), []string{"default/a", "default/b"}},
+		{"yaml with container logs", "apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n" +
+			"==== START logs for container c of pod ns/p ====\nnot: [yaml\n==== END logs for container c of pod ns/p ====\n" +
+			"---\napiVersion: v1\nkind: Pod\nmetadata: {name: b}\n", []string{"default/a", "default/b"}},
 		{"large json, a log header in a string", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"a","annotations":{"x":"` +
 			`==== START logs for container c of pod ns/p ===="}}}` + pad, []string{"default/a"}},
 	}

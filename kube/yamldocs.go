@@ -38,8 +38,9 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 // line. Each line it reads ends in '\n', the last one too, so the last
 // document, when data does not end its last line, is a copy with '\n'
 // added. ok is false, and nothing is returned, when data has a '\r' (the
-// reader drops the one before each '\n') or a "---" line followed by
-// anything but spaces and a comment (the reader fails on it).
+// reader drops the one before each '\n'), a "---" line followed by
+// anything but spaces and a comment (the reader fails on it), or a line
+// that starts a container log section (stripLogs removes those first).
 func yamlCut(data []byte) (docs [][]byte, ok bool) {
 	if bytes.IndexByte(data, '\r') >= 0 {
 		return nil, false
@@ -47,6 +48,9 @@ func yamlCut(data []byte) (docs [][]byte, ok bool) {
 	start := -1 // the first line of the document being read; -1: none yet
 	for pos := 0; pos < len(data); {
 		line, _ := cutLine(data[pos:])
+		if bytes.HasPrefix(line, []byte(logStart)) {
+			return nil, false
+		}
 		if bytes.HasPrefix(line, []byte("---")) {
 			if t := bytes.TrimSpace(line[3:]); len(t) > 0 && t[0] != '#' {
 				return nil, false

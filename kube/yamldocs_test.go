@@ -54,6 +54,7 @@ var yamlCutCases = []struct {
 	{"four dashes: the reader fails", "a: 1\n----\nb: 2\n", false},
 	{"text after a separator: the reader fails", "a: 1\n--- b: 2\n", false},
 	{"CRLF", "a: 1\r\n---\r\nb: 2\r\n", false},
+	{"a container log section: stripLogs first", "a: 1\n==== START logs for container c of pod ns/p ====\nx: y\n", false},
 }
 
 // yamlCut cuts what YAMLReader reads, document for document; what it does
