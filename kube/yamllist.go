@@ -2,6 +2,7 @@ package kube
 
 import (
 	"bytes"
+	"slices"
 
 	"github.com/nodeplan/nodeplan/internal/parallel"
 )
@@ -110,24 +111,41 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 			}
 		}
 	})
-	size := len(restJSON)
-	for r := range runs {
-		if failed[r] {
-			return nil, false
-		}
-		size += len(runs[r]) + 1
+	if slices.Contains(failed, true) {
+		return nil, false
 	}
-	out := make([]byte, 0, size)
-	out = append(out, restJSON[:at]...)
-	out = append(out, '[')
+	return splice(restJSON, at, end, runs), true
+}
+
+// splice returns rest with its bytes from at to end replaced by the JSON
+// array of the runs' items, the runs copied on up to GOMAXPROCS
+// goroutines (a 100,000-pod list is 49 MB of them).
+func splice(rest []byte, at, end int, runs [][]byte) []byte {
+	starts := make([]int, len(runs))
+	pos := at + 1 // after '['
 	for r, run := range runs {
 		if r > 0 && len(run) > 0 {
-			out = append(out, ',')
+			pos++ // ','
 		}
-		out = append(out, run...)
+		starts[r] = pos
+		pos += len(run)
 	}
-	out = append(out, ']')
-	return append(out, restJSON[end:]...), true
+	out := make([]byte, pos+1+len(rest)-end)
+	copy(out, rest[:at])
+	out[at] = '['
+	parallel.Range(len(runs), 16, func() func(lo, hi int) {
+		return func(lo, hi int) {
+			for r := lo; r < hi; r++ {
+				if r > 0 && len(runs[r]) > 0 {
+					out[starts[r]-1] = ','
+				}
+				copy(out[starts[r]:], runs[r])
+			}
+		}
+	})
+	out[pos] = ']'
+	copy(out[pos+1:], rest[end:])
+	return out
 }
 
 // itemsMarker is the one item of the list put in the place of the items,
