@@ -92,20 +92,27 @@ func readPod(b *builder, o *object) error {
 // resetScratch zeroes p, a pod decoded before, for the next decode, but
 // keeps, emptied, what neither takePod's facts nor its conversion keep,
 // so that a worker does not allocate them again for every pod: the array
-// of the containers, each container's resource lists, and the array of
-// the owner references. A container decoded into that array finds its
-// requests and limits empty, not nil, which reads the same.
+// of the containers, each container's resource lists, ports and
+// environment, the owner references and the status conditions. A
+// container decoded into that array finds its requests and limits empty,
+// not nil, which reads the same.
 func resetScratch(p *corev1.Pod) {
 	cs := p.Spec.Containers[:cap(p.Spec.Containers)]
 	for i := range cs {
-		req, lim := cs[i].Resources.Requests, cs[i].Resources.Limits
+		c := &cs[i]
+		req, lim, ports, env := c.Resources.Requests, c.Resources.Limits, emptied(c.Ports), emptied(c.Env)
 		clear(req)
 		clear(lim)
-		cs[i] = corev1.Container{}
-		cs[i].Resources.Requests, cs[i].Resources.Limits = req, lim
+		*c = corev1.Container{Ports: ports, Env: env}
+		c.Resources.Requests, c.Resources.Limits = req, lim
 	}
-	refs := p.OwnerReferences[:cap(p.OwnerReferences)]
-	clear(refs)
+	refs, conditions := emptied(p.OwnerReferences), emptied(p.Status.Conditions)
 	*p = corev1.Pod{}
-	p.Spec.Containers, p.OwnerReferences = cs[:0], refs[:0]
+	p.Spec.Containers, p.OwnerReferences, p.Status.Conditions = cs[:0], refs, conditions
+}
+
+// emptied returns s's array, cleared, as an empty slice.
+func emptied[T any](s []T) []T {
+	clear(s[:cap(s)])
+	return s[:0]
 }
