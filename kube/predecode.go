@@ -93,9 +93,11 @@ func readPod(b *builder, o *object) error {
 // keeps, emptied, what neither takePod's facts nor its conversion keep,
 // so that a worker does not allocate them again for every pod: the array
 // of the containers, each container's resource lists, ports and
-// environment, the owner references and the status conditions. A
-// container decoded into that array finds its requests and limits empty,
-// not nil, which reads the same.
+// environment, the owner references and the status conditions. So a pod
+// decoded into it finds those empty rather than nil, also when its JSON
+// lacks them or has null: unlike a decode into a zero value, but every
+// reader of them (takePod and what it calls) takes them by len and range
+// alone.
 func resetScratch(p *corev1.Pod) {
 	cs := p.Spec.Containers[:cap(p.Spec.Containers)]
 	for i := range cs {
