@@ -16,6 +16,12 @@ func yamlDocuments(data []byte) ([][]byte, error) {
 	if docs, ok := yamlCut(data); ok {
 		return docs, nil
 	}
+	return readYAML(data)
+}
+
+// readYAML reads data with YAMLReader, as yamlDocuments reads what
+// yamlCut does not take.
+func readYAML(data []byte) ([][]byte, error) {
 	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
 	var docs [][]byte
 	for {

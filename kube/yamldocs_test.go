@@ -1,30 +1,16 @@
 package kube
 
 import (
-	"bufio"
-	"bytes"
-	"io"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 )
 
 // readerDocuments is what YAMLReader reads of data, Read by Read.
 func readerDocuments(data []byte) ([]string, error) {
-	r := utilyaml.NewYAMLReader(bufio.NewReader(bytes.NewReader(data)))
-	var docs []string
-	for {
-		doc, err := r.Read()
-		if err == io.EOF {
-			return docs, nil
-		}
-		if err != nil {
-			return docs, err
-		}
-		docs = append(docs, string(doc))
-	}
+	docs, err := readYAML(data)
+	return strs(docs), err
 }
 
 func strs(docs [][]byte) []string {
