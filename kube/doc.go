@@ -615,18 +615,20 @@
 // Load keeps, besides its results, the JSON of every object of a kind it
 // reads (for messages naming where an object is) and the objects decoded
 // from it, which it builds from once all are decoded; objects of other
-// kinds are counted and dropped. Pods are the exception: each is converted
-// as soon as it is decoded, and only the conversion and the few fields
-// read across objects (owner, phase, readiness, node, volumes,
-// PriorityClass) are kept, not the decoded pod. Each object's decode is one pass over its
-// bytes, guided by a plan of each Go type built once per process, that
-// checks and stores the values and shares repeated strings; its head is
-// read in an earlier, shorter pass. With a few hundred pods or more, Load
-// decodes them on up to GOMAXPROCS goroutines, and a large YAML list as
-// kubectl prints it is converted to JSON in runs of items the same way,
-// each run, when it is in kubectl's plain block style, by a converter of
-// that style alone that gives go-yaml's result many times faster;
-// FromObjects converts more than 64 pods on several goroutines too. Nothing here is on the solver's hot path.
+// kinds are counted and dropped. Pods are the exception: each is
+// converted as soon as it is decoded, and only the conversion and the few
+// fields read across objects (owner, phase, readiness, node, volumes,
+// PriorityClass) are kept, not the decoded pod; each goroutine decodes
+// its pods into one pod of its own. Each object's decode is one pass over
+// its bytes, guided by a plan of each Go type built once per process,
+// that checks and stores the values and shares repeated strings; its head
+// is read in an earlier, shorter pass. With a few hundred pods or more,
+// Load decodes them on up to GOMAXPROCS goroutines, and a large YAML list
+// as kubectl prints it is converted to JSON in runs of items the same
+// way, each run, when it is in kubectl's plain block style, by a
+// converter of that style alone that gives go-yaml's result many times
+// faster; FromObjects converts more than 64 pods on several goroutines
+// too. Nothing here is on the solver's hot path.
 // Functions are safe for concurrent use and never modify their arguments.
 //
 // See ExampleEffectiveRequests, ExampleFromObjects and ExampleLoad.
