@@ -443,13 +443,13 @@ func (b *builder) place(c *Cluster, f *podFacts, pod packing.Pod, present map[re
 		b.skips.add("Pod", fmt.Sprintf("phase %s takes no room", f.phase), f.obj.example(objectName(namespace(f.ns), f.name)))
 		return nil
 	}
-	class := ""
+	class := "" // a PriorityClass the input lacks
 	if !f.priority {
-		var v int32
-		var ok bool
-		if v, ok, class = b.priorityOf(f.class); ok {
+		v, ok, missing := b.priorityOf(f.class)
+		if ok {
 			pod.Priority = v
 		}
+		class = missing
 	}
 	skip := f.nodeName == "" && f.skip != nil
 	var vols podVolumes
@@ -546,16 +546,6 @@ func (b *builder) finish(f *podFacts) {
 // manifests (Kubernetes' pkg/apis/scheduling: SystemCriticalPriority and
 // 1000 above it).
 var builtinClasses = map[string]int32{"system-cluster-critical": 2_000_000_000, "system-node-critical": 2_000_001_000}
-
-// controllerRef returns the owner reference with controller true, or nil.
-func controllerRef(refs []metav1.OwnerReference) *metav1.OwnerReference {
-	for i := range refs {
-		if c := refs[i].Controller; c != nil && *c {
-			return &refs[i]
-		}
-	}
-	return nil
-}
 
 // resolvePriority fills spec.priority, when unset, from its PriorityClass
 // ([builder.priorityOf]). spec is the builder's own (a workload's pod,

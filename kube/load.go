@@ -734,22 +734,18 @@ func firstOfName(pods []podFacts) []int32 {
 	for i := range order {
 		order[i] = int32(i)
 	}
-	key := func(i int32) (string, string) { return objectNamespace("Pod", pods[i].ns), pods[i].name }
-	slices.SortFunc(order, func(a, b int32) int {
-		ans, an := key(a)
-		bns, bn := key(b)
-		return cmp.Or(strings.Compare(ans, bns), strings.Compare(an, bn), cmp.Compare(a, b))
-	})
+	compare := func(a, b int32) int {
+		return cmp.Or(strings.Compare(objectNamespace("Pod", pods[a].ns), objectNamespace("Pod", pods[b].ns)),
+			strings.Compare(pods[a].name, pods[b].name))
+	}
+	slices.SortFunc(order, func(a, b int32) int { return cmp.Or(compare(a, b), cmp.Compare(a, b)) })
 	first := make([]int32, len(pods))
-	for k, i := range order {
-		first[i] = -1
-		if k > 0 {
-			if ans, an := key(order[k-1]); ans == objectNamespace("Pod", pods[i].ns) && an == pods[i].name {
-				first[i] = first[order[k-1]]
-				if first[i] < 0 {
-					first[i] = order[k-1]
-				}
-			}
+	lead := int32(-1) // the first, by index, of the pods of one name, which sort first among them
+	for _, i := range order {
+		if first[i] = -1; lead >= 0 && compare(lead, i) == 0 {
+			first[i] = lead
+		} else {
+			lead = i
 		}
 	}
 	return first

@@ -22,7 +22,7 @@ type podFacts struct {
 	obj      *object // where Load read it; nil from FromObjects
 	ns, name string  // metadata.namespace (as written) and name
 	labels   map[string]string
-	ctl      controllerOf // the controlling owner reference (controllerRef)
+	ctl      controllerOf // the controlling owner reference (controller)
 	nodeName string
 	grace    *int64 // spec.terminationGracePeriodSeconds
 	volumes  []corev1.Volume
@@ -43,14 +43,14 @@ type controllerOf struct {
 	apiVersion, kind, name, uid string
 }
 
-// controller returns the controlling reference of refs (controllerRef),
-// copied.
+// controller returns the first of refs with controller true, copied.
 func controller(refs []metav1.OwnerReference) controllerOf {
-	c := controllerRef(refs)
-	if c == nil {
-		return controllerOf{}
+	for i := range refs {
+		if c := &refs[i]; c.Controller != nil && *c.Controller {
+			return controllerOf{set: true, apiVersion: c.APIVersion, kind: c.Kind, name: c.Name, uid: string(c.UID)}
+		}
 	}
-	return controllerOf{set: true, apiVersion: c.APIVersion, kind: c.Kind, name: c.Name, uid: string(c.UID)}
+	return controllerOf{}
 }
 
 // unprovisionedPod is why Karpenter does not provision for a pod
@@ -91,7 +91,7 @@ func (f *podFacts) id() (ns, name string) { return f.ns, f.name }
 // takePod returns the facts of p, with its conversion when it takes room
 // (it has not ended): FromPod's, except that the priority is spec.priority's
 // alone (the builder resolves the others from their PriorityClass,
-// [builder.resolvePriority]) and that, when own is set, the pod shares
+// [builder.priorityOf]) and that, when own is set, the pod shares
 // p's labels (Load's own pods, which nothing else holds). The facts share
 // p's labels and volumes, which no one modifies.
 func takePod(p *corev1.Pod, own bool) (podFacts, packing.Pod) {

@@ -328,7 +328,7 @@ func resolvePlain(out, v []byte) ([]byte, bool) {
 		if timestampLike(v) {
 			return out, false
 		}
-		if len(bytes.Trim(v, "0123456789abcdefABCDEFxXoO_+-.")) != 0 || !numberLike(v) {
+		if !numberLike(v) {
 			break
 		}
 		s := string(v)
