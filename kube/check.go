@@ -157,25 +157,32 @@ func (c *checker) listItems(data []byte) ([][]byte, error) {
 			return w.value(m.plan, reflect.Value{}) // null, or the mismatch
 		}
 		w.i++
-		if w.space() == ']' {
-			w.i++
-			return nil
-		}
-		for i := 0; ; i++ {
-			w.push(segment{index: i})
-			raw, err := w.raw()
-			if err != nil {
-				return err
-			}
-			w.pop()
-			items = append(items, raw)
-			if done, err := w.next(']'); done || err != nil {
-				return err
-			}
-		}
+		return w.elements(func(raw []byte) { items = append(items, raw) })
 	})
 	c.keep(&w)
 	return items, err
+}
+
+// elements reads the rest of an array whose '[' has been read, handing
+// the text of each element to each, in order; an element's error names
+// its index.
+func (w *walker) elements(each func(raw []byte)) error {
+	if w.space() == ']' {
+		w.i++
+		return nil
+	}
+	for i := 0; ; i++ {
+		w.push(segment{index: i})
+		raw, err := w.raw()
+		if err != nil {
+			return err
+		}
+		w.pop()
+		each(raw)
+		if done, err := w.next(']'); done || err != nil {
+			return err
+		}
+	}
 }
 
 // itemsOf is the part of a List that listItems reads.

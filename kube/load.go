@@ -240,7 +240,7 @@ func noObjects(sources []Source) error {
 // split appends the objects of a source, in order, to objs; c checks
 // their heads.
 func split(objs []object, src Source, c *checker) ([]object, error) {
-	var docs [][]byte
+	var docs []jsonDoc
 	var err error
 	if doc := largeJSON(src); doc == nil {
 		docs, err = documents(src)
@@ -264,7 +264,13 @@ func split(objs []object, src Source, c *checker) ([]object, error) {
 		return objs, err
 	}
 	for i, doc := range docs {
-		if objs, err = appendObject(objs, object{file: src.Name, index: i + 1, item: -1, raw: doc}, head{}, c); err != nil {
+		o := object{file: src.Name, index: i + 1, item: -1, raw: doc.raw}
+		if doc.list != nil {
+			objs, err = appendParts(objs, o, doc.list, c)
+		} else {
+			objs, err = appendObject(objs, o, head{}, c)
+		}
+		if err != nil {
 			return objs, err
 		}
 	}
@@ -296,7 +302,7 @@ func startsJSON(t []byte) bool { return len(t) > 0 && (t[0] == '{' || t[0] == '[
 // empty (comments only, say) is kept as JSON null so indices stay right.
 // The container logs that kubectl cluster-info dump writes between its
 // lists are removed first ([stripLogs]).
-func documents(src Source) ([][]byte, error) {
+func documents(src Source) ([]jsonDoc, error) {
 	if !startsJSON(bytes.TrimSpace(src.Data)) {
 		// Most YAML sources are cut in one pass that also finds no log
 		// section, which stripLogs would otherwise search the source for.
@@ -313,25 +319,29 @@ func documents(src Source) ([][]byte, error) {
 	return yamlJSON(src.Name, docs, readErr)
 }
 
-// yamlJSON converts docs, the YAML documents of the file name, to JSON in
-// place; readErr is the error of reading the document after them.
-func yamlJSON(name string, docs [][]byte, readErr error) ([][]byte, error) {
+// yamlJSON converts docs, the YAML documents of the file name, to JSON;
+// readErr is the error of reading the document after them.
+func yamlJSON(name string, docs [][]byte, readErr error) ([]jsonDoc, error) {
+	out := make([]jsonDoc, len(docs))
 	for i, doc := range docs {
-		out, err := yamlToJSON(doc) // a duplicate key is an error
+		d, err := yamlDoc(doc) // a duplicate key is an error
 		if err != nil {
 			return nil, &DocumentError{File: name, Index: i + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
-		docs[i] = listOf(out)
+		if d.list == nil {
+			d.raw = listOf(d.raw)
+		}
+		out[i] = d
 	}
 	if readErr != nil { // after the documents read before it
 		return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, readErr)}
 	}
-	return docs, nil
+	return out, nil
 }
 
-func jsonDocuments(name string, data []byte) ([][]byte, error) {
+func jsonDocuments(name string, data []byte) ([]jsonDoc, error) {
 	if json.Valid(data) { // one document, the common case: read in place
-		return [][]byte{listOf(data)}, nil
+		return []jsonDoc{{raw: listOf(data)}}, nil
 	}
 	return jsonStream(name, data)
 }
@@ -339,9 +349,9 @@ func jsonDocuments(name string, data []byte) ([][]byte, error) {
 // jsonStream returns the documents of data, a stream of JSON values, in
 // order, each array as a List; a malformed one is a *DocumentError naming
 // the file name and its index.
-func jsonStream(name string, data []byte) ([][]byte, error) {
+func jsonStream(name string, data []byte) ([]jsonDoc, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var docs [][]byte
+	var docs []jsonDoc
 	for {
 		var raw json.RawMessage
 		err := dec.Decode(&raw)
@@ -351,7 +361,7 @@ func jsonStream(name string, data []byte) ([][]byte, error) {
 		if err != nil {
 			return nil, &DocumentError{File: name, Index: len(docs) + 1, Item: -1, Err: fmt.Errorf("%w: %w", ErrMalformed, err)}
 		}
-		docs = append(docs, listOf(raw))
+		docs = append(docs, jsonDoc{raw: listOf(raw)})
 	}
 }
 
@@ -435,6 +445,31 @@ func appendObject(objs []object, o object, inherit head, c *checker) ([]object, 
 	if err != nil {
 		return objs, o.fail(fmt.Errorf("%w: %w", ErrMalformed, err))
 	}
+	return appendList(objs, o, items, c)
+}
+
+// appendParts appends the objects of a list that yamlList converted in
+// parts, as appendObject appends those of its whole JSON (p.whole()),
+// without splicing and cutting that whole: the head is read from p.rest,
+// which differs from the whole only in its items member (a marker list,
+// where the whole has the items: both valid JSON), and the items are
+// those yamlList cut. When that head is not a List's, or reading it
+// fails, the whole is read as appendObject reads any document, so the
+// object and the error are its.
+func appendParts(objs []object, o object, p *listParts, c *checker) ([]object, error) {
+	if c.readHead(p.rest, &o.head) == nil && isList(o.head.Kind) {
+		if _, err := c.listItems(p.rest); err == nil {
+			return appendList(objs, o, p.items, c)
+		}
+	}
+	o.head, o.raw = head{}, p.whole()
+	return appendObject(objs, o, head{}, c)
+}
+
+// appendList appends items, the items of the List o, as appendObject
+// reads them.
+func appendList(objs []object, o object, items [][]byte, c *checker) ([]object, error) {
+	var err error
 	var elem head
 	if o.head.Kind != "List" {
 		elem.Kind, elem.APIVersion = strings.TrimSuffix(o.head.Kind, "List"), o.head.APIVersion

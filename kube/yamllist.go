@@ -21,11 +21,48 @@ const (
 // [yamlList]; and a document, or a run of its items, in kubectl's plain
 // block style without go-yaml: see [plainJSON].
 func yamlToJSON(doc []byte) ([]byte, error) {
-	if out, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
-		return out, nil
-	}
-	return fastJSON(new(plainParser), doc)
+	d, err := yamlDoc(doc)
+	return d.json(), err
 }
+
+// jsonDoc is one document of a source as JSON: raw, or, when it is a
+// long list that yamlList converted in parts, those parts (raw is nil).
+type jsonDoc struct {
+	raw  []byte
+	list *listParts
+}
+
+// json is the document's JSON, the parts spliced when it has them.
+func (d jsonDoc) json() []byte {
+	if d.list != nil {
+		return d.list.whole()
+	}
+	return d.raw
+}
+
+// yamlDoc converts doc as yamlToJSON does, keeping a long list's parts.
+func yamlDoc(doc []byte) (jsonDoc, error) {
+	if parts, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
+		return jsonDoc{list: &parts}, nil
+	}
+	out, err := fastJSON(new(plainParser), doc)
+	return jsonDoc{raw: out}, err
+}
+
+// listParts is a list yamlList converted in parts: rest, the JSON of the
+// document with a marker list in the place of its items, [at, end) where
+// that list is, runs, the items of each run as JSON with commas between
+// them (an array without its brackets), and items, the JSON of each item
+// (slices of the runs).
+type listParts struct {
+	rest    []byte
+	at, end int
+	runs    [][]byte
+	items   [][]byte
+}
+
+// whole is the document's JSON: rest with the runs spliced in.
+func (p *listParts) whole() []byte { return splice(p.rest, p.at, p.end, p.runs) }
 
 // fastJSON is strictJSON's result, by [plainJSON] with p when it takes
 // doc.
@@ -36,15 +73,18 @@ func fastJSON(p *plainParser, doc []byte) ([]byte, error) {
 	return strictJSON(doc)
 }
 
-// yamlList converts doc as strictJSON would, when doc is a
+// yamlList converts doc as strictJSON would, in parts, when doc is a
 // block mapping (its first line a plain key at the first column) with an
 // "items:" line at the first column followed by a block sequence of at
 // least minItems entries, as kubectl get -o yaml prints a list: the
 // sequence's entries are converted in runs of runItems on up to
 // GOMAXPROCS goroutines, the rest of the document with a marker list in
-// their place, and the runs' JSON is spliced into the rest's. ok is
-// false, and nothing is returned, when doc is not of that shape or any
-// part does not convert alone; the caller then converts doc whole.
+// their place; the runs' JSON spliced into the rest's (listParts.whole)
+// is strictJSON's. Each run's JSON is also cut into its items there, so
+// that a loader need not cut the whole again. ok is false, and nothing is
+// returned, when doc is not of that shape or any part does not convert
+// alone (or to as many items as the run has entries); the caller then
+// converts doc whole.
 //
 // Why the parts convert as the whole would. The rest is the document up
 // to the "items:" line, so the YAML parser is in the same state there in
@@ -68,26 +108,27 @@ func fastJSON(p *plainParser, doc []byte) ([]byte, error) {
 // anchors and aliases (an alias outside the items may name an anchor
 // redefined inside them, and go-yaml bounds aliasing per document).
 // FuzzYAMLList holds the result to strictJSON's, byte for byte.
-func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
+func yamlList(doc []byte, minItems, runItems int) (listParts, bool) {
 	if otherBreaks(doc) || bytes.Contains(doc, []byte("\uFEFF")) || indicated(doc) {
-		return nil, false
+		return listParts{}, false
 	}
 	block, ok := itemsBlock(doc)
 	if !ok || len(block.entries) < minItems {
-		return nil, false
+		return listParts{}, false
 	}
 	if bytes.Contains(doc, []byte(itemsMarker)) {
-		return nil, false
+		return listParts{}, false
 	}
 	rest := append(append(append([]byte{}, doc[:block.line]...), "items: ["+itemsMarker+"]\n"...), doc[block.end:]...)
 	restJSON, err := fastJSON(new(plainParser), rest)
 	if err != nil {
-		return nil, false
+		return listParts{}, false
 	}
 	at, end, ok := markedItems(restJSON)
 	if !ok || bytes.Count(restJSON, []byte(itemsMarker)) != 1 {
-		return nil, false
+		return listParts{}, false
 	}
+	items := make([][]byte, len(block.entries))
 	runs := make([][]byte, (len(block.entries)+runItems-1)/runItems)
 	failed := make([]bool, len(runs))
 	parallel.Range(len(runs), 1, func() func(lo, hi int) {
@@ -98,12 +139,14 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 				if r == 0 {
 					start = block.body // every byte of doc is in one part, but the items line
 				}
+				next := min((r+1)*runItems, len(block.entries))
 				end := block.end
-				if next := (r + 1) * runItems; next < len(block.entries) {
+				if next < len(block.entries) {
 					end = block.entries[next]
 				}
 				out, err := fastJSON(&p, doc[start:end])
-				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' {
+				if err != nil || len(out) < 2 || out[0] != '[' || out[len(out)-1] != ']' ||
+					!elementsInto(items[r*runItems:next], out) {
 					failed[r] = true
 					continue
 				}
@@ -112,9 +155,24 @@ func yamlList(doc []byte, minItems, runItems int) ([]byte, bool) {
 		}
 	})
 	if slices.Contains(failed, true) {
-		return nil, false
+		return listParts{}, false
 	}
-	return splice(restJSON, at, end, runs), true
+	return listParts{rest: restJSON, at: at, end: end, runs: runs, items: items}, true
+}
+
+// elementsInto cuts arr, a JSON array, into its elements, stored in dst;
+// it reports whether arr has exactly len(dst).
+func elementsInto(dst [][]byte, arr []byte) bool {
+	w := walker{data: arr}
+	w.i++ // '['
+	n := 0
+	err := w.elements(func(raw []byte) {
+		if n < len(dst) {
+			dst[n] = raw
+		}
+		n++
+	})
+	return err == nil && n == len(dst) && w.space() == 0
 }
 
 // splice returns rest with its bytes from at to end replaced by the JSON

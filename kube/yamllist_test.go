@@ -1,6 +1,10 @@
 package kube
 
 import (
+	"encoding/json"
+	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +66,8 @@ func TestYAMLListAsWhole(t *testing.T) {
 				}
 				if ok {
 					require.NoError(t, wantErr)
-					assert.Equal(t, string(want), string(got))
+					assert.Equal(t, string(want), string(got.whole()))
+					assert.NoError(t, partsAsWhole(got))
 				}
 			}
 			out, err := yamlToJSON([]byte(tc.doc))
@@ -82,7 +87,33 @@ func TestYAMLListLarge(t *testing.T) {
 	require.NoError(t, err)
 	got, ok := yamlList(data, yamlSplitItems, yamlRunItems)
 	require.True(t, ok)
-	assert.Equal(t, string(want), string(got))
+	assert.Equal(t, string(want), string(got.whole()))
+	require.NoError(t, partsAsWhole(got))
+	assert.Len(t, got.items, 1000)
+}
+
+// partsAsWhole reports how p's items differ from those of its whole JSON,
+// cut as Load cuts a List, and whether its rest is the whole but for the
+// items member's value.
+func partsAsWhole(p listParts) error {
+	whole := p.whole()
+	c := newChecker()
+	items, err := c.listItems(whole)
+	if err != nil {
+		return err
+	}
+	if len(items) != len(p.items) {
+		return fmt.Errorf("%d items, the whole has %d", len(p.items), len(items))
+	}
+	for i := range items {
+		if string(items[i]) != string(p.items[i]) {
+			return fmt.Errorf("item %d: %s, the whole has %s", i, p.items[i], items[i])
+		}
+	}
+	if !strings.HasPrefix(string(whole), string(p.rest[:p.at])) || !strings.HasSuffix(string(whole), string(p.rest[p.end:])) {
+		return fmt.Errorf("the rest %s is not around the whole's items: %s", p.rest, whole)
+	}
+	return nil
 }
 
 // FuzzYAMLList holds yamlList to strictJSON on any input, with
@@ -102,9 +133,70 @@ func FuzzYAMLList(f *testing.F) {
 			if err != nil {
 				t.Fatalf("runs of %d: converted in parts what the whole conversion rejects (%v):\n%q", run, err, doc)
 			}
-			if string(got) != string(want) {
-				t.Fatalf("runs of %d: in parts\n%s\nwhole\n%s\nfrom %q", run, got, want, doc)
+			if string(got.whole()) != string(want) {
+				t.Fatalf("runs of %d: in parts\n%s\nwhole\n%s\nfrom %q", run, got.whole(), want, doc)
+			}
+			if err := partsAsWhole(got); err != nil {
+				t.Fatalf("runs of %d: %v\nfrom %q", run, err, doc)
 			}
 		}
 	})
+}
+
+// TestLoadListInParts: a long YAML list, read from yamlList's parts
+// (appendParts), loads as its JSON does: the same pods on one goroutine
+// and on two; and when an item is wrong, or the document is no List, the
+// same error.
+func TestLoadListInParts(t *testing.T) {
+	good := podList(headsMin + headsChunk)
+	var items []json.RawMessage
+	var list struct {
+		APIVersion string            `json:"apiVersion"`
+		Kind       string            `json:"kind"`
+		Items      []json.RawMessage `json:"items"`
+	}
+	require.NoError(t, json.Unmarshal(good, &list))
+	items = list.Items
+	variant := func(kind string, bad int) []byte {
+		l := list
+		l.Kind, l.Items = kind, slices.Clone(items)
+		if bad >= 0 {
+			l.Items[bad] = json.RawMessage(`{"apiVersion":"v1","metadata":{"name":"x"}}`) // no kind in a List
+		}
+		data, err := json.Marshal(l)
+		require.NoError(t, err)
+		return data
+	}
+	for _, tc := range []struct {
+		name  string
+		data  []byte
+		fails bool
+	}{
+		{"kubectl's list", good, false},
+		{"a PodList", variant("PodList", -1), false},
+		{"an item without kind", variant("List", headsMin+7), true},
+		{"no list", variant("Pod", -1), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc, err := yaml.JSONToYAML(tc.data)
+			require.NoError(t, err)
+			parts, ok := yamlList(doc, yamlSplitItems, yamlRunItems)
+			require.True(t, ok, "converted in parts")
+			require.Len(t, parts.items, len(items))
+			for _, procs := range []int{1, 2} {
+				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+				want, wantErr := Load(Source{Name: "f", Data: tc.data})
+				got, err := Load(Source{Name: "f", Data: doc})
+				require.Equal(t, tc.fails, wantErr != nil, "%v", wantErr)
+				if wantErr != nil {
+					require.Error(t, err)
+					assert.Equal(t, wantErr.Error(), err.Error())
+					continue
+				}
+				require.NoError(t, err)
+				require.Len(t, got.Pods, len(items))
+				assert.Equal(t, want.Pods, got.Pods)
+			}
+		})
+	}
 }
