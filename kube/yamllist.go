@@ -269,16 +269,19 @@ func otherBreaks(doc []byte) bool {
 // after white space or a flow or block indicator). Text such as a URL's
 // "a=1&b=2" does not count; a quoted " &x" does, which only costs speed.
 func indicated(doc []byte) bool {
-	for i, c := range doc {
-		if c != '&' && c != '*' && c != '!' {
-			continue
-		}
-		if i == 0 {
-			return true
-		}
-		switch doc[i-1] {
-		case ' ', '\t', '\n', '-', '?', ':', ',', '[', '{':
-			return true
+	for _, c := range []byte("&*!") {
+		for i := 0; ; i++ {
+			j := bytes.IndexByte(doc[i:], c)
+			if j < 0 {
+				break
+			}
+			if i += j; i == 0 {
+				return true
+			}
+			switch doc[i-1] {
+			case ' ', '\t', '\n', '-', '?', ':', ',', '[', '{':
+				return true
+			}
 		}
 	}
 	return false
