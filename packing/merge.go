@@ -166,11 +166,11 @@ func (l ladder) start(need resources.List) int {
 // list is cheapest first, so the walk stops at the first dearer one).
 func firstPrice(list []option, limit instancetypes.Price, cand func(t int) bool) (instancetypes.Price, bool) {
 	for _, o := range list {
-		if o.off.Price > limit {
+		if o.price > limit {
 			break
 		}
 		if cand(o.t) {
-			return o.off.Price, true
+			return o.price, true
 		}
 	}
 	return 0, false

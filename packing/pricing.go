@@ -13,10 +13,22 @@ import (
 // reservation names a capacity reservation of one type in one zone.
 type reservation struct{ typ, zone, id string }
 
-// option is a candidate type of a claim with its offering.
+// option is a candidate type of a claim at one of its offerings:
+// pool.types[t].Offerings[oi] (none when oi is -1), whose price is kept
+// beside them, since lists are sorted and walked by it. It holds no
+// pointer, so the price lists cost the collector nothing to scan.
 type option struct {
-	t   int
-	off instancetypes.Offering
+	t     int
+	price instancetypes.Price
+	oi    int32
+}
+
+// offering is o's offering in pool pl; the zero Offering when o has none.
+func (o option) offering(pl *pool) instancetypes.Offering {
+	if o.oi < 0 {
+		return instancetypes.Offering{}
+	}
+	return pl.types[o.t].Offerings[o.oi]
 }
 
 // priced lists every type of c's pool at its cheapest offering under c's
@@ -36,14 +48,15 @@ func (r *run) pricedBy(pl *pool, pi int, reqs requirements.Set, units map[reserv
 	if opts, ok := r.memo.prices[string(r.scratch.key)]; ok && !pl.reserved {
 		return opts
 	}
-	var opts []option
+	opts := make([]option, 0, len(pl.types))
 	for t, it := range pl.types {
-		if off, ok := cheapestOffering(it, zone, ct, units, r.held); ok {
-			opts = append(opts, option{t, off})
+		if oi := cheapestOffering(it, zone, ct, units, r.held); oi >= 0 {
+			opts = append(opts, option{t: t, price: it.Offerings[oi].Price, oi: int32(oi)})
 		}
 	}
+	opts = slices.Clip(opts)
 	slices.SortFunc(opts, func(a, b option) int {
-		return cmp.Or(cmp.Compare(a.off.Price, b.off.Price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
+		return cmp.Or(cmp.Compare(a.price, b.price), strings.Compare(pl.types[a.t].Name, pl.types[b.t].Name))
 	})
 	if !pl.reserved {
 		r.memo.prices[string(r.scratch.key)] = opts
@@ -60,10 +73,11 @@ func priceKey(b []byte, pi int, zone, ct requirements.Requirement) []byte {
 	return b
 }
 
-// cheapestOffering is the cheapest usable offering of t in the zones and
-// capacity types allowed, counting the reservation units earlier claims took.
-func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requirement, units, held map[reservation]int) (instancetypes.Offering, bool) {
-	for _, o := range t.Offerings {
+// cheapestOffering is the index of the cheapest usable offering of t in
+// the zones and capacity types allowed, counting the reservation units
+// earlier claims took; -1 when none is.
+func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requirement, units, held map[reservation]int) int {
+	for i, o := range t.Offerings {
 		if !o.Usable() || !zone.Has(o.Zone) || !ct.Has(o.CapacityType.String()) {
 			continue
 		}
@@ -76,9 +90,9 @@ func cheapestOffering(t *instancetypes.InstanceType, zone, ct requirements.Requi
 				continue
 			}
 		}
-		return o, true
+		return i
 	}
-	return instancetypes.Offering{}, false
+	return -1
 }
 
 func reservationOf(t *instancetypes.InstanceType, o instancetypes.Offering) reservation {

@@ -139,7 +139,8 @@ func (r *run) nodeClaim(c *claim, sc settled, priced []option, rc *renderCache) 
 	if name == "" {
 		name = nameOf(c.pl, c.id)
 	}
-	nc := NodeClaim{Name: name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: sc.chosen.off,
+	off := sc.chosen.offering(c.pl)
+	nc := NodeClaim{Name: name, NodePool: c.pl.np.Name, InstanceType: typ.Name, Offering: off,
 		Pods: slices.Clone(c.pods), Requests: c.used.Add(c.pl.daemon[sc.chosen.t]), Requirements: c.reqs}
 	if sc.types == nil {
 		nc.InstanceTypes = rc.typeNames(r, c, priced, sc.chosen.t)
@@ -149,7 +150,7 @@ func (r *run) nodeClaim(c *claim, sc settled, priced []option, rc *renderCache) 
 			nc.InstanceTypes[i] = c.pl.names[t]
 		}
 	}
-	nc.Labels = rc.nodeClaimLabels(c, sc.chosen.t, sc.chosen.off)
+	nc.Labels = rc.nodeClaimLabels(c, sc.chosen.t, off)
 	nc.Taints = append(slices.Clone(c.pl.np.Taints), c.pl.np.StartupTaints...)
 	return nc
 }

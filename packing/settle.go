@@ -6,6 +6,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
 	"github.com/nodeplan/nodeplan/internal/sat"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // settlement is the offering every claim launches with, its candidate
@@ -61,7 +62,7 @@ func (r *run) settleWith(judging bool) settlement {
 		} else {
 			sc = r.settleClaim(c, &w)
 		}
-		st.price = sat.Add(st.price, sc.chosen.off.Price)
+		st.price = sat.Add(st.price, sc.chosen.price)
 		st.claims = append(st.claims, sc)
 	}
 	for _, w := range r.where {
@@ -91,8 +92,8 @@ func (r *run) settleClaim(c *claim, w *settling) settled {
 		}
 	}
 	w.use.charge(c.pi, c.pl, c.cheap, chosen.t) // later claims see this claim at its chosen type
-	if chosen.off.CapacityType == instancetypes.Reserved {
-		units[reservationOf(c.pl.types[chosen.t], chosen.off)]--
+	if off := chosen.offering(c.pl); off.CapacityType == instancetypes.Reserved {
+		units[reservationOf(c.pl.types[chosen.t], off)]--
 	}
 	sc := settled{chosen: chosen, types: []int{chosen.t}}
 	if len(idx) > 0 {
@@ -131,9 +132,13 @@ func (r *run) judgeClaim(c *claim, w *settling) settled {
 // ownOffering is c's committed type at its cheapest offering: what c
 // settles on when no candidate the limits allow is listed.
 func ownOffering(c *claim) option {
-	o := option{t: c.cheap}
-	o.off, _ = c.pl.types[c.cheap].Cheapest(c.reqs)
-	return o
+	zone, ct := c.reqs.Get(requirements.LabelZone), c.reqs.Get(requirements.LabelCapacityType)
+	for i, off := range c.pl.types[c.cheap].Offerings { // as InstanceType.Cheapest
+		if off.Usable() && zone.Has(off.Zone) && ct.Has(off.CapacityType.String()) {
+			return option{t: c.cheap, price: off.Price, oi: int32(i)}
+		}
+	}
+	return option{t: c.cheap, oi: -1}
 }
 
 // allowed reports whether c may settle on type t: its committed type, or
