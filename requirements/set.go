@@ -153,11 +153,27 @@ func addTo(out, reqs []Requirement) []Requirement {
 // Intersect returns the set every node satisfying both s and o satisfies.
 func (s Set) Intersect(o Set) Set { return s.Add(o.reqs...) }
 
+// index is the position of key's requirement in s, and whether s has
+// one. A short set, as most are (a pod's or a claim's few keys), is
+// scanned for an equal key: keys of other lengths, as the well-known ones
+// mostly are, are told apart without reading them, where the binary
+// search's ordered comparisons read each. A longer one is searched.
 func (s Set) index(key string) (int, bool) {
+	if len(s.reqs) <= shortSet {
+		for i := range s.reqs {
+			if s.reqs[i].key == key {
+				return i, true
+			}
+		}
+		return 0, false
+	}
 	return slices.BinarySearchFunc(s.reqs, key, func(r Requirement, k string) int {
 		return strings.Compare(r.key, k)
 	})
 }
+
+// shortSet is the most requirements index scans.
+const shortSet = 8
 
 // Has reports whether s constrains key. It does not allocate.
 func (s Set) Has(key string) bool {

@@ -2,6 +2,7 @@ package requirements
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -311,5 +312,30 @@ func TestSetValidate(t *testing.T) {
 		NewSet(Requirement{}), FromLabels(map[string]string{"rack": `"a:b"`})}
 	for _, s := range invalid {
 		assert.ErrorIs(t, s.Validate(), ErrInvalid, s.String())
+	}
+}
+
+// TestSetGetShortAndLong: Has and Get find every key of sets up to
+// shortSet long, scanned, and longer, searched, and no other key (one
+// that sorts between two, before the first or after the last, or differs
+// only in length).
+func TestSetGetShortAndLong(t *testing.T) {
+	for _, n := range []int{0, 1, 2, shortSet - 1, shortSet, shortSet + 1, 3 * shortSet} {
+		var reqs []Requirement
+		for i := range n {
+			reqs = append(reqs, MustNew(fmt.Sprintf("k%02d", 2*i+1), In, fmt.Sprint(i)))
+		}
+		s := NewSet(reqs...)
+		for i := range n {
+			key := fmt.Sprintf("k%02d", 2*i+1)
+			require.True(t, s.Has(key), "%d keys: %s", n, key)
+			assertSame(t, reqs[i], s.Get(key))
+		}
+		for i := range n + 1 {
+			for _, key := range []string{fmt.Sprintf("k%02d", 2*i), fmt.Sprintf("k%02d0", 2*i+1), "k"} {
+				assert.False(t, s.Has(key), "%d keys: %s", n, key)
+				assertSame(t, MustNew(key, Exists), s.Get(key))
+			}
+		}
 	}
 }
