@@ -26,8 +26,15 @@ type claim struct {
 	// whenever reqs changes: a pod's zone constraints read it for every
 	// claim they try (run.domain).
 	zone zoneValue
-	sigs []int32
-	cand bitset.Set
+	// pairs are the pool's offerPairs reqs allows (pool.allowedBy), when
+	// pairsOK: an offer filter starts from them. setReqs clears pairsOK,
+	// and the first active filter reads them again (claimPairs): most
+	// claims of a problem without zone or capacity-type constraints never
+	// need them.
+	pairs   uint64
+	pairsOK bool
+	sigs    []int32
+	cand    bitset.Set
 	// cheap is c's cheapest type, the one the pass counts it at; untyped
 	// until c holds a pod (see typed). After settle it is still the greedy
 	// pass's type, not the one c launches with: render reads that from the
@@ -81,7 +88,7 @@ func (c *claim) price() instancetypes.Price {
 // unadopted: the pool's requirements, and every type of the pool a
 // candidate, in the pool's own set until commit narrows it.
 func emptyClaim(pl *pool, pi int) claim {
-	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, zone: pl.zone, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
+	return claim{id: unadopted, pl: pl, pi: pi, reqs: pl.reqs, zone: pl.zone, pairs: pl.pairs, pairsOK: true, cand: pl.all, cheap: untyped, maxAlloc: pl.maxAlloc}
 }
 
 // zoneValue is a requirement set's one zone, if it allows exactly one.
@@ -105,7 +112,17 @@ func oneValue(req requirements.Requirement) (string, bool) {
 }
 
 // setReqs makes reqs c's requirements.
-func (c *claim) setReqs(reqs requirements.Set) { c.reqs, c.zone = reqs, zoneOf(reqs) }
+func (c *claim) setReqs(reqs requirements.Set) {
+	c.reqs, c.zone, c.pairsOK = reqs, zoneOf(reqs), false
+}
+
+// claimPairs is c.pairs, read out first if need be.
+func (c *claim) claimPairs() uint64 {
+	if !c.pairsOK {
+		c.pairs, c.pairsOK = c.pl.allowedBy(c.reqs), true
+	}
+	return c.pairs
+}
 
 // reset makes c, a claim of run.fresh, an empty claim of pool pl (index
 // pi) again (see emptyClaim), to be tried without allocating.

@@ -85,6 +85,7 @@ func (r *run) keepsOwnZone(v view, c *claim, pins []pin) bool {
 	}
 	own := r.needs.own[c.pi]
 	f := r.newOfferFilter(v, c, pins)
+	f.readReqs() // which newOfferFilter reads only for a pool without offerMask
 	for _, p := range r.needs.pairs[c.pi] {
 		if !own[p.zone] && f.zone(p.zone) && f.capacityType(p.ct) {
 			return false

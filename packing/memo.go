@@ -13,6 +13,7 @@ type memo struct {
 	sigs   map[string]int32    // signatures by requirement set (setKey; intern)
 	bits   [][]bitset.Set      // per signature, per pool: compatible types (intern)
 	reqsOf []requirements.Set  // per signature: its requirements (intern)
+	pairs  [][]uint64          // per signature, per pool: the offerPairs it allows (intern)
 	names  map[[2]int]string   // claim names by (pool, claim index) (claimName)
 	prices map[string][]option // pricing.go: pricedBy, by priceKey
 	gaps   map[gapKey]bool     // gaps.go: labelGap and resourceGap
@@ -55,11 +56,11 @@ func (r *run) intern(key string, reqs requirements.Set) int32 {
 	}
 	id := int32(len(r.memo.bits))
 	r.memo.sigs[key] = id
-	per := make([]bitset.Set, len(r.s.pools))
+	per, pairs := make([]bitset.Set, len(r.s.pools)), make([]uint64, len(r.s.pools))
 	for pi, pl := range r.s.pools {
-		per[pi] = compatibleTypes(pl, reqs)
+		per[pi], pairs[pi] = compatibleTypes(pl, reqs), pl.allowedBy(reqs)
 	}
-	r.memo.bits = append(r.memo.bits, per)
+	r.memo.bits, r.memo.pairs = append(r.memo.bits, per), append(r.memo.pairs, pairs)
 	r.memo.reqsOf = append(r.memo.reqsOf, reqs)
 	return id
 }

@@ -18,6 +18,7 @@ type offerFilter struct {
 	active          bool
 	claimZ, claimCT requirements.Requirement
 	podZ, podCT     requirements.Requirement
+	podReqs         requirements.Set // the pod's, when hasPodReqs
 	pinZone, pinCT  string
 	hasPodReqs      bool
 	hasZone, hasCT  bool
@@ -28,13 +29,18 @@ type offerFilter struct {
 
 // newOfferFilter builds the filter for pod v joining c with pins; it is
 // inactive when the pod and pins add nothing the claim has not checked.
+// Where the pool has offerMask, the pairs the filter allows are the
+// claim's, the pod's signature's (memo.pairs) and the pins', ANDed: a
+// pair is allowed when each allows its zone and its capacity type, which
+// is what zone and capacityType ask of the three together
+// (TestOfferFilterPairs). Their requirements are read (readReqs) only
+// where offerings are checked one by one.
 func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFilter {
-	// keepsOwnZone asks the claim's zones of an inactive filter too.
-	f := offerFilter{claimZ: c.reqs.Get(requirements.LabelZone), claimCT: c.reqs.Get(requirements.LabelCapacityType), r: r, c: c}
+	f := offerFilter{r: r, c: c}
 	if !slices.Contains(c.sigs, v.sig) {
 		f.hasPodReqs = v.reqs.Has(requirements.LabelZone) || v.reqs.Has(requirements.LabelCapacityType)
 		if f.hasPodReqs {
-			f.podZ, f.podCT = v.reqs.Get(requirements.LabelZone), v.reqs.Get(requirements.LabelCapacityType)
+			f.podReqs = v.reqs
 		}
 	}
 	for _, p := range pins {
@@ -47,25 +53,61 @@ func (r *run) newOfferFilter(v view, c *claim, pins []pin, extra ...pin) offerFi
 	if !f.active {
 		return f
 	}
-	f.pairs = f.allowedPairs(c.pl)
+	if c.pl.offerMask == nil {
+		f.readReqs()
+		return f
+	}
+	f.pairs = c.claimPairs()
+	if f.hasPodReqs {
+		f.pairs &= r.memo.pairs[v.sig][c.pi]
+	}
+	if f.hasZone {
+		f.pairs &= valuePairs(c.pl.pairZones, c.pl.zonePairs, f.pinZone)
+	}
+	if f.hasCT {
+		f.pairs &= valuePairs(c.pl.pairCTs, c.pl.ctPairs, f.pinCT)
+	}
 	return f
 }
 
-// allowedPairs is the set of pl's offerPairs whose zone and capacity type
-// the filter allows, each zone and capacity type asked once.
-func (f *offerFilter) allowedPairs(pl *pool) uint64 {
+// readReqs reads the claim's and the pod's zone and capacity-type
+// requirements, which zone and capacityType check.
+func (f *offerFilter) readReqs() {
+	f.claimZ, f.claimCT = f.c.reqs.Get(requirements.LabelZone), f.c.reqs.Get(requirements.LabelCapacityType)
+	if f.hasPodReqs {
+		f.podZ, f.podCT = f.podReqs.Get(requirements.LabelZone), f.podReqs.Get(requirements.LabelCapacityType)
+	}
+}
+
+// allowedBy is the set of pl's offerPairs whose zone and capacity type
+// reqs allows, each zone and capacity type asked once; 0 where pl has no
+// offerMask.
+func (pl *pool) allowedBy(reqs requirements.Set) uint64 {
+	if pl.offerMask == nil {
+		return 0
+	}
+	zone, ct := reqs.Get(requirements.LabelZone), reqs.Get(requirements.LabelCapacityType)
 	var zones, cts uint64
 	for i, z := range pl.pairZones {
-		if f.zone(z) {
+		if zone.Has(z) {
 			zones |= pl.zonePairs[i]
 		}
 	}
-	for i, ct := range pl.pairCTs {
-		if f.capacityType(ct) {
+	for i, c := range pl.pairCTs {
+		if ct.Has(c) {
 			cts |= pl.ctPairs[i]
 		}
 	}
 	return zones & cts
+}
+
+// valuePairs is the pairs of value among keys (addPair's); 0 for a value
+// no pair has.
+func valuePairs(keys []string, pairs []uint64, value string) uint64 {
+	if k := slices.Index(keys, value); k >= 0 {
+		return pairs[k]
+	}
+	return 0
 }
 
 func (f *offerFilter) pin(p pin) {

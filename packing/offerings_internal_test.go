@@ -46,14 +46,18 @@ func TestOfferNarrowAsAdmits(t *testing.T) {
 	}
 }
 
-// TestAllowedPairsAsEachPair checks allowedPairs, which asks each zone and
-// capacity type once, against asking each pair: random claim and pod
-// requirements on the zones and capacity types, and random pins.
-func TestAllowedPairsAsEachPair(t *testing.T) {
+// TestOfferFilterPairs checks the pairs newOfferFilter allows, the
+// claim's, the pod signature's and the pins' ANDed, against asking each
+// pair of the claim's and pod's requirements and the pins (zone and
+// capacityType, after readReqs): random claim and pod requirements on the
+// zones and capacity types, and random pins.
+func TestOfferFilterPairs(t *testing.T) {
 	aws, err := instancetypes.AWS(instancetypes.Options{})
 	require.NoError(t, err)
-	p := Problem{Catalog: aws, NodePools: []NodePool{{Name: "default"}}}
-	pl := compile(&p, Options{}).pools[0]
+	p := Problem{Catalog: aws, NodePools: []NodePool{{Name: "default"}},
+		Pods: []Pod{{Namespace: "default", Name: "p", Requests: resources.List{CPU: 100, Memory: 1 << 20}}}}
+	r := newRun(compile(&p, Options{}), passSpec{cost: true, seq: seqFFD}, nil, nil)
+	pl := r.s.pools[0]
 	require.Greater(t, len(pl.pairZones), 2)
 	require.Len(t, pl.pairCTs, 2)
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -70,28 +74,48 @@ func TestAllowedPairsAsEachPair(t *testing.T) {
 		}
 		return requirements.MustNew(key, op, in...)
 	}
-	allowed := 0
+	someSet := func() requirements.Set {
+		var reqs []requirements.Requirement
+		if rng.IntN(3) > 0 {
+			reqs = append(reqs, some(requirements.LabelZone, pl.pairZones))
+		}
+		if rng.IntN(3) > 0 {
+			reqs = append(reqs, some(requirements.LabelCapacityType, pl.pairCTs))
+		}
+		return requirements.NewSet(reqs...)
+	}
+	allowed, active := 0, 0
 	for range 500 {
-		f := offerFilter{active: true, hasPodReqs: rng.IntN(2) == 0,
-			claimZ: some(requirements.LabelZone, pl.pairZones), claimCT: some(requirements.LabelCapacityType, pl.pairCTs),
-			podZ: some(requirements.LabelZone, pl.pairZones), podCT: some(requirements.LabelCapacityType, pl.pairCTs)}
+		c := emptyClaim(pl, 0)
+		c.setReqs(someSet())
+		v := view{reqs: someSet()}
+		v.sig = r.signature(v.reqs)
+		var pins []pin
 		if rng.IntN(3) == 0 {
-			f.pin(pin{key: requirements.LabelZone, value: pl.pairZones[rng.IntN(len(pl.pairZones))]})
+			pins = append(pins, pin{key: requirements.LabelZone, value: pl.pairZones[rng.IntN(len(pl.pairZones))]})
 		}
 		if rng.IntN(3) == 0 {
-			f.pin(pin{key: requirements.LabelCapacityType, value: pl.pairCTs[rng.IntN(len(pl.pairCTs))]})
+			pins = append(pins, pin{key: requirements.LabelCapacityType, value: pl.pairCTs[rng.IntN(len(pl.pairCTs))]})
 		}
+		f := r.newOfferFilter(v, &c, pins)
+		if !f.active {
+			continue
+		}
+		active++
+		slow := f
+		slow.readReqs()
 		var want uint64
 		for i, p := range pl.offerPairs {
-			if f.zone(p.zone) && f.capacityType(p.ct) {
+			if slow.zone(p.zone) && slow.capacityType(p.ct) {
 				want |= 1 << i
 			}
 		}
-		require.Equal(t, want, f.allowedPairs(pl))
+		require.Equal(t, want, f.pairs)
 		if want != 0 {
 			allowed++
 		}
 	}
+	require.Greater(t, active, 200, "most filters are active")
 	require.Greater(t, allowed, 100, "most filters allow some pair")
 }
 

@@ -61,6 +61,9 @@ type pool struct {
 	// of each.
 	pairZones, pairCTs []string
 	zonePairs, ctPairs []uint64
+	// pairs are the offerPairs reqs allows (allowedBy), an empty
+	// claim's.
+	pairs uint64
 	// pairTypes are, per pair of offerPairs, the types that offer it
 	// (offerMask by pair), so that a filter narrows a set word by word.
 	pairTypes []bitset.Set
@@ -115,6 +118,7 @@ func compilePool(p *Problem, np *NodePool) *pool {
 		pl.names[i] = t.Name
 	}
 	pl.maskOffers()
+	pl.pairs = pl.allowedBy(pl.reqs)
 	pl.zones = pl.launchZones()
 	pl.typeKeys = map[string]bool{}
 	for _, t := range pl.types {
