@@ -477,6 +477,4 @@ func checkDaemonSet(ds *DaemonSet) issues {
 // requirement and its matchLabelKeys selectors with it from strings Validate
 // has checked, so it never needs an error path; [requirements.FromLabels]
 // does not validate, and so never panics.
-func labelSet(key, value string) requirements.Set {
-	return requirements.FromLabels(map[string]string{key: value})
-}
+func labelSet(key, value string) requirements.Set { return requirements.FromLabel(key, value) }

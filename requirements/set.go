@@ -68,6 +68,12 @@ func FromLabels(labels map[string]string) Set {
 	return NewSet(reqs...)
 }
 
+// FromLabel returns the set a node with the one label key=value satisfies
+// exactly: FromLabels of that label, without its map.
+func FromLabel(key, value string) Set {
+	return Set{reqs: []Requirement{{key: Normalize(key), values: []string{value}}}}
+}
+
 // Validate reports the first requirement of s whose key is not a label key
 // ([ValidateKey]) or one of whose values is not a label value
 // ([ValidateValue]), wrapping [ErrInvalid]. Sets built by [New] and [Parse]

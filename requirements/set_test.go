@@ -339,3 +339,15 @@ func TestSetGetShortAndLong(t *testing.T) {
 		}
 	}
 }
+
+// TestFromLabelAsFromLabels: FromLabel is FromLabels of its one label, a beta
+// key normalised and an empty value kept.
+func TestFromLabelAsFromLabels(t *testing.T) {
+	for _, kv := range [][2]string{{LabelZone, "a"}, {"beta.kubernetes.io/arch", "amd64"}, {"team", ""}, {"failure-domain.beta.kubernetes.io/zone", "b"}} {
+		want := FromLabels(map[string]string{kv[0]: kv[1]})
+		got := FromLabel(kv[0], kv[1])
+		assert.Equal(t, want.Keys(), got.Keys(), "%v", kv)
+		assertSame(t, want.Get(Normalize(kv[0])), got.Get(Normalize(kv[0])))
+		assert.Equal(t, want.String(), got.String())
+	}
+}
