@@ -475,6 +475,6 @@ func checkDaemonSet(ds *DaemonSet) issues {
 // labelSet is the requirement "key In [value]" that a node labelled
 // key=value satisfies. The solver builds its pins, its pools' nodepool
 // requirement and its matchLabelKeys selectors with it from strings Validate
-// has checked, so it never needs an error path; [requirements.FromLabels]
+// has checked, so it never needs an error path; [requirements.FromLabel]
 // does not validate, and so never panics.
 func labelSet(key, value string) requirements.Set { return requirements.FromLabel(key, value) }
