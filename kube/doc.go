@@ -627,8 +627,9 @@
 // as kubectl prints it is converted to JSON in runs of items the same
 // way, each run, when it is in kubectl's plain block style, by a
 // converter of that style alone that gives go-yaml's result many times
-// faster; FromObjects converts more than 64 pods on several goroutines
-// too. Nothing here is on the solver's hot path.
+// faster; each run's JSON is cut into its items where it was converted,
+// so the list is never joined into one JSON document. FromObjects
+// converts more than 64 pods on several goroutines too. Nothing here is on the solver's hot path.
 // Functions are safe for concurrent use and never modify their arguments.
 //
 // See ExampleEffectiveRequests, ExampleFromObjects and ExampleLoad.
