@@ -76,7 +76,7 @@ func poolDomains(pl *pool, key string, vals map[string]bool) {
 			vals[v] = true
 		}
 	}
-	for _, t := range pl.types {
+	for ti, t := range pl.types {
 		tr := t.Requirements.Get(key)
 		src := tr
 		if !t.Requirements.Has(key) {
@@ -86,18 +86,23 @@ func poolDomains(pl *pool, key string, vals map[string]bool) {
 			continue
 		}
 		for _, v := range src.Values() {
-			if pr.Has(v) && tr.Has(v) && (key != requirements.LabelZone || launchableIn(t, pl.reqs, v)) {
+			if pr.Has(v) && tr.Has(v) && (key != requirements.LabelZone || pl.launchableIn(ti, v)) {
 				vals[v] = true
 			}
 		}
 	}
 }
 
-// launchableIn reports whether t has a usable offering in zone that the
-// pool's requirements allow: a node of the pool could be created there.
-func launchableIn(t *instancetypes.InstanceType, reqs requirements.Set, zone string) bool {
-	return slices.ContainsFunc(t.Offerings, func(o instancetypes.Offering) bool {
-		return o.Usable() && o.Zone == zone && o.Compatible(reqs)
+// launchableIn reports whether the pool's type t has a usable offering in
+// zone that the pool's requirements allow: a node of the pool could be
+// created there. With offerMask it is one AND: the type's usable pairs,
+// those the pool's requirements allow, and the zone's.
+func (pl *pool) launchableIn(t int, zone string) bool {
+	if pl.offerMask != nil {
+		return pl.offerMask[t]&pl.pairs&valuePairs(pl.pairZones, pl.zonePairs, zone) != 0
+	}
+	return slices.ContainsFunc(pl.types[t].Offerings, func(o instancetypes.Offering) bool {
+		return o.Usable() && o.Zone == zone && o.Compatible(pl.reqs)
 	})
 }
 

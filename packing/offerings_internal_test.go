@@ -2,6 +2,7 @@ package packing
 
 import (
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -139,4 +140,38 @@ func TestKeepsOwnZoneReadsTheClaim(t *testing.T) {
 	inZone := emptyClaim(pl, 0)
 	inZone.fix(pin{requirements.LabelZone, zone})
 	require.True(t, r.keepsOwnZone(v, &inZone, nil), "the claim launches in zone %s only", zone)
+}
+
+// TestLaunchableInAsOfferings checks launchableIn's AND of masks against
+// a walk over each type's offerings: on the AWS and karpenter-diverse
+// catalogs, pools that allow every zone, some zones, or one capacity
+// type, every type and zone.
+func TestLaunchableInAsOfferings(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
+	require.NoError(t, err)
+	checked := 0
+	for _, cat := range []*instancetypes.Catalog{aws, instancetypes.KarpenterDiverse()} {
+		for _, np := range []NodePool{{Name: "all"},
+			{Name: "some", Requirements: requirements.NewSet(requirements.MustNew(requirements.LabelZone, requirements.NotIn, "us-east-1a", "test-zone-a"))},
+			{Name: "spot", Requirements: requirements.NewSet(requirements.MustNew(requirements.LabelCapacityType, requirements.In, "spot"))}} {
+			p := Problem{Catalog: cat, NodePools: []NodePool{np}}
+			pl := compile(&p, Options{}).pools[0]
+			require.NotNil(t, pl.offerMask)
+			yes := 0
+			for ti, it := range pl.types {
+				for _, z := range append(slices.Clone(pl.pairZones), "nowhere") {
+					want := slices.ContainsFunc(it.Offerings, func(o instancetypes.Offering) bool {
+						return o.Usable() && o.Zone == z && o.Compatible(pl.reqs)
+					})
+					require.Equal(t, want, pl.launchableIn(ti, z), "%s %s %s", np.Name, it.Name, z)
+					if want {
+						yes++
+					}
+					checked++
+				}
+			}
+			require.Positive(t, yes, np.Name)
+		}
+	}
+	require.Greater(t, checked, 1000)
 }

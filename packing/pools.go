@@ -121,9 +121,12 @@ func compilePool(p *Problem, np *NodePool) *pool {
 	pl.pairs = pl.allowedBy(pl.reqs)
 	pl.zones = pl.launchZones()
 	pl.typeKeys = map[string]bool{}
-	for _, t := range pl.types {
-		for _, k := range t.Requirements.Keys() {
-			pl.typeKeys[k] = true
+	for i, t := range pl.types {
+		if i > 0 && t.Requirements.SameKeys(pl.types[i-1].Requirements) {
+			continue // most types constrain the keys the one before does
+		}
+		for r := range t.Requirements.All() {
+			pl.typeKeys[r.Key()] = true
 		}
 	}
 	pl.all = bitset.Full(len(pl.types))

@@ -74,6 +74,20 @@ func FromLabel(key, value string) Set {
 	return Set{reqs: []Requirement{{key: Normalize(key), values: []string{value}}}}
 }
 
+// SameKeys reports whether s and o constrain the same keys. It does not
+// allocate.
+func (s Set) SameKeys(o Set) bool {
+	if len(s.reqs) != len(o.reqs) {
+		return false
+	}
+	for i := range s.reqs {
+		if s.reqs[i].key != o.reqs[i].key {
+			return false
+		}
+	}
+	return true
+}
+
 // Validate reports the first requirement of s whose key is not a label key
 // ([ValidateKey]) or one of whose values is not a label value
 // ([ValidateValue]), wrapping [ErrInvalid]. Sets built by [New] and [Parse]

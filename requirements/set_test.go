@@ -351,3 +351,11 @@ func TestFromLabelAsFromLabels(t *testing.T) {
 		assert.Equal(t, want.String(), got.String())
 	}
 }
+
+func TestSetSameKeys(t *testing.T) {
+	a := NewSet(MustNew("zone", In, "a"), MustNew("arch", In, "amd64"))
+	assert.True(t, a.SameKeys(NewSet(MustNew("arch", NotIn, "arm64"), MustNew("zone", Exists))))
+	assert.False(t, a.SameKeys(NewSet(MustNew("zone", In, "a"))))
+	assert.False(t, a.SameKeys(NewSet(MustNew("zone", In, "a"), MustNew("os", In, "linux"))))
+	assert.True(t, Set{}.SameKeys(NewSet()))
+}
