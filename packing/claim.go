@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/bitset"
@@ -146,9 +147,61 @@ func (c *claim) adopt(into *claim, id int) {
 // run.hostname).
 func (c *claim) rename(id int) { c.id, c.name = id, "" }
 
-// nameOf is the name of the claim of pool pl at index id of a run: its
-// pool's name and its position, from 1.
-func nameOf(pl *pool, id int) string { return pl.np.Name + "-" + strconv.Itoa(id+1) }
+// nameOf is the name of the claim of pool pl at index id of a run, its
+// node's hostname: its pool's name and its position, from 1, past the
+// numbers that existing nodes' names or hostnames take (pool.claimNumber).
+func nameOf(pl *pool, id int) string { return pl.np.Name + "-" + strconv.Itoa(pl.claimNumber(id)) }
+
+// claimNumber is the number in the name of the claim at index id: id+1,
+// or, where an existing node is named (or has the hostname) of the pool's
+// name and a number (pool.taken), the (id+1)-th number no node takes. A
+// claim's hostname is a new node's: were it a node's too, the pods
+// counted on that node would count on the claim, and a pod that must
+// (or must not) share a node with them would be placed on one that does
+// not (or kept off one that could take it).
+func (pl *pool) claimNumber(id int) int {
+	n := id + 1
+	for _, k := range pl.taken { // ascending
+		if k > n {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// takeNames records in each pool's taken the numbers of the names "pool-N"
+// that nodes have as their name or hostname (labels, per node).
+func takeNames(pools []*pool, nodes []Node, labels []map[string]string) {
+	for _, pl := range pools {
+		prefix := pl.np.Name + "-"
+		for i := range nodes {
+			for _, h := range [2]string{nodes[i].Name, labels[i][requirements.LabelHostname]} {
+				if n, ok := claimNumberOf(h, prefix); ok && !slices.Contains(pl.taken, n) {
+					pl.taken = append(pl.taken, n)
+				}
+			}
+		}
+		slices.Sort(pl.taken)
+	}
+}
+
+// claimNumberOf is N when name is prefix followed by N, a positive number
+// as strconv.Itoa writes it (no sign, no leading zero).
+func claimNumberOf(name, prefix string) (int, bool) {
+	rest, ok := strings.CutPrefix(name, prefix)
+	if !ok || rest == "" || rest[0] == '0' || len(rest) > 18 {
+		return 0, false
+	}
+	n := 0
+	for _, c := range []byte(rest) {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = 10*n + int(c-'0')
+	}
+	return n, true
+}
 
 // setPos records c's index in run.byPods.
 func (c *claim) setPos(i int) { c.pos = i }

@@ -26,3 +26,31 @@ func TestSortByPodsAsSortSlice(t *testing.T) {
 		require.Equal(t, want, got, "trial %d, %d claims", trial, n)
 	}
 }
+
+// TestClaimNumber: claims take the numbers, in order, that no node takes.
+func TestClaimNumber(t *testing.T) {
+	for _, tc := range []struct {
+		taken []int
+		want  []int // the numbers of ids 0, 1, 2, 3
+	}{
+		{nil, []int{1, 2, 3, 4}},
+		{[]int{1}, []int{2, 3, 4, 5}},
+		{[]int{1, 2}, []int{3, 4, 5, 6}},
+		{[]int{2}, []int{1, 3, 4, 5}},
+		{[]int{2, 4}, []int{1, 3, 5, 6}},
+	} {
+		pl := &pool{taken: tc.taken}
+		for id, want := range tc.want {
+			require.Equal(t, want, pl.claimNumber(id), "taken %v, id %d", tc.taken, id)
+		}
+	}
+	for _, tc := range []struct {
+		name string
+		n    int
+		ok   bool
+	}{{"p-1", 1, true}, {"p-12", 12, true}, {"p-01", 0, false}, {"p-", 0, false}, {"p-1a", 0, false}, {"q-1", 0, false}, {"p--1", 0, false}} {
+		n, ok := claimNumberOf(tc.name, "p-")
+		require.Equal(t, tc.ok, ok, tc.name)
+		require.Equal(t, tc.n, n, tc.name)
+	}
+}

@@ -112,6 +112,7 @@ func compileWithout(p *Problem, o Options, vd vouched, drop map[PreferenceTerm]b
 			pinBits(pl, s.domains)
 		}
 	})
+	takeNames(s.pools, p.Nodes, s.labels)
 	s.equal = sizeRuns(p.Pods, s.order, o.PriorityOrder)
 	s.blend()
 	return s

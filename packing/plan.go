@@ -47,6 +47,10 @@ type Binding struct {
 // merged requirements, the instance types that would all hold its pods
 // (cheapest first, so the host may fall back), and the offering chosen.
 type NodeClaim struct {
+	// Name is the NodePool's name and a number, "default-3": the node's
+	// hostname for the plan's hostname topology. It is never an existing
+	// node's name or kubernetes.io/hostname (the numbers such nodes take
+	// are skipped), nor another claim's.
 	Name         string
 	NodePool     string
 	Requirements requirements.Set

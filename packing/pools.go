@@ -64,6 +64,9 @@ type pool struct {
 	// pairs are the offerPairs reqs allows (allowedBy), an empty
 	// claim's.
 	pairs uint64
+	// taken are the numbers, ascending, that claims' names skip: existing
+	// nodes are named, or have the hostname, pool-N (claim.go: takeNames).
+	taken []int
 	// pairTypes are, per pair of offerPairs, the types that offer it
 	// (offerMask by pair), so that a filter narrows a set word by word.
 	pairTypes []bitset.Set

@@ -11,7 +11,8 @@
 // requirements, minValues and limits;
 // offerings, capacity reservations and the plan's price; host ports; CSI
 // attach limits of existing nodes (replayed in plan order, as Karpenter
-// admits each pod) and pods placed despite an invalid claim; and
+// admits each pod) and pods placed despite an invalid claim; claims'
+// hostnames, each new (no node's, no other claim's); and
 // topology spread, pod affinity and anti-affinity replayed in
 // [packing.Plan.Order]. [Moves] checks the homes a disruption command
 // gives displaced pods (consolidation and drift use it): Plan without the

@@ -134,6 +134,26 @@ func claimLabels(c *packing.NodeClaim, t *instancetypes.InstanceType) map[string
 	return l
 }
 
+// checkClaimNames reports each claim whose hostname is an existing
+// node's name or hostname, or an earlier claim's.
+func (v *verifier) checkClaimNames() {
+	taken := map[string]string{} // hostname → what has it
+	for _, h := range v.nodeHosts() {
+		taken[h.name] = "node " + h.name
+		if hn, ok := h.labels[requirements.LabelHostname]; ok {
+			taken[hn] = "node " + h.name
+		}
+	}
+	for _, h := range v.claimHosts() {
+		hn := h.labels[requirements.LabelHostname]
+		if by, ok := taken[hn]; ok {
+			v.add(RuleClaimName, -1, h.name, "claim %s would have hostname %s, which %s has: a new node's hostname is its own", h.name, hn, by)
+			continue
+		}
+		taken[hn] = "claim " + h.name
+	}
+}
+
 // nodeHosts are the hosts of Problem.Nodes, in order.
 func (v *verifier) nodeHosts() []*host { return v.hosts[:len(v.p.Nodes)] }
 

@@ -86,13 +86,18 @@ const (
 	// RuleInvalidVolume: a pending pod, not Displaced, that mounts a claim
 	// Karpenter rejects ([packing.Volume].Invalid) is placed.
 	RuleInvalidVolume
+	// RuleClaimName: a claim's hostname (its name, unless its labels name
+	// another) is another claim's, or an existing node's name or
+	// hostname. A new node's hostname is its own: a checker that took the
+	// two for one node would count the node's pods on the claim.
+	RuleClaimName
 )
 
 var ruleNames = [...]string{"PodLost", "PodDuplicated", "OrderMismatch", "UnknownNode",
 	"OverCapacity", "RequestsMismatch", "NodeAffinity", "Taint", "NodePoolRequirement",
 	"MinValues", "Limit", "Offering", "Reservation", "PriceMismatch", "HostPort",
 	"TopologySpread", "PodAffinity", "PodAntiAffinity", "UnknownInstanceType",
-	"MissingReason", "UnknownPod", "Headroom", "AttachLimit", "InvalidVolume"}
+	"MissingReason", "UnknownPod", "Headroom", "AttachLimit", "InvalidVolume", "ClaimName"}
 
 // String returns the rule's name without the prefix, such as "PodLost".
 func (r Rule) String() string { return enum.String(r, "Rule", ruleNames[:]) }
@@ -149,6 +154,7 @@ func check(p packing.Problem, plan packing.Plan, fresh bool) []Violation {
 	v.checkAccounting()
 	v.checkOrder()
 	v.checkHosts()
+	v.checkClaimNames()
 	v.checkLimits()
 	v.checkReservations()
 	v.checkPrice()

@@ -309,6 +309,13 @@ func TestPlanMutations(t *testing.T) {
 			plan.Order = append(plan.Order, 0)
 		}, RuleOrderMismatch, true},
 		{"binding to a missing node", basic, func(_ testing.TB, _ *packing.Problem, plan *packing.Plan) { plan.Bindings[0].Node = "ghost" }, RuleUnknownNode, true},
+		{"claim named as a node", basic, func(_ testing.TB, p *packing.Problem, _ *packing.Plan) { p.Nodes[0].Name = "default-0" }, RuleClaimName, false},
+		{"claim named as a node's hostname", basic, func(_ testing.TB, p *packing.Problem, _ *packing.Plan) {
+			p.Nodes[0].Labels = map[string]string{requirements.LabelArch: "amd64", requirements.LabelHostname: "default-0"}
+		}, RuleClaimName, true},
+		{"two claims of one name", basic, func(t testing.TB, _ *packing.Problem, plan *packing.Plan) {
+			plan.NodeClaims = append(plan.NodeClaims, vClaim(t, vCatalog(t), "default-0", "a", nil, vCPU("100m")))
+		}, RuleClaimName, false},
 		{"binding to a node marked for deletion", basic, func(_ testing.TB, p *packing.Problem, _ *packing.Plan) {
 			p.Nodes[0].MarkedForDeletion = true
 		}, RuleUnknownNode, false},
@@ -535,7 +542,7 @@ func TestRuleString(t *testing.T) {
 	for _, tc := range tests {
 		assert.Equal(t, tc.want, tc.rule.String())
 	}
-	for r := RulePodLost; r <= RuleUnknownPod; r++ {
+	for r := RulePodLost; r <= RuleClaimName; r++ {
 		assert.NotContains(t, r.String(), "Rule(", "rule %d has no name", r)
 	}
 }
