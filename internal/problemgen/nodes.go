@@ -35,7 +35,14 @@ func (g *gen) node(i int, c *instancetypes.Catalog) packing.Node {
 	}
 	t := pick(g, c.Types())
 	off := pick(g, t.Offerings)
-	n := packing.Node{Name: fmt.Sprintf("node-%d", i), InstanceType: t.Name, Zone: off.Zone, CapacityType: off.CapacityType,
+	name := fmt.Sprintf("node-%d", i)
+	if pool != nil && i%3 == 1 {
+		// The name a claim of the pool would take: a claim's hostname
+		// must still be its own (packing skips it; verify checks it).
+		// Decided without a draw, so the rest of a problem is as before.
+		name = fmt.Sprintf("%s-%d", pool.Name, i/3+1)
+	}
+	n := packing.Node{Name: name, InstanceType: t.Name, Zone: off.Zone, CapacityType: off.CapacityType,
 		Allocatable: t.Allocatable, Initialized: !g.chance(1, 5), MarkedForDeletion: g.chance(1, 10),
 		Price: off.Price, CreationTime: epoch.Add(time.Duration(i) * time.Minute)}
 	n.Labels = typeLabels(t)
