@@ -3,6 +3,7 @@ package packing
 import (
 	"cmp"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -160,14 +161,15 @@ func nameOf(pl *pool, id int) string { return pl.np.Name + "-" + strconv.Itoa(pl
 // (or must not) share a node with them would be placed on one that does
 // not (or kept off one that could take it).
 func (pl *pool) claimNumber(id int) int {
-	n := id + 1
-	for _, k := range pl.taken { // ascending
-		if k > n {
-			break
-		}
-		n++
+	if len(pl.taken) == 0 {
+		return id + 1
 	}
-	return n
+	// The least n with id+1 numbers up to n that no node takes: the free
+	// numbers up to n grow with n, and it lies within len(taken) past id+1.
+	return id + 1 + sort.Search(len(pl.taken)+1, func(k int) bool {
+		n := id + 1 + k
+		return n-sort.SearchInts(pl.taken, n+1) >= id+1
+	})
 }
 
 // takeNames records in each pool's taken the numbers of the names "pool-N"
@@ -177,12 +179,13 @@ func takeNames(pools []*pool, nodes []Node, labels []map[string]string) {
 		prefix := pl.np.Name + "-"
 		for i := range nodes {
 			for _, h := range [2]string{nodes[i].Name, labels[i][requirements.LabelHostname]} {
-				if n, ok := claimNumberOf(h, prefix); ok && !slices.Contains(pl.taken, n) {
+				if n, ok := claimNumberOf(h, prefix); ok {
 					pl.taken = append(pl.taken, n)
 				}
 			}
 		}
 		slices.Sort(pl.taken)
+		pl.taken = slices.Compact(pl.taken)
 	}
 }
 

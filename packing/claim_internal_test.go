@@ -44,6 +44,23 @@ func TestClaimNumber(t *testing.T) {
 			require.Equal(t, want, pl.claimNumber(id), "taken %v, id %d", tc.taken, id)
 		}
 	}
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 200 {
+		pl := &pool{}
+		for n := 1; n <= 40; n++ {
+			if rng.IntN(3) == 0 {
+				pl.taken = append(pl.taken, n)
+			}
+		}
+		free := 0 // the numbers no node takes, in order
+		for n := 1; free < 50; n++ {
+			if slices.Contains(pl.taken, n) {
+				continue
+			}
+			require.Equal(t, n, pl.claimNumber(free), "taken %v, id %d", pl.taken, free)
+			free++
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		n    int
