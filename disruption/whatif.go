@@ -6,6 +6,7 @@ import (
 
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 )
 
 // WhatIf is the cluster as the disruption commands planned so far leave
@@ -27,8 +28,9 @@ import (
 type WhatIf struct {
 	gen     int // changes counted (Generation)
 	nodes   []packing.Node
-	movable []int          // per node, its reschedulable pods
-	byName  map[string]int // the first node of each name
+	movable []int           // per node, its reschedulable pods
+	byName  map[string]int  // the first node of each name
+	hosts   map[string]bool // the hostnames nodes have besides their names
 	base    packing.Problem
 	vouched vouch.Nodes
 	opts    packing.Options
@@ -43,7 +45,7 @@ type WhatIf struct {
 func NewWhatIf(nodes []packing.Node, base packing.Problem, v vouch.Nodes, o packing.Options) *WhatIf {
 	base.Pods, base.Nodes = nil, nil
 	w := &WhatIf{nodes: make([]packing.Node, 0, len(nodes)), movable: make([]int, 0, len(nodes)),
-		byName: make(map[string]int, len(nodes)), base: base, vouched: v, opts: o}
+		byName: make(map[string]int, len(nodes)), hosts: map[string]bool{}, base: base, vouched: v, opts: o}
 	for _, n := range nodes {
 		w.Launch(n)
 	}
@@ -66,8 +68,10 @@ func (w *WhatIf) Index(name string) int {
 	return -1
 }
 
-// Taken reports whether a node has the name, for [ReplacementName]. O(1).
-func (w *WhatIf) Taken(name string) bool { return w.Index(name) >= 0 }
+// Taken reports whether a node has the name, or has it as its hostname,
+// for [ReplacementName]: a replacement's name is its hostname, which must
+// be its own. O(1).
+func (w *WhatIf) Taken(name string) bool { return w.Index(name) >= 0 || w.hosts[name] }
 
 // Movable returns how many reschedulable pods node i runs
 // ([packing.Pod.Reschedulable]). O(1).
@@ -117,6 +121,9 @@ func (w *WhatIf) Launch(n packing.Node) {
 	}
 	if _, dup := w.byName[n.Name]; !dup {
 		w.byName[n.Name] = len(w.nodes)
+	}
+	if h, ok := n.Label(requirements.LabelHostname); ok && h != n.Name {
+		w.hosts[h] = true
 	}
 	w.nodes = append(w.nodes, n)
 	w.movable = append(w.movable, 0)

@@ -10,6 +10,7 @@ import (
 	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
@@ -36,6 +37,11 @@ func TestWhatIf(t *testing.T) {
 	assert.Equal(t, 2, w.Index("r-1"))
 	assert.Equal(t, -1, w.Index("zz"))
 	assert.True(t, w.Taken("b"))
+	assert.False(t, w.Taken("zz"))
+	w.Launch(packing.Node{Name: "ip-10-0-0-1", Labels: map[string]string{requirements.LabelHostname: "consolidation-1"}})
+	assert.True(t, w.Taken("consolidation-1"), "a node's hostname is taken as its name is")
+	name, _ := disruption.ReplacementName("consolidation", 1, w.Taken)
+	assert.Equal(t, "consolidation-2", name)
 	assert.Equal(t, []packing.Pod{daemon, web}, nodes[0].Pods, "the input is not modified")
 	assert.Empty(t, nodes[1].Pods, "the input is not modified")
 }

@@ -162,6 +162,9 @@ func fromNodePool(np *NodePool) (packing.NodePool, error) {
 	if err := checkLabels("spec.template.metadata.labels", np.Spec.Template.Metadata.Labels); err != nil {
 		return out, err
 	}
+	if err := notHostname(np); err != nil {
+		return out, err
+	}
 	var err error
 	if out.Weight, err = weight(np.Spec.Weight); err != nil {
 		return out, atField("spec.weight", err)
@@ -217,6 +220,24 @@ func weight(w *int32) (int32, error) {
 		return 0, fmt.Errorf("%d is outside 1..%d", *w, packing.MaxWeight)
 	}
 	return *w, nil
+}
+
+// notHostname rejects a NodePool that sets or requires the hostname
+// label, as Karpenter's validation does (its restricted label): a node's
+// hostname is its own.
+func notHostname(np *NodePool) error {
+	restricted := fmt.Errorf("%s is restricted: Karpenter rejects a NodePool that sets or requires a node's hostname", requirements.LabelHostname)
+	for _, k := range sortedKeys(np.Spec.Template.Metadata.Labels) {
+		if requirements.Normalize(k) == requirements.LabelHostname {
+			return atField("spec.template.metadata.labels"+key(k), restricted)
+		}
+	}
+	for i, r := range np.Spec.Template.Spec.Requirements {
+		if requirements.Normalize(r.Key) == requirements.LabelHostname {
+			return atField(fmt.Sprintf("spec.template.spec.requirements[%d].key", i), restricted)
+		}
+	}
+	return nil
 }
 
 // poolRequirements compiles a NodePool's requirements; an error names

@@ -65,6 +65,10 @@ spec:
 func TestFromNodePoolErrors(t *testing.T) {
 	tests := []struct{ name, spec, msg string }{
 		{"weight", `{weight: 0}`, "NodePool np: spec.weight: 0 is outside 1..100"},
+		{"hostname label", `{template: {metadata: {labels: {kubernetes.io/hostname: h}}}}`,
+			`NodePool np: spec.template.metadata.labels["kubernetes.io/hostname"]: kubernetes.io/hostname is restricted`},
+		{"hostname requirement", `{template: {spec: {requirements: [{key: kubernetes.io/hostname, operator: Exists}]}}}`,
+			"NodePool np: spec.template.spec.requirements[0].key: kubernetes.io/hostname is restricted"},
 		{"operator", `{template: {spec: {requirements: [{key: a, operator: Near}]}}}`,
 			"NodePool np: spec.template.spec.requirements[0].operator: "},
 		{"minValues", `{template: {spec: {requirements: [{key: a, operator: In, values: [x], minValues: 99}]}}}`,

@@ -377,6 +377,18 @@ func checkPool(np *NodePool, seen map[string]bool) issues {
 	if err := np.Requirements.Validate(); err != nil {
 		is.add("requirements", "%v", err)
 	}
+	// A node's hostname is its own: Karpenter rejects a NodePool that
+	// sets or requires one (its restricted label), and a claim's hostname
+	// is its name here (NodeClaim.Name).
+	if np.Requirements.Has(requirements.LabelHostname) {
+		is.add("requirements", "%s is restricted: a new node's hostname is its own, as Karpenter requires", requirements.LabelHostname)
+	}
+	for k := range np.Labels {
+		if requirements.Normalize(k) == requirements.LabelHostname {
+			is.add("labels", "%s is restricted: a new node's hostname is its own, as Karpenter requires", requirements.LabelHostname)
+			break
+		}
+	}
 	is = checkLabels(is, "labels", np.Labels)
 	is = checkTaints(is, "taints", np.Taints)
 	is = checkTaints(is, "startupTaints", np.StartupTaints)

@@ -101,6 +101,11 @@ func TestValidate(t *testing.T) {
 		{"pool name of 64 characters", func(p *packing.Problem) { np(p).Name = long }, "nodepool " + long, "name"},
 		{"pool label value", func(p *packing.Problem) { np(p).Labels = map[string]string{"team": "a b"} }, "nodepool default", "labels"},
 		{"pool label key", func(p *packing.Problem) { np(p).Labels = map[string]string{" team": "a"} }, "nodepool default", "labels"},
+		// A node's hostname is its own (Karpenter's restricted label).
+		{"pool hostname label", func(p *packing.Problem) { np(p).Labels = map[string]string{requirements.LabelHostname: "h"} }, "nodepool default", "labels"},
+		{"pool hostname requirement", func(p *packing.Problem) {
+			np(p).Requirements = requirements.NewSet(requirements.MustNew(requirements.LabelHostname, requirements.In, "h"))
+		}, "nodepool default", "requirements"},
 		{"pool taint", func(p *packing.Problem) {
 			np(p).Taints = []requirements.Taint{{Key: "a:b", Effect: requirements.NoSchedule}}
 		}, "nodepool default", "taints[0]"},
