@@ -306,8 +306,10 @@
 //
 // Every input gets a plan or a named error, never a panic: [Problem.Validate]
 // checks every string that becomes a label or a requirement as Kubernetes
-// does (requirements.ValidateKey and ValidateValue), and [Options.Validate]
-// every option; a failure of the solver itself (a bug) is recovered on
+// does (requirements.ValidateKey and ValidateValue) and rejects a NodePool
+// that sets or requires kubernetes.io/hostname, as Karpenter does (a new
+// node's hostname is its own: a claim's is its [NodeClaim].Name, never an
+// existing node's), and [Options.Validate] every option; a failure of the solver itself (a bug) is recovered on
 // whichever goroutine it happens and returned as an error wrapping
 // [ErrInternal], after every goroutine of the solve has stopped.
 //
