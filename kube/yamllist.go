@@ -8,22 +8,11 @@ import (
 )
 
 // A YAML document of at least yamlSplitItems list items, in runs of
-// yamlRunItems, is converted on several goroutines ([yamlToJSON]).
+// yamlRunItems, is converted on several goroutines ([yamlDoc]).
 const (
 	yamlSplitItems = 256
 	yamlRunItems   = 64
 )
-
-// yamlToJSON converts one YAML document to JSON as [strictJSON] does (a
-// duplicate key is an error, and so are two keys that are one in JSON),
-// with the same result and error. A list as kubectl prints it, with many
-// items (yamlSplitItems), is converted on several goroutines: see
-// [yamlList]; and a document, or a run of its items, in kubectl's plain
-// block style without go-yaml: see [plainJSON].
-func yamlToJSON(doc []byte) ([]byte, error) {
-	d, err := yamlDoc(doc)
-	return d.json(), err
-}
 
 // jsonDoc is one document of a source as JSON: raw, or, when it is a
 // long list that yamlList converted in parts, those parts (raw is nil).
@@ -32,15 +21,13 @@ type jsonDoc struct {
 	list *listParts
 }
 
-// json is the document's JSON, the parts spliced when it has them.
-func (d jsonDoc) json() []byte {
-	if d.list != nil {
-		return d.list.whole()
-	}
-	return d.raw
-}
-
-// yamlDoc converts doc as yamlToJSON does, keeping a long list's parts.
+// yamlDoc converts one YAML document to JSON as [strictJSON] does (a
+// duplicate key is an error, and so are two keys that are one in JSON),
+// with the same result and error. A list as kubectl prints it, with many
+// items (yamlSplitItems), is converted on several goroutines and kept in
+// its parts: see [yamlList]; a document, or a run of its items, in
+// kubectl's plain block style is converted without go-yaml: see
+// [plainJSON].
 func yamlDoc(doc []byte) (jsonDoc, error) {
 	if parts, ok := yamlList(doc, yamlSplitItems, yamlRunItems); ok {
 		return jsonDoc{list: &parts}, nil

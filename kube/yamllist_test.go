@@ -200,3 +200,12 @@ func TestLoadListInParts(t *testing.T) {
 		})
 	}
 }
+
+// yamlToJSON is yamlDoc's JSON, a list's parts spliced into one document.
+func yamlToJSON(doc []byte) ([]byte, error) {
+	d, err := yamlDoc(doc)
+	if d.list != nil {
+		return d.list.whole(), err
+	}
+	return d.raw, err
+}
