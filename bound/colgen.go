@@ -260,8 +260,8 @@ func (g *colgen) evaluate(v []float64) (float64, cert, []cut) {
 	k := len(g.m.count)
 	y, z := v[:k], v[k:k+g.m.nz]
 	p := newPricer(g.m, y, g.o.searchNodes()*g.effort, &g.work)
-	rho, cuts := g.columnsRho(p, z)
 	var free float64
+	var cuts []cut
 	ws := make([]float64, len(g.m.nodes))
 	for n := range g.m.nodes {
 		w, c := g.nodeValue(p, n, v[k+g.m.nz+n])
@@ -280,17 +280,26 @@ func (g *colgen) evaluate(v []float64) (float64, cert, []cut) {
 			charge += r * z[pv.first+i]
 		}
 	}
+	worth := gain - charge - free*(1+slack) - slack*(gain+charge+free)
+	useful := math.Inf(1)
+	if g.best > 0 {
+		useful = worth / g.best
+	}
+	rho, more := g.columnsRho(p, z, useful)
+	cuts = append(cuts, more...)
 	rho = max(1, rho*(1+slack))
-	lb := (gain - charge - free*(1+slack) - slack*(gain+charge+free)) / rho
-	return lb, cert{v: v, w: ws, rho: rho}, cuts
+	return worth / rho, cert{v: v, w: ws, rho: rho}, cuts
 }
 
 // columnsRho bounds every column's priced ratio: first a cheap upper
 // bound for all; then, in its order, for those whose cheap bound is above
-// the largest ratio so far, the Lagrangian bound, and for those still above
-// it an exact search (within the round's budget). Columns whose best
-// pattern found is priced above their cost give cuts.
-func (g *colgen) columnsRho(p *pricer, z []float64) (float64, []cut) {
+// the largest ratio so far, the Lagrangian bound, for those still above
+// it an exact search (within the round's budget), and for those the
+// search leaves above it the knapsacks of dpBound, while the largest
+// ratio so far is below useful (past it, the round certifies no more
+// than the best so far whatever the rest are). Columns whose best pattern
+// found is priced above their cost give cuts.
+func (g *colgen) columnsRho(p *pricer, z []float64, useful float64) (float64, []cut) {
 	cheap := make([]float64, len(g.m.cols))
 	for j := range g.m.cols {
 		col := &g.m.cols[j]
@@ -312,12 +321,15 @@ func (g *colgen) columnsRho(p *pricer, z []float64) (float64, []cut) {
 		ub, pat, val, l := p.lagrangeUB(&col.room, admits)
 		charge := g.charge(col, z)
 		r := ratio(ub-charge, col.price)
+		exact := false
 		if r > max(rho, 1) && calls < g.o.searchesPerRound() {
 			calls++
-			var exact bool
 			if val, pat, exact = p.exact(&col.room, admits, pat, val, l); exact {
 				r = min(r, ratio(val-charge, col.price))
 			}
+		}
+		if !exact && r > max(rho, 1) && max(rho, 1) < useful {
+			r = min(r, ratio(p.dpBound(&col.room, admits, l, max(rho, 1)*col.price+charge, val)-charge, col.price))
 		}
 		rho = max(rho, r)
 		if found := ratio(val-charge, col.price); found > 1+cutTol {
@@ -357,6 +369,8 @@ func (g *colgen) nodeValue(p *pricer, n int, w float64) (float64, *cut) {
 	val, pat, exact := p.exact(r, admits, pat, val, l)
 	if exact {
 		ub = min(ub, val)
+	} else {
+		ub = min(ub, p.dpBound(r, admits, l, val, val))
 	}
 	if val > w*(1+cutTol)+cutTol {
 		return ub, &cut{col: -1, node: n, pattern: pat, ratio: 1 + val - w}

@@ -120,12 +120,12 @@ type search struct {
 	best    float64
 	pattern []int64
 	budget  int
-	// l's multipliers bound every subproblem too (see lagrange): reduced
-	// are, per item index, Σ of fit·(y − charge)⁺ from it on, and fixed
-	// Σ_g μ_g.
-	l       *lagrange
-	reduced []float64
-	fixed   float64
+	// l's λ bound every subproblem too (see lagrange): net is, per item,
+	// its dual less λ's charge for its requests; gain is scratch, per
+	// group, its best member's net.
+	l    *lagrange
+	net  []float64
+	gain []float64
 }
 
 // exact is the most room r's pods are worth at y and the counts per
@@ -177,14 +177,14 @@ func (s *search) density(it item, r *room) float64 {
 // prepare compiles what bound reads: per item index the Lagrangian
 // reductions from it on, and per dimension the items by dual per unit.
 func (s *search) prepare() {
-	s.reduced = make([]float64, len(s.items)+1)
-	for i := len(s.items) - 1; i >= 0; i-- {
-		it := s.items[i]
-		s.reduced[i] = s.reduced[i+1] + float64(it.fit)*max(s.p.y[it.k]-s.l.charge(it.k), 0)
+	s.net = make([]float64, len(s.items))
+	for i, it := range s.items {
+		s.net[i] = s.p.y[it.k]
+		for d, req := range s.p.m.req[it.k] {
+			s.net[i] -= s.l.lambda[d] * float64(req)
+		}
 	}
-	for _, mu := range s.l.mu {
-		s.fixed += mu
-	}
+	s.gain = make([]float64, s.p.m.groups)
 	s.byDim = make([][]int, len(s.p.m.names))
 	for d := range s.byDim {
 		o := make([]int, len(s.items))
@@ -203,15 +203,45 @@ func (s *search) prepare() {
 // the items must add to beat the best pattern), the least of the
 // fractional knapsacks on one dimension each.
 func (s *search) bound(i int, need float64) float64 {
-	b := s.fixed + s.reduced[i]
-	for d, x := range s.l.lambda {
-		b += x * float64(s.left[d])
-	}
+	b := s.lagrangian(i)
 	for d, order := range s.byDim {
 		if b <= need {
 			break
 		}
 		b = min(b, s.fractional(i, d, order, b))
+	}
+	return b
+}
+
+// lagrangian is the Lagrangian bound at l's λ of the subproblem from
+// item i on within the room left: Σ_d λ_d·left_d, plus each ungrouped
+// item's net value (when positive) times as many as still fit, plus per
+// group not yet used its best member's net value among those that still
+// fit. Any λ ≥ 0 bounds any subproblem, and the group's at-most-one
+// constraint, kept rather than relaxed, bounds its members by their best.
+func (s *search) lagrangian(i int) float64 {
+	b := 0.0
+	for d, x := range s.l.lambda {
+		b += x * float64(s.left[d])
+	}
+	clear(s.gain)
+	for j := i; j < len(s.items); j++ {
+		v := s.net[j]
+		if v <= 0 {
+			continue
+		}
+		n := s.most(s.items[j])
+		if n == 0 {
+			continue
+		}
+		if g := s.p.m.group[s.items[j].k]; g >= 0 {
+			s.gain[g] = max(s.gain[g], v)
+			continue
+		}
+		b += float64(n) * v
+	}
+	for _, v := range s.gain {
+		b += v
 	}
 	return b
 }
