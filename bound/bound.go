@@ -52,6 +52,30 @@ type Bound struct {
 	// pods are merged classes, so that a configuration is not always a
 	// feasible node.
 	Configurations []Configuration
+	// Patterns are the same solution node by node: each of its columns'
+	// patterns, with how many nodes (fractional) and which pods of each
+	// class one such node holds. Like Configurations, a guide and not a
+	// certificate; nil when the LP has no solution to read.
+	Patterns []Pattern
+}
+
+// Pattern is one node configuration of the LP's solution: a NodePool's
+// instance type, how many nodes of it the solution launches (fractional)
+// and how many pods of each class one node holds.
+type Pattern struct {
+	NodePool, Type string
+	Nodes          float64
+	Classes        []PatternClass
+}
+
+// PatternClass is a class of a Pattern and how many of its pods one node
+// holds. Pods are the class's pods (indexes in Problem.Pods, ascending)
+// that the bound covers, the same slice in every Pattern of the class:
+// read it, do not modify it. Class numbers the class within the Bound.
+type PatternClass struct {
+	Class int
+	Pods  []int
+	Count int64
 }
 
 // Configuration is a NodePool's instance type and how many of its nodes
@@ -200,7 +224,8 @@ func of(p packing.Problem, include []bool, o Options) (Bound, error) {
 	g := &colgen{m: &m, o: o}
 	g.run()
 	b := Bound{LP: g.best, Pods: m.pods, Unplaceable: m.skip, Classes: len(m.count), Columns: len(m.cols),
-		Iterations: g.iters, Optimal: g.done, Configurations: g.configurations(c.Pools)}
+		Iterations: g.iters, Optimal: g.done, Configurations: g.configurations(c.Pools),
+		Patterns: g.patterns(c.Pools, m.classPods(&c, include))}
 	b.SinglePod, b.AntiAffinity = m.cheap()
 	b.Dollars = max(b.LP, b.SinglePod, b.AntiAffinity)
 	return b, nil

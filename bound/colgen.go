@@ -378,25 +378,60 @@ func (g *colgen) nodeValue(p *pricer, n int, w float64) (float64, *cut) {
 	return ub, nil
 }
 
-// configurations reads the restricted LP's primal solution off the
-// tableau: a row's multiplier is minus its slack's reduced cost, which
-// for a column's cut (scaled to right-hand side 1) is price·x. Rows of
-// the same pool and type are summed.
-func (g *colgen) configurations(pools []packing.PoolRoom) []Configuration {
-	if g.tab == nil {
-		return nil
-	}
-	nodes := map[[2]string]float64{}
+// solution reads the restricted LP's primal solution off the tableau:
+// per row of a column's cut, its nodes x, where a row's multiplier is
+// minus its slack's reduced cost, which for a cut (scaled to right-hand
+// side 1) is price·x; 0 for the other rows and those of no node.
+func (g *colgen) solution() []float64 {
+	x := make([]float64, len(g.rows))
 	for i, r := range g.rows {
 		if r.col < 0 {
 			continue
 		}
 		u := -g.tab.obj[g.tab.nv+i]
-		col := &g.m.cols[r.col]
-		if u <= pivotTol || col.price <= 0 {
+		if col := &g.m.cols[r.col]; u > pivotTol && col.price > 0 {
+			x[i] = u / col.price
+		}
+	}
+	return x
+}
+
+// patterns are the restricted LP's solution pattern by pattern, in the
+// order the cuts were added; pods are the pods of each class.
+func (g *colgen) patterns(pools []packing.PoolRoom, pods [][]int) []Pattern {
+	if g.tab == nil {
+		return nil
+	}
+	var out []Pattern
+	for i, x := range g.solution() {
+		if x == 0 {
 			continue
 		}
-		nodes[[2]string{pools[col.pool].Name, col.typ}] += u / col.price
+		r := g.rows[i]
+		col := &g.m.cols[r.col]
+		pat := Pattern{NodePool: pools[col.pool].Name, Type: col.typ, Nodes: x}
+		for j, k := range col.classes {
+			if n := r.pattern[j]; n > 0 {
+				pat.Classes = append(pat.Classes, PatternClass{Class: int(k), Pods: pods[k], Count: n})
+			}
+		}
+		out = append(out, pat)
+	}
+	return out
+}
+
+// configurations are the restricted LP's solution summed per pool and
+// type.
+func (g *colgen) configurations(pools []packing.PoolRoom) []Configuration {
+	if g.tab == nil {
+		return nil
+	}
+	nodes := map[[2]string]float64{}
+	for i, x := range g.solution() {
+		if x > 0 {
+			col := &g.m.cols[g.rows[i].col]
+			nodes[[2]string{pools[col.pool].Name, col.typ}] += x
+		}
 	}
 	out := make([]Configuration, 0, len(nodes))
 	for k, n := range nodes {

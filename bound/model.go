@@ -251,6 +251,26 @@ func (m *model) mergeAt(c *packing.Classes, keep, counts []int, sig int) []merge
 	return out
 }
 
+// classPods lists, per class of the model, the pods of its input classes
+// that include admits (all when nil), ascending.
+func (m *model) classPods(c *packing.Classes, include []bool) [][]int {
+	out := make([][]int, len(m.count))
+	for k, j := range m.of {
+		if j < 0 {
+			continue
+		}
+		for _, i := range c.Classes[k].Pods {
+			if include == nil || include[i] {
+				out[j] = append(out[j], i)
+			}
+		}
+	}
+	for _, pods := range out {
+		slices.Sort(pods)
+	}
+	return out
+}
+
 func denseGroup(groups map[int]int, g int) int {
 	if g < 0 {
 		return -1

@@ -120,7 +120,8 @@ func TestPropertyDeterministic(t *testing.T) {
 
 // TestPropertyConfigurations: the LP's configurations name a NodePool of
 // the problem and an instance type of its catalog, once each, in order,
-// with a positive, finite number of nodes.
+// with a positive, finite number of nodes; its patterns add up to them
+// (checkPatterns).
 func TestPropertyConfigurations(t *testing.T) {
 	props := problemgen.Properties(2103, 100)
 	props.Property("configurations are the problem's pools and types", prop.ForAll(func(s problemgen.Seeded) string {
@@ -128,9 +129,60 @@ func TestPropertyConfigurations(t *testing.T) {
 		if err != nil {
 			return ""
 		}
-		return checkConfigurations(s.Problem, b.Configurations)
+		if msg := checkConfigurations(s.Problem, b.Configurations); msg != "" {
+			return msg
+		}
+		return checkPatterns(s.Problem, b)
 	}, problemgen.GenSeeded(problemgen.Size{})))
 	props.TestingRun(t)
+}
+
+// checkPatterns: the patterns add up to the configurations, per pool and
+// type; each holds at least one pod, of classes whose pods are the
+// problem's, ascending, each class's the same in every pattern and in no
+// other class; no class covers more pods than the bound.
+func checkPatterns(p packing.Problem, b Bound) string {
+	sum := map[[2]string]float64{}
+	classes := map[int][]int{}
+	owner := map[int]int{}
+	for i, pat := range b.Patterns {
+		sum[[2]string{pat.NodePool, pat.Type}] += pat.Nodes
+		held := int64(0)
+		for _, pc := range pat.Classes {
+			held += pc.Count
+			if seen, ok := classes[pc.Class]; ok && !slices.Equal(seen, pc.Pods) {
+				return fmt.Sprintf("pattern %d: class %d's pods differ between patterns", i, pc.Class)
+			}
+			classes[pc.Class] = pc.Pods
+			if !slices.IsSorted(pc.Pods) {
+				return fmt.Sprintf("pattern %d: class %d's pods are out of order", i, pc.Class)
+			}
+			for _, k := range pc.Pods {
+				if k < 0 || k >= len(p.Pods) {
+					return fmt.Sprintf("pattern %d: pod %d out of range", i, k)
+				}
+				if c, ok := owner[k]; ok && c != pc.Class {
+					return fmt.Sprintf("pod %d in classes %d and %d", k, c, pc.Class)
+				}
+				owner[k] = pc.Class
+			}
+		}
+		if held == 0 {
+			return fmt.Sprintf("pattern %d holds no pod", i)
+		}
+	}
+	if len(owner) > b.Pods {
+		return fmt.Sprintf("the classes cover %d pods, the bound %d", len(owner), b.Pods)
+	}
+	if len(sum) != len(b.Configurations) {
+		return fmt.Sprintf("%d pools and types in the patterns, %d configurations", len(sum), len(b.Configurations))
+	}
+	for _, c := range b.Configurations {
+		if got := sum[[2]string{c.NodePool, c.Type}]; math.Abs(got-c.Nodes) > 1e-9*max(1, c.Nodes) {
+			return fmt.Sprintf("%s/%s: patterns %v nodes, configuration %v", c.NodePool, c.Type, got, c.Nodes)
+		}
+	}
+	return ""
 }
 
 func checkConfigurations(p packing.Problem, cs []Configuration) string {

@@ -15,6 +15,25 @@
 // pods to a node, where the LP fills one-GPU nodes with general pods), so
 // all of them are tried.
 //
+// Solve also follows the LP node by node ([bound.Bound.Patterns]): each
+// pattern's whole nodes (rounded down, and to the nearest) become a rule
+// of the problem, and the pods of each such node are held together on a
+// node of its NodePool and type (labels of their own, a required pod
+// affinity to their node and a required anti-affinity to the type's
+// other nodes), placed before the rest. Held are the pods whose rules the
+// LP respects, or all of a pattern's pods in a third solve: a pod with a
+// topology spread or a required pod affinity, which the LP relaxes,
+// otherwise takes the room the held pods leave, where its rules let it.
+// The pods of a class are dealt to the nodes one workload (set of labels)
+// after another, so that one node does not take a deployment's replicas
+// that spread over zones. A pinned solve runs Options.Packing without
+// restarts and with the held pods first; the pods it leaves out that the
+// unguided plan placed are then solved alone, on the room its NodeClaims
+// leave (as nodes in flight) and on new ones, and added to it. Every rule
+// added only restricts, and the result is checked against the problem as
+// given, as every guided plan is. Under Options.Packing.PriorityOrder
+// nothing is pinned, since the held pods would jump the priorities.
+//
 // [Solve] keeps the cheapest guided plan only when it is strictly cheaper, leaves
 // exactly the same pods unschedulable (so the bound of the unguided plan
 // bounds it as well) and passes the independent checker ([verify.Plan])
@@ -24,16 +43,17 @@
 //
 // What the guided plan gives up: its NodeClaims in a narrowed pool list
 // only the narrowed types among their candidates ([packing.NodeClaim]
-// InstanceTypes, and an instance-type requirement), so a host has fewer
-// types, as few as one, to fall back on when the cheapest is out of
-// capacity. Its unschedulable pods carry the unguided plan's reasons,
+// InstanceTypes, and an instance-type requirement), and a pinned plan's
+// NodeClaims the LP's type alone, so a host has fewer types, as few as
+// one, to fall back on when the cheapest is out of capacity. Its unschedulable pods carry the unguided plan's reasons,
 // which speak of the NodePools as written; under
 // packing.BudgetPreferences its Preferences are the narrowed solve's,
 // what each preferred term adds within the narrowed pools.
 //
-// Cost model: up to seven solves, one bound (the LP: 10 ms to 1 s on 2 cores
-// for 1,000–5,000 pods) and one check of each cheaper plan until one
-// passes; the same input gives the same Result: 0.1–1.7 s in all at
-// 5,000 pods on the benchmark workloads (RESULTS.md), of which the bound
-// takes 0.04–0.7 s and the solves most of the rest.
+// Cost model: up to seven solves, three pinned solves (each with the
+// solve of the pods it left out), one bound (the LP: 10 ms to 1 s on 2
+// cores for 1,000–5,000 pods) and one check of each cheaper plan until
+// one passes; the same input gives the same Result. The pinned solves are
+// the slowest, their pods each with rules of its own (RESULTS.md, twentieth
+// session, has the times).
 package guide

@@ -27,8 +27,9 @@ type Result struct {
 	// Bound is bound.ForPlan of packing.Solve's plan; the guided plan
 	// places the same pods, so that it bounds Plan too.
 	Bound bound.Bound
-	// Guided says Plan is a narrowed solve's.
-	Guided bool
+	// Guided says Plan is a narrowed or pinned solve's, Pinned a pinned
+	// one's: its pods held to the LP's nodes (see the package doc).
+	Guided, Pinned bool
 	// Unguided is the price of packing.Solve's plan.
 	Unguided instancetypes.Price
 	// Violations are the checker's findings on the guided plans that
@@ -37,10 +38,11 @@ type Result struct {
 	Violations []verify.Violation
 }
 
-// Solve returns the cheapest of packing.Solve's plan of p and the plans
-// of p with its NodePools narrowed by the LP's configurations, with the
-// bound of the pods they place (see the package doc for the narrowings
-// and when a guided plan is taken). Errors are packing's and bound's, for
+// Solve returns the cheapest of packing.Solve's plan of p, the plans of p
+// with its NodePools narrowed by the LP's configurations and those of p
+// with pods held to the LP's nodes, with the bound of the pods they place
+// (see the package doc for the narrowings, the pinning and when a guided
+// plan is taken). Errors are packing's and bound's, for
 // invalid p or o. p is not modified.
 func Solve(p packing.Problem, o Options) (Result, error) {
 	base, err := packing.Solve(p, o.Packing)
@@ -53,7 +55,7 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 	}
 	res := Result{Plan: base, Bound: b, Unguided: base.Price}
 	left := unplaced(base)
-	var plans []packing.Plan
+	var plans []candidate
 	for _, cs := range narrowings(b.Configurations, base) {
 		q, ok := Narrow(p, cs)
 		if !ok {
@@ -64,20 +66,35 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 			return Result{}, fmt.Errorf("guide: the narrowed problem: %w", err)
 		}
 		if g.Price < base.Price && slices.Equal(unplaced(g), left) {
-			plans = append(plans, g)
+			plans = append(plans, candidate{plan: g})
 		}
 	}
-	slices.SortStableFunc(plans, func(a, b packing.Plan) int { return cmp.Compare(a.Price, b.Price) })
-	for _, g := range plans {
-		g = withReasons(g, base)
+	pinnedPlans, err := pinnedSolves(p, b.Patterns, left, o.Packing)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, g := range pinnedPlans {
+		if g.Price < base.Price {
+			plans = append(plans, candidate{plan: g, pinned: true})
+		}
+	}
+	slices.SortStableFunc(plans, func(a, b candidate) int { return cmp.Compare(a.plan.Price, b.plan.Price) })
+	for _, c := range plans {
+		g := withReasons(c.plan, base)
 		if v := verify.Plan(p, g); len(v) > 0 {
 			res.Violations = append(res.Violations, v...)
 			continue
 		}
-		res.Plan, res.Guided = g, true
+		res.Plan, res.Guided, res.Pinned = g, true, c.pinned
 		break
 	}
 	return res, nil
+}
+
+// candidate is a guided plan and whether a pinned solve made it.
+type candidate struct {
+	plan   packing.Plan
+	pinned bool
 }
 
 // narrowings are the configurations Solve narrows p by, in the order it
@@ -178,6 +195,50 @@ func Narrow(p packing.Problem, cs []bound.Configuration) (packing.Problem, bool)
 		narrowed = true
 	}
 	return q, narrowed
+}
+
+// pinnedSolves solves p pinned to the LP's whole nodes (pin), once per
+// pinning, with the pinned pods first and no restarts, and places the
+// pods a pinned solve leaves out but base placed (complete). It returns
+// the plans that leave out exactly left, base's. Under
+// Options.PriorityOrder it solves nothing: the pinned pods would jump the
+// priorities.
+func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o packing.Options) ([]packing.Plan, error) {
+	if o.PriorityOrder {
+		return nil, nil
+	}
+	o.PriorityOrder, o.Restarts = true, -1
+	var out []packing.Plan
+	for _, pn := range pinnings {
+		q, n := pin(p, patterns, pn.up, pn.all)
+		if n == 0 {
+			continue
+		}
+		g, err := packing.Solve(q, o)
+		if err != nil {
+			return nil, fmt.Errorf("guide: the pinned problem: %w", err)
+		}
+		if missed := without(unplaced(g), left); len(missed) > 0 {
+			if g, err = complete(p, g, missed, o); err != nil {
+				return nil, err
+			}
+		}
+		if slices.Equal(unplaced(g), left) {
+			out = append(out, g)
+		}
+	}
+	return out, nil
+}
+
+// without returns the elements of a (sorted) not in b (sorted).
+func without(a, b []int) []int {
+	var out []int
+	for _, v := range a {
+		if _, found := slices.BinarySearch(b, v); !found {
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 // unplaced lists, in order, the pods a plan leaves unschedulable, buffer

@@ -34,9 +34,11 @@ type ReportBound struct {
 }
 
 // ReportGuided is what a guided solve (package guide's Solve) did: whether its
-// plan was taken, and the price of the plan the search found alone.
+// plan was taken, whether that plan holds pods to the LP's nodes
+// (guide.Result.Pinned), and the price of the plan the search found alone.
 type ReportGuided struct {
 	Taken           bool    `json:"taken"`
+	Pinned          bool    `json:"pinned"`
 	UnguidedPerHour float64 `json:"unguidedPricePerHour"`
 }
 

@@ -9,16 +9,16 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestProvisionGuided: on testdata/guided.yaml --guided takes the plan of
-// a narrowing of the pools to the LP's types, cheaper than the search's,
-// says so after the gap, and reports both prices in JSON; without the
-// flag the plan is the search's and neither appears.
+// TestProvisionGuided: on testdata/guided.yaml --guided takes the plan
+// that holds pods to the LP's nodes, cheaper than the search's, says so
+// after the gap, and reports both prices in JSON; without the flag the
+// plan is the search's and neither appears.
 func TestProvisionGuided(t *testing.T) {
 	const file = "testdata/guided.yaml"
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitOK, run([]string{"provision", "-f", file, "--guided"}, nil, &stdout, &stderr), stderr.String())
-	assert.Contains(t, stdout.String(), "25.004000 USD/hour — within")
-	assert.Contains(t, stdout.String(), "guided by the LP's instance types (--guided): the search alone found 25.708400 USD/hour")
+	assert.Contains(t, stdout.String(), "24.082800 USD/hour — within 1.0 %")
+	assert.Contains(t, stdout.String(), "guided by the LP's nodes (--guided): the search alone found 25.708400 USD/hour")
 
 	stdout.Reset()
 	require.Equal(t, exitOK, run([]string{"provision", "-f", file, "--guided", "-o", "json"}, nil, &stdout, &stderr), stderr.String())
@@ -27,6 +27,7 @@ func TestProvisionGuided(t *testing.T) {
 			PricePerHour float64 `json:"pricePerHour"`
 			Guided       *struct {
 				Taken           bool    `json:"taken"`
+				Pinned          bool    `json:"pinned"`
 				UnguidedPerHour float64 `json:"unguidedPricePerHour"`
 			} `json:"guided"`
 		} `json:"bound"`
@@ -34,7 +35,8 @@ func TestProvisionGuided(t *testing.T) {
 	require.NoError(t, json.Unmarshal(stdout.Bytes(), &r))
 	require.NotNil(t, r.Bound.Guided)
 	assert.True(t, r.Bound.Guided.Taken)
-	assert.InDelta(t, 25.004, r.Bound.PricePerHour, 1e-9)
+	assert.True(t, r.Bound.Guided.Pinned)
+	assert.InDelta(t, 24.0828, r.Bound.PricePerHour, 1e-9)
 	assert.InDelta(t, 25.7084, r.Bound.Guided.UnguidedPerHour, 1e-9)
 
 	stdout.Reset()

@@ -110,12 +110,14 @@
 // has it as bound{pricePerHour, lowerBoundPerHour, gap, optimal, pods,
 // classes}. provision --guided (package guide) solves again with each
 // NodePool narrowed to the instance types the bound's LP launches (all of
-// them, with the first plan's, or each pool's one to four most used) and
-// keeps the cheapest of those plans when it is cheaper than the first,
+// them, with the first plan's, or each pool's one to four most used), and
+// with the pods held together on the LP's own nodes, and keeps the
+// cheapest of those plans when it is cheaper than the first,
 // leaves out the same pods and passes the checker (packing/verify); a
 // second line says which plan it kept and
 // what the search alone found, and the JSON bound has guided{taken,
-// unguidedPricePerHour}. Its NodeClaims list fewer types to fall back on.
+// pinned, unguidedPricePerHour}. Its NodeClaims list fewer types to fall
+// back on.
 //
 // Limits: when a NodePool's limits bind, provision --limit-policy
 // most-pods (the default) gives its capacity first to the pods no other

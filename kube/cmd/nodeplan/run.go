@@ -154,7 +154,7 @@ func parseFlags(name string, args []string, outputs ...string) (config, error) {
 		fs.BoolVar(&c.noHeaders, "no-headers", false, "table and wide: print the node rows alone; the totals, unschedulable pods and warnings go to stderr")
 		fs.BoolVar(&c.thenConsolidate, "then-consolidate", false, "then print what consolidation would do to the cluster with the plan applied (--now and --spot-to-spot are for it)")
 		fs.Var(&c.preferences, "preferences", "preferred affinities and ScheduleAnyway spreads: respect (Karpenter's default), ignore, or within=F: honoured while the plan costs at most F (0.10: 10 %) more than ignoring them, the dearest relaxed first, with what each adds to the price")
-		fs.BoolVar(&c.guided, "guided", false, "solve again with each NodePool narrowed to the instance types the lower bound's LP launches (all, with the first plan's, or each pool's most used), and keep the cheapest such plan when it is cheaper and passes the checker (its NodeClaims then list fewer types to fall back on)")
+		fs.BoolVar(&c.guided, "guided", false, "solve again with each NodePool narrowed to the instance types the lower bound's LP launches (all, with the first plan's, or each pool's most used) and with the pods held to the LP's nodes, and keep the cheapest such plan when it is cheaper and passes the checker (its NodeClaims then list fewer types to fall back on)")
 		fs.Var(&c.limitPolicy, "limit-policy", "when a NodePool's limits bind, which pods get its capacity: most-pods (the default: first the pods no other NodePool admits) or largest-first (Karpenter's order)")
 	case "drift", "shadow":
 		fs.DurationVar(&c.expireGrace, "expire-grace", 0, "replace expired nodes under the budgets for this long before forcing")
@@ -247,7 +247,7 @@ func (res *provisioned) bound() error {
 	if g := res.guided; g != nil {
 		res.gap = planview.Gap(res.plan.Price, g.Bound, cur) + "\n" + guidedLine(g, cur)
 		res.report.Bound = kube.NewReportBound(g.Bound, res.plan.Price)
-		res.report.Bound.Guided = &kube.ReportGuided{Taken: g.Guided, UnguidedPerHour: g.Unguided.Decimal()}
+		res.report.Bound.Guided = &kube.ReportGuided{Taken: g.Guided, Pinned: g.Pinned, UnguidedPerHour: g.Unguided.Decimal()}
 		return nil
 	}
 	b, err := bound.ForPlan(res.prob, res.plan, bound.Options{})
@@ -261,10 +261,13 @@ func (res *provisioned) bound() error {
 
 // guidedLine says what --guided did.
 func guidedLine(g *guide.Result, currency string) string {
-	if g.Guided {
+	switch {
+	case g.Pinned:
+		return fmt.Sprintf("guided by the LP's nodes (--guided): the search alone found %s %s/hour", g.Unguided.Amount(), currency)
+	case g.Guided:
 		return fmt.Sprintf("guided by the LP's instance types (--guided): the search alone found %s %s/hour", g.Unguided.Amount(), currency)
 	}
-	return fmt.Sprintf("--guided: the LP's instance types gave no cheaper plan than the search's (%s %s/hour)", g.Unguided.Amount(), currency)
+	return fmt.Sprintf("--guided: the LP gave no cheaper plan than the search's (%s %s/hour)", g.Unguided.Amount(), currency)
 }
 
 // plan loads the manifests and the catalog and solves.
