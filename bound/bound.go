@@ -69,9 +69,11 @@ type Pattern struct {
 }
 
 // PatternClass is a class of a Pattern and how many of its pods one node
-// holds. Pods are the class's pods (indexes in Problem.Pods, ascending)
-// that the bound covers, the same slice in every Pattern of the class:
-// read it, do not modify it. Class numbers the class within the Bound.
+// holds. Pods are the class's pods (indexes in Problem.Pods, ascending;
+// for ForPlan those the plan placed), the same slice in every Pattern of
+// the class: read it, do not modify it. A class only existing nodes hold
+// may have more pods than the bound counts (see Unplaceable). Class
+// numbers the class within the Bound.
 type PatternClass struct {
 	Class int
 	Pods  []int

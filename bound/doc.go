@@ -78,8 +78,9 @@
 // bounds from above, over every column of every pool, type and offering
 // (not only those in the LP), the ratio (pattern value at y − limit
 // charge at z) ÷ price, each column by its exact search when it finished
-// and by the least of its Lagrangian and dynamic-programming bounds
-// otherwise, and w_n bounds each existing node's best pattern. (y, z, w)/max(1, ρ) is then feasible for the full
+// and otherwise by its Lagrangian bound, or the dynamic program's where
+// less and where it can still raise the round's certificate, and w_n
+// bounds each existing node's best pattern. (y, z, w)/max(1, ρ) is then feasible for the full
 // dual, and its objective is a lower bound by weak duality, whatever the
 // simplex computed; a relative 1e-9 is shaved for float rounding. The
 // best certified value over the rounds is kept, so that stopping early

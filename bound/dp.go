@@ -16,8 +16,15 @@ const maxUnits = 8192
 // the least of oneDim over the dimensions, in coarseUnits, the dimensions
 // l charges most first. Only when that comes within refine of target are
 // the two first dimensions solved again in maxUnits. It stops once at
-// most target or found (a pattern's worth: no bound is below it).
+// most target or found (a pattern's worth: no bound is below it), and is
+// never below found, which a room whose capacity is overdrawn, holding
+// no pod, would otherwise be.
 func (p *pricer) dpBound(r *room, admits []bool, l *lagrange, target, found float64) float64 {
+	return max(found, p.leastOneDim(r, admits, l, target, found))
+}
+
+// leastOneDim is dpBound before found is taken into account.
+func (p *pricer) leastOneDim(r *room, admits []bool, l *lagrange, target, found float64) float64 {
 	dims := make([]int, len(p.m.names))
 	share := make([]float64, len(p.m.names))
 	for d := range dims {
@@ -95,7 +102,7 @@ func (p *pricer) oneDim(r *room, admits []bool, l *lagrange, d int, most int64, 
 		}
 	}
 	u := unit(g, r.alloc[d], most)
-	capUnits := r.alloc[d] / u
+	capUnits := max(0, r.alloc[d]/u) // an existing node's room may be overdrawn
 	f := make([]float64, capUnits+1)
 	var grouped []dpItem
 	for _, it := range items {

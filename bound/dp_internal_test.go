@@ -62,3 +62,20 @@ func TestUnit(t *testing.T) {
 		assert.Equal(t, c.want, unit(c.g, c.room, c.most), "%+v", c)
 	}
 }
+
+// TestOneDimOverdrawn: an existing node's room may be overdrawn (its pods
+// request more than its allocatable): the knapsack has no unit to give,
+// and dpBound is still no less than a pattern's worth.
+func TestOneDimOverdrawn(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 9))
+	for range 50 {
+		p, r, admits := knapsack(rng)
+		r.alloc[0] = -1 - int64(rng.IntN(5))
+		l := p.newLagrange(r, admits)
+		l.minimise(1 << 20)
+		for d := range p.m.names {
+			assert.NotPanics(t, func() { p.oneDim(r, admits, l, d, maxUnits, 0) })
+		}
+		assert.GreaterOrEqual(t, p.dpBound(r, admits, l, 0, 0.5), 0.5)
+	}
+}

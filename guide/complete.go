@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/nodeplan/nodeplan/packing"
+	"github.com/nodeplan/nodeplan/requirements"
 	"github.com/nodeplan/nodeplan/resources"
 )
 
@@ -13,10 +14,10 @@ import (
 // perhaps others), with the missed pods placed where a solve of them alone
 // puts them: on the room g's NodeClaims leave (launched as in-flight
 // nodes, holding their pods), on existing nodes (holding the pods g binds
-// there) or on new NodeClaims. A claim that takes pods keeps only its
-// chosen type among its candidates (a cheaper one may no longer hold
-// them). g is returned as it is when it places buffer pods, whose headroom
-// this does not carry over. g is not modified.
+// there) or on new NodeClaims. A claim that takes pods becomes the node
+// it was launched as (see narrowed). g is returned as it is when it
+// places buffer pods, whose headroom this does not carry over, or binds a
+// pod to a node p lacks. g is not modified.
 func complete(p packing.Problem, g packing.Plan, missed []int, o packing.Options) (packing.Plan, error) {
 	if len(g.Headroom) > 0 {
 		return g, nil
@@ -28,7 +29,11 @@ func complete(p packing.Problem, g packing.Plan, missed []int, o packing.Options
 		byNode[n.Name] = i
 	}
 	for _, b := range g.Bindings {
-		n := &r.Nodes[byNode[b.Node]]
+		i, ok := byNode[b.Node]
+		if !ok {
+			return g, nil
+		}
+		n := &r.Nodes[i]
 		n.Pods = append(slices.Clip(n.Pods), p.Pods[b.Pod])
 	}
 	claims := map[string]int{}
@@ -64,8 +69,7 @@ func merge(p packing.Problem, g, h packing.Plan, missed []int, claims map[string
 		c := &out.NodeClaims[ci]
 		if !grown[ci] {
 			grown[ci] = true
-			c.Pods = slices.Clone(c.Pods)
-			c.InstanceTypes = []string{c.InstanceType}
+			*c = narrowed(*c)
 		}
 		c.Pods = append(c.Pods, k)
 		c.Requests = c.Requests.Add(podRequest(&p.Pods[k]))
@@ -86,6 +90,29 @@ func merge(p packing.Problem, g, h packing.Plan, missed []int, claims map[string
 	slices.SortFunc(out.Unschedulable, func(a, b packing.Unschedulable) int { return a.Pod - b.Pod })
 	out.Price = g.Price + h.Price
 	return out
+}
+
+// narrowed returns c as the node complete launched it as, for a claim
+// that takes more pods: its chosen type the only candidate (a cheaper one
+// may not hold them) and its requirements narrowed to its type, its
+// offering's zone and capacity type, and every label it has, the labels
+// the pods were placed against. A host that launches it from its
+// requirements then launches that node. c's slices are not modified.
+func narrowed(c packing.NodeClaim) packing.NodeClaim {
+	c.Pods = slices.Clone(c.Pods)
+	c.InstanceTypes = []string{c.InstanceType}
+	pins := []requirements.Requirement{
+		requirements.MustNew(requirements.LabelInstanceType, requirements.In, c.InstanceType),
+		requirements.MustNew(requirements.LabelZone, requirements.In, c.Offering.Zone),
+		requirements.MustNew(requirements.LabelCapacityType, requirements.In, c.Offering.CapacityType.String()),
+	}
+	for _, l := range c.Labels {
+		if r, err := requirements.New(l.Key, requirements.In, l.Value); err == nil {
+			pins = append(pins, r)
+		}
+	}
+	c.Requirements = c.Requirements.Add(pins...)
+	return c
 }
 
 // mapped returns pods, indexes into missed, as the indexes they hold.

@@ -24,6 +24,9 @@
 // LP respects, or all of a pattern's pods in a third solve: a pod with a
 // topology spread or a required pod affinity, which the LP relaxes,
 // otherwise takes the room the held pods leave, where its rules let it.
+// Under packing.RespectPreferences (Karpenter's default) a pod with a
+// preferred term is never held: Respect relaxes a term only where the pod
+// fits nowhere else, and a hold would make it relax them.
 // The pods of a class are dealt to the nodes one workload (set of labels)
 // after another, so that one node does not take a deployment's replicas
 // that spread over zones. A pinned solve runs Options.Packing without
@@ -31,8 +34,12 @@
 // unguided plan placed are then solved alone, on the room its NodeClaims
 // leave (as nodes in flight) and on new ones, and added to it. Every rule
 // added only restricts, and the result is checked against the problem as
-// given, as every guided plan is. Under Options.Packing.PriorityOrder
-// nothing is pinned, since the held pods would jump the priorities.
+// given, as every guided plan is. A claim the left-out pods join keeps
+// only its type and is narrowed to the node they were placed on (zone,
+// capacity type, labels). Nothing is pinned under
+// Options.Packing.PriorityOrder, since the held pods would jump the
+// priorities, nor under packing.BudgetPreferences, whose cost of each
+// preferred term a completed plan would not carry.
 //
 // [Solve] keeps the cheapest guided plan only when it is strictly cheaper, leaves
 // exactly the same pods unschedulable (so the bound of the unguided plan
@@ -45,10 +52,11 @@
 // only the narrowed types among their candidates ([packing.NodeClaim]
 // InstanceTypes, and an instance-type requirement), and a pinned plan's
 // NodeClaims the LP's type alone, so a host has fewer types, as few as
-// one, to fall back on when the cheapest is out of capacity. Its unschedulable pods carry the unguided plan's reasons,
-// which speak of the NodePools as written; under
-// packing.BudgetPreferences its Preferences are the narrowed solve's,
-// what each preferred term adds within the narrowed pools.
+// one, to fall back on when the cheapest is out of capacity. Its
+// unschedulable pods carry the unguided plan's reasons, which speak of
+// the NodePools as written; under packing.BudgetPreferences its
+// Preferences are the narrowed solve's, what each preferred term adds
+// within the narrowed pools.
 //
 // Cost model: up to seven solves, three pinned solves (each with the
 // solve of the pods it left out), one bound (the LP: 10 ms to 1 s on 2

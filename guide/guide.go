@@ -34,7 +34,10 @@ type Result struct {
 	Unguided instancetypes.Price
 	// Violations are the checker's findings on the guided plans that
 	// were cheaper and left out the same pods but were rejected for them:
-	// empty, unless a narrowing broke a rule of the problem as given.
+	// empty, unless a narrowing broke a rule of the problem as given (a
+	// topology spread over the pool's zones, or minValues, which a
+	// completed pinned plan's grown claims, each down to one type, may
+	// break).
 	Violations []verify.Violation
 }
 
@@ -42,8 +45,8 @@ type Result struct {
 // with its NodePools narrowed by the LP's configurations and those of p
 // with pods held to the LP's nodes, with the bound of the pods they place
 // (see the package doc for the narrowings, the pinning and when a guided
-// plan is taken). Errors are packing's and bound's, for
-// invalid p or o. p is not modified.
+// plan is taken). Errors are packing's and bound's: for invalid p or o,
+// or an internal error of a solve. p is not modified.
 func Solve(p packing.Problem, o Options) (Result, error) {
 	base, err := packing.Solve(p, o.Packing)
 	if err != nil {
@@ -200,17 +203,19 @@ func Narrow(p packing.Problem, cs []bound.Configuration) (packing.Problem, bool)
 // pinnedSolves solves p pinned to the LP's whole nodes (pin), once per
 // pinning, with the pinned pods first and no restarts, and places the
 // pods a pinned solve leaves out but base placed (complete). It returns
-// the plans that leave out exactly left, base's. Under
-// Options.PriorityOrder it solves nothing: the pinned pods would jump the
-// priorities.
+// the plans that leave out exactly left, base's. It solves nothing under
+// Options.PriorityOrder, where the pinned pods would jump the priorities,
+// nor under BudgetPreferences, whose costs of preferred terms a
+// completed plan would not carry.
 func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o packing.Options) ([]packing.Plan, error) {
-	if o.PriorityOrder {
+	if o.PriorityOrder || o.Preferences == packing.BudgetPreferences {
 		return nil, nil
 	}
+	respect := o.Preferences == packing.RespectPreferences
 	o.PriorityOrder, o.Restarts = true, -1
 	var out []packing.Plan
 	for _, pn := range pinnings {
-		q, n := pin(p, patterns, pn.up, pn.all)
+		q, n := pin(p, patterns, pn.up, pn.all, respect)
 		if n == 0 {
 			continue
 		}

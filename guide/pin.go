@@ -41,7 +41,8 @@ var pinnings = []pinning{{up: 1e-9}, {up: 0.5}, {up: 0.5, all: true}}
 // ⌊Nodes + up⌋ nodes, each taking Count pods of each of its classes (a pod
 // to one node only; fewer when the class runs out; the class's pods
 // interleaved by their labels, see interleave), of which it holds the
-// pinnable ones, or all of them. The pods it holds come first (the
+// pinnable ones, or all of them, but with respect (RespectPreferences)
+// none that prefers (see prefers). The pods it holds come first (the
 // highest priority, for Options.PriorityOrder). The pods of one node carry
 // its number in NodeLabel and its pool and type's in TypeLabel, and
 // require the pattern's NodePool and instance type, a pod of their node on
@@ -53,7 +54,7 @@ var pinnings = []pinning{{up: 1e-9}, {up: 0.5}, {up: 0.5, all: true}}
 // pods the patterns leave over keep their own rules alone. It returns how
 // many pods it pinned. Every rule pin adds only restricts, so a plan for
 // the pinned problem is a plan for p. p and its pods are not modified.
-func pin(p packing.Problem, patterns []bound.Pattern, up float64, all bool) (packing.Problem, int) {
+func pin(p packing.Problem, patterns []bound.Pattern, up float64, all, respect bool) (packing.Problem, int) {
 	q := p
 	q.Pods = slices.Clone(p.Pods)
 	taken := map[int]int{} // per class: how many of its pods are handed out
@@ -77,7 +78,7 @@ func pin(p packing.Problem, patterns []bound.Pattern, up float64, all bool) (pac
 				to := min(len(order), from+int(pc.Count))
 				taken[pc.Class] = to
 				for _, i := range order[from:to] {
-					if all || pinnable(&p.Pods[i]) {
+					if (all || pinnable(&p.Pods[i])) && !(respect && prefers(&p.Pods[i])) {
 						pods = append(pods, i)
 					}
 				}
@@ -111,6 +112,20 @@ func pinnable(pod *packing.Pod) bool {
 	return !slices.ContainsFunc(pod.AntiAffinity, func(t packing.PodAffinityTerm) bool {
 		return required(t) && t.TopologyKey != requirements.LabelHostname
 	})
+}
+
+// prefers reports whether the pod has a preferred term: a preferred node
+// affinity, a preferred pod (anti-)affinity or a ScheduleAnyway spread.
+// Under Karpenter's Respect policy a term is relaxed only when the pod
+// fits nowhere else; held to an LP node, the pod would see its terms
+// relaxed for the hold's sake, so pin never holds such a pod then.
+func prefers(pod *packing.Pod) bool {
+	soft := func(t packing.PodAffinityTerm) bool { return !required(t) }
+	return len(pod.NodeAffinity.Preferred) > 0 || slices.ContainsFunc(pod.Affinity, soft) ||
+		slices.ContainsFunc(pod.AntiAffinity, soft) ||
+		slices.ContainsFunc(pod.TopologySpread, func(t packing.TopologySpread) bool {
+			return t.WhenUnsatisfiable == packing.ScheduleAnyway
+		})
 }
 
 func required(t packing.PodAffinityTerm) bool { return t.Weight == 0 }

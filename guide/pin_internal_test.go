@@ -47,7 +47,7 @@ func TestPin(t *testing.T) {
 		{"nearest, all", 0.5, true, map[int]string{0: "0", 2: "0", 1: "1", 3: "1", 4: "2"}, map[string]string{"0": "t1", "1": "t1", "2": "t2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			q, n := pin(p, pats, c.up, c.all)
+			q, n := pin(p, pats, c.up, c.all, true)
 			if n != len(c.nodes) {
 				t.Errorf("pinned %d, want %d", n, len(c.nodes))
 			}
@@ -86,8 +86,16 @@ func TestPin(t *testing.T) {
 			}
 		})
 	}
-	if _, n := pin(p, nil, 0.5, true); n != 0 {
+	if _, n := pin(p, nil, 0.5, true, true); n != 0 {
 		t.Errorf("no pattern pinned %d", n)
+	}
+	p.Pods[0].AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelHostname, Weight: 10,
+		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "a"))}}
+	if q, _ := pin(p, pats, 0.5, true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
+		t.Error("a pod with a preferred term is held under Respect")
+	}
+	if q, _ := pin(p, pats, 0.5, true, false); q.Pods[0].Labels[NodeLabel] == "" {
+		t.Error("a pod with a preferred term is not held when preferences are ignored")
 	}
 }
 
@@ -147,6 +155,20 @@ func TestComplete(t *testing.T) {
 	}
 	if done.Price < g.Price {
 		t.Errorf("price %v below the plan's %v", done.Price, g.Price)
+	}
+	grown := 0
+	for i, c := range done.NodeClaims[:len(g.NodeClaims)] {
+		if len(c.Pods) == len(g.NodeClaims[i].Pods) {
+			continue
+		}
+		grown++
+		zone, typ := c.Requirements.Get(requirements.LabelZone), c.Requirements.Get(requirements.LabelInstanceType)
+		if !slices.Equal(c.InstanceTypes, []string{c.InstanceType}) || zone.Len() != 1 || !zone.Has(c.Offering.Zone) || typ.Len() != 1 || !typ.Has(c.InstanceType) {
+			t.Errorf("claim %s grew but is not narrowed to its node: %v, %v", c.Name, c.InstanceTypes, c.Requirements)
+		}
+	}
+	if grown == 0 {
+		t.Error("no claim took a pod back")
 	}
 }
 
