@@ -7,7 +7,6 @@ import (
 
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/requirements"
-	"github.com/nodeplan/nodeplan/resources"
 )
 
 // complete returns g, a plan for p that leaves out the pods missed (and
@@ -72,7 +71,7 @@ func merge(p packing.Problem, g, h packing.Plan, missed []int, claims map[string
 			*c = narrowed(*c)
 		}
 		c.Pods = append(c.Pods, k)
-		c.Requests = c.Requests.Add(podRequest(&p.Pods[k]))
+		c.Requests = c.Requests.Add(p.Pods[k].Requests.OnePod())
 	}
 	for _, c := range h.NodeClaims {
 		c.Pods = mapped(c.Pods, missed)
@@ -122,14 +121,4 @@ func mapped(pods, missed []int) []int {
 		out[i] = missed[k]
 	}
 	return out
-}
-
-// podRequest is a pod's requests with its pod slot, as a claim's Requests
-// count them.
-func podRequest(pod *packing.Pod) resources.List {
-	r := pod.Requests
-	if r.Pods == 0 {
-		r.Pods = 1
-	}
-	return r
 }

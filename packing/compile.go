@@ -8,7 +8,6 @@ import (
 	"github.com/nodeplan/nodeplan/internal/parallel"
 	"github.com/nodeplan/nodeplan/internal/vouch"
 	"github.com/nodeplan/nodeplan/requirements"
-	"github.com/nodeplan/nodeplan/resources"
 )
 
 // static is what every run of one Solve shares, read-only: the pools with
@@ -178,14 +177,6 @@ func identity(idx []int) []int {
 		idx[i] = i
 	}
 	return idx
-}
-
-// podRequests is a pod's requests with the one pod slot it takes.
-func podRequests(r resources.List) resources.List {
-	if r.Pods == 0 {
-		r.Pods = 1
-	}
-	return r
 }
 
 func hasSoftTaints(p *Problem) bool {

@@ -20,7 +20,7 @@ func daemonLoad(dss []DaemonSet, pl *pool, t *instancetypes.InstanceType) resour
 	}
 	for j := range dss {
 		if daemonRuns(&dss[j], pl.taints, admits) {
-			sum = sum.Add(podRequests(dss[j].Requests))
+			sum = sum.Add(dss[j].Requests.OnePod())
 		}
 	}
 	return sum
@@ -51,7 +51,7 @@ func (s *static) pendingDaemons(n *Node, labels map[string]string, taints []requ
 	for i := range s.prob.DaemonSets {
 		ds := &s.prob.DaemonSets[i]
 		if !daemonBound(n, ds) && daemonRuns(ds, taints, matches) {
-			sum = sum.Add(podRequests(ds.Requests))
+			sum = sum.Add(ds.Requests.OnePod())
 		}
 	}
 	return sum

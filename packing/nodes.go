@@ -153,7 +153,7 @@ func roomOf(n *Node) *podsRoom {
 	r := &podsRoom{pods: n.Pods, alloc: n.Allocatable, free: n.Allocatable}
 	for j := range n.Pods {
 		p := &n.Pods[j]
-		r.free = r.free.Sub(podRequests(p.Requests))
+		r.free = r.free.Sub(p.Requests.OnePod())
 		r.ports = append(r.ports, p.HostPorts...)
 		if slices.ContainsFunc(p.AntiAffinity, func(t PodAffinityTerm) bool { return t.Weight == 0 }) {
 			r.anti = append(r.anti, j)

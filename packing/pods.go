@@ -112,7 +112,7 @@ func (s *static) compilePods() {
 }
 
 func (s *static) compilePod(p *Pod, index map[string]int32) podInfo {
-	info := podInfo{pod: p, req: podRequests(p.Requests), invalid: invalidVolume(p)}
+	info := podInfo{pod: p, req: p.Requests.OnePod(), invalid: invalidVolume(p)}
 	info.alts, info.own = volumeAlternatives(p.NodeAffinity.Alternatives(), p.Volumes.reqs())
 	info.prefs = s.preferred(p)
 	for _, ts := range p.TopologySpread {

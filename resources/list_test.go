@@ -262,3 +262,17 @@ func TestAll(t *testing.T) {
 	}
 	assert.Equal(t, 5, n, "All stops when asked")
 }
+
+// TestOnePod: a pod that counts no pod slot takes one; a count it gives
+// is kept, and the rest is unchanged.
+func TestOnePod(t *testing.T) {
+	gpu := List{CPU: 100}.With("nvidia.com/gpu", 1)
+	for _, c := range []struct{ in, want List }{
+		{List{}, List{Pods: 1}},
+		{List{CPU: 100, Memory: 5}, List{CPU: 100, Memory: 5, Pods: 1}},
+		{List{Pods: 3}, List{Pods: 3}},
+		{gpu, List{CPU: 100, Pods: 1}.With("nvidia.com/gpu", 1)},
+	} {
+		assert.True(t, c.want.Equal(c.in.OnePod()), "%v: got %v", c.in, c.in.OnePod())
+	}
+}

@@ -10,30 +10,11 @@ import (
 	"github.com/nodeplan/nodeplan/resources"
 )
 
-// podRequest is a pod's requests with the one pod slot it takes when it
-// asks for none.
-func podRequest(p *packing.Pod) resources.List {
-	r := p.Requests
-	if r.Pods == 0 {
-		r.Pods = 1
-	}
-	return r
-}
-
-// dsRequest is a daemonset pod's requests with its one pod slot.
-func dsRequest(ds *packing.DaemonSet) resources.List {
-	r := ds.Requests
-	if r.Pods == 0 {
-		r.Pods = 1
-	}
-	return r
-}
-
 // podsRequest sums the requests of the pending pods on h.
 func (v *verifier) podsRequest(h *host) resources.List {
 	var sum resources.List
 	for _, i := range h.pods {
-		sum = sum.Add(podRequest(&v.p.Pods[i]))
+		sum = sum.Add(v.p.Pods[i].Requests.OnePod())
 	}
 	return sum
 }
@@ -48,7 +29,7 @@ func (v *verifier) checkFit(h *host, base, alloc resources.List, of string) {
 	}
 	total := base
 	for _, i := range h.pods {
-		total = total.Add(podRequest(&v.p.Pods[i]))
+		total = total.Add(v.p.Pods[i].Requests.OnePod())
 		if !total.Fits(alloc) {
 			v.overCapacity(h, i, total, alloc, of)
 			return
@@ -83,7 +64,7 @@ func (v *verifier) checkNodeFit(h *host) {
 	}
 	var base resources.List
 	for i := range h.node.Pods {
-		base = base.Add(podRequest(&h.node.Pods[i]))
+		base = base.Add(h.node.Pods[i].Requests.OnePod())
 	}
 	v.checkFit(h, base, h.node.Allocatable, "the node")
 }
@@ -97,7 +78,7 @@ func (v *verifier) overhead(pool *packing.NodePool, t *instancetypes.InstanceTyp
 	}
 	for i := range v.p.DaemonSets {
 		if ds := &v.p.DaemonSets[i]; v.dsRuns(ds, pool, t) {
-			sum = sum.Add(dsRequest(ds))
+			sum = sum.Add(ds.Requests.OnePod())
 		}
 	}
 	return sum
