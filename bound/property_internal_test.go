@@ -215,7 +215,9 @@ func checkConfigurations(p packing.Problem, cs []Configuration) string {
 // classes and requests (not the model's merged, rounded-down ones: each
 // pod is worth its merged class's dual), and for every pattern of every
 // existing node; and its objective is the bound reported. It runs with
-// the default MaxClasses and with 2, which merges classes on coarse grids.
+// the default MaxClasses and with 2, which merges classes on coarse grids,
+// and with no search at all, so that every room is priced by its
+// Lagrangian and dynamic-programming bounds alone.
 func TestPropertyCertificate(t *testing.T) {
 	props := problemgen.Properties(2103, 150)
 	merged := 0
@@ -240,9 +242,13 @@ func certified(p packing.Problem, merged *int) string {
 	if err != nil {
 		return ""
 	}
-	for _, o := range []Options{{}, {MaxClasses: 2}} {
+	for _, r := range []struct {
+		o          Options
+		searchless bool
+	}{{}, {o: Options{MaxClasses: 2}}, {searchless: true}} {
+		o := r.o
 		m := build(&c, nil, o)
-		g := &colgen{m: &m, o: o}
+		g := &colgen{m: &m, o: o, searchless: r.searchless}
 		g.run()
 		if g.best <= 0 {
 			continue
@@ -251,7 +257,7 @@ func certified(p packing.Problem, merged *int) string {
 			*merged++
 		}
 		if msg := checkCert(&c, &m, g.cert, g.best); msg != "" {
-			return fmt.Sprintf("MaxClasses %d: %s\n%s", o.MaxClasses, msg, problemgen.Dump(p))
+			return fmt.Sprintf("MaxClasses %d, searchless %v: %s\n%s", o.MaxClasses, r.searchless, msg, problemgen.Dump(p))
 		}
 	}
 	return ""
