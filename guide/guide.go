@@ -201,7 +201,8 @@ func Narrow(p packing.Problem, cs []bound.Configuration) (packing.Problem, bool)
 }
 
 // pinnedSolves solves p pinned to the LP's whole nodes (pin), once per
-// pinning, with the pinned pods first and no restarts, and places the
+// pinning that holds other pods than the ones before, with the pinned
+// pods first and no restarts, and places the
 // pods a pinned solve leaves out but base placed (complete). It returns
 // the plans that leave out exactly left, base's. It solves nothing under
 // Options.PriorityOrder, where the pinned pods would jump the priorities,
@@ -214,11 +215,14 @@ func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o pac
 	respect := o.Preferences == packing.RespectPreferences
 	o.PriorityOrder, o.Restarts = true, -1
 	var out []packing.Plan
+	done := map[[2]float64]bool{} // rounding and pods held: the problems solved
 	for _, pn := range pinnings {
 		q, n := pin(p, patterns, pn.up, pn.all, respect)
-		if n == 0 {
-			continue
+		key := [2]float64{pn.up, float64(n)}
+		if n == 0 || done[key] {
+			continue // holding all held no more than the pinnable: the same problem
 		}
+		done[key] = true
 		g, err := packing.Solve(q, o)
 		if err != nil {
 			return nil, fmt.Errorf("guide: the pinned problem: %w", err)

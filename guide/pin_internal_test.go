@@ -89,6 +89,16 @@ func TestPin(t *testing.T) {
 	if _, n := pin(p, nil, 0.5, true, true); n != 0 {
 		t.Errorf("no pattern pinned %d", n)
 	}
+	// pinnedSolves solves once when holding all holds as many pods: the
+	// same problem.
+	plain := p
+	plain.Pods = slices.Clone(p.Pods)
+	plain.Pods[4].TopologySpread = nil
+	some, n1 := pin(plain, pats, 0.5, false, true)
+	all, n2 := pin(plain, pats, 0.5, true, true)
+	if n1 != n2 || !reflect.DeepEqual(some, all) {
+		t.Errorf("every pod pinnable: %d and %d held, or not the same problem", n1, n2)
+	}
 	p.Pods[0].AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelHostname, Weight: 10,
 		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "a"))}}
 	if q, _ := pin(p, pats, 0.5, true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
