@@ -16,11 +16,13 @@
 // all of them are tried.
 //
 // Solve also follows the LP node by node ([bound.Bound.Patterns]): each
-// pattern's whole nodes (rounded down, and to the nearest) become a rule
-// of the problem, and the pods of each such node are held together on a
-// node of its NodePool and type (labels of their own, a required pod
-// affinity to their node and a required anti-affinity to the type's
-// other nodes), placed before the rest. Held are the pods whose rules the
+// pattern's whole nodes become a rule of the problem, and the pods of
+// each such node are held together on a node of its NodePool and type
+// (labels of their own, a required pod affinity to their node and a
+// required anti-affinity to the type's other nodes), placed before the
+// rest. The whole nodes are the patterns' nodes rounded down, or to the
+// nearest, or rounded down and then the LP of the pods left solved again
+// ([bound.Of]) and rounded the same way, twice, the last to the nearest. Held are the pods whose rules the
 // LP respects, or all of a pattern's pods in a third solve: a pod with a
 // topology spread or a required pod affinity, which the LP relaxes,
 // otherwise takes the room the held pods leave, where its rules let it.
@@ -58,10 +60,11 @@
 // Preferences are the narrowed solve's, what each preferred term adds
 // within the narrowed pools.
 //
-// Cost model: up to seven solves, three pinned solves (each with the
-// solve of the pods it left out), one bound (the LP: 10 ms to 1 s on 2
-// cores for 1,000–5,000 pods) and one check of each cheaper plan until
-// one passes; the same input gives the same Result. The pinned solves are
-// the slowest, their pods each with rules of its own (RESULTS.md, twentieth
-// session, has the times).
+// Cost model: up to seven solves, four pinned solves (each with the
+// solve of the pods it left out), one bound and two LPs of the pods left
+// (the LP: 10 ms to 1 s on 2 cores for 1,000–5,000 pods) and one check of
+// each cheaper plan until one passes; the same input gives the same
+// Result. The pinned solves are the slowest, their pods each with rules
+// of its own: 0.1–5.5 s in all at 100–5,000 pods on the benchmark
+// workloads (RESULTS.md, twentieth session).
 package guide

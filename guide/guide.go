@@ -72,7 +72,7 @@ func Solve(p packing.Problem, o Options) (Result, error) {
 			plans = append(plans, candidate{plan: g})
 		}
 	}
-	pinnedPlans, err := pinnedSolves(p, b.Patterns, left, o.Packing)
+	pinnedPlans, err := pinnedSolves(p, b.Patterns, left, o)
 	if err != nil {
 		return Result{}, err
 	}
@@ -200,35 +200,52 @@ func Narrow(p packing.Problem, cs []bound.Configuration) (packing.Problem, bool)
 	return q, narrowed
 }
 
-// pinnedSolves solves p pinned to the LP's whole nodes (pin), once per
-// pinning that holds other pods than the ones before, with the pinned
-// pods first and no restarts, and places the
-// pods a pinned solve leaves out but base placed (complete). It returns
-// the plans that leave out exactly left, base's. It solves nothing under
-// Options.PriorityOrder, where the pinned pods would jump the priorities,
-// nor under BudgetPreferences, whose costs of preferred terms a
-// completed plan would not carry.
-func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o packing.Options) ([]packing.Plan, error) {
-	if o.PriorityOrder || o.Preferences == packing.BudgetPreferences {
+// pinnedSolves solves p with pods held to the LP's whole nodes (pin),
+// once per pinning that holds other pods than the ones before, with the
+// held pods first and no restarts, and places the pods a pinned solve
+// leaves out but base placed (complete). It returns the plans that leave
+// out exactly left, base's. It solves nothing under
+// Options.PriorityOrder, where the held pods would jump the priorities,
+// nor under BudgetPreferences, whose costs of preferred terms a completed
+// plan would not carry.
+func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o Options) ([]packing.Plan, error) {
+	po := o.Packing
+	if po.PriorityOrder || po.Preferences == packing.BudgetPreferences {
 		return nil, nil
 	}
-	respect := o.Preferences == packing.RespectPreferences
-	o.PriorityOrder, o.Restarts = true, -1
+	respect := po.Preferences == packing.RespectPreferences
+	po.PriorityOrder, po.Restarts = true, -1
 	var out []packing.Plan
-	done := map[[2]float64]bool{} // rounding and pods held: the problems solved
+	type dealing struct {
+		rounds int
+		up     float64
+	}
+	dealt := map[dealing][]lpNode{}
+	done := map[dealing]int{} // pods held by the pinning solved last of each dealing
 	for _, pn := range pinnings {
-		q, n := pin(p, patterns, pn.up, pn.all, respect)
-		key := [2]float64{pn.up, float64(n)}
-		if n == 0 || done[key] {
+		if !slices.ContainsFunc(p.Pods, func(pod packing.Pod) bool { return holds(&pod, pn.all, respect) }) {
+			continue // no pod to hold: spare the dealing its LPs
+		}
+		d := dealing{pn.rounds, pn.up}
+		nodes, ok := dealt[d]
+		if !ok {
+			var err error
+			if nodes, err = dealRounds(p, patterns, pn.rounds, pn.up, o.Bound); err != nil {
+				return nil, err
+			}
+			dealt[d] = nodes
+		}
+		q, n := pin(p, nodes, pn.all, respect)
+		if held, ok := done[d]; n == 0 || ok && held == n {
 			continue // holding all held no more than the pinnable: the same problem
 		}
-		done[key] = true
-		g, err := packing.Solve(q, o)
+		done[d] = n
+		g, err := packing.Solve(q, po)
 		if err != nil {
 			return nil, fmt.Errorf("guide: the pinned problem: %w", err)
 		}
 		if missed := without(unplaced(g), left); len(missed) > 0 {
-			if g, err = complete(p, g, missed, o); err != nil {
+			if g, err = complete(p, g, missed, po); err != nil {
 				return nil, err
 			}
 		}

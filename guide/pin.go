@@ -1,6 +1,7 @@
 package guide
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"slices"
@@ -20,54 +21,45 @@ const (
 	TypeLabel = "guide.nodeplan.io/lp-type"
 )
 
-// pinning is one way pin holds pods to the LP's nodes: up is what it
-// adds to each pattern's nodes before rounding down (a little: down; a
-// half: to the nearest, where a class that runs out leaves the last nodes
-// short), and all says every pod of a pattern is held, not only the
-// pinnable ones.
+// pinning is one way Solve holds pods to the LP's nodes: rounds is how
+// many LPs deal the nodes (see dealRounds), up how the one LP's nodes are
+// rounded when it is one (down or nearest), and all says every pod dealt
+// is held, not only the pinnable ones.
 type pinning struct {
-	up  float64
-	all bool
+	rounds int
+	up     float64
+	all    bool
 }
 
 // pinnings are the ways Solve pins, each a solve. On the benchmark
-// workloads (RESULTS.md, twentieth session) each wins somewhere: holding
-// the pinnable pods alone lets the search give the others zones their
-// spreads accept (karpenter-diverse, 1,000 pods); holding all of them
-// follows the LP closer where the spreads are loose (mixed, 5,000 pods).
-var pinnings = []pinning{{up: 1e-9}, {up: 0.5}, {up: 0.5, all: true}}
+// workloads (RESULTS.md, twentieth session) each wins somewhere: rounding
+// down leaves the search the most pods (karpenter-diverse, 1,000 pods);
+// the LPs of the pods left round least (mixed and basic-scale-out, 1,000
+// pods); holding the pinnable pods alone lets the search give the others
+// zones their spreads accept (karpenter-diverse, 100 pods); holding all
+// of them follows the LP closer where the spreads are loose (mixed, 5,000
+// pods).
+var pinnings = []pinning{{rounds: 1, up: down}, {rounds: 3}, {rounds: 1, up: nearest}, {rounds: 1, up: nearest, all: true}}
 
-// pin returns p with the LP's whole nodes made a rule: for each pattern,
+// lpNode is a whole node of the LP's solution: its pool, its type, and
+// the pods dealt to it (indexes in the problem's pods).
+type lpNode struct {
+	pool, typ string
+	pods      []int
+}
+
+// deal hands the pods of p to the patterns' whole nodes: for each pattern,
 // ⌊Nodes + up⌋ nodes, each taking Count pods of each of its classes (a pod
 // to one node only; fewer when the class runs out; the class's pods
-// interleaved by their labels, see interleave), of which it holds the
-// pinnable ones, or all of them, but with respect (RespectPreferences)
-// none that prefers (see prefers). The pods it holds come first (the
-// highest priority, for Options.PriorityOrder). The pods of one node carry
-// its number in NodeLabel and its pool and type's in TypeLabel, and
-// require the pattern's NodePool and instance type, a pod of their node on
-// their host (required pod affinity on kubernetes.io/hostname) and no pod
-// of another node of that pool and type (required anti-affinity; a node
-// of another type cannot be theirs anyway, and the narrower selector
-// matches fewer pods, which a solve counts): a solve then places them
-// together on a node of that type, as the LP does, or not at all. The
-// pods the patterns leave over keep their own rules alone. It returns how
-// many pods it pinned. Every rule pin adds only restricts, so a plan for
-// the pinned problem is a plan for p. p and its pods are not modified.
-func pin(p packing.Problem, patterns []bound.Pattern, up float64, all, respect bool) (packing.Problem, int) {
-	q := p
-	q.Pods = slices.Clone(p.Pods)
+// interleaved by their labels, see interleave). Nodes dealt no pod are
+// left out.
+func deal(p packing.Problem, patterns []bound.Pattern, up float64) []lpNode {
 	taken := map[int]int{} // per class: how many of its pods are handed out
 	orders := map[int][]int{}
-	types := map[[2]string]string{}
-	node, pinned := 0, 0
+	var out []lpNode
 	for _, pat := range patterns {
-		key := [2]string{pat.NodePool, pat.Type}
-		if _, ok := types[key]; !ok {
-			types[key] = strconv.Itoa(len(types))
-		}
 		for range int(math.Floor(pat.Nodes + up)) {
-			var pods []int
+			n := lpNode{pool: pat.NodePool, typ: pat.Type}
 			for _, pc := range pat.Classes {
 				order, ok := orders[pc.Class]
 				if !ok {
@@ -77,27 +69,132 @@ func pin(p packing.Problem, patterns []bound.Pattern, up float64, all, respect b
 				from := taken[pc.Class]
 				to := min(len(order), from+int(pc.Count))
 				taken[pc.Class] = to
-				for _, i := range order[from:to] {
-					if (all || pinnable(&p.Pods[i])) && !(respect && prefers(&p.Pods[i])) {
-						pods = append(pods, i)
-					}
-				}
+				n.pods = append(n.pods, order[from:to]...)
 			}
-			if len(pods) == 0 {
-				continue
+			if len(n.pods) > 0 {
+				out = append(out, n)
 			}
-			pn := lpNode{id: strconv.Itoa(node), typeID: types[key], pool: pat.NodePool, typ: pat.Type}
-			node++
-			for _, i := range pods {
-				q.Pods[i] = pn.hold(q.Pods[i])
-			}
-			pinned += len(pods)
 		}
+	}
+	return out
+}
+
+// Rounding offsets for deal: down, and to the nearest.
+const (
+	down    = 1e-9
+	nearest = 0.5
+)
+
+// dealRounds deals p's pods to the nodes of first, the LP of p's pods,
+// over rounds LPs: with one, each pattern rounded by up; with more,
+// rounded down, then the LP of the pods left (bound.Of with o) dealt the
+// same way, the last rounded to the nearest. A round that deals no node
+// rounded down deals to the nearest and is the last.
+func dealRounds(p packing.Problem, first []bound.Pattern, rounds int, up float64, o bound.Options) ([]lpNode, error) {
+	if rounds <= 1 {
+		return deal(p, first, up), nil
+	}
+	nodes := deal(p, first, down)
+	if len(nodes) == 0 {
+		return deal(p, first, nearest), nil
+	}
+	for round := 1; round < rounds; round++ {
+		rest, of := left(p, nodes)
+		if len(rest.Pods) == 0 {
+			break
+		}
+		b, err := bound.Of(rest, o)
+		if err != nil {
+			return nil, fmt.Errorf("guide: the LP of the pods left: %w", err)
+		}
+		more := deal(rest, b.Patterns, down)
+		if round == rounds-1 || len(more) == 0 {
+			more = deal(rest, b.Patterns, nearest)
+		}
+		for _, n := range more {
+			for j, k := range n.pods {
+				n.pods[j] = of[k]
+			}
+			nodes = append(nodes, n)
+		}
+		if len(more) == 0 {
+			break
+		}
+	}
+	return nodes, nil
+}
+
+// left is p with only the pods no node was dealt, and their indexes in
+// p's pods.
+func left(p packing.Problem, nodes []lpNode) (packing.Problem, []int) {
+	dealt := make([]bool, len(p.Pods))
+	for _, n := range nodes {
+		for _, k := range n.pods {
+			dealt[k] = true
+		}
+	}
+	rest := p
+	rest.Pods = nil
+	var of []int
+	for i, pod := range p.Pods {
+		if !dealt[i] {
+			rest.Pods = append(rest.Pods, pod)
+			of = append(of, i)
+		}
+	}
+	return rest, of
+}
+
+// pin returns p with the dealt nodes made a rule. Of each node's pods it
+// holds the pinnable ones, or all of them, but with respect
+// (RespectPreferences) none that prefers (see prefers). The pods it holds
+// come first (the highest priority, for Options.PriorityOrder). The pods
+// of one node carry its number in NodeLabel and its pool and type's in
+// TypeLabel, and require the node's NodePool and instance type, a pod of
+// their node on their host (required pod affinity on
+// kubernetes.io/hostname) and no pod of another node of that pool and
+// type (required anti-affinity; a node of another type cannot be theirs
+// anyway, and the narrower selector matches fewer pods, which a solve
+// counts): a solve then places them together on a node of that type, as
+// the LP does, or not at all. The pods no node holds keep their own rules
+// alone. It returns how many pods it pinned. Every rule pin adds only
+// restricts, so a plan for the pinned problem is a plan for p. p and its
+// pods are not modified.
+func pin(p packing.Problem, nodes []lpNode, all, respect bool) (packing.Problem, int) {
+	q := p
+	q.Pods = slices.Clone(p.Pods)
+	types := map[[2]string]string{}
+	id, pinned := 0, 0
+	for _, n := range nodes {
+		var pods []int
+		for _, i := range n.pods {
+			if holds(&p.Pods[i], all, respect) {
+				pods = append(pods, i)
+			}
+		}
+		if len(pods) == 0 {
+			continue
+		}
+		key := [2]string{n.pool, n.typ}
+		if _, ok := types[key]; !ok {
+			types[key] = strconv.Itoa(len(types))
+		}
+		h := hold{id: strconv.Itoa(id), typeID: types[key], pool: n.pool, typ: n.typ}
+		id++
+		for _, i := range pods {
+			q.Pods[i] = h.pod(q.Pods[i])
+		}
+		pinned += len(pods)
 	}
 	if pinned == 0 {
 		return p, 0
 	}
 	return q, pinned
+}
+
+// holds reports whether pin holds the pod (see pin).
+func holds(pod *packing.Pod, all, respect bool) bool {
+	return (all || pinnable(pod)) && !(respect && prefers(pod))
 }
 
 // pinnable reports whether pin holds the pod to its LP node: not when
@@ -130,13 +227,13 @@ func prefers(pod *packing.Pod) bool {
 
 func required(t packing.PodAffinityTerm) bool { return t.Weight == 0 }
 
-// lpNode is a node of the LP's solution that pin holds pods to: its
-// number, its pool and type's number, the pool and the type.
-type lpNode struct{ id, typeID, pool, typ string }
+// hold is a node of the LP's solution that pin holds pods to: its number,
+// its pool and type's number, the pool and the type.
+type hold struct{ id, typeID, pool, typ string }
 
-// hold returns pod held to the node (see pin); pod's maps and slices are
+// pod returns pod held to the node (see pin); pod's maps and slices are
 // copied, not modified.
-func (n lpNode) hold(pod packing.Pod) packing.Pod {
+func (n hold) pod(pod packing.Pod) packing.Pod {
 	pod.Labels = maps.Clone(pod.Labels)
 	if pod.Labels == nil {
 		pod.Labels = map[string]string{}

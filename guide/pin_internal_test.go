@@ -9,6 +9,7 @@ import (
 	"github.com/nodeplan/nodeplan/benchmarks"
 	"github.com/nodeplan/nodeplan/benchmarks/workload"
 	"github.com/nodeplan/nodeplan/bound"
+	"github.com/nodeplan/nodeplan/instancetypes"
 	"github.com/nodeplan/nodeplan/packing"
 	"github.com/nodeplan/nodeplan/packing/verify"
 	"github.com/nodeplan/nodeplan/requirements"
@@ -20,11 +21,11 @@ func podNamed(name, app string) packing.Pod {
 		Requests: resources.List{CPU: 100, Memory: 1 << 20}}
 }
 
-// TestPin: a pattern's whole nodes take their classes' pods in turn, by
-// workload (interleave), a pod to one node only; the pods held carry the
-// node's labels, the pool and type, the affinity to their node and the
-// anti-affinity to the type's other nodes, and come first; a pod with a
-// topology spread is held only with all; p is not modified.
+// TestPin: a pattern's whole nodes are dealt their classes' pods in turn,
+// by workload (interleave), a pod to one node only (deal); the pods held
+// carry the node's labels, the pool and type, the affinity to their node
+// and the anti-affinity to the type's other nodes, and come first; a pod
+// with a topology spread is held only with all; p is not modified.
 func TestPin(t *testing.T) {
 	p := packing.Problem{Pods: []packing.Pod{
 		podNamed("a0", "a"), podNamed("a1", "a"), podNamed("b0", "b"), podNamed("b1", "b"), podNamed("s", "s"),
@@ -47,7 +48,7 @@ func TestPin(t *testing.T) {
 		{"nearest, all", 0.5, true, map[int]string{0: "0", 2: "0", 1: "1", 3: "1", 4: "2"}, map[string]string{"0": "t1", "1": "t1", "2": "t2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			q, n := pin(p, pats, c.up, c.all, true)
+			q, n := pin(p, deal(p, pats, c.up), c.all, true)
 			if n != len(c.nodes) {
 				t.Errorf("pinned %d, want %d", n, len(c.nodes))
 			}
@@ -86,7 +87,7 @@ func TestPin(t *testing.T) {
 			}
 		})
 	}
-	if _, n := pin(p, nil, 0.5, true, true); n != 0 {
+	if _, n := pin(p, nil, true, true); n != 0 {
 		t.Errorf("no pattern pinned %d", n)
 	}
 	// pinnedSolves solves once when holding all holds as many pods: the
@@ -94,18 +95,62 @@ func TestPin(t *testing.T) {
 	plain := p
 	plain.Pods = slices.Clone(p.Pods)
 	plain.Pods[4].TopologySpread = nil
-	some, n1 := pin(plain, pats, 0.5, false, true)
-	all, n2 := pin(plain, pats, 0.5, true, true)
+	some, n1 := pin(plain, deal(plain, pats, nearest), false, true)
+	all, n2 := pin(plain, deal(plain, pats, nearest), true, true)
 	if n1 != n2 || !reflect.DeepEqual(some, all) {
 		t.Errorf("every pod pinnable: %d and %d held, or not the same problem", n1, n2)
 	}
 	p.Pods[0].AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelHostname, Weight: 10,
 		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "a"))}}
-	if q, _ := pin(p, pats, 0.5, true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
+	if q, _ := pin(p, deal(p, pats, nearest), true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
 		t.Error("a pod with a preferred term is held under Respect")
 	}
-	if q, _ := pin(p, pats, 0.5, true, false); q.Pods[0].Labels[NodeLabel] == "" {
+	if q, _ := pin(p, deal(p, pats, nearest), true, false); q.Pods[0].Labels[NodeLabel] == "" {
 		t.Error("a pod with a preferred term is not held when preferences are ignored")
+	}
+}
+
+// TestDealRounds: on Karpenter's diverse workload (300 pods) the LP of the
+// pods left deals nodes that rounding down left undealt; every pod is
+// dealt at most once, to a node of a pool and type of the LP's.
+func TestDealRounds(t *testing.T) {
+	p, err := benchmarks.Problem(workload.KarpenterDiverse(300, 5), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := bound.Of(p, bound.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	count := func(nodes []lpNode) int {
+		seen := map[int]bool{}
+		for _, n := range nodes {
+			if slices.IndexFunc(b.Configurations, func(c bound.Configuration) bool { return c.NodePool == n.pool }) < 0 {
+				t.Errorf("node of pool %s", n.pool)
+			}
+			for _, k := range n.pods {
+				if seen[k] || k < 0 || k >= len(p.Pods) {
+					t.Errorf("pod %d dealt twice or out of range", k)
+				}
+				seen[k] = true
+			}
+		}
+		return len(seen)
+	}
+	once := count(deal(p, b.Patterns, down))
+	three, err := dealRounds(p, b.Patterns, 3, down, bound.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := count(three); got <= once {
+		t.Errorf("three rounds dealt %d pods, rounding down once %d", got, once)
+	}
+	one, err := dealRounds(p, b.Patterns, 1, nearest, bound.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(one, deal(p, b.Patterns, nearest)) {
+		t.Error("one round is not the one rounding")
 	}
 }
 
@@ -202,6 +247,35 @@ func TestSolvePinned(t *testing.T) {
 	}
 	if !with.Guided || with.Plan.Price >= without.Plan.Price {
 		t.Errorf("pinned %v, narrowed only %v", with.Plan.Price, without.Plan.Price)
+	}
+	t.Logf("%v → %v (bound %.2f)", without.Plan.Price, with.Plan.Price, with.Bound.Dollars)
+}
+
+// TestSolveDealRounds: on the mixed workload (1,000 pods, the AWS
+// catalog) the nodes the LPs of the pods left deal give the cheapest plan;
+// without that pinning the plan is dearer.
+func TestSolveDealRounds(t *testing.T) {
+	cat, err := instancetypes.AWS(instancetypes.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := benchmarks.Problem(workload.Mixed(1000, 42), cat)
+	if err != nil {
+		t.Fatal(err)
+	}
+	with, err := Solve(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	saved := pinnings
+	pinnings = slices.DeleteFunc(slices.Clone(saved), func(pn pinning) bool { return pn.rounds > 1 })
+	t.Cleanup(func() { pinnings = saved })
+	without, err := Solve(p, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !with.Pinned || with.Plan.Price >= without.Plan.Price {
+		t.Errorf("with the rounds %v (pinned %v), without %v", with.Plan.Price, with.Pinned, without.Plan.Price)
 	}
 	t.Logf("%v → %v (bound %.2f)", without.Plan.Price, with.Plan.Price, with.Bound.Dollars)
 }
