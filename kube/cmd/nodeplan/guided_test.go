@@ -17,7 +17,7 @@ func TestProvisionGuided(t *testing.T) {
 	const file = "testdata/guided.yaml"
 	var stdout, stderr bytes.Buffer
 	require.Equal(t, exitOK, run([]string{"provision", "-f", file, "--guided"}, nil, &stdout, &stderr), stderr.String())
-	assert.Contains(t, stdout.String(), "24.082800 USD/hour — within 1.0 %")
+	assert.Contains(t, stdout.String(), "23.953200 USD/hour — within 0.4 %")
 	assert.Contains(t, stdout.String(), "guided by the LP's nodes (--guided): the search alone found 25.708400 USD/hour")
 
 	stdout.Reset()
@@ -36,7 +36,7 @@ func TestProvisionGuided(t *testing.T) {
 	require.NotNil(t, r.Bound.Guided)
 	assert.True(t, r.Bound.Guided.Taken)
 	assert.True(t, r.Bound.Guided.Pinned)
-	assert.InDelta(t, 24.0828, r.Bound.PricePerHour, 1e-9)
+	assert.InDelta(t, 23.9532, r.Bound.PricePerHour, 1e-9)
 	assert.InDelta(t, 25.7084, r.Bound.Guided.UnguidedPerHour, 1e-9)
 
 	stdout.Reset()
