@@ -20,26 +20,28 @@
 // each such node are held together on a node of its NodePool and type
 // (labels of their own, a required pod affinity to their node and a
 // required anti-affinity to the type's other nodes), placed before the
-// rest. The whole nodes are the patterns' nodes rounded down, or to the
-// nearest, or rounded down and then the LP of the pods left solved again
-// ([bound.Of]) and rounded the same way, twice, the last to the nearest. Held are the pods whose rules the
-// LP respects, or all of a pattern's pods in a third solve: a pod with a
-// topology spread or a required pod affinity, which the LP relaxes,
-// otherwise takes the room the held pods leave, where its rules let it.
-// Under packing.RespectPreferences (Karpenter's default) a pod with a
-// preferred term is never held: Respect relaxes a term only where the pod
-// fits nowhere else, and a hold would make it relax them.
-// The pods of a class are dealt to the nodes one workload (set of labels)
-// after another, so that one node does not take a deployment's replicas
-// that spread over zones. A pinned solve runs Options.Packing without
-// restarts and with the held pods first; the pods it leaves out that the
-// unguided plan placed are then solved alone, on the room its NodeClaims
-// leave (as nodes in flight) and on new ones, and added to it. Every rule
-// added only restricts, and the result is checked against the problem as
-// given, as every guided plan is. A claim the left-out pods join keeps
-// only its type and is narrowed to the node they were placed on (zone,
-// capacity type, labels). Nothing is pinned under
-// Options.Packing.PriorityOrder, since the held pods would jump the
+// rest. Four pinnings, each a solve: the patterns' nodes rounded down; to
+// the nearest; rounded down, then the LP of the pods left ([bound.Of],
+// without the pods the unguided plan left out) solved again and rounded
+// the same way, twice, the last to the nearest; and to the nearest again,
+// holding all the pods dealt. The others hold only the pods whose rules
+// the LP respects: a pod with a topology spread or a required pod
+// affinity, which the LP relaxes, takes the room the held pods leave,
+// where its rules let it. Under packing.RespectPreferences (Karpenter's
+// default) a pod with a preferred term is never held: Respect relaxes a
+// term only where the pod fits nowhere else, and a hold would make it
+// relax them. A pinning that holds the same pods on the same nodes as one
+// before is not solved again. The pods of a class are dealt to the nodes
+// one workload (set of labels) after another, so that one node does not
+// take a deployment's replicas that spread over zones. A pinned solve
+// runs Options.Packing without restarts and with the held pods first; the
+// pods it leaves out that the unguided plan placed are then solved alone,
+// on the room its NodeClaims leave (as nodes in flight) and on new ones,
+// and added to it. Every rule added only restricts, and the result is
+// checked against the problem as given, as every guided plan is. A claim
+// the left-out pods join keeps only its type and is narrowed to the node
+// they were placed on (zone, capacity type, labels). Nothing is pinned
+// under Options.Packing.PriorityOrder, since the held pods would jump the
 // priorities, nor under packing.BudgetPreferences, whose cost of each
 // preferred term a completed plan would not carry.
 //
@@ -60,11 +62,12 @@
 // Preferences are the narrowed solve's, what each preferred term adds
 // within the narrowed pools.
 //
-// Cost model: up to seven solves, four pinned solves (each with the
-// solve of the pods it left out), one bound and two LPs of the pods left
-// (the LP: 10 ms to 1 s on 2 cores for 1,000–5,000 pods) and one check of
-// each cheaper plan until one passes; the same input gives the same
-// Result. The pinned solves are the slowest, their pods each with rules
-// of its own: 0.1–5.5 s in all at 100–5,000 pods on the benchmark
-// workloads (RESULTS.md, twentieth session).
+// Cost model: up to seven solves (the unguided and six narrowed), up to
+// four pinned solves (each followed, when it leaves pods out, by a solve
+// of those), one bound and two LPs of the pods left (the LP: 10 ms to 1 s
+// on 2 cores for 1,000–5,000 pods) and one check of each cheaper plan
+// until one passes; the same input gives the same Result. The pinned
+// solves are the slowest, their pods each with rules of its own: 0.1–6.4 s
+// in all at 100–5,000 pods on the benchmark workloads (RESULTS.md,
+// twentieth session).
 package guide

@@ -201,14 +201,15 @@ func Narrow(p packing.Problem, cs []bound.Configuration) (packing.Problem, bool)
 }
 
 // pinnedSolves solves p with pods held to the LP's whole nodes (pin),
-// once per pinning that holds other pods than the ones before, with the
-// held pods first and no restarts, and places the pods a pinned solve
-// leaves out but base placed (complete). It returns the plans that leave
-// out exactly left, base's. It solves nothing under
+// once per pinning that holds its pods otherwise than the ones before,
+// with the held pods first and no restarts, and places the pods a pinned
+// solve leaves out but base placed (complete). skip are the pods base
+// left out (sorted): the LPs of the pods left leave them out too, and it
+// returns the plans that leave out exactly those. It solves nothing under
 // Options.PriorityOrder, where the held pods would jump the priorities,
 // nor under BudgetPreferences, whose costs of preferred terms a completed
 // plan would not carry.
-func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o Options) ([]packing.Plan, error) {
+func pinnedSolves(p packing.Problem, patterns []bound.Pattern, skip []int, o Options) ([]packing.Plan, error) {
 	po := o.Packing
 	if po.PriorityOrder || po.Preferences == packing.BudgetPreferences {
 		return nil, nil
@@ -221,39 +222,49 @@ func pinnedSolves(p packing.Problem, patterns []bound.Pattern, left []int, o Opt
 		up     float64
 	}
 	dealt := map[dealing][]lpNode{}
-	done := map[dealing]int{} // pods held by the pinning solved last of each dealing
+	solved := map[string]bool{} // the holds solved (pin's key)
 	for _, pn := range pinnings {
-		if !slices.ContainsFunc(p.Pods, func(pod packing.Pod) bool { return holds(&pod, pn.all, respect) }) {
+		if !anyHeld(p.Pods, pn.all, respect) {
 			continue // no pod to hold: spare the dealing its LPs
 		}
 		d := dealing{pn.rounds, pn.up}
 		nodes, ok := dealt[d]
 		if !ok {
 			var err error
-			if nodes, err = dealRounds(p, patterns, pn.rounds, pn.up, o.Bound); err != nil {
+			if nodes, err = dealRounds(p, patterns, skip, pn.rounds, pn.up, o.Bound); err != nil {
 				return nil, err
 			}
 			dealt[d] = nodes
 		}
-		q, n := pin(p, nodes, pn.all, respect)
-		if held, ok := done[d]; n == 0 || ok && held == n {
-			continue // holding all held no more than the pinnable: the same problem
+		q, n, key := pin(p, nodes, pn.all, respect)
+		if n == 0 || solved[key] {
+			continue // the same problem as a pinning's before
 		}
-		done[d] = n
+		solved[key] = true
 		g, err := packing.Solve(q, po)
 		if err != nil {
 			return nil, fmt.Errorf("guide: the pinned problem: %w", err)
 		}
-		if missed := without(unplaced(g), left); len(missed) > 0 {
+		if missed := without(unplaced(g), skip); len(missed) > 0 {
 			if g, err = complete(p, g, missed, po); err != nil {
 				return nil, err
 			}
 		}
-		if slices.Equal(unplaced(g), left) {
+		if slices.Equal(unplaced(g), skip) {
 			out = append(out, g)
 		}
 	}
 	return out, nil
+}
+
+// anyHeld reports whether pin would hold some pod of pods.
+func anyHeld(pods []packing.Pod, all, respect bool) bool {
+	for i := range pods {
+		if holds(&pods[i], all, respect) {
+			return true
+		}
+	}
+	return false
 }
 
 // without returns the elements of a (sorted) not in b (sorted).

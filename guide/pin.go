@@ -85,12 +85,13 @@ const (
 	nearest = 0.5
 )
 
-// dealRounds deals p's pods to the nodes of first, the LP of p's pods,
-// over rounds LPs: with one, each pattern rounded by up; with more,
-// rounded down, then the LP of the pods left (bound.Of with o) dealt the
-// same way, the last rounded to the nearest. A round that deals no node
-// rounded down deals to the nearest and is the last.
-func dealRounds(p packing.Problem, first []bound.Pattern, rounds int, up float64, o bound.Options) ([]lpNode, error) {
+// dealRounds deals p's pods to the nodes of first, the LP of p's pods but
+// skip (sorted), over rounds LPs: with one, each pattern rounded by up;
+// with more, rounded down, then the LP of the pods left but skip
+// (bound.Of with o) dealt the same way, the last rounded to the nearest.
+// A round that deals no node rounded down deals to the nearest and is the
+// last.
+func dealRounds(p packing.Problem, first []bound.Pattern, skip []int, rounds int, up float64, o bound.Options) ([]lpNode, error) {
 	if rounds <= 1 {
 		return deal(p, first, up), nil
 	}
@@ -99,7 +100,7 @@ func dealRounds(p packing.Problem, first []bound.Pattern, rounds int, up float64
 		return deal(p, first, nearest), nil
 	}
 	for round := 1; round < rounds; round++ {
-		rest, of := left(p, nodes)
+		rest, of := left(p, nodes, skip)
 		if len(rest.Pods) == 0 {
 			break
 		}
@@ -108,7 +109,8 @@ func dealRounds(p packing.Problem, first []bound.Pattern, rounds int, up float64
 			return nil, fmt.Errorf("guide: the LP of the pods left: %w", err)
 		}
 		more := deal(rest, b.Patterns, down)
-		if round == rounds-1 || len(more) == 0 {
+		last := round == rounds-1 || len(more) == 0
+		if last {
 			more = deal(rest, b.Patterns, nearest)
 		}
 		for _, n := range more {
@@ -117,27 +119,30 @@ func dealRounds(p packing.Problem, first []bound.Pattern, rounds int, up float64
 			}
 			nodes = append(nodes, n)
 		}
-		if len(more) == 0 {
+		if last {
 			break
 		}
 	}
 	return nodes, nil
 }
 
-// left is p with only the pods no node was dealt, and their indexes in
-// p's pods.
-func left(p packing.Problem, nodes []lpNode) (packing.Problem, []int) {
-	dealt := make([]bool, len(p.Pods))
+// left is p with only the pods no node was dealt, but skip (sorted), and
+// their indexes in p's pods.
+func left(p packing.Problem, nodes []lpNode, skip []int) (packing.Problem, []int) {
+	out := make([]bool, len(p.Pods))
 	for _, n := range nodes {
 		for _, k := range n.pods {
-			dealt[k] = true
+			out[k] = true
 		}
+	}
+	for _, k := range skip {
+		out[k] = true
 	}
 	rest := p
 	rest.Pods = nil
 	var of []int
 	for i, pod := range p.Pods {
-		if !dealt[i] {
+		if !out[i] {
 			rest.Pods = append(rest.Pods, pod)
 			of = append(of, i)
 		}
@@ -157,14 +162,17 @@ func left(p packing.Problem, nodes []lpNode) (packing.Problem, []int) {
 // anyway, and the narrower selector matches fewer pods, which a solve
 // counts): a solve then places them together on a node of that type, as
 // the LP does, or not at all. The pods no node holds keep their own rules
-// alone. It returns how many pods it pinned. Every rule pin adds only
-// restricts, so a plan for the pinned problem is a plan for p. p and its
-// pods are not modified.
-func pin(p packing.Problem, nodes []lpNode, all, respect bool) (packing.Problem, int) {
+// alone. It returns how many pods it pinned, and a key that two calls
+// return alike exactly when they hold the same pods to the same nodes
+// (numbered alike, of the same pools and types), so give the same
+// problem. Every rule pin adds only restricts, so a plan for the pinned
+// problem is a plan for p. p and its pods are not modified.
+func pin(p packing.Problem, nodes []lpNode, all, respect bool) (packing.Problem, int, string) {
 	q := p
 	q.Pods = slices.Clone(p.Pods)
 	types := map[[2]string]string{}
 	id, pinned := 0, 0
+	var key strings.Builder
 	for _, n := range nodes {
 		var pods []int
 		for _, i := range n.pods {
@@ -175,21 +183,22 @@ func pin(p packing.Problem, nodes []lpNode, all, respect bool) (packing.Problem,
 		if len(pods) == 0 {
 			continue
 		}
-		key := [2]string{n.pool, n.typ}
-		if _, ok := types[key]; !ok {
-			types[key] = strconv.Itoa(len(types))
+		tk := [2]string{n.pool, n.typ}
+		if _, ok := types[tk]; !ok {
+			types[tk] = strconv.Itoa(len(types))
 		}
-		h := hold{id: strconv.Itoa(id), typeID: types[key], pool: n.pool, typ: n.typ}
+		h := hold{id: strconv.Itoa(id), typeID: types[tk], pool: n.pool, typ: n.typ}
 		id++
+		fmt.Fprintf(&key, "%s/%s:%v;", n.pool, n.typ, pods)
 		for _, i := range pods {
 			q.Pods[i] = h.pod(q.Pods[i])
 		}
 		pinned += len(pods)
 	}
 	if pinned == 0 {
-		return p, 0
+		return p, 0, ""
 	}
-	return q, pinned
+	return q, pinned, key.String()
 }
 
 // holds reports whether pin holds the pod (see pin).

@@ -48,7 +48,7 @@ func TestPin(t *testing.T) {
 		{"nearest, all", 0.5, true, map[int]string{0: "0", 2: "0", 1: "1", 3: "1", 4: "2"}, map[string]string{"0": "t1", "1": "t1", "2": "t2"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			q, n := pin(p, deal(p, pats, c.up), c.all, true)
+			q, n, _ := pin(p, deal(p, pats, c.up), c.all, true)
 			if n != len(c.nodes) {
 				t.Errorf("pinned %d, want %d", n, len(c.nodes))
 			}
@@ -87,7 +87,7 @@ func TestPin(t *testing.T) {
 			}
 		})
 	}
-	if _, n := pin(p, nil, true, true); n != 0 {
+	if _, n, _ := pin(p, nil, true, true); n != 0 {
 		t.Errorf("no pattern pinned %d", n)
 	}
 	// pinnedSolves solves once when holding all holds as many pods: the
@@ -95,17 +95,20 @@ func TestPin(t *testing.T) {
 	plain := p
 	plain.Pods = slices.Clone(p.Pods)
 	plain.Pods[4].TopologySpread = nil
-	some, n1 := pin(plain, deal(plain, pats, nearest), false, true)
-	all, n2 := pin(plain, deal(plain, pats, nearest), true, true)
-	if n1 != n2 || !reflect.DeepEqual(some, all) {
+	some, n1, k1 := pin(plain, deal(plain, pats, nearest), false, true)
+	all, n2, k2 := pin(plain, deal(plain, pats, nearest), true, true)
+	if n1 != n2 || k1 != k2 || !reflect.DeepEqual(some, all) {
 		t.Errorf("every pod pinnable: %d and %d held, or not the same problem", n1, n2)
+	}
+	if _, _, kd := pin(plain, deal(plain, pats, down), false, true); kd == k1 {
+		t.Errorf("rounding down and to the nearest hold differently, but their keys are both %q", kd)
 	}
 	p.Pods[0].AntiAffinity = []packing.PodAffinityTerm{{TopologyKey: requirements.LabelHostname, Weight: 10,
 		Selector: requirements.NewSet(requirements.MustNew("app", requirements.In, "a"))}}
-	if q, _ := pin(p, deal(p, pats, nearest), true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
+	if q, _, _ := pin(p, deal(p, pats, nearest), true, true); !reflect.DeepEqual(q.Pods[0], p.Pods[0]) {
 		t.Error("a pod with a preferred term is held under Respect")
 	}
-	if q, _ := pin(p, deal(p, pats, nearest), true, false); q.Pods[0].Labels[NodeLabel] == "" {
+	if q, _, _ := pin(p, deal(p, pats, nearest), true, false); q.Pods[0].Labels[NodeLabel] == "" {
 		t.Error("a pod with a preferred term is not held when preferences are ignored")
 	}
 }
@@ -138,14 +141,14 @@ func TestDealRounds(t *testing.T) {
 		return len(seen)
 	}
 	once := count(deal(p, b.Patterns, down))
-	three, err := dealRounds(p, b.Patterns, 3, down, bound.Options{})
+	three, err := dealRounds(p, b.Patterns, nil, 3, down, bound.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := count(three); got <= once {
 		t.Errorf("three rounds dealt %d pods, rounding down once %d", got, once)
 	}
-	one, err := dealRounds(p, b.Patterns, 1, nearest, bound.Options{})
+	one, err := dealRounds(p, b.Patterns, nil, 1, nearest, bound.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
