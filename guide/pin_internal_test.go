@@ -230,55 +230,45 @@ func TestComplete(t *testing.T) {
 	}
 }
 
-// TestSolvePinned: on Karpenter's diverse benchmark (1,000 pods, seed 42)
-// the plan held to the LP's nodes is cheaper than every narrowing's.
-func TestSolvePinned(t *testing.T) {
-	p, err := benchmarks.Problem(workload.KarpenterDiverse(1000, 42), nil)
+// TestSolvePinnings: the pinnings win where RESULTS.md says they do. On
+// Karpenter's diverse benchmark (1,000 pods, seed 42) a pinned plan is
+// cheaper than every narrowing's; on the mixed workload (1,000 pods, the
+// AWS catalog) the nodes the LPs of the pods left deal give a plan
+// cheaper than any other pinning's.
+func TestSolvePinnings(t *testing.T) {
+	aws, err := instancetypes.AWS(instancetypes.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	with, err := Solve(p, Options{})
-	if err != nil {
-		t.Fatal(err)
+	for _, c := range []struct {
+		name string
+		w    workload.Workload
+		cat  *instancetypes.Catalog
+		drop func(pinning) bool // the pinnings the dearer solve goes without
+	}{
+		{"diverse/1000, no pinning", workload.KarpenterDiverse(1000, 42), nil, func(pinning) bool { return true }},
+		{"mixed/1000, one LP", workload.Mixed(1000, 42), aws, func(pn pinning) bool { return pn.rounds > 1 }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p, err := benchmarks.Problem(c.w, c.cat)
+			if err != nil {
+				t.Fatal(err)
+			}
+			with, err := Solve(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			saved := pinnings
+			pinnings = slices.DeleteFunc(slices.Clone(saved), c.drop)
+			defer func() { pinnings = saved }()
+			without, err := Solve(p, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !with.Pinned || with.Plan.Price >= without.Plan.Price {
+				t.Errorf("with %v (pinned %v), without %v", with.Plan.Price, with.Pinned, without.Plan.Price)
+			}
+			t.Logf("%v → %v (bound %.2f)", without.Plan.Price, with.Plan.Price, with.Bound.Dollars)
+		})
 	}
-	saved := pinnings
-	pinnings = nil
-	t.Cleanup(func() { pinnings = saved })
-	without, err := Solve(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !with.Guided || with.Plan.Price >= without.Plan.Price {
-		t.Errorf("pinned %v, narrowed only %v", with.Plan.Price, without.Plan.Price)
-	}
-	t.Logf("%v → %v (bound %.2f)", without.Plan.Price, with.Plan.Price, with.Bound.Dollars)
-}
-
-// TestSolveDealRounds: on the mixed workload (1,000 pods, the AWS
-// catalog) the nodes the LPs of the pods left deal give the cheapest plan;
-// without that pinning the plan is dearer.
-func TestSolveDealRounds(t *testing.T) {
-	cat, err := instancetypes.AWS(instancetypes.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	p, err := benchmarks.Problem(workload.Mixed(1000, 42), cat)
-	if err != nil {
-		t.Fatal(err)
-	}
-	with, err := Solve(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	saved := pinnings
-	pinnings = slices.DeleteFunc(slices.Clone(saved), func(pn pinning) bool { return pn.rounds > 1 })
-	t.Cleanup(func() { pinnings = saved })
-	without, err := Solve(p, Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !with.Pinned || with.Plan.Price >= without.Plan.Price {
-		t.Errorf("with the rounds %v (pinned %v), without %v", with.Plan.Price, with.Pinned, without.Plan.Price)
-	}
-	t.Logf("%v → %v (bound %.2f)", without.Plan.Price, with.Plan.Price, with.Bound.Dollars)
 }
