@@ -226,8 +226,11 @@ func of(p packing.Problem, include []bool, o Options) (Bound, error) {
 	g := &colgen{m: &m, o: o}
 	g.run()
 	b := Bound{LP: g.best, Pods: m.pods, Unplaceable: m.skip, Classes: len(m.count), Columns: len(m.cols),
-		Iterations: g.iters, Optimal: g.done, Configurations: g.configurations(c.Pools),
-		Patterns: g.patterns(c.Pools, m.classPods(&c, include))}
+		Iterations: g.iters, Optimal: g.done}
+	if g.tab != nil {
+		b.Patterns = g.patterns(c.Pools, m.classPods(&c, include))
+		b.Configurations = configurations(b.Patterns)
+	}
 	b.SinglePod, b.AntiAffinity = m.cheap()
 	b.Dollars = max(b.LP, b.SinglePod, b.AntiAffinity)
 	return b, nil

@@ -405,9 +405,6 @@ func (g *colgen) solution() []float64 {
 // patterns are the restricted LP's solution pattern by pattern, in the
 // order the cuts were added; pods are the pods of each class.
 func (g *colgen) patterns(pools []packing.PoolRoom, pods [][]int) []Pattern {
-	if g.tab == nil {
-		return nil
-	}
 	var out []Pattern
 	for i, x := range g.solution() {
 		if x == 0 {
@@ -426,18 +423,12 @@ func (g *colgen) patterns(pools []packing.PoolRoom, pods [][]int) []Pattern {
 	return out
 }
 
-// configurations are the restricted LP's solution summed per pool and
+// configurations are the patterns summed per pool and type, by pool then
 // type.
-func (g *colgen) configurations(pools []packing.PoolRoom) []Configuration {
-	if g.tab == nil {
-		return nil
-	}
+func configurations(pats []Pattern) []Configuration {
 	nodes := map[[2]string]float64{}
-	for i, x := range g.solution() {
-		if x > 0 {
-			col := &g.m.cols[g.rows[i].col]
-			nodes[[2]string{pools[col.pool].Name, col.typ}] += x
-		}
+	for _, pat := range pats {
+		nodes[[2]string{pat.NodePool, pat.Type}] += pat.Nodes
 	}
 	out := make([]Configuration, 0, len(nodes))
 	for k, n := range nodes {

@@ -114,11 +114,12 @@ func narrowed(c packing.NodeClaim) packing.NodeClaim {
 	return c
 }
 
-// mapped returns pods, indexes into missed, as the indexes they hold.
-func mapped(pods, missed []int) []int {
+// mapped returns pods, indexes into of (the left-out pods of a plan, the
+// pods of a problem's part), as the indexes of holds there.
+func mapped(pods, of []int) []int {
 	out := make([]int, len(pods))
 	for i, k := range pods {
-		out[i] = missed[k]
+		out[i] = of[k]
 	}
 	return out
 }

@@ -114,9 +114,7 @@ func dealRounds(p packing.Problem, first []bound.Pattern, skip []int, rounds int
 			more = deal(rest, b.Patterns, nearest)
 		}
 		for _, n := range more {
-			for j, k := range n.pods {
-				n.pods[j] = of[k]
-			}
+			n.pods = mapped(n.pods, of)
 			nodes = append(nodes, n)
 		}
 		if last {

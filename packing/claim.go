@@ -193,17 +193,11 @@ func takeNames(pools []*pool, nodes []Node, labels []map[string]string) {
 // as strconv.Itoa writes it (no sign, no leading zero).
 func claimNumberOf(name, prefix string) (int, bool) {
 	rest, ok := strings.CutPrefix(name, prefix)
-	if !ok || rest == "" || rest[0] == '0' || len(rest) > 18 {
-		return 0, false
+	if !ok || rest == "" || rest[0] < '1' || rest[0] > '9' || len(rest) > 18 {
+		return 0, false // no sign, no leading zero
 	}
-	n := 0
-	for _, c := range []byte(rest) {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = 10*n + int(c-'0')
-	}
-	return n, true
+	n, err := strconv.Atoi(rest)
+	return n, err == nil
 }
 
 // setPos records c's index in run.byPods.
